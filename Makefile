@@ -1,0 +1,55 @@
+# Thin wrapper over meson/ninja: the commands users type.  Every target that builds first runs
+# `deps`, which installs missing Debian packages (as root) or says what to install.
+
+BUILD      ?= build
+ASAN_BUILD ?= build-asan
+PREFIX     ?= /usr/local
+DESTDIR    ?=
+MESON      ?= meson
+# Extra arguments for `meson test`, e.g. make test TESTARGS='--suite integration'
+TESTARGS   ?=
+
+.PHONY: all deps build build-asan test test-fast bench run install clean stress
+
+all: build
+
+deps:
+	@tools/deps.sh
+
+$(BUILD)/build.ninja:
+	$(MESON) setup $(BUILD) --prefix=$(PREFIX)
+
+$(ASAN_BUILD)/build.ninja:
+	$(MESON) setup $(ASAN_BUILD) -Db_sanitize=address,undefined -Db_lundef=false \
+		-Dbuildtype=debug --prefix=$(PREFIX)
+
+build: deps $(BUILD)/build.ninja
+	$(MESON) compile -C $(BUILD)
+
+build-asan: deps $(ASAN_BUILD)/build.ninja
+	$(MESON) compile -C $(ASAN_BUILD)
+
+# The whole suite twice: the normal build, then under ASan+UBSan.
+test: build build-asan
+	@tools/run-tests.sh $(BUILD) $(ASAN_BUILD) -- $(TESTARGS)
+
+# Only the normal build (quicker while developing).
+test-fast: build
+	@tools/run-tests.sh $(BUILD) -- $(TESTARGS)
+
+bench: build
+	@tools/run-bench.sh $(BUILD)
+
+# Starts configd in a sandbox under the build tree and prints how to point the CLI at it.
+run: build
+	@tools/run-sandbox.sh $(BUILD)
+
+install: build
+	DESTDIR=$(DESTDIR) $(MESON) install -C $(BUILD) --no-rebuild
+
+stress: build
+	@echo "make stress: the race harness arrives with the harness issue (see issues 5 and 6)." >&2
+	@tools/stress-placeholder.sh $(BUILD)
+
+clean:
+	rm -rf $(BUILD) $(ASAN_BUILD)

@@ -1,0 +1,1 @@
+/* stub: lib/client/notify.c */

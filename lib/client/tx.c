@@ -1,0 +1,1 @@
+/* stub: lib/client/tx.c */

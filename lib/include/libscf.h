@@ -1,0 +1,427 @@
+/*
+ * libscf.h: the minismf service configuration library.
+ *
+ * THE MODEL
+ *
+ * The repository (served by svc.configd) holds services ("svc:/network/ssh"), their instances
+ * ("svc:/network/ssh:default"), and on each of those property groups (pgs).  A pg has a name, a
+ * type ("framework", "method", "dependency", "application", ...), flags and a generation; it
+ * holds properties, each with one of the 14 SMF value types and an ordered list of values.
+ * Instances also have snapshots ("initial", "last-import", "running", "previous"): frozen copies
+ * of the instance's pgs and its service's pgs as they were when the snapshot was taken.
+ *
+ * Everything is addressed by FMRI string and pg name; there are no per-element handles.  A pg
+ * is read whole (scf_pg_get) and changed only by a transaction: a set of property commands
+ * (new, replace, delete) committed atomically against the generation that was read.  If the
+ * pg changed in between, the commit answers 0 ("not latest"); the caller re-reads (scf_tx_reset)
+ * and tries again, or lets scf_tx_run() do the loop.
+ *
+ * CONVENTIONS
+ *
+ * - Every function that can fail returns a negative scf_error_t (-SCF_ERROR_NOT_FOUND, ...) on
+ *   failure and >= 0 on success.  scf_strerror() turns either sign into a message.  When the
+ *   failure came from configd, scf_handle_errmsg() has configd's own sentence (which names the
+ *   entity, the property or the value that was refused).
+ * - Strings and arrays returned through out-parameters are malloc'd and owned by the caller;
+ *   lists are NULL-terminated string vectors (free with scf_strv_free()).
+ * - A handle is one connection to configd and is NOT thread-safe: a program with threads gives
+ *   each thread its own handle (as on illumos).  Handles of one process are independent.
+ * - An unbound handle or a configd that went away gives -SCF_ERROR_NO_SERVER /
+ *   -SCF_ERROR_CONNECTION_BROKEN at once; no call blocks for long on a dead daemon.
+ */
+#ifndef LIBSCF_H
+#define LIBSCF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------------------------------------ */
+/* Errors                                                                                      */
+
+typedef enum scf_error {
+	SCF_ERROR_NONE = 0,
+	SCF_ERROR_NOT_BOUND,           /* handle not bound to a repository */
+	SCF_ERROR_NOT_FOUND,           /* no such service, instance, pg, property or snapshot */
+	SCF_ERROR_EXISTS,              /* it already exists */
+	SCF_ERROR_INVALID_ARGUMENT,    /* malformed FMRI, name, type name or value */
+	SCF_ERROR_TYPE_MISMATCH,       /* typed read of a property of another type */
+	SCF_ERROR_CONSTRAINT_VIOLATED, /* too long, too many, or otherwise out of limits */
+	SCF_ERROR_PERMISSION_DENIED,   /* the caller may read but not modify */
+	SCF_ERROR_NO_SERVER,           /* repository unavailable (no configd at that root) */
+	SCF_ERROR_CONNECTION_BROKEN,   /* configd went away during the call */
+	SCF_ERROR_BACKEND_ACCESS,      /* configd's database failed (disk full, I/O error) */
+	SCF_ERROR_BACKEND_READONLY,    /* configd's database is read-only */
+	SCF_ERROR_NO_MEMORY,
+	SCF_ERROR_NO_RESOURCES,        /* configd out of resources */
+	SCF_ERROR_DELETED,             /* the pg or entity was deleted under a transaction */
+	SCF_ERROR_AMBIGUOUS,           /* an FMRI abbreviation matches more than one entity */
+	SCF_ERROR_TIMEOUT,             /* a wait reached its deadline (not used by notify_wait) */
+	SCF_ERROR_VERSION_MISMATCH,    /* configd speaks another protocol version */
+	SCF_ERROR_NOT_SUPPORTED,       /* e.g. registering a restarter with a --native configd */
+	SCF_ERROR_INTERNAL,
+	_SCF_ERROR_MAX
+} scf_error_t;
+
+/* A message for an error code; accepts it negated or not.  Never NULL. */
+const char *scf_strerror(int err);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Limits (as illumos' scf_limit()): lengths in bytes, excluding the terminating NUL.          */
+
+#define SCF_LIMIT_MAX_NAME_LENGTH 119   /* a service component, instance, pg or property name */
+#define SCF_LIMIT_MAX_VALUE_LENGTH 4095 /* one value in its string form */
+#define SCF_LIMIT_MAX_FMRI_LENGTH 628
+#define SCF_LIMIT_MAX_PG_TYPE_LENGTH 119
+#define SCF_LIMIT_MAX_VALUES 4096 /* values in one property */
+
+/* ------------------------------------------------------------------------------------------ */
+/* Value types                                                                                 */
+
+typedef enum scf_type {
+	SCF_TYPE_INVALID = 0,
+	SCF_TYPE_BOOLEAN,
+	SCF_TYPE_COUNT,
+	SCF_TYPE_INTEGER,
+	SCF_TYPE_TIME,
+	SCF_TYPE_ASTRING,
+	SCF_TYPE_OPAQUE,
+	SCF_TYPE_USTRING,
+	SCF_TYPE_URI,
+	SCF_TYPE_FMRI,
+	SCF_TYPE_HOST,
+	SCF_TYPE_HOSTNAME,
+	SCF_TYPE_NET_ADDR,
+	SCF_TYPE_NET_ADDR_V4,
+	SCF_TYPE_NET_ADDR_V6,
+	_SCF_TYPE_MAX
+} scf_type_t;
+
+/* "boolean", "count", ..., "net_address_v6"; NULL for an invalid type. */
+const char *scf_type_to_string(scf_type_t t);
+/* The inverse; SCF_TYPE_INVALID for an unknown name. */
+scf_type_t scf_string_to_type(const char *s);
+
+/*
+ * Checks that s is a valid value of type t, and returns its canonical string form in *ret
+ * (malloc'd; may be NULL if the caller only wants the check).  Canonical forms: booleans
+ * "true"/"false"; counts and integers in decimal without leading zeros or '+'; times as
+ * "seconds[.nanoseconds]" with trailing zeros dropped; opaque as lowercase hex; other types as
+ * given.  Returns 0, or -SCF_ERROR_INVALID_ARGUMENT (bad value) or
+ * -SCF_ERROR_CONSTRAINT_VIOLATED (longer than SCF_LIMIT_MAX_VALUE_LENGTH).
+ */
+int scf_value_normalize(scf_type_t t, const char *s, char **ret);
+
+/*
+ * Checks a pg or property name: 1..SCF_LIMIT_MAX_NAME_LENGTH bytes, starting with a letter or
+ * '_', then letters, digits, '_', '-', '.', and an optional "STOCK," prefix (e.g. "SUNW,foo").
+ * Returns 0, -SCF_ERROR_INVALID_ARGUMENT or -SCF_ERROR_CONSTRAINT_VIOLATED (too long).
+ */
+int scf_name_validate(const char *name);
+
+/* ------------------------------------------------------------------------------------------ */
+/* FMRIs                                                                                       */
+
+/*
+ * A parsed "svc:[//scope]/service[:instance][/:properties/pg[/prop]]".  Fields not present are
+ * NULL.  scope is NULL or "localhost" (the only scope).
+ */
+typedef struct scf_fmri {
+	char *scope;
+	char *service;  /* "network/ssh" (no leading slash) */
+	char *instance; /* "default" */
+	char *pg;
+	char *prop;
+} scf_fmri_t;
+
+/*
+ * Parses a full FMRI.  Also accepts the forms without "svc:" that illumos tools accept for a
+ * full name: "/network/ssh:default" and "network/ssh:default" (taken literally, not as an
+ * abbreviation).  Returns 0 or -SCF_ERROR_INVALID_ARGUMENT (-SCF_ERROR_CONSTRAINT_VIOLATED for
+ * an over-long component).
+ */
+int scf_fmri_parse(const char *s, scf_fmri_t *ret);
+/* Frees the fields (not the struct) and zeroes them. */
+void scf_fmri_clear(scf_fmri_t *f);
+/* Formats canonically: "svc:/service[:instance][/:properties/pg[/prop]]" (scope omitted). */
+int scf_fmri_format(const scf_fmri_t *f, char **ret);
+/* Parses and re-formats; the canonical form of any accepted input. */
+int scf_fmri_canonicalize(const char *s, char **ret);
+
+/*
+ * Does the abbreviation pattern name the entity FMRI fmri (a canonical service or instance
+ * FMRI)?  As illumos: a full FMRI matches itself; otherwise the pattern ("smtp:sendmail",
+ * "smtp", "sendmail", "network/*mail", "svc:/network/smtp") must match a whole-component suffix
+ * of the service path (plus the instance when the pattern names one), with shell globs allowed
+ * in components; a bare name also matches an instance name.  Returns true or false.
+ */
+bool scf_fmri_abbrev_match(const char *pattern, const char *fmri);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Handles                                                                                     */
+
+typedef struct scf_handle scf_handle_t;
+
+/*
+ * Connects to the configd serving root (NULL: $SMF_ROOT, then the per-user default; see
+ * paths.h).  Returns 0 and a handle in *ret, or -SCF_ERROR_NO_SERVER when nothing serves that
+ * root ("repository unavailable"), -SCF_ERROR_VERSION_MISMATCH, -SCF_ERROR_NO_MEMORY.
+ */
+int scf_handle_create(const char *root, scf_handle_t **ret);
+/* Closes the connection and frees the handle; NULL is fine. */
+void scf_handle_destroy(scf_handle_t *h);
+/* The root this handle is bound to (absolute path). */
+const char *scf_handle_root(const scf_handle_t *h);
+/*
+ * The detailed message of the last failed call on this handle (configd's sentence, or the
+ * library's), or "" if the last call succeeded.  Valid until the next call on the handle.
+ */
+const char *scf_handle_errmsg(const scf_handle_t *h);
+/* Per-call timeout for requests to configd (default 25 s). */
+void scf_handle_set_timeout(scf_handle_t *h, uint64_t usec);
+
+/* Frees a NULL-terminated string vector returned by this library. */
+void scf_strv_free(char **l);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Services and instances                                                                      */
+
+/* Creates a service or instance given by full FMRI.  -SCF_ERROR_EXISTS if it exists; adding an
+ * instance of a missing service is -SCF_ERROR_NOT_FOUND. */
+int scf_service_add(scf_handle_t *h, const char *service_fmri);
+int scf_instance_add(scf_handle_t *h, const char *instance_fmri);
+/* Deletes a service (with its instances) or an instance, with all their pgs and snapshots. */
+int scf_entity_delete(scf_handle_t *h, const char *fmri);
+/* 1 if the service/instance exists, 0 if not, < 0 on error. */
+int scf_entity_exists(scf_handle_t *h, const char *fmri);
+
+/* Canonical service FMRIs, sorted. */
+int scf_service_list(scf_handle_t *h, char ***ret);
+/* Canonical instance FMRIs of one service (NULL: of all services), sorted. */
+int scf_instance_list(scf_handle_t *h, const char *service_fmri, char ***ret);
+
+/* Flags for scf_fmri_resolve(). */
+#define SCF_RESOLVE_INSTANCES 0x1 /* match instances */
+#define SCF_RESOLVE_SERVICES 0x2  /* match services */
+
+/*
+ * Expands an FMRI or abbreviation into the canonical FMRIs of every existing entity it matches
+ * (sorted; possibly empty).  A full FMRI of an existing entity yields exactly itself.
+ */
+int scf_fmri_resolve(scf_handle_t *h, const char *pattern, unsigned flags, char ***ret);
+/*
+ * As scf_fmri_resolve(), but requires exactly one match: -SCF_ERROR_NOT_FOUND for none,
+ * -SCF_ERROR_AMBIGUOUS for several (the errmsg then lists them).
+ */
+int scf_fmri_resolve_one(scf_handle_t *h, const char *pattern, unsigned flags, char **ret);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Property groups and properties                                                              */
+
+#define SCF_PG_FLAG_NONPERSISTENT 0x1 /* lives in the volatile repository; gone at restart */
+
+/* Well-known pg names and types. */
+#define SCF_PG_GENERAL "general"
+#define SCF_PG_GENERAL_OVR "general_ovr"
+#define SCF_PG_RESTARTER "restarter"
+#define SCF_PG_RESTARTER_ACTIONS "restarter_actions"
+#define SCF_GROUP_FRAMEWORK "framework"
+#define SCF_GROUP_METHOD "method"
+#define SCF_GROUP_DEPENDENCY "dependency"
+#define SCF_GROUP_APPLICATION "application"
+
+/* Snapshot names. */
+#define SCF_SNAPSHOT_RUNNING "running"
+#define SCF_SNAPSHOT_PREVIOUS "previous"
+#define SCF_SNAPSHOT_INITIAL "initial"
+#define SCF_SNAPSHOT_LAST_IMPORT "last-import"
+
+typedef struct scf_property {
+	char *name;
+	scf_type_t type;
+	char **values; /* canonical string forms, in order; NULL-terminated */
+	size_t n_values;
+} scf_property_t;
+
+typedef struct scf_pg {
+	char *entity; /* canonical FMRI of the service or instance it was read from */
+	char *name;
+	char *type;
+	uint32_t flags;
+	uint64_t generation;
+	scf_property_t *props; /* sorted by name */
+	size_t n_props;
+} scf_pg_t;
+
+/* Read options for scf_pg_get() and scf_pg_list(). */
+#define SCF_READ_COMPOSED 0x1 /* for an instance, also its service's pgs it does not override */
+
+/*
+ * Reads one pg whole.  snapshot: NULL for the current (editing) view, else a snapshot name of
+ * the instance.  With SCF_READ_COMPOSED an instance read falls back to the service's pg of the
+ * same name.  -SCF_ERROR_NOT_FOUND if the entity, snapshot or pg does not exist.
+ */
+int scf_pg_get(scf_handle_t *h, const char *entity, const char *pg, const char *snapshot,
+	unsigned read_flags, scf_pg_t **ret);
+void scf_pg_free(scf_pg_t *pg);
+/* The named property of a pg read, or NULL. */
+const scf_property_t *scf_pg_property(const scf_pg_t *pg, const char *name);
+
+/* Summary of one pg, as listed. */
+typedef struct scf_pg_info {
+	char *name;
+	char *type;
+	uint32_t flags;
+	uint64_t generation;
+} scf_pg_info_t;
+
+/* Lists the pgs of an entity (in a snapshot, composed) sorted by name; *n gets the count. */
+int scf_pg_list(scf_handle_t *h, const char *entity, const char *snapshot, unsigned read_flags,
+	scf_pg_info_t **ret, size_t *n);
+void scf_pg_info_free(scf_pg_info_t *infos, size_t n);
+
+/* Creates a pg.  -SCF_ERROR_EXISTS if a pg of that name exists (whatever its type). */
+int scf_pg_add(scf_handle_t *h, const char *entity, const char *pg, const char *type,
+	uint32_t flags);
+int scf_pg_delete(scf_handle_t *h, const char *entity, const char *pg);
+
+/*
+ * Typed reads of a property's first value (as illumos' scf_value_get_*): -SCF_ERROR_NOT_FOUND
+ * if it has no value, -SCF_ERROR_TYPE_MISMATCH if the type does not fit (a count is also read
+ * by get_integer only if it fits), -SCF_ERROR_CONSTRAINT_VIOLATED if it has several values.
+ */
+int scf_property_get_boolean(const scf_property_t *p, bool *ret);
+int scf_property_get_count(const scf_property_t *p, uint64_t *ret);
+int scf_property_get_integer(const scf_property_t *p, int64_t *ret);
+/* Any string-like type (astring, ustring, fmri, uri, host...): a pointer into p. */
+int scf_property_get_string(const scf_property_t *p, const char **ret);
+
+/*
+ * Convenience: reads entity/pg/prop (current view, not composed) into a freshly allocated
+ * property (free with scf_property_free()).
+ */
+int scf_property_read(scf_handle_t *h, const char *entity, const char *pg, const char *prop,
+	scf_property_t **ret);
+void scf_property_free(scf_property_t *p);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Transactions                                                                                */
+
+typedef struct scf_tx scf_tx_t;
+
+/*
+ * Starts a transaction on entity/pg: reads the pg (which must exist) and remembers its
+ * generation.  The read is available as scf_tx_pg() for read-modify-write.
+ */
+int scf_tx_begin(scf_handle_t *h, const char *entity, const char *pg, scf_tx_t **ret);
+/* The pg as read at begin or at the last reset. */
+const scf_pg_t *scf_tx_pg(const scf_tx_t *tx);
+
+/*
+ * Commands; each validates its name, type and values at once (-SCF_ERROR_INVALID_ARGUMENT with
+ * the reason in errmsg) and is applied only by commit.  At commit: NEW fails with
+ * -SCF_ERROR_EXISTS if the property exists; REPLACE (new type and values) and DELETE fail with
+ * -SCF_ERROR_NOT_FOUND if it does not.  SET is NEW or REPLACE, chosen from the pg as read (the
+ * generation check keeps that choice right).  Properties not named are carried over.
+ */
+int scf_tx_new(scf_tx_t *tx, const char *prop, scf_type_t type, const char *const *values,
+	size_t n);
+int scf_tx_replace(scf_tx_t *tx, const char *prop, scf_type_t type, const char *const *values,
+	size_t n);
+int scf_tx_set(scf_tx_t *tx, const char *prop, scf_type_t type, const char *const *values,
+	size_t n);
+int scf_tx_delete(scf_tx_t *tx, const char *prop);
+
+/*
+ * Commits atomically: 1 committed; 0 the pg changed since it was read ("not latest": nothing
+ * was applied; scf_tx_reset() and build the commands again); < 0 error (nothing applied).
+ * An empty transaction commits as a no-op (returns 1, the generation does not move).
+ */
+int scf_tx_commit(scf_tx_t *tx);
+/* Drops the commands and re-reads the pg (new generation). */
+int scf_tx_reset(scf_tx_t *tx);
+/* The generation the pg has after a successful commit (or as read, before). */
+uint64_t scf_tx_generation(const scf_tx_t *tx);
+void scf_tx_free(scf_tx_t *tx);
+
+/*
+ * The retry loop: begin; fn(tx, userdata) adds commands (it may read scf_tx_pg()); commit;
+ * on "not latest" reset and call fn again, at most max_tries times (0: 100).  fn returns < 0
+ * to abort (that value is returned).  Returns 1 when committed, -SCF_ERROR_NO_RESOURCES when
+ * every try was beaten by another writer, or another negative error.
+ */
+typedef int (*scf_tx_fn)(scf_tx_t *tx, void *userdata);
+int scf_tx_run(scf_handle_t *h, const char *entity, const char *pg, scf_tx_fn fn, void *userdata,
+	unsigned max_tries);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Snapshots                                                                                   */
+
+/* Snapshot names of an instance, sorted. */
+int scf_snapshot_list(scf_handle_t *h, const char *instance, char ***ret);
+/* Takes (or retakes) a named snapshot of the instance's and its service's current pgs. */
+int scf_snapshot_take(scf_handle_t *h, const char *instance, const char *name);
+int scf_snapshot_delete(scf_handle_t *h, const char *instance, const char *name);
+/* Refresh: "previous" := "running" (if any), then "running" := current. */
+int scf_instance_refresh(scf_handle_t *h, const char *instance);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Notifications                                                                               */
+
+/*
+ * Register interest in pgs by name or by type (any entity).  One set of interests per handle;
+ * scf_notify_reset() drops them.  Notifications for changes committed after the registration
+ * call returned are delivered in commit order.
+ */
+int scf_notify_add_pgname(scf_handle_t *h, const char *pgname);
+int scf_notify_add_pgtype(scf_handle_t *h, const char *pgtype);
+int scf_notify_reset(scf_handle_t *h);
+
+typedef enum scf_notify_kind {
+	SCF_NOTIFY_PG_UPDATED = 1, /* pg created or committed: entity, pg, pgtype, generation */
+	SCF_NOTIFY_PG_DELETED = 2, /* pg deleted (alone or with its entity): entity, pg, pgtype */
+} scf_notify_kind_t;
+
+typedef struct scf_notification {
+	scf_notify_kind_t kind;
+	char *entity; /* canonical FMRI */
+	char *pg;
+	char *pgtype;
+	uint64_t generation;
+} scf_notification_t;
+
+/*
+ * Waits for the next notification, at most timeout_usec (0: just poll; UINT64_MAX: forever).
+ * Returns 1 with *ret filled (clear with scf_notification_clear()), 0 on timeout, < 0 on error
+ * (-SCF_ERROR_CONNECTION_BROKEN when configd went away).
+ */
+int scf_notify_wait(scf_handle_t *h, uint64_t timeout_usec, scf_notification_t *ret);
+void scf_notification_clear(scf_notification_t *n);
+/*
+ * An fd to poll (POLLIN) in an event loop.  Notifications can be buffered inside the library
+ * after any call on the handle, so drain with scf_notify_wait(h, 0, ...) until it returns 0
+ * before going back to poll.
+ */
+int scf_notify_fd(scf_handle_t *h);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Restarter attachment                                                                        */
+
+/*
+ * Registers this handle's connection as the repository's restarter (svc.startd does this).
+ * configd forgets it when the connection closes.  -SCF_ERROR_EXISTS if another connection is
+ * registered; -SCF_ERROR_NOT_SUPPORTED if configd runs with --native.
+ */
+int scf_restarter_register(scf_handle_t *h);
+/* 1 if a restarter is attached to the repository, 0 if not (always 0 with --native). */
+int scf_restarter_attached(scf_handle_t *h);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

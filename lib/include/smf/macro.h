@@ -1,0 +1,92 @@
+/*
+ * macro.h: cleanup attributes and small macros shared by every program.
+ *
+ * The convention throughout minismf (after systemd's src/basic): functions return a negative
+ * errno (or, in libscf, a negative scf_error_t) on failure and >= 0 on success, and local
+ * resources are released by __attribute__((cleanup)) helpers declared here, so an early
+ * "return r;" never leaks.  A pointer that must outlive its scope is handed over with
+ * TAKE_PTR(), which returns it and leaves NULL behind for the cleanup to ignore.
+ */
+#ifndef SMF_MACRO_H
+#define SMF_MACRO_H
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define _cleanup_(f) __attribute__((cleanup(f)))
+#define _unused_ __attribute__((unused))
+#define _printf_(a, b) __attribute__((format(printf, a, b)))
+#define _noreturn_ __attribute__((noreturn))
+#define _likely_(x) (__builtin_expect(!!(x), 1))
+#define _unlikely_(x) (__builtin_expect(!!(x), 0))
+
+#define ELEMENTSOF(x) (sizeof(x) / sizeof((x)[0]))
+
+#define TAKE_PTR(p)                                                                                \
+	({                                                                                         \
+		__typeof__(p) _p_ = (p);                                                           \
+		(p) = NULL;                                                                        \
+		_p_;                                                                               \
+	})
+
+#define TAKE_FD(fd)                                                                                \
+	({                                                                                         \
+		int _fd_ = (fd);                                                                   \
+		(fd) = -1;                                                                         \
+		_fd_;                                                                              \
+	})
+
+/* Defines a cleanup function "name" that calls func(*p) when *p is not NULL. */
+#define DEFINE_TRIVIAL_CLEANUP_FUNC(type, func)                                                    \
+	static inline void func##p(type *p)                                                        \
+	{                                                                                          \
+		if (*p)                                                                            \
+			func(*p);                                                                  \
+	}
+
+static inline void freep(void *p)
+{
+	free(*(void **)p);
+}
+#define _cleanup_free_ _cleanup_(freep)
+
+static inline void closep(int *fd)
+{
+	if (*fd >= 0) {
+		int saved = errno;
+		close(*fd);
+		errno = saved;
+	}
+}
+#define _cleanup_close_ _cleanup_(closep)
+
+static inline void fclosep(FILE **f)
+{
+	if (*f)
+		fclose(*f);
+}
+#define _cleanup_fclose_ _cleanup_(fclosep)
+
+static inline int negative_errno(void)
+{
+	/* errno is positive and non-zero after a failed call; guard against callers that forgot. */
+	return errno > 0 ? -errno : -EIO;
+}
+
+static inline const char *strempty(const char *s)
+{
+	return s ? s : "";
+}
+
+static inline const char *strna(const char *s)
+{
+	return s ? s : "n/a";
+}
+
+#define streq(a, b) (strcmp((a), (b)) == 0)
+#define strneq(a, b, n) (strncmp((a), (b), (n)) == 0)
+
+#endif

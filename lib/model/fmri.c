@@ -1,0 +1,1 @@
+/* stub: lib/model/fmri.c */

@@ -1,0 +1,1 @@
+/* stub: lib/model/name.c */
