@@ -42,7 +42,7 @@ bench: build
 
 # Starts configd in a sandbox under the build tree and prints how to point the CLI at it.
 run: build
-	@tools/run-sandbox.sh $(BUILD)
+	@tools/run-sandbox.sh $(BUILD) $(if $(STOP),--stop,)
 
 install: build
 	DESTDIR=$(DESTDIR) $(MESON) install -C $(BUILD) --no-rebuild
