@@ -1,0 +1,289 @@
+/*
+ * bench-read: the cost of a property read through libscf against the cost of the bare transport.
+ *
+ * THE MEASUREMENT
+ *
+ * 1. The payload.  A relay thread listens on a private root's repository_door and forwards one
+ *    libscf connection to the real configd, counting the bytes each way.  After the handle is
+ *    up (authentication and the Version check), we make PAYLOAD_CALLS scf_pg_get() calls through
+ *    it: the counts divided by the calls are the exact D-Bus request and reply sizes.  Counters
+ *    are bumped before the relay forwards, so they are complete once the reply reaches us.
+ * 2. The peer.  A child process and a socketpair play ping-pong with those sizes: write the
+ *    request bytes, the child reads them all and writes the reply bytes back.  That is the
+ *    floor for any request-reply exchange between two processes over a UNIX socket.
+ * 3. libscf.  scf_pg_get() of the same small pg (and scf_property_read() of one property) on a
+ *    direct handle, ITERATIONS times after a warm-up.
+ *
+ * Both are measured in the same run, so machine load affects both.  The ratio is printed with
+ * the issue's goal (<= 1.3x).
+ *
+ * Usage: bench-read [ITERATIONS]   (the configd at $SMF_ROOT)
+ */
+#include <errno.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "bench-common.h"
+#include "macro.h"
+#include "paths.h"
+#include "timeutil.h"
+#include "unixsock.h"
+
+#define SERVICE "svc:/bench/read"
+#define INSTANCE "svc:/bench/read:default"
+#define PG "bench"
+#define PAYLOAD_CALLS 16
+#define WARMUP 1000
+
+struct relay {
+	int listen_fd;
+	char *upstream; /* the real repository_door */
+	atomic_ulong up, down;
+};
+
+static int forward(int from, int to, atomic_ulong *counter)
+{
+	char buf[65536];
+	ssize_t n = read(from, buf, sizeof(buf));
+
+	if (n <= 0)
+		return n == 0 ? 0 : -errno;
+	atomic_fetch_add(counter, (unsigned long)n);
+	for (ssize_t off = 0; off < n;) {
+		ssize_t w = write(to, buf + off, n - off);
+
+		if (w < 0)
+			return -errno;
+		off += w;
+	}
+	return 1;
+}
+
+static void *relay_main(void *userdata)
+{
+	struct relay *rl = userdata;
+	struct pollfd lp = {.fd = rl->listen_fd, .events = POLLIN};
+	_cleanup_close_ int down = -1, up = -1;
+
+	if (poll(&lp, 1, 10000) != 1)
+		return NULL;
+	down = accept4(rl->listen_fd, NULL, NULL, SOCK_CLOEXEC);
+	up = smf_unix_connect(rl->upstream);
+	if (down < 0 || up < 0)
+		return NULL;
+	for (;;) {
+		struct pollfd p[2] = {{.fd = down, .events = POLLIN}, {.fd = up, .events = POLLIN}};
+		int r = poll(p, 2, -1);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return NULL;
+		if (p[0].revents && forward(down, up, &rl->up) <= 0)
+			return NULL;
+		if (p[1].revents && forward(up, down, &rl->down) <= 0)
+			return NULL;
+	}
+}
+
+static void setup_pg(void)
+{
+	scf_handle_t *h = NULL;
+	scf_tx_t *tx = NULL;
+	const char *n[] = {"42"}, *s[] = {"a small string value"}, *b[] = {"true"};
+
+	bench_check(NULL, scf_handle_create(NULL, &h), "connect");
+	bench_check(h, bench_exists_ok(scf_service_add(h, SERVICE)), "add service");
+	bench_check(h, bench_exists_ok(scf_instance_add(h, INSTANCE)), "add instance");
+	bench_check(h, bench_exists_ok(scf_pg_add(h, INSTANCE, PG, SCF_GROUP_APPLICATION, 0)),
+	        "add pg");
+	bench_check(h, scf_tx_begin(h, INSTANCE, PG, &tx), "tx begin");
+	bench_check(h, scf_tx_set(tx, "count", SCF_TYPE_COUNT, n, 1), "tx set");
+	bench_check(h, scf_tx_set(tx, "name", SCF_TYPE_ASTRING, s, 1), "tx set");
+	bench_check(h, scf_tx_set(tx, "enabled", SCF_TYPE_BOOLEAN, b, 1), "tx set");
+	bench_check(h, scf_tx_commit(tx) == 1 ? 0 : -SCF_ERROR_INTERNAL, "tx commit");
+	scf_tx_free(tx);
+	scf_handle_destroy(h);
+}
+
+/* Measures the D-Bus request and reply sizes of one scf_pg_get() through a counting relay. */
+static void measure_payload(const char *real_root, size_t *req, size_t *rep)
+{
+	char tmpl[] = "/tmp/minismf-bench-relay.XXXXXX";
+	_cleanup_free_ char *voldir = NULL, *door = NULL;
+	struct relay rl = {.listen_fd = -1};
+	scf_handle_t *h = NULL;
+	pthread_t t;
+	unsigned long up0, down0;
+
+	if (!mkdtemp(tmpl) || smf_path(tmpl, SMF_REL_VOLATILE_DIR, &voldir) < 0 ||
+	        smf_mkdir_p(voldir, 0755) < 0 || smf_path(tmpl, SMF_REL_DOOR, &door) < 0 ||
+	        smf_path(real_root, SMF_REL_DOOR, &rl.upstream) < 0) {
+		perror("relay root");
+		exit(1);
+	}
+	rl.listen_fd = smf_unix_listen(door, 0600, 1);
+	if (rl.listen_fd < 0 || pthread_create(&t, NULL, relay_main, &rl) != 0) {
+		fprintf(stderr, "relay: cannot listen on %s\n", door);
+		exit(1);
+	}
+
+	bench_check(NULL, scf_handle_create(tmpl, &h), "connect through the relay");
+	up0 = atomic_load(&rl.up);
+	down0 = atomic_load(&rl.down);
+	for (int i = 0; i < PAYLOAD_CALLS; i++) {
+		scf_pg_t *pg = NULL;
+
+		bench_check(h, scf_pg_get(h, INSTANCE, PG, NULL, 0, &pg), "pg get (relay)");
+		scf_pg_free(pg);
+	}
+	*req = (atomic_load(&rl.up) - up0) / PAYLOAD_CALLS;
+	*rep = (atomic_load(&rl.down) - down0) / PAYLOAD_CALLS;
+	scf_handle_destroy(h);
+	pthread_join(t, NULL);
+
+	close(rl.listen_fd);
+	unlink(door);
+	rmdir(voldir);
+	voldir[strlen(voldir) - strlen("/volatile")] = '\0';
+	rmdir(voldir);
+	*strrchr(voldir, '/') = '\0';
+	rmdir(voldir);
+	rmdir(tmpl);
+	free(rl.upstream);
+}
+
+static int read_full(int fd, char *buf, size_t n)
+{
+	for (size_t off = 0; off < n;) {
+		ssize_t r = read(fd, buf + off, n - off);
+
+		if (r <= 0)
+			return -1;
+		off += r;
+	}
+	return 0;
+}
+
+static int write_full(int fd, const char *buf, size_t n)
+{
+	for (size_t off = 0; off < n;) {
+		ssize_t r = write(fd, buf + off, n - off);
+
+		if (r < 0)
+			return -1;
+		off += r;
+	}
+	return 0;
+}
+
+/* Nanoseconds per round trip of req bytes there and rep bytes back between two processes. */
+static double raw_pingpong_ns(size_t req, size_t rep, unsigned iterations)
+{
+	int sv[2];
+	char *buf = calloc(1, req > rep ? req : rep);
+	uint64_t t0, t1;
+	pid_t pid;
+
+	if (!buf || socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0) {
+		perror("socketpair");
+		exit(1);
+	}
+	pid = fork();
+	if (pid < 0) {
+		perror("fork");
+		exit(1);
+	}
+	if (pid == 0) {
+		close(sv[0]);
+		while (read_full(sv[1], buf, req) == 0)
+			if (write_full(sv[1], buf, rep) < 0)
+				break;
+		_exit(0);
+	}
+	close(sv[1]);
+	for (unsigned i = 0; i < WARMUP; i++)
+		if (write_full(sv[0], buf, req) < 0 || read_full(sv[0], buf, rep) < 0)
+			exit(1);
+	t0 = now_monotonic_nsec();
+	for (unsigned i = 0; i < iterations; i++)
+		if (write_full(sv[0], buf, req) < 0 || read_full(sv[0], buf, rep) < 0)
+			exit(1);
+	t1 = now_monotonic_nsec();
+	close(sv[0]);
+	waitpid(pid, NULL, 0);
+	free(buf);
+	return (double)(t1 - t0) / iterations;
+}
+
+static double pg_get_ns(scf_handle_t *h, unsigned iterations)
+{
+	uint64_t t0 = 0;
+
+	for (unsigned i = 0; i < WARMUP + iterations; i++) {
+		scf_pg_t *pg = NULL;
+
+		if (i == WARMUP)
+			t0 = now_monotonic_nsec();
+		bench_check(h, scf_pg_get(h, INSTANCE, PG, NULL, 0, &pg), "pg get");
+		scf_pg_free(pg);
+	}
+	return (double)(now_monotonic_nsec() - t0) / iterations;
+}
+
+static double property_read_ns(scf_handle_t *h, unsigned iterations)
+{
+	uint64_t t0 = 0;
+
+	for (unsigned i = 0; i < WARMUP + iterations; i++) {
+		scf_property_t *p = NULL;
+
+		if (i == WARMUP)
+			t0 = now_monotonic_nsec();
+		bench_check(h, scf_property_read(h, INSTANCE, PG, "count", &p), "property read");
+		scf_property_free(p);
+	}
+	return (double)(now_monotonic_nsec() - t0) / iterations;
+}
+
+int main(int argc, char **argv)
+{
+	unsigned iterations = argc > 1 ? (unsigned)strtoul(argv[1], NULL, 10) : 20000;
+	_cleanup_free_ char *root = NULL;
+	scf_handle_t *h = NULL;
+	size_t req = 0, rep = 0;
+	double raw, get, prop, ratio;
+
+	if (iterations == 0 || smf_root_resolve(NULL, &root) < 0) {
+		fprintf(stderr, "usage: bench-read [ITERATIONS] (with SMF_ROOT set)\n");
+		return 2;
+	}
+	setup_pg();
+	measure_payload(root, &req, &rep);
+	bench_check(NULL, scf_handle_create(NULL, &h), "connect");
+
+	/* Interleave the two measurements so that a burst of load hits both alike. */
+	raw = raw_pingpong_ns(req, rep, iterations / 2);
+	get = pg_get_ns(h, iterations / 2);
+	raw = (raw + raw_pingpong_ns(req, rep, iterations / 2)) / 2;
+	get = (get + pg_get_ns(h, iterations / 2)) / 2;
+	prop = property_read_ns(h, iterations / 2);
+	scf_handle_destroy(h);
+
+	ratio = get / raw;
+	printf("read round trip, %u calls each (pg of 3 properties):\n", iterations);
+	printf("  D-Bus payload per call:      request %zu B, reply %zu B\n", req, rep);
+	printf("  libscf scf_pg_get:           %8.2f us/call\n", get / 1000);
+	printf("  libscf scf_property_read:    %8.2f us/call\n", prop / 1000);
+	printf("  raw socketpair ping-pong:    %8.2f us/round trip (same sizes)\n", raw / 1000);
+	printf("  ratio scf_pg_get / raw:      %8.2fx   (goal <= 1.3x: %s)\n", ratio,
+	        ratio <= 1.3 ? "met" : "NOT met");
+	return 0;
+}

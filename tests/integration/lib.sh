@@ -1,0 +1,233 @@
+# lib.sh: the sandbox and the assertions shared by the integration tests (sourced, bash).
+#
+# THE MODEL
+#
+# Every test gets a private root (mktemp -d, mode 0755 so that an unprivileged peer can reach the
+# socket), one svc.configd serving it, and SMF_ROOT pointing at it for every client it runs.
+# Readiness is the appearance of the socket ($ROOT/etc/svc/volatile/repository_door), polled
+# against a deadline: configd creates it only once it serves.  An EXIT trap kills whatever
+# configd is still running and removes the root, so a failing test never leaves a daemon behind.
+#
+# Programs come from meson through the environment: SVC_CONFIGD, SVCCFG, SVCPROP, REPODUMP (a
+# libscf dump of the whole repository, used to show that a refused command changed nothing).
+#
+# Assertions print what was expected and what came, then exit 1.  `run CMD...` never fails by
+# itself: it leaves the exit status, stdout and stderr in RC, OUT and ERR for the checks.
+
+set -euo pipefail
+
+# Generous for the sanitizer build on a loaded 2-core machine; the poll returns as soon as ready.
+READY_DEADLINE_S=${READY_DEADLINE_S:-20}
+
+ROOT=""
+DOOR=""
+CONFIGD_PID=""
+CONFIGD_LOG=""
+TEST_NAME=$(basename "${0%.sh}")
+
+log() { echo "[$TEST_NAME] $*" >&2; }
+
+fail() {
+	echo "[$TEST_NAME] FAIL: $*" >&2
+	if [ -n "$CONFIGD_LOG" ] && [ -s "$CONFIGD_LOG" ]; then
+		echo "--- svc.configd log (last 30 lines) ---" >&2
+		tail -n 30 "$CONFIGD_LOG" >&2
+	fi
+	exit 1
+}
+
+skip() {
+	echo "[$TEST_NAME] SKIP: $*" >&2
+	exit 77
+}
+
+need_var() {
+	local v
+	for v in "$@"; do
+		[ -n "${!v:-}" ] || skip "$v is not set (that program is not built yet)"
+		[ -x "${!v}" ] || skip "${!v} is not built"
+	done
+}
+
+# ---------------------------------------------------------------------------------------------
+# Sandbox
+
+sandbox_cleanup() {
+	local rc=$?
+	if [ -n "$CONFIGD_PID" ] && kill -0 "$CONFIGD_PID" 2>/dev/null; then
+		kill -KILL "$CONFIGD_PID" 2>/dev/null || true
+		wait "$CONFIGD_PID" 2>/dev/null || true
+	fi
+	if [ -n "$ROOT" ] && [ -d "$ROOT" ]; then
+		if [ "$rc" -ne 0 ] && [ "$rc" -ne 77 ] && [ -n "${KEEP_SANDBOX:-}" ]; then
+			echo "[$TEST_NAME] sandbox kept: $ROOT" >&2
+		else
+			rm -rf "$ROOT"
+		fi
+	fi
+	exit "$rc"
+}
+
+sandbox_create() {
+	need_var SVC_CONFIGD
+	ROOT=$(mktemp -d "${TMPDIR:-/tmp}/minismf-test.XXXXXX")
+	chmod 0755 "$ROOT"
+	DOOR="$ROOT/etc/svc/volatile/repository_door"
+	CONFIGD_LOG="$ROOT/svc.configd.log"
+	export SMF_ROOT="$ROOT"
+	trap sandbox_cleanup EXIT
+	trap 'exit 130' INT TERM
+}
+
+# Waits for the socket of the configd whose pid is $1; fails if it dies first or the deadline
+# passes.
+wait_for_door() {
+	local pid=$1 deadline=$((SECONDS + READY_DEADLINE_S))
+	while [ ! -S "$DOOR" ]; do
+		kill -0 "$pid" 2>/dev/null || fail "svc.configd (pid $pid) exited before it was ready"
+		[ "$SECONDS" -lt "$deadline" ] ||
+			fail "svc.configd did not create $DOOR within ${READY_DEADLINE_S}s"
+		sleep 0.01
+	done
+}
+
+configd_start() {
+	"$SVC_CONFIGD" --root "$ROOT" "$@" >>"$CONFIGD_LOG" 2>&1 &
+	CONFIGD_PID=$!
+	wait_for_door "$CONFIGD_PID"
+}
+
+# Stops configd with SIGTERM and requires a clean exit (status 0) within the deadline: a crash
+# or a sanitizer report at shutdown is a failure too.
+configd_stop() {
+	local pid=$CONFIGD_PID deadline=$((SECONDS + READY_DEADLINE_S)) rc=0
+	[ -n "$pid" ] || return 0
+	kill -TERM "$pid"
+	while kill -0 "$pid" 2>/dev/null; do
+		# A zombie still answers kill -0; wait reaps it below.
+		[ "$(awk '{print $3}' "/proc/$pid/stat" 2>/dev/null)" = Z ] && break
+		[ "$SECONDS" -lt "$deadline" ] || fail "svc.configd did not exit within ${READY_DEADLINE_S}s of SIGTERM"
+		sleep 0.01
+	done
+	wait "$pid" || rc=$?
+	CONFIGD_PID=""
+	[ "$rc" -eq 0 ] || fail "svc.configd exited with status $rc after SIGTERM (expected 0)"
+}
+
+configd_kill9() {
+	kill -KILL "$CONFIGD_PID"
+	wait "$CONFIGD_PID" 2>/dev/null || true
+	CONFIGD_PID=""
+}
+
+configd_restart() {
+	configd_stop
+	[ ! -S "$DOOR" ] || log "note: $DOOR still exists after a clean stop"
+	configd_start
+}
+
+sandbox_start() {
+	sandbox_create
+	configd_start "$@"
+}
+
+# ---------------------------------------------------------------------------------------------
+# Running commands and asserting on them
+
+# run CMD...: RC, OUT, ERR get the exit status, stdout and stderr (never exits on failure).
+run() {
+	local o e
+	o=$(mktemp) e=$(mktemp)
+	RC=0
+	"$@" >"$o" 2>"$e" || RC=$?
+	OUT=$(cat "$o") ERR=$(cat "$e")
+	rm -f "$o" "$e"
+}
+
+describe_run() {
+	printf '  command: %s\n  exit status: %s\n  stdout: %s\n  stderr: %s\n' "$*" "$RC" "$OUT" "$ERR"
+}
+
+# ok CMD...: must succeed; its stdout is left in OUT.
+ok() {
+	run "$@"
+	[ "$RC" -eq 0 ] || fail "expected success from: $*
+$(describe_run "$@")"
+}
+
+# refused CMD...: must fail with a non-zero status and say why on stderr, quickly.
+refused() {
+	run "$@"
+	[ "$RC" -ne 0 ] || fail "expected a failure from: $*
+$(describe_run "$@")"
+	[ "$RC" -ne 124 ] || fail "timed out (hang) instead of failing: $*
+$(describe_run "$@")"
+	[ -n "$ERR" ] || fail "failed without a message on stderr: $*
+$(describe_run "$@")"
+	[ "$RC" -lt 128 ] || fail "killed by a signal ($RC) instead of failing cleanly: $*
+$(describe_run "$@")"
+}
+
+assert_eq() {
+	local expected=$1 actual=$2 what=${3:-value}
+	[ "$expected" = "$actual" ] || fail "$what:
+  expected: $(printf '%q' "$expected")
+  actual:   $(printf '%q' "$actual")"
+}
+
+assert_rc() {
+	local expected=$1 what=${2:-exit status}
+	[ "$RC" -eq "$expected" ] || fail "$what: expected exit status $expected, got $RC
+  stdout: $OUT
+  stderr: $ERR"
+}
+
+# assert_match REGEX TEXT [WHAT]: extended regex, anywhere in TEXT.
+assert_match() {
+	local re=$1 text=$2 what=${3:-text}
+	grep -Eq -- "$re" <<<"$text" || fail "$what does not match /$re/:
+$text"
+}
+
+assert_no_match() {
+	local re=$1 text=$2 what=${3:-text}
+	! grep -Eq -- "$re" <<<"$text" || fail "$what matches /$re/ but must not:
+$text"
+}
+
+# Collapses runs of blanks so that column widths do not matter to a comparison.
+squeeze() { sed -E 's/[[:space:]]+/ /g; s/ $//'; }
+
+# assert_line LINE TEXT [WHAT]: TEXT has a line equal to LINE once blanks are squeezed.
+assert_line() {
+	local line=$1 text=$2 what=${3:-output}
+	squeeze <<<"$text" | grep -Fxq -- "$line" || fail "$what has no line '$line':
+$text"
+}
+
+assert_no_line_start() {
+	local prefix=$1 text=$2 what=${3:-output}
+	! squeeze <<<"$text" | grep -Eq -- "^$prefix( |$)" || fail "$what has a line starting '$prefix':
+$text"
+}
+
+# ---------------------------------------------------------------------------------------------
+# The whole repository, for "nothing changed" checks
+
+dump() {
+	need_var REPODUMP
+	local out rc=0
+	out=$("$REPODUMP" 2>&1) || rc=$?
+	[ "$rc" -eq 0 ] || fail "repodump failed ($rc): $out"
+	printf '%s\n' "$out"
+}
+
+assert_unchanged() {
+	local before=$1 what=$2 after
+	after=$(dump)
+	[ "$before" = "$after" ] || fail "$what changed the repository:
+$(diff <(printf '%s\n' "$before") <(printf '%s\n' "$after") || true)"
+}
+
+# A string of N copies of character C.
+repeat() { printf "%${2}s" '' | tr ' ' "$1"; }

@@ -1,0 +1,55 @@
+#!/bin/bash
+# make bench: starts svc.configd on a private temporary root, runs the benchmarks of tests/bench
+# against it and prints their figures (docs/performance.md records them).  Benchmarks never fail
+# on speed; this exits non-zero only when something could not run.
+#
+# Usage: tools/run-bench.sh BUILD_DIR
+set -euo pipefail
+
+build=$(cd "${1:-build}" && pwd)
+configd="$build/configd/svc.configd"
+bench="$build/tests/bench"
+for p in "$configd" "$bench/bench-read" "$bench/bench-commit" "$bench/bench-rss"; do
+	[ -x "$p" ] || { echo "run-bench: $p is not built (make first)" >&2; exit 1; }
+done
+
+root=$(mktemp -d "${TMPDIR:-/tmp}/minismf-bench.XXXXXX")
+chmod 0755 "$root"
+door="$root/etc/svc/volatile/repository_door"
+pid=""
+cleanup() {
+	[ -z "$pid" ] || { kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; }
+	rm -rf "$root"
+}
+trap cleanup EXIT
+
+start_configd() {
+	"$configd" --root "$root" >>"$root/svc.configd.log" 2>&1 &
+	pid=$!
+	local deadline=$((SECONDS + 20))
+	while [ ! -S "$door" ]; do
+		kill -0 "$pid" 2>/dev/null || { cat "$root/svc.configd.log" >&2; exit 1; }
+		[ "$SECONDS" -lt "$deadline" ] || { echo "run-bench: configd not ready" >&2; exit 1; }
+		sleep 0.01
+	done
+}
+
+export SMF_ROOT="$root"
+echo "minismf benchmarks: $(git -C "$(dirname "$0")/.." describe --always --dirty 2>/dev/null || echo '?')," \
+	"$(nproc) CPUs ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')), Linux $(uname -r)," \
+	"buildtype $(meson introspect --buildoptions "$build" 2>/dev/null |
+		python3 -c 'import json,sys; print(next(o["value"] for o in json.load(sys.stdin) if o["name"]=="buildtype"))' 2>/dev/null || echo '?')," \
+	"root on $(df -T "$root" | awk 'NR==2 {print $2}')"
+echo
+
+start_configd
+"$bench/bench-read" "${BENCH_READ_CALLS:-20000}"
+echo
+"$bench/bench-commit" 1 "${BENCH_COMMITS:-2000}"
+"$bench/bench-commit" 8 "$(( ${BENCH_COMMITS:-2000} / 8 ))"
+echo
+# The RSS figure wants a configd that has seen nothing else.
+kill "$pid"; wait "$pid" || true; pid=""
+rm -rf "${root:?}"/*
+start_configd
+"$bench/bench-rss" "$pid" "${BENCH_RSS_SERVICES:-100}" "${BENCH_RSS_INSTANCES:-100}" "${BENCH_RSS_PGS:-5}"
