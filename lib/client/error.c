@@ -1,1 +1,158 @@
-/* stub: lib/client/error.c */
+/*
+ * error.c: scf_error_t messages, and the per-handle "last error" that scf_handle_errmsg()
+ * returns.
+ *
+ * configd's D-Bus error names map one to one onto scf errors (docs/protocol.md); its message
+ * names what was refused and is kept verbatim.  Transport failures (sd-bus returning a negative
+ * errno without a D-Bus error) mean the connection is gone.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "client-internal.h"
+
+static const char *const scf_messages[_SCF_ERROR_MAX] = {
+        [SCF_ERROR_NONE] = "no error",
+        [SCF_ERROR_NOT_BOUND] = "handle not bound",
+        [SCF_ERROR_NOT_FOUND] = "entity not found",
+        [SCF_ERROR_EXISTS] = "object already exists",
+        [SCF_ERROR_INVALID_ARGUMENT] = "invalid argument",
+        [SCF_ERROR_TYPE_MISMATCH] = "type does not match value",
+        [SCF_ERROR_CONSTRAINT_VIOLATED] = "required constraint not met",
+        [SCF_ERROR_PERMISSION_DENIED] = "insufficient privileges for action",
+        [SCF_ERROR_NO_SERVER] = "repository server unavailable",
+        [SCF_ERROR_CONNECTION_BROKEN] = "connection to repository broken",
+        [SCF_ERROR_BACKEND_ACCESS] = "backend refused access",
+        [SCF_ERROR_BACKEND_READONLY] = "backend is read-only",
+        [SCF_ERROR_NO_MEMORY] = "no memory available",
+        [SCF_ERROR_NO_RESOURCES] = "server has insufficient resources",
+        [SCF_ERROR_DELETED] = "object has been deleted",
+        [SCF_ERROR_AMBIGUOUS] = "FMRI is ambiguous",
+        [SCF_ERROR_TIMEOUT] = "timed out",
+        [SCF_ERROR_VERSION_MISMATCH] = "incompatible repository protocol version",
+        [SCF_ERROR_NOT_SUPPORTED] = "operation not supported",
+        [SCF_ERROR_INTERNAL] = "internal error",
+};
+
+const char *scf_strerror(int err)
+{
+	if (err < 0)
+		err = -err;
+	if (err >= _SCF_ERROR_MAX || !scf_messages[err])
+		return "unknown error";
+	return scf_messages[err];
+}
+
+static const struct {
+	const char *name;
+	scf_error_t error;
+} bus_errors[] = {
+        {SCF_BUS_ERROR_PREFIX "NotFound", SCF_ERROR_NOT_FOUND},
+        {SCF_BUS_ERROR_PREFIX "Exists", SCF_ERROR_EXISTS},
+        /* Callers that expect NotLatest (commit) look at the name before coming here. */
+        {SCF_BUS_ERROR_PREFIX "NotLatest", SCF_ERROR_INTERNAL},
+        {SCF_BUS_ERROR_PREFIX "Deleted", SCF_ERROR_DELETED},
+        {SCF_BUS_ERROR_PREFIX "PermissionDenied", SCF_ERROR_PERMISSION_DENIED},
+        {SCF_BUS_ERROR_PREFIX "InvalidArgument", SCF_ERROR_INVALID_ARGUMENT},
+        {SCF_BUS_ERROR_PREFIX "TypeMismatch", SCF_ERROR_TYPE_MISMATCH},
+        {SCF_BUS_ERROR_PREFIX "ConstraintViolated", SCF_ERROR_CONSTRAINT_VIOLATED},
+        {SCF_BUS_ERROR_PREFIX "Backend", SCF_ERROR_BACKEND_ACCESS},
+        {SCF_BUS_ERROR_PREFIX "ReadOnly", SCF_ERROR_BACKEND_READONLY},
+        {SCF_BUS_ERROR_PREFIX "NoResources", SCF_ERROR_NO_RESOURCES},
+        {SCF_BUS_ERROR_PREFIX "NotSupported", SCF_ERROR_NOT_SUPPORTED},
+        /* sd-bus' own refusals, e.g. a method not marked unprivileged called by another uid. */
+        {SD_BUS_ERROR_ACCESS_DENIED, SCF_ERROR_PERMISSION_DENIED},
+        {SD_BUS_ERROR_NO_MEMORY, SCF_ERROR_NO_RESOURCES},
+        {SD_BUS_ERROR_INVALID_ARGS, SCF_ERROR_INVALID_ARGUMENT},
+        {SD_BUS_ERROR_UNKNOWN_METHOD, SCF_ERROR_VERSION_MISMATCH},
+        {SD_BUS_ERROR_UNKNOWN_INTERFACE, SCF_ERROR_VERSION_MISMATCH},
+        {SD_BUS_ERROR_UNKNOWN_PROPERTY, SCF_ERROR_VERSION_MISMATCH},
+        {SD_BUS_ERROR_DISCONNECTED, SCF_ERROR_CONNECTION_BROKEN},
+        {SD_BUS_ERROR_NO_REPLY, SCF_ERROR_CONNECTION_BROKEN},
+        {SD_BUS_ERROR_TIMEOUT, SCF_ERROR_CONNECTION_BROKEN},
+};
+
+void client_clear_error(scf_handle_t *h)
+{
+	if (!h)
+		return;
+	free(h->errmsg);
+	h->errmsg = NULL;
+	h->last_error = 0;
+}
+
+int client_set_error(scf_handle_t *h, int err, const char *fmt, ...)
+{
+	va_list ap;
+	char *msg;
+
+	if (!h)
+		return err;
+	va_start(ap, fmt);
+	if (vasprintf(&msg, fmt, ap) < 0)
+		msg = NULL;
+	va_end(ap);
+	free(h->errmsg);
+	/* Without memory for the sentence, scf_handle_errmsg() falls back on scf_strerror(). */
+	h->errmsg = msg;
+	h->last_error = err;
+	return err;
+}
+
+int client_errno_to_scf(int r)
+{
+	switch (r) {
+	case -ENOMEM:
+		return -SCF_ERROR_NO_MEMORY;
+	case -ECONNRESET:
+	case -ENOTCONN:
+	case -EPIPE:
+	case -ESHUTDOWN:
+	case -ECONNABORTED:
+	case -ETIMEDOUT:
+	case -ECHILD: /* the connection was made by our parent before fork() */
+		return -SCF_ERROR_CONNECTION_BROKEN;
+	case -ENOENT:
+	case -ECONNREFUSED:
+		return -SCF_ERROR_NO_SERVER;
+	case -EINVAL:
+		return -SCF_ERROR_INVALID_ARGUMENT;
+	default:
+		return -SCF_ERROR_INTERNAL;
+	}
+}
+
+/* 0 when the name is not one we know (a transport error that sd-bus named after its errno). */
+static int map_bus_name(const char *name)
+{
+	for (size_t i = 0; i < ELEMENTSOF(bus_errors); i++)
+		if (streq(bus_errors[i].name, name))
+			return -(int)bus_errors[i].error;
+	return 0;
+}
+
+int client_error_from_bus(scf_handle_t *h, const char *member, int r, const sd_bus_error *e)
+{
+	int err = 0;
+
+	if (sd_bus_error_is_set(e))
+		err = map_bus_name(e->name);
+	if (err != 0) {
+		if (e->message && *e->message)
+			return client_set_error(h, err, "%s", e->message);
+		return client_set_error(h, err, "%s: %s", member, e->name);
+	}
+	err = client_errno_to_scf(r);
+	if (err == -SCF_ERROR_CONNECTION_BROKEN || err == -SCF_ERROR_NO_SERVER)
+		return client_set_error(h, -SCF_ERROR_CONNECTION_BROKEN,
+		        "%s: connection to svc.configd lost: %s", member, strerror(-r));
+	return client_set_error(h, err, "%s: %s", member, strerror(-r));
+}
+
+int client_bad_reply(scf_handle_t *h, const char *member, int r)
+{
+	if (r == -ENOMEM)
+		return client_set_error(h, -SCF_ERROR_NO_MEMORY, "%s: out of memory", member);
+	return client_set_error(h, -SCF_ERROR_INTERNAL, "%s: malformed reply from svc.configd: %s",
+	        member, strerror(-r));
+}

@@ -1,1 +1,214 @@
-/* stub: lib/client/handle.c */
+/*
+ * handle.c: libscf handles, the client side of org.minismf.Repository1.
+ *
+ * BIG THEORY STATEMENT
+ *
+ * A handle is one private connection to the svc.configd that serves a root: a UNIX stream
+ * socket at $ROOT/etc/svc/volatile/repository_door wrapped in a peer-to-peer sd-bus object (no
+ * bus daemon, no Hello; configd is the only peer, so calls carry no destination).  Every libscf
+ * operation is one or two synchronous method calls on it (docs/protocol.md); there are no
+ * per-element handles and no client-side cache, so whatever a call returns is configd's view at
+ * that moment, and the pg generation carried with every read is what makes read-modify-write
+ * safe (tx.c).
+ *
+ * Invariants:
+ * - No global mutable state.  Everything a call touches hangs off its handle: the bus, the last
+ *   error message, the notification queue.  A handle is not thread-safe (sd-bus objects are
+ *   not), so threads each own one, exactly as on illumos.
+ * - Never hang on a dead daemon.  A missing socket or a refused connect is NO_SERVER at
+ *   creation; once created, a configd that goes away makes the pending call fail with
+ *   CONNECTION_BROKEN (sd-bus sees EOF/ECONNRESET at once), and every later call too.  A live
+ *   but stuck configd costs at most the per-call timeout.
+ * - Every public entry point clears the handle's error first and sets it on failure, so
+ *   scf_handle_errmsg() always describes the last call: configd's sentence when configd
+ *   refused, the library's own for local refusals (bad name, bad value, ambiguity).
+ * - Signals (PgChanged/PgDeleted) may arrive while a method call waits for its reply; sd-bus
+ *   queues them and dispatches them on the next sd_bus_process(), where notify.c appends them
+ *   to the handle's FIFO.  Arrival order is commit order (configd sends them in commit order on
+ *   one stream), and the FIFO keeps it.
+ */
+#include <stdarg.h>
+
+#include "client-internal.h"
+#include "paths.h"
+#include "strv.h"
+#include "unixsock.h"
+
+static int check_version(scf_handle_t *h)
+{
+	_cleanup_(sd_bus_error_free) sd_bus_error error = SD_BUS_ERROR_NULL;
+	uint32_t version = 0;
+	int r;
+
+	r = sd_bus_get_property_trivial(
+	        h->bus, NULL, SCF_BUS_PATH, SCF_BUS_INTERFACE, "Version", &error, 'u', &version);
+	if (r < 0) {
+		r = client_error_from_bus(h, "Version", r, &error);
+		/* A peer that hangs up before answering is no repository at all. */
+		return r == -SCF_ERROR_CONNECTION_BROKEN ? -SCF_ERROR_NO_SERVER : r;
+	}
+	if (version != SCF_PROTOCOL_VERSION)
+		return client_set_error(h, -SCF_ERROR_VERSION_MISMATCH,
+		        "svc.configd speaks protocol version %u, this libscf speaks %u", version,
+		        SCF_PROTOCOL_VERSION);
+	return 0;
+}
+
+static int connect_bus(scf_handle_t *h)
+{
+	_cleanup_free_ char *door = NULL;
+	_cleanup_close_ int fd = -1;
+	int r;
+
+	r = smf_path(h->root, SMF_REL_DOOR, &door);
+	if (r < 0)
+		return -SCF_ERROR_NO_MEMORY;
+	fd = smf_unix_connect(door);
+	if (fd < 0)
+		return fd == -ENOMEM ? -SCF_ERROR_NO_MEMORY : -SCF_ERROR_NO_SERVER;
+	r = sd_bus_new(&h->bus);
+	if (r < 0)
+		return client_errno_to_scf(r);
+	/* sd-bus owns the fd from here on, also when a later step fails. */
+	r = sd_bus_set_fd(h->bus, fd, fd);
+	if (r < 0)
+		return client_errno_to_scf(r);
+	TAKE_FD(fd);
+	r = sd_bus_set_method_call_timeout(h->bus, h->timeout_usec);
+	if (r < 0)
+		return client_errno_to_scf(r);
+	r = sd_bus_start(h->bus);
+	if (r < 0)
+		return r == -ENOMEM ? -SCF_ERROR_NO_MEMORY : -SCF_ERROR_NO_SERVER;
+	return 0;
+}
+
+int scf_handle_create(const char *root, scf_handle_t **ret)
+{
+	scf_handle_t *h;
+	int r;
+
+	if (!ret)
+		return -SCF_ERROR_INVALID_ARGUMENT;
+	h = calloc(1, sizeof(*h));
+	if (!h)
+		return -SCF_ERROR_NO_MEMORY;
+	h->timeout_usec = SCF_DEFAULT_TIMEOUT_USEC;
+	r = smf_root_resolve(root, &h->root);
+	if (r < 0)
+		r = r == -ENOMEM ? -SCF_ERROR_NO_MEMORY : -SCF_ERROR_NO_SERVER;
+	if (r >= 0)
+		r = connect_bus(h);
+	if (r >= 0)
+		r = client_notify_attach(h);
+	if (r >= 0)
+		r = check_version(h);
+	if (r < 0) {
+		scf_handle_destroy(h);
+		return r;
+	}
+	client_clear_error(h);
+	*ret = h;
+	return 0;
+}
+
+void scf_handle_destroy(scf_handle_t *h)
+{
+	if (!h)
+		return;
+	h->signal_slot = sd_bus_slot_unref(h->signal_slot);
+	/* Closing is what tells configd to forget our interests and a restarter registration. */
+	h->bus = sd_bus_flush_close_unref(h->bus);
+	client_notify_free_queue(h);
+	free(h->errmsg);
+	free(h->root);
+	free(h);
+}
+
+const char *scf_handle_root(const scf_handle_t *h)
+{
+	return h ? h->root : NULL;
+}
+
+const char *scf_handle_errmsg(const scf_handle_t *h)
+{
+	if (!h)
+		return "";
+	if (h->errmsg)
+		return h->errmsg;
+	return h->last_error ? scf_strerror(h->last_error) : "";
+}
+
+void scf_handle_set_timeout(scf_handle_t *h, uint64_t usec)
+{
+	if (!h)
+		return;
+	h->timeout_usec = usec;
+	if (h->bus)
+		(void)sd_bus_set_method_call_timeout(h->bus, usec);
+}
+
+void scf_strv_free(char **l)
+{
+	strv_free(l);
+}
+
+int client_new_call(scf_handle_t *h, const char *member, sd_bus_message **ret)
+{
+	int r;
+
+	if (!h->bus)
+		return client_set_error(h, -SCF_ERROR_NOT_BOUND, "handle not bound");
+	r = sd_bus_message_new_method_call(
+	        h->bus, ret, NULL, SCF_BUS_PATH, SCF_BUS_INTERFACE, member);
+	if (r < 0)
+		return client_error_from_bus(h, member, r, NULL);
+	return 0;
+}
+
+int client_call_message(
+        scf_handle_t *h, const char *member, sd_bus_message *m, sd_bus_message **reply)
+{
+	_cleanup_(sd_bus_error_free) sd_bus_error error = SD_BUS_ERROR_NULL;
+	int r;
+
+	/* 0: the handle's timeout, set on the bus as its method-call default. */
+	r = sd_bus_call(h->bus, m, 0, &error, reply);
+	if (r < 0)
+		return client_error_from_bus(h, member, r, &error);
+	return 0;
+}
+
+int client_call(scf_handle_t *h, const char *member, sd_bus_message **reply, const char *types, ...)
+{
+	_cleanup_(sd_bus_message_unrefp) sd_bus_message *m = NULL;
+	va_list ap;
+	int r;
+
+	r = client_new_call(h, member, &m);
+	if (r < 0)
+		return r;
+	if (types) {
+		va_start(ap, types);
+		r = sd_bus_message_appendv(m, types, ap);
+		va_end(ap);
+		if (r < 0)
+			return client_error_from_bus(h, member, r, NULL);
+	}
+	return client_call_message(h, member, m, reply);
+}
+
+int client_read_strv(scf_handle_t *h, const char *member, sd_bus_message *reply, char ***ret)
+{
+	char **l = NULL;
+	int r;
+
+	r = sd_bus_message_read_strv(reply, &l);
+	if (r < 0)
+		return client_bad_reply(h, member, r);
+	/* sd-bus gives NULL for an empty array; our lists are never NULL. */
+	if (!l && !(l = strv_new_empty()))
+		return client_set_error(h, -SCF_ERROR_NO_MEMORY, "%s: out of memory", member);
+	*ret = l;
+	return 0;
+}

@@ -1,1 +1,386 @@
-/* stub: lib/client/pg.c */
+/*
+ * pg.c: reading, listing, adding and deleting property groups, and typed property reads.
+ *
+ * A pg is always read whole in one GetPg call, with its generation; the properties come back
+ * sorted by name and their values already canonical (configd normalizes what it stores), so
+ * the typed getters below only parse canonical forms.
+ */
+#include <inttypes.h>
+
+#include "client-internal.h"
+#include "strv.h"
+
+void client_property_done(scf_property_t *p)
+{
+	free(p->name);
+	strv_free(p->values);
+	*p = (scf_property_t){};
+}
+
+int client_property_copy(const scf_property_t *src, scf_property_t *dst)
+{
+	scf_property_t p = {.type = src->type, .n_values = src->n_values};
+
+	p.name = strdup(src->name);
+	p.values = strv_copy(src->values);
+	if (!p.name || !p.values) {
+		client_property_done(&p);
+		return -SCF_ERROR_NO_MEMORY;
+	}
+	*dst = p;
+	return 0;
+}
+
+void scf_pg_free(scf_pg_t *pg)
+{
+	if (!pg)
+		return;
+	for (size_t i = 0; i < pg->n_props; i++)
+		client_property_done(&pg->props[i]);
+	free(pg->props);
+	free(pg->entity);
+	free(pg->name);
+	free(pg->type);
+	free(pg);
+}
+
+const scf_property_t *scf_pg_property(const scf_pg_t *pg, const char *name)
+{
+	if (!pg || !name)
+		return NULL;
+	for (size_t i = 0; i < pg->n_props; i++)
+		if (streq(pg->props[i].name, name))
+			return &pg->props[i];
+	return NULL;
+}
+
+/* Reads one "(ssas)" into p. */
+static int read_property(sd_bus_message *reply, scf_property_t *p)
+{
+	const char *name, *type;
+	char **values = NULL;
+	int r;
+
+	r = sd_bus_message_enter_container(reply, 'r', "ssas");
+	if (r <= 0)
+		return r;
+	r = sd_bus_message_read(reply, "ss", &name, &type);
+	if (r < 0)
+		return r;
+	r = sd_bus_message_read_strv(reply, &values);
+	if (r < 0)
+		return r;
+	if (!values && !(values = strv_new_empty()))
+		return -ENOMEM;
+	p->values = values;
+	p->n_values = strv_length(values);
+	p->type = scf_string_to_type(type);
+	p->name = strdup(name);
+	if (!p->name)
+		return -ENOMEM;
+	r = sd_bus_message_exit_container(reply);
+	return r < 0 ? r : 1;
+}
+
+static int read_properties(sd_bus_message *reply, scf_pg_t *pg)
+{
+	size_t allocated = 0;
+	int r;
+
+	r = sd_bus_message_enter_container(reply, 'a', "(ssas)");
+	if (r < 0)
+		return r;
+	for (;;) {
+		if (pg->n_props == allocated) {
+			size_t n = allocated ? allocated * 2 : 8;
+			scf_property_t *a = realloc(pg->props, n * sizeof(*a));
+
+			if (!a)
+				return -ENOMEM;
+			pg->props = a;
+			allocated = n;
+		}
+		pg->props[pg->n_props] = (scf_property_t){};
+		r = read_property(reply, &pg->props[pg->n_props]);
+		if (r <= 0) {
+			client_property_done(&pg->props[pg->n_props]);
+			if (r < 0)
+				return r;
+			break;
+		}
+		pg->n_props++;
+	}
+	return sd_bus_message_exit_container(reply);
+}
+
+/* The entity as the caller named it, canonical when we can parse it. */
+static char *entity_name(const char *entity)
+{
+	char *canon = NULL;
+
+	if (scf_fmri_canonicalize(entity, &canon) >= 0 && canon)
+		return canon;
+	return strdup(entity);
+}
+
+int scf_pg_get(scf_handle_t *h, const char *entity, const char *pg, const char *snapshot,
+        unsigned read_flags, scf_pg_t **ret)
+{
+	_cleanup_(sd_bus_message_unrefp) sd_bus_message *reply = NULL;
+	_cleanup_(scf_pg_freep) scf_pg_t *p = NULL;
+	const char *type;
+	int r;
+
+	client_clear_error(h);
+	if (!entity || !pg || !ret)
+		return client_set_error(
+		        h, -SCF_ERROR_INVALID_ARGUMENT, "GetPg: entity and pg name are required");
+	r = client_call(h, "GetPg", &reply, "sssb", entity, pg, strempty(snapshot),
+	        (int)!!(read_flags & SCF_READ_COMPOSED));
+	if (r < 0)
+		return r;
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return client_set_error(h, -SCF_ERROR_NO_MEMORY, "GetPg: out of memory");
+	r = sd_bus_message_read(reply, "sut", &type, &p->flags, &p->generation);
+	if (r >= 0)
+		r = read_properties(reply, p);
+	if (r < 0)
+		return client_bad_reply(h, "GetPg", r);
+	p->type = strdup(type);
+	p->name = strdup(pg);
+	p->entity = entity_name(entity);
+	if (!p->type || !p->name || !p->entity)
+		return client_set_error(h, -SCF_ERROR_NO_MEMORY, "GetPg: out of memory");
+	*ret = TAKE_PTR(p);
+	return 0;
+}
+
+void scf_pg_info_free(scf_pg_info_t *infos, size_t n)
+{
+	if (!infos)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		free(infos[i].name);
+		free(infos[i].type);
+	}
+	free(infos);
+}
+
+static int read_pg_infos(sd_bus_message *reply, scf_pg_info_t **ret, size_t *ret_n)
+{
+	scf_pg_info_t *infos = NULL;
+	size_t n = 0, allocated = 0;
+	const char *name, *type;
+	uint32_t flags;
+	uint64_t gen;
+	int r;
+
+	r = sd_bus_message_enter_container(reply, 'a', "(ssut)");
+	while (r >= 0) {
+		r = sd_bus_message_read(reply, "(ssut)", &name, &type, &flags, &gen);
+		if (r <= 0)
+			break;
+		if (n == allocated) {
+			size_t k = allocated ? allocated * 2 : 8;
+			scf_pg_info_t *a = realloc(infos, k * sizeof(*a));
+
+			if (!a) {
+				r = -ENOMEM;
+				break;
+			}
+			infos = a;
+			allocated = k;
+		}
+		infos[n] = (scf_pg_info_t){.name = strdup(name),
+		        .type = strdup(type),
+		        .flags = flags,
+		        .generation = gen};
+		n++;
+		if (!infos[n - 1].name || !infos[n - 1].type)
+			r = -ENOMEM;
+	}
+	if (r >= 0)
+		r = sd_bus_message_exit_container(reply);
+	if (r < 0) {
+		scf_pg_info_free(infos, n);
+		return r;
+	}
+	*ret = infos;
+	*ret_n = n;
+	return 0;
+}
+
+int scf_pg_list(scf_handle_t *h, const char *entity, const char *snapshot, unsigned read_flags,
+        scf_pg_info_t **ret, size_t *n)
+{
+	_cleanup_(sd_bus_message_unrefp) sd_bus_message *reply = NULL;
+	int r;
+
+	client_clear_error(h);
+	if (!entity || !ret || !n)
+		return client_set_error(h, -SCF_ERROR_INVALID_ARGUMENT, "ListPgs: no entity given");
+	r = client_call(h, "ListPgs", &reply, "ssb", entity, strempty(snapshot),
+	        (int)!!(read_flags & SCF_READ_COMPOSED));
+	if (r < 0)
+		return r;
+	r = read_pg_infos(reply, ret, n);
+	if (r < 0)
+		return client_bad_reply(h, "ListPgs", r);
+	return 0;
+}
+
+int scf_pg_add(
+        scf_handle_t *h, const char *entity, const char *pg, const char *type, uint32_t flags)
+{
+	int r;
+
+	client_clear_error(h);
+	if (!entity || !pg || !type)
+		return client_set_error(h, -SCF_ERROR_INVALID_ARGUMENT,
+		        "AddPg: entity, pg name and type are required");
+	r = scf_name_validate(pg);
+	if (r < 0)
+		return client_set_error(h, r, "\"%s\" is not a valid property group name", pg);
+	return client_call(h, "AddPg", NULL, "sssu", entity, pg, type, flags);
+}
+
+int scf_pg_delete(scf_handle_t *h, const char *entity, const char *pg)
+{
+	client_clear_error(h);
+	if (!entity || !pg)
+		return client_set_error(h, -SCF_ERROR_INVALID_ARGUMENT,
+		        "DeletePg: entity and pg name are required");
+	return client_call(h, "DeletePg", NULL, "ss", entity, pg);
+}
+
+/* The one value of p, if p has type t (or fits, per fits()). */
+static int single_value(const scf_property_t *p, bool type_ok, const char **ret)
+{
+	if (!p)
+		return -SCF_ERROR_INVALID_ARGUMENT;
+	if (!type_ok)
+		return -SCF_ERROR_TYPE_MISMATCH;
+	if (p->n_values == 0 || !p->values || !p->values[0])
+		return -SCF_ERROR_NOT_FOUND;
+	if (p->n_values > 1)
+		return -SCF_ERROR_CONSTRAINT_VIOLATED;
+	*ret = p->values[0];
+	return 0;
+}
+
+int scf_property_get_boolean(const scf_property_t *p, bool *ret)
+{
+	const char *v;
+	int r;
+
+	r = single_value(p, p && p->type == SCF_TYPE_BOOLEAN, &v);
+	if (r < 0)
+		return r;
+	if (streq(v, "true") || streq(v, "1"))
+		*ret = true;
+	else if (streq(v, "false") || streq(v, "0"))
+		*ret = false;
+	else
+		return -SCF_ERROR_INTERNAL;
+	return 0;
+}
+
+static int parse_u64(const char *v, uint64_t *ret)
+{
+	char *end;
+
+	if (!*v || *v == '-')
+		return -SCF_ERROR_INTERNAL;
+	errno = 0;
+	*ret = strtoull(v, &end, 10);
+	return errno || *end ? -SCF_ERROR_INTERNAL : 0;
+}
+
+int scf_property_get_count(const scf_property_t *p, uint64_t *ret)
+{
+	const char *v;
+	int r;
+
+	r = single_value(p, p && p->type == SCF_TYPE_COUNT, &v);
+	if (r < 0)
+		return r;
+	return parse_u64(v, ret);
+}
+
+int scf_property_get_integer(const scf_property_t *p, int64_t *ret)
+{
+	const char *v;
+	uint64_t u;
+	char *end;
+	int r;
+
+	r = single_value(p, p && (p->type == SCF_TYPE_INTEGER || p->type == SCF_TYPE_COUNT), &v);
+	if (r < 0)
+		return r;
+	if (p->type == SCF_TYPE_COUNT) {
+		r = parse_u64(v, &u);
+		if (r < 0)
+			return r;
+		if (u > INT64_MAX)
+			return -SCF_ERROR_TYPE_MISMATCH;
+		*ret = (int64_t)u;
+		return 0;
+	}
+	errno = 0;
+	*ret = strtoll(v, &end, 10);
+	return errno || !*v || *end ? -SCF_ERROR_INTERNAL : 0;
+}
+
+static bool is_string_type(scf_type_t t)
+{
+	switch (t) {
+	case SCF_TYPE_ASTRING:
+	case SCF_TYPE_USTRING:
+	case SCF_TYPE_URI:
+	case SCF_TYPE_FMRI:
+	case SCF_TYPE_HOST:
+	case SCF_TYPE_HOSTNAME:
+	case SCF_TYPE_NET_ADDR:
+	case SCF_TYPE_NET_ADDR_V4:
+	case SCF_TYPE_NET_ADDR_V6:
+		return true;
+	default:
+		return false;
+	}
+}
+
+int scf_property_get_string(const scf_property_t *p, const char **ret)
+{
+	return single_value(p, p && is_string_type(p->type), ret);
+}
+
+int scf_property_read(
+        scf_handle_t *h, const char *entity, const char *pg, const char *prop, scf_property_t **ret)
+{
+	_cleanup_(scf_pg_freep) scf_pg_t *p = NULL;
+	_cleanup_free_ scf_property_t *copy = NULL;
+	const scf_property_t *found;
+	int r;
+
+	r = scf_pg_get(h, entity, pg, NULL, 0, &p);
+	if (r < 0)
+		return r;
+	found = scf_pg_property(p, prop);
+	if (!found)
+		return client_set_error(h, -SCF_ERROR_NOT_FOUND,
+		        "%s/:properties/%s/%s: no such property", p->entity, pg, strempty(prop));
+	copy = calloc(1, sizeof(*copy));
+	if (!copy || client_property_copy(found, copy) < 0)
+		return client_set_error(h, -SCF_ERROR_NO_MEMORY, "out of memory");
+	*ret = TAKE_PTR(copy);
+	return 0;
+}
+
+void scf_property_free(scf_property_t *p)
+{
+	if (!p)
+		return;
+	client_property_done(p);
+	free(p);
+}

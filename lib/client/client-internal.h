@@ -1,0 +1,72 @@
+/*
+ * client-internal.h: what the files of libscf's client side share.
+ *
+ * A handle is one peer-to-peer sd-bus connection to svc.configd plus the per-handle state that
+ * illumos keeps per handle: the last error message and the queue of notifications that arrived
+ * but were not yet handed out.  Nothing here is global, so threads that each own a handle never
+ * touch each other's state.
+ */
+#ifndef SMF_CLIENT_INTERNAL_H
+#define SMF_CLIENT_INTERNAL_H
+
+#include <systemd/sd-bus.h>
+
+#include "libscf.h"
+#include "macro.h"
+#include "timeutil.h"
+
+#define SCF_BUS_PATH "/org/minismf/Repository1"
+#define SCF_BUS_INTERFACE "org.minismf.Repository1"
+#define SCF_BUS_ERROR_PREFIX "org.minismf.Error."
+#define SCF_PROTOCOL_VERSION 1u
+#define SCF_DEFAULT_TIMEOUT_USEC (25 * USEC_PER_SEC)
+
+/* Commit op codes (docs/protocol.md). */
+enum { TX_OP_NEW = 0, TX_OP_REPLACE = 1, TX_OP_DELETE = 2 };
+
+typedef struct notify_entry notify_entry;
+
+struct scf_handle {
+	sd_bus *bus;
+	sd_bus_slot *signal_slot;
+	char *root;
+	char *errmsg;   /* NULL: scf_strerror(last_error), or "" */
+	int last_error; /* negative scf error of the last failed call, 0 after a success */
+	uint64_t timeout_usec;
+	/* Notifications in arrival order; the signal callback appends, scf_notify_wait pops. */
+	notify_entry *notify_head, *notify_tail;
+	/* A notification we could not queue (out of memory): reported by the next wait. */
+	int notify_error;
+};
+
+/* Errors: every public entry point clears, every failure path sets (error.c). */
+void client_clear_error(scf_handle_t *h);
+/* Records a library message for the negative scf error err and returns err. */
+int client_set_error(scf_handle_t *h, int err, const char *fmt, ...) _printf_(3, 4);
+/* Maps a negative errno of a local operation (ENOMEM, ...) to a negative scf error. */
+int client_errno_to_scf(int r);
+/* Maps a failed sd_bus_call() to a negative scf error and records the message. */
+int client_error_from_bus(scf_handle_t *h, const char *member, int r, const sd_bus_error *e);
+/* A reply that does not have the signature protocol.md promises. */
+int client_bad_reply(scf_handle_t *h, const char *member, int r);
+
+/* Calls (handle.c). */
+int client_new_call(scf_handle_t *h, const char *member, sd_bus_message **ret);
+int client_call_message(
+        scf_handle_t *h, const char *member, sd_bus_message *m, sd_bus_message **reply);
+int client_call(
+        scf_handle_t *h, const char *member, sd_bus_message **reply, const char *types, ...);
+/* Reads an "as" from reply into a strv that is never NULL. */
+int client_read_strv(scf_handle_t *h, const char *member, sd_bus_message *reply, char ***ret);
+
+/* Notifications (notify.c). */
+int client_notify_attach(scf_handle_t *h);
+void client_notify_free_queue(scf_handle_t *h);
+
+/* Properties (pg.c), shared with tx.c. */
+void client_property_done(scf_property_t *p);
+int client_property_copy(const scf_property_t *src, scf_property_t *dst);
+
+DEFINE_TRIVIAL_CLEANUP_FUNC(scf_pg_t *, scf_pg_free)
+
+#endif
