@@ -29,7 +29,7 @@ static const char *const scf_messages[_SCF_ERROR_MAX] = {
         [SCF_ERROR_DELETED] = "object has been deleted",
         [SCF_ERROR_AMBIGUOUS] = "FMRI is ambiguous",
         [SCF_ERROR_TIMEOUT] = "timed out",
-        [SCF_ERROR_VERSION_MISMATCH] = "incompatible repository protocol version",
+        [SCF_ERROR_VERSION_MISMATCH] = "incompatible SCF version",
         [SCF_ERROR_NOT_SUPPORTED] = "operation not supported",
         [SCF_ERROR_INTERNAL] = "internal error",
 };
@@ -60,6 +60,7 @@ static const struct {
         {SCF_BUS_ERROR_PREFIX "ReadOnly", SCF_ERROR_BACKEND_READONLY},
         {SCF_BUS_ERROR_PREFIX "NoResources", SCF_ERROR_NO_RESOURCES},
         {SCF_BUS_ERROR_PREFIX "NotSupported", SCF_ERROR_NOT_SUPPORTED},
+        {SCF_BUS_ERROR_PREFIX "Internal", SCF_ERROR_INTERNAL},
         /* sd-bus' own refusals, e.g. a method not marked unprivileged called by another uid. */
         {SD_BUS_ERROR_ACCESS_DENIED, SCF_ERROR_PERMISSION_DENIED},
         {SD_BUS_ERROR_NO_MEMORY, SCF_ERROR_NO_RESOURCES},
@@ -128,6 +129,9 @@ static int map_bus_name(const char *name)
 	for (size_t i = 0; i < ELEMENTSOF(bus_errors); i++)
 		if (streq(bus_errors[i].name, name))
 			return -(int)bus_errors[i].error;
+	/* A name a newer configd added: still configd's refusal, not a transport failure. */
+	if (strneq(name, SCF_BUS_ERROR_PREFIX, strlen(SCF_BUS_ERROR_PREFIX)))
+		return -SCF_ERROR_INTERNAL;
 	return 0;
 }
 
