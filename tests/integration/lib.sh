@@ -79,11 +79,13 @@ sandbox_create() {
 	trap 'exit 130' INT TERM
 }
 
-# Waits for the socket of the configd whose pid is $1; fails if it dies first or the deadline
-# passes.
+door_inode() { stat -c %i "$DOOR" 2>/dev/null || echo none; }
+
+# Waits for the socket of the configd whose pid is $1 (a socket other than the stale one whose
+# inode is $2, if any); fails if configd dies first or the deadline passes.
 wait_for_door() {
-	local pid=$1 deadline=$((SECONDS + READY_DEADLINE_S))
-	while [ ! -S "$DOOR" ]; do
+	local pid=$1 stale=${2:-none} deadline=$((SECONDS + READY_DEADLINE_S))
+	while [ ! -S "$DOOR" ] || [ "$(door_inode)" = "$stale" ]; do
 		kill -0 "$pid" 2>/dev/null || fail "svc.configd (pid $pid) exited before it was ready"
 		[ "$SECONDS" -lt "$deadline" ] ||
 			fail "svc.configd did not create $DOOR within ${READY_DEADLINE_S}s"
@@ -92,9 +94,12 @@ wait_for_door() {
 }
 
 configd_start() {
+	# A socket left by a killed configd must not pass for the new one's.
+	local stale
+	stale=$(door_inode)
 	"$SVC_CONFIGD" --root "$ROOT" "$@" >>"$CONFIGD_LOG" 2>&1 &
 	CONFIGD_PID=$!
-	wait_for_door "$CONFIGD_PID"
+	wait_for_door "$CONFIGD_PID" "$stale"
 }
 
 # Stops configd with SIGTERM and requires a clean exit (status 0) within the deadline: a crash
