@@ -1,0 +1,29 @@
+/*
+ * cli-error.h: libscf failures as the sentences the illumos tools print.
+ *
+ * Scripts grep the CLI's stderr, so the wording follows illumos ("repository server
+ * unavailable", "Permission denied.") rather than libscf's own scf_strerror(), which is free to
+ * change.  Every tool connects through cli_connect() so a dead configd is reported the same way
+ * everywhere and never waited on.
+ */
+#ifndef CLI_ERROR_H
+#define CLI_ERROR_H
+
+#include <libscf.h>
+
+/* An illumos-style lower-case phrase for a libscf error (either sign): "entity not found". */
+const char *cli_scf_phrase(int r);
+
+/*
+ * The best one-line explanation of a failed call on h: configd's own sentence when it gave one
+ * (it names the entity, pg or value), else cli_scf_phrase(r).
+ */
+const char *cli_scf_reason(scf_handle_t *h, int r);
+
+/* True for the errors after which no further call on the handle can work. */
+int cli_scf_is_fatal(int r);
+
+/* Connects to the repository at root (NULL: $SMF_ROOT or the default); returns 0 or < 0. */
+int cli_connect(const char *root, scf_handle_t **ret);
+
+#endif

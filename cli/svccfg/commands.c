@@ -1,0 +1,82 @@
+/* commands.c: the command table, help, and the commands that belong to no family. */
+#include <string.h>
+
+#include "commands.h"
+
+static const command_t commands[] = {
+        {"list", cmd_list, "[glob_pattern]", "List children of the current selection."},
+        {"add", cmd_add, "name", "Add a service or an instance to the current selection."},
+        {"delete", cmd_delete, "[-f] {name | fmri | pattern}",
+                "Delete a service or an instance (-f: even if it may be running)."},
+        {"select", cmd_select, "{name | fmri | pattern}", "Select a service or an instance."},
+        {"unselect", cmd_unselect, "", "Select the parent of the current selection."},
+        {"listpg", cmd_listpg, "[glob_pattern]", "List property groups of the selection."},
+        {"addpg", cmd_addpg, "name type [P]",
+                "Add a property group (P: non-persistent) to the selection."},
+        {"delpg", cmd_delpg, "name", "Delete a property group of the selection."},
+        {"listprop", cmd_listprop, "[glob_pattern]",
+                "List property groups and properties of the selection."},
+        {"setprop", cmd_setprop, "pg/name = [type:] value | ( values ... )",
+                "Set a property of the selection."},
+        {"delprop", cmd_delprop, "pg[/name]", "Delete a property or a property group."},
+        {"addpropvalue", cmd_addpropvalue, "pg/name [type:] value", "Add a value to a property."},
+        {"delpropvalue", cmd_delpropvalue, "pg/name glob_pattern",
+                "Delete the values of a property that match the pattern."},
+        {"listsnap", cmd_listsnap, "", "List the snapshots of the selected instance."},
+        {"refresh", cmd_refresh, "",
+                "Retake the running snapshot of the selected instance (or of every instance of the "
+                "selected service)."},
+        {"help", cmd_help, "[command]", "Describe a command, or list them all."},
+        {"end", cmd_end, "", "Leave svccfg."},
+        {"exit", cmd_end, "", "Leave svccfg."},
+        {"quit", cmd_end, "", "Leave svccfg."},
+};
+
+const command_t *command_find(const char *name)
+{
+	for (size_t i = 0; i < ELEMENTSOF(commands); i++)
+		if (streq(commands[i].name, name))
+			return &commands[i];
+	return NULL;
+}
+
+void command_help(FILE *f, const char *name)
+{
+	for (size_t i = 0; i < ELEMENTSOF(commands); i++) {
+		const command_t *cmd = &commands[i];
+
+		if (name && !streq(cmd->name, name))
+			continue;
+		fprintf(f, "Usage: %s%s%s\n", cmd->name, *cmd->usage ? " " : "", cmd->usage);
+		if (name)
+			fprintf(f, "\n\t%s\n", cmd->summary);
+	}
+}
+
+int cmd_help(svccfg_t *c, const token_t *args, size_t n)
+{
+	if (n > 1 || (n == 1 && !token_is_text(&args[0])))
+		return SVCCFG_SYNTAX;
+	if (n == 1 && !command_find(args[0].text)) {
+		svccfg_error(c, "Unknown command \"%s\".", args[0].text);
+		return SVCCFG_ERR;
+	}
+	command_help(stdout, n == 1 ? args[0].text : NULL);
+	return SVCCFG_OK;
+}
+
+int cmd_end(svccfg_t *c, const token_t *args, size_t n)
+{
+	if (n != 0)
+		return SVCCFG_SYNTAX;
+	c->quit = true;
+	return SVCCFG_OK;
+}
+
+int args_optional_word(const token_t *args, size_t n, const char **ret)
+{
+	if (n > 1 || (n == 1 && args[0].type != TOKEN_WORD && args[0].type != TOKEN_STRING))
+		return SVCCFG_SYNTAX;
+	*ret = n == 1 ? args[0].text : NULL;
+	return 0;
+}

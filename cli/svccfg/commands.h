@@ -1,0 +1,59 @@
+/*
+ * commands.h: the svccfg command table and the handlers of each command family.
+ *
+ * A handler gets the arguments after the command word and returns SVCCFG_OK, SVCCFG_ERR or
+ * SVCCFG_FATAL having printed why, or SVCCFG_SYNTAX (nothing printed) for a malformed call.
+ * Families: entities.c (list, add, delete, select, unselect), pgs.c (listpg, addpg, delpg),
+ * props.c (listprop, setprop, delprop, addpropvalue, delpropvalue), snapshots.c (listsnap,
+ * refresh).  import, export, validate, apply, archive, inventory and extract come later, each
+ * in a file of its own, registered here.
+ */
+#ifndef SVCCFG_COMMANDS_H
+#define SVCCFG_COMMANDS_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "lexer.h"
+#include "svccfg.h"
+
+typedef int (*command_fn)(svccfg_t *c, const token_t *args, size_t n);
+
+typedef struct command {
+	const char *name;
+	command_fn run;
+	const char *usage; /* arguments, as in svccfg(1) */
+	const char *summary;
+} command_t;
+
+/* The command called name, or NULL. */
+const command_t *command_find(const char *name);
+/* Prints the usage of one command, or of every command when name is NULL. */
+void command_help(FILE *f, const char *name);
+
+int cmd_help(svccfg_t *c, const token_t *args, size_t n);
+int cmd_end(svccfg_t *c, const token_t *args, size_t n);
+
+int cmd_list(svccfg_t *c, const token_t *args, size_t n);
+int cmd_add(svccfg_t *c, const token_t *args, size_t n);
+int cmd_delete(svccfg_t *c, const token_t *args, size_t n);
+int cmd_select(svccfg_t *c, const token_t *args, size_t n);
+int cmd_unselect(svccfg_t *c, const token_t *args, size_t n);
+
+int cmd_listpg(svccfg_t *c, const token_t *args, size_t n);
+int cmd_addpg(svccfg_t *c, const token_t *args, size_t n);
+int cmd_delpg(svccfg_t *c, const token_t *args, size_t n);
+
+int cmd_listprop(svccfg_t *c, const token_t *args, size_t n);
+int cmd_setprop(svccfg_t *c, const token_t *args, size_t n);
+int cmd_delprop(svccfg_t *c, const token_t *args, size_t n);
+int cmd_addpropvalue(svccfg_t *c, const token_t *args, size_t n);
+int cmd_delpropvalue(svccfg_t *c, const token_t *args, size_t n);
+
+int cmd_listsnap(svccfg_t *c, const token_t *args, size_t n);
+int cmd_refresh(svccfg_t *c, const token_t *args, size_t n);
+
+/* Shared by the families: the one optional word argument of list/listpg/listprop. */
+int args_optional_word(const token_t *args, size_t n, const char **ret);
+
+#endif

@@ -1,0 +1,152 @@
+/* engine.c: reading statements and running them (see engine.h). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "engine.h"
+
+static void syntax_error(svccfg_t *c, const char *cmd)
+{
+	/* At the prompt the usage helps more than the bare verdict. */
+	if (c->interactive && cmd && command_find(cmd))
+		command_help(stdout, cmd);
+	else
+		svccfg_error(c, "Syntax error.");
+}
+
+int engine_exec(svccfg_t *c, const tokens_t *t)
+{
+	const command_t *cmd;
+	int r;
+
+	if (t->n == 0)
+		return SVCCFG_OK;
+	if (t->v[0].type != TOKEN_WORD || !(cmd = command_find(t->v[0].text))) {
+		syntax_error(c, NULL);
+		return SVCCFG_ERR;
+	}
+	r = cmd->run(c, t->v + 1, t->n - 1);
+	if (r == SVCCFG_SYNTAX) {
+		syntax_error(c, cmd->name);
+		return SVCCFG_ERR;
+	}
+	return r;
+}
+
+static int exit_status(int r)
+{
+	return r < 0 ? 1 : 0;
+}
+
+int engine_run_argv(svccfg_t *c, char *const *argv, int argc)
+{
+	tokens_t t = {0};
+	int r;
+
+	r = lex_argv(argv, argc, &t);
+	if (r == -ENOMEM) {
+		svccfg_error(c, "Out of memory.");
+		r = SVCCFG_FATAL;
+	} else if (r < 0) {
+		syntax_error(c, NULL);
+		r = SVCCFG_ERR;
+	} else
+		r = engine_exec(c, &t);
+	tokens_clear(&t);
+	return exit_status(r);
+}
+
+/*
+ * Reads the next statement (several lines when a quote or a parenthesis is open) and lexes it.
+ * Returns 1 with tokens, 0 at the end of input, or SVCCFG_ERR/SVCCFG_FATAL (reported).
+ */
+static int read_statement(svccfg_t *c, FILE *f, unsigned *line, tokens_t *t)
+{
+	_cleanup_free_ char *text = NULL, *buf = NULL;
+	size_t text_len = 0, bufsz = 0;
+	ssize_t k;
+	int r = LEX_INCOMPLETE;
+
+	c->lineno = *line + 1;
+	while (r == LEX_INCOMPLETE) {
+		k = getline(&buf, &bufsz, f);
+		if (k < 0) {
+			if (!text)
+				return 0;
+			svccfg_error(c, "Syntax error.");
+			return SVCCFG_ERR;
+		}
+		(*line)++;
+		char *n = realloc(text, text_len + k + 1);
+		if (!n) {
+			svccfg_error(c, "Out of memory.");
+			return SVCCFG_FATAL;
+		}
+		text = n;
+		memcpy(text + text_len, buf, k + 1);
+		text_len += k;
+		r = lex_statement(text, t);
+	}
+	if (r == -ENOMEM) {
+		svccfg_error(c, "Out of memory.");
+		return SVCCFG_FATAL;
+	}
+	if (r < 0) {
+		syntax_error(c, NULL);
+		return SVCCFG_ERR;
+	}
+	return 1;
+}
+
+static void prompt(const svccfg_t *c)
+{
+	printf("%s> ", c->cur_inst ? c->cur_inst : c->cur_svc ? c->cur_svc : "svc:");
+	fflush(stdout);
+}
+
+/* The loop shared by files and the prompt. */
+static int run_stream(svccfg_t *c, FILE *f)
+{
+	tokens_t t = {0};
+	unsigned line = 0;
+	int r = SVCCFG_OK;
+
+	while (!c->quit) {
+		if (c->interactive)
+			prompt(c);
+		r = read_statement(c, f, &line, &t);
+		if (r == 0)
+			break;
+		if (r > 0)
+			r = engine_exec(c, &t);
+		if (r == SVCCFG_FATAL || (r < 0 && !c->interactive))
+			break;
+	}
+	if (c->interactive && !c->quit && r == 0)
+		putchar('\n');
+	tokens_clear(&t);
+	return r == SVCCFG_FATAL || (r < 0 && !c->interactive) ? 1 : 0;
+}
+
+int engine_run_file(svccfg_t *c, const char *path)
+{
+	_cleanup_fclose_ FILE *f = NULL;
+
+	c->input_name = path;
+	if (streq(path, "-"))
+		return run_stream(c, stdin);
+	f = fopen(path, "re");
+	if (!f) {
+		c->input_name = NULL;
+		svccfg_error(c, "Could not open \"%s\": %s.", path, strerror(errno));
+		return 1;
+	}
+	return run_stream(c, f);
+}
+
+int engine_run_interactive(svccfg_t *c)
+{
+	c->interactive = true;
+	return run_stream(c, stdin);
+}

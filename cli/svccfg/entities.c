@@ -1,0 +1,295 @@
+/*
+ * entities.c: list, add, delete, select, unselect.
+ *
+ * A name is first taken relative to the selection (an instance of the selected service, or a
+ * service at the scope) and only then as an FMRI or abbreviation, as illumos does, so
+ * "select default" under svc:/a/b means svc:/a/b:default even if other services have a
+ * "default" instance.
+ */
+#include <fnmatch.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli-resolve.h"
+#include "commands.h"
+#include "strv.h"
+
+/* 1 if fmri is a valid FMRI of an existing entity, 0 if not, < 0 (reported) on error. */
+static int entity_exists(svccfg_t *c, scf_handle_t *h, const char *fmri)
+{
+	scf_fmri_t f = {0};
+	int r;
+
+	if (scf_fmri_parse(fmri, &f) < 0)
+		return 0;
+	scf_fmri_clear(&f);
+	r = scf_entity_exists(h, fmri);
+	if (r == -SCF_ERROR_INVALID_ARGUMENT || r == -SCF_ERROR_CONSTRAINT_VIOLATED)
+		return 0;
+	if (r < 0)
+		return svccfg_scf_error(c, r, fmri);
+	return r;
+}
+
+/* The FMRI that a name relative to the selection would have, or NULL (then none applies). */
+static char *relative_fmri(const svccfg_t *c, const char *name)
+{
+	char *s = NULL;
+
+	if (c->cur_inst || strchr(name, ':'))
+		return NULL;
+	if (c->cur_svc) {
+		if (asprintf(&s, "%s:%s", c->cur_svc, name) < 0)
+			return NULL;
+	} else if (asprintf(&s, "svc:/%s", name) < 0)
+		return NULL;
+	return s;
+}
+
+/*
+ * Finds the one service or instance that name designates (see the top of this file); returns
+ * 0 with its canonical FMRI in *ret, or SVCCFG_ERR/SVCCFG_FATAL (reported).
+ */
+static int find_entity(svccfg_t *c, const char *name, char **ret)
+{
+	_cleanup_free_ char *rel = relative_fmri(c, name), *errmsg = NULL;
+	scf_handle_t *h;
+	int r;
+
+	r = svccfg_handle(c, &h);
+	if (r < 0)
+		return r;
+	if (rel) {
+		r = entity_exists(c, h, rel);
+		if (r < 0)
+			return r;
+		if (r > 0 && scf_fmri_canonicalize(rel, ret) >= 0)
+			return 0;
+	}
+	r = cli_resolve_one(h, name, SCF_RESOLVE_SERVICES | SCF_RESOLVE_INSTANCES, ret, &errmsg);
+	if (r >= 0)
+		return 0;
+	if (!errmsg)
+		return svccfg_scf_error(c, r, name);
+	svccfg_error(c, "%s", errmsg);
+	return SVCCFG_ERR;
+}
+
+/* Splits a canonical entity FMRI into its service FMRI and (for an instance) itself. */
+static int select_fmri(svccfg_t *c, const char *fmri)
+{
+	scf_fmri_t f = {0};
+	_cleanup_free_ char *svc = NULL;
+	int r;
+
+	r = scf_fmri_parse(fmri, &f);
+	if (r < 0)
+		return svccfg_scf_error(c, r, fmri);
+	if (asprintf(&svc, "svc:/%s", f.service) < 0)
+		svc = NULL;
+	r = svc ? svccfg_select_set(c, svc, f.instance ? fmri : NULL) : SVCCFG_FATAL;
+	scf_fmri_clear(&f);
+	return r;
+}
+
+int cmd_select(svccfg_t *c, const token_t *args, size_t n)
+{
+	_cleanup_free_ char *fmri = NULL;
+	int r;
+
+	if (n != 1 || !token_is_text(&args[0]))
+		return SVCCFG_SYNTAX;
+	if (streq(args[0].text, "svc:"))
+		return svccfg_select_set(c, NULL, NULL);
+	if (streq(args[0].text, ":properties")) {
+		svccfg_error(c,
+		        ":properties is not an entity.  Try 'listprop' to list "
+		        "properties.");
+		return SVCCFG_ERR;
+	}
+	r = find_entity(c, args[0].text, &fmri);
+	if (r < 0)
+		return r;
+	return select_fmri(c, fmri);
+}
+
+int cmd_unselect(svccfg_t *c, const token_t *args, size_t n)
+{
+	if (n != 0)
+		return SVCCFG_SYNTAX;
+	if (c->cur_inst)
+		return svccfg_select_set(c, c->cur_svc, NULL);
+	if (c->cur_svc)
+		return svccfg_select_set(c, NULL, NULL);
+	svccfg_error(c, "Cannot unselect at scope level.");
+	return SVCCFG_ERR;
+}
+
+/* Prints the last component of each FMRI of l ("svc:/a/b" -> "a/b", "svc:/a:i" -> "i"). */
+static void print_names(char *const *l, const char *pattern, size_t skip_prefix, char sep)
+{
+	STRV_FOREACH(s, l)
+	{
+		const char *name = sep ? strrchr(*s, sep) + 1 : *s + skip_prefix;
+
+		if (!pattern || fnmatch(pattern, name, 0) == 0)
+			puts(name);
+	}
+}
+
+int cmd_list(svccfg_t *c, const token_t *args, size_t n)
+{
+	char **l = NULL;
+	const char *pattern;
+	scf_handle_t *h;
+	int r;
+
+	if (args_optional_word(args, n, &pattern) < 0)
+		return SVCCFG_SYNTAX;
+	if (c->cur_inst) {
+		puts(":properties");
+		return SVCCFG_OK;
+	}
+	r = svccfg_handle(c, &h);
+	if (r < 0)
+		return r;
+	r = c->cur_svc ? scf_instance_list(h, c->cur_svc, &l) : scf_service_list(h, &l);
+	if (r < 0)
+		return svccfg_scf_error(c, r, c->cur_svc ? c->cur_svc : "svc:");
+	if (c->cur_svc)
+		puts(":properties");
+	print_names(l, pattern, strlen("svc:/"), c->cur_svc ? ':' : 0);
+	scf_strv_free(l);
+	return SVCCFG_OK;
+}
+
+/* Checks that fmri parses to exactly the service (and instance) it was built from. */
+static bool name_is_exact(const char *fmri, const char *service, const char *instance)
+{
+	scf_fmri_t f = {0};
+	bool ok;
+
+	if (scf_fmri_parse(fmri, &f) < 0)
+		return false;
+	ok = f.service && streq(f.service, service) && !f.pg &&
+	        (instance ? f.instance && streq(f.instance, instance) : !f.instance);
+	scf_fmri_clear(&f);
+	return ok;
+}
+
+int cmd_add(svccfg_t *c, const token_t *args, size_t n)
+{
+	_cleanup_free_ char *fmri = NULL;
+	scf_fmri_t sel = {0};
+	scf_handle_t *h;
+	bool ok;
+	int r;
+
+	if (n != 1 || !token_is_text(&args[0]))
+		return SVCCFG_SYNTAX;
+	if (c->cur_inst) {
+		svccfg_error(c, "Cannot add entities to an instance.");
+		return SVCCFG_ERR;
+	}
+	r = svccfg_handle(c, &h);
+	if (r < 0)
+		return r;
+	if (c->cur_svc) {
+		if (asprintf(&fmri, "%s:%s", c->cur_svc, args[0].text) < 0)
+			return SVCCFG_FATAL;
+		ok = scf_fmri_parse(c->cur_svc, &sel) >= 0 &&
+		        name_is_exact(fmri, sel.service, args[0].text);
+		scf_fmri_clear(&sel);
+	} else {
+		if (asprintf(&fmri, "svc:/%s", args[0].text) < 0)
+			return SVCCFG_FATAL;
+		ok = name_is_exact(fmri, args[0].text, NULL);
+	}
+	if (!ok) {
+		svccfg_error(c, "Invalid name.");
+		return SVCCFG_ERR;
+	}
+	r = c->cur_svc ? scf_instance_add(h, fmri) : scf_service_add(h, fmri);
+	if (r == -SCF_ERROR_EXISTS)
+		svccfg_error(c, "%s already exists.", c->cur_svc ? "Instance" : "Service");
+	else if (r == -SCF_ERROR_INVALID_ARGUMENT || r == -SCF_ERROR_CONSTRAINT_VIOLATED)
+		svccfg_error(c, "Invalid name.");
+	else if (r < 0)
+		return svccfg_scf_error(c, r, fmri);
+	return r < 0 ? SVCCFG_ERR : SVCCFG_OK;
+}
+
+/* 1 if the instance's restarter says it is online or degraded, else 0; < 0 reported. */
+static int instance_may_run(svccfg_t *c, scf_handle_t *h, const char *inst)
+{
+	scf_pg_t *pg = NULL;
+	const scf_property_t *p;
+	const char *state;
+	int r;
+
+	r = scf_pg_get(h, inst, SCF_PG_RESTARTER, NULL, 0, &pg);
+	if (r == -SCF_ERROR_NOT_FOUND)
+		return 0;
+	if (r < 0)
+		return svccfg_scf_error(c, r, inst);
+	p = scf_pg_property(pg, "state");
+	r = p && scf_property_get_string(p, &state) >= 0 &&
+	        (streq(state, "online") || streq(state, "degraded"));
+	scf_pg_free(pg);
+	return r;
+}
+
+/* Refuses (reported) when an instance to be deleted may be running and -f was not given. */
+static int check_not_running(svccfg_t *c, scf_handle_t *h, const char *fmri, bool is_instance)
+{
+	char **insts = NULL;
+	int r = 0;
+
+	if (is_instance)
+		insts = NULL;
+	else if ((r = scf_instance_list(h, fmri, &insts)) < 0)
+		return svccfg_scf_error(c, r, fmri);
+	for (size_t i = 0; r >= 0 && (is_instance ? i < 1 : insts[i] != NULL); i++) {
+		const char *inst = is_instance ? fmri : insts[i];
+
+		r = instance_may_run(c, h, inst);
+		if (r > 0) {
+			svccfg_error(c, "Instance %s may be running.  Use delete -f if it is not.",
+			        inst);
+			r = SVCCFG_ERR;
+		}
+	}
+	scf_strv_free(insts);
+	return r < 0 ? r : 0;
+}
+
+int cmd_delete(svccfg_t *c, const token_t *args, size_t n)
+{
+	_cleanup_free_ char *fmri = NULL;
+	bool force = n == 2 && streq(args[0].text, "-f");
+	const token_t *target = &args[n - 1];
+	scf_handle_t *h;
+	bool is_instance;
+	int r;
+
+	if (n < 1 || n > 2 || (n == 2 && !force) || !token_is_text(target))
+		return SVCCFG_SYNTAX;
+	r = find_entity(c, target->text, &fmri);
+	if (r < 0)
+		return r;
+	r = svccfg_handle(c, &h);
+	if (r < 0)
+		return r;
+	is_instance = strchr(fmri + strlen("svc:"), ':') != NULL;
+	if (!force && (r = check_not_running(c, h, fmri, is_instance)) < 0)
+		return r;
+	r = scf_entity_delete(h, fmri);
+	if (r < 0)
+		return svccfg_scf_error(c, r, fmri);
+	/* The selection must not name what no longer exists. */
+	if (c->cur_inst && streq(c->cur_inst, fmri))
+		return svccfg_select_set(c, c->cur_svc, NULL);
+	if (c->cur_svc && streq(c->cur_svc, fmri))
+		return svccfg_select_set(c, NULL, NULL);
+	return SVCCFG_OK;
+}

@@ -1,0 +1,67 @@
+/*
+ * snapshots.c: listsnap and refresh.
+ *
+ * refresh makes the running snapshot match the current properties (configd moves the old
+ * running snapshot to "previous"); a service's refresh refreshes each of its instances, since
+ * only instances have snapshots.  Telling the restarter to re-read its configuration is
+ * svcadm refresh's business, not this.
+ */
+#include "commands.h"
+#include "strv.h"
+
+int cmd_listsnap(svccfg_t *c, const token_t *args, size_t n)
+{
+	char **l = NULL;
+	scf_handle_t *h;
+	int r;
+
+	if (n != 0)
+		return SVCCFG_SYNTAX;
+	if (!c->cur_inst) {
+		svccfg_error(c, "Instance not selected.");
+		return SVCCFG_ERR;
+	}
+	if ((r = svccfg_handle(c, &h)) < 0)
+		return r;
+	r = scf_snapshot_list(h, c->cur_inst, &l);
+	if (r < 0)
+		return svccfg_scf_error(c, r, c->cur_inst);
+	STRV_FOREACH(s, l)
+	puts(*s);
+	scf_strv_free(l);
+	return SVCCFG_OK;
+}
+
+static int refresh_one(svccfg_t *c, scf_handle_t *h, const char *inst)
+{
+	int r = scf_instance_refresh(h, inst);
+
+	if (r < 0)
+		return svccfg_scf_error(c, r, inst);
+	if (c->verbose)
+		svccfg_warn(c, "Refreshed %s.", inst);
+	return SVCCFG_OK;
+}
+
+int cmd_refresh(svccfg_t *c, const token_t *args, size_t n)
+{
+	char **l = NULL;
+	scf_handle_t *h;
+	int r;
+
+	if (n != 0)
+		return SVCCFG_SYNTAX;
+	if ((r = svccfg_need_entity(c)) < 0 || (r = svccfg_handle(c, &h)) < 0)
+		return r;
+	if (c->cur_inst)
+		return refresh_one(c, h, c->cur_inst);
+	r = scf_instance_list(h, c->cur_svc, &l);
+	if (r < 0)
+		return svccfg_scf_error(c, r, c->cur_svc);
+	r = SVCCFG_OK;
+	STRV_FOREACH(s, l)
+	if ((r = refresh_one(c, h, *s)) < 0)
+		break;
+	scf_strv_free(l);
+	return r;
+}

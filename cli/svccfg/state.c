@@ -1,0 +1,91 @@
+/* state.c: the selection, the handle, and illumos-style error reports. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli-error.h"
+#include "log.h"
+#include "svccfg.h"
+
+void svccfg_error(svccfg_t *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	/* At the prompt the user reads stdout; elsewhere scripts read stderr. */
+	if (c->interactive) {
+		va_start(ap, fmt);
+		vprintf(fmt, ap);
+		va_end(ap);
+		putchar('\n');
+		fflush(stdout);
+		return;
+	}
+	if (c->input_name)
+		fprintf(stderr, "%s (%s, line %u): ", log_program(), c->input_name, c->lineno);
+	else
+		fprintf(stderr, "%s: ", log_program());
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+int svccfg_handle(svccfg_t *c, scf_handle_t **ret)
+{
+	int r;
+
+	if (!c->h) {
+		r = cli_connect(c->root, &c->h);
+		if (r < 0) {
+			svccfg_error(c, "Could not connect to repository server: %s.",
+			        cli_scf_phrase(r));
+			return SVCCFG_FATAL;
+		}
+	}
+	*ret = c->h;
+	return 0;
+}
+
+int svccfg_scf_error(svccfg_t *c, int r, const char *subject)
+{
+	if (r == -SCF_ERROR_CONNECTION_BROKEN || r == -SCF_ERROR_NO_SERVER) {
+		svccfg_error(c, "Repository connection broken.  Exiting.");
+		return SVCCFG_FATAL;
+	}
+	if (r == -SCF_ERROR_NO_MEMORY) {
+		svccfg_error(c, "Out of memory.");
+		return SVCCFG_FATAL;
+	}
+	if (r == -SCF_ERROR_PERMISSION_DENIED)
+		svccfg_error(c, "Permission denied.");
+	else if (r == -SCF_ERROR_BACKEND_READONLY)
+		svccfg_error(c, "Backend read-only.");
+	else
+		svccfg_error(c, "%s: %s.", subject, cli_scf_reason(c->h, r));
+	return SVCCFG_ERR;
+}
+
+int svccfg_select_set(svccfg_t *c, const char *svc, const char *inst)
+{
+	char *s = NULL, *i = NULL;
+
+	if ((svc && !(s = strdup(svc))) || (inst && !(i = strdup(inst)))) {
+		free(s);
+		svccfg_error(c, "Out of memory.");
+		return SVCCFG_FATAL;
+	}
+	free(c->cur_svc);
+	free(c->cur_inst);
+	c->cur_svc = s;
+	c->cur_inst = i;
+	return 0;
+}
+
+int svccfg_need_entity(svccfg_t *c)
+{
+	if (svccfg_entity(c))
+		return 0;
+	svccfg_error(c, "An entity is not selected.");
+	return SVCCFG_ERR;
+}
