@@ -1,0 +1,24 @@
+/*
+ * auth.c: who may change the repository.
+ *
+ * The socket is world-connectable (0666) so that every local user can read; writes are for
+ * uid 0 and the owner of the root directory (the user who runs a private sandbox).  The uid is
+ * the peer's SO_PEERCRED, taken by the kernel at connect() time, so a client cannot claim
+ * another.  sd-bus's own check (which refuses any other uid outright) is disabled by marking
+ * every method SD_BUS_VTABLE_UNPRIVILEGED; this is the check that replaces it.
+ */
+#include "configd.h"
+
+bool auth_may_write(const Connection *c)
+{
+	return c->uid == 0 || c->uid == c->manager->owner_uid;
+}
+
+int auth_check_write(Connection *c, sd_bus_error *error, const char *method, const char *what)
+{
+	if (auth_may_write(c))
+		return 0;
+	return sd_bus_error_setf(error, "org.minismf.Error.PermissionDenied",
+	        "permission denied: uid %u may read but not modify the repository (%s %s)",
+	        (unsigned)c->uid, method, what ? what : "");
+}

@@ -1,0 +1,326 @@
+/*
+ * backend-entity.c: services and instances.
+ *
+ * Entities are keyed by canonical FMRI, which makes the sorted listings a plain ORDER BY (the
+ * BINARY collation is strcmp order).  Whatever form a caller used, it is parsed and formatted
+ * again before it touches the database, so "network/ssh:default" and
+ * "svc://localhost/network/ssh:default" are the same row.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend-internal.h"
+#include "macro.h"
+#include "strv.h"
+
+void entity_clear(Entity *e)
+{
+	free(e->fmri);
+	*e = (Entity){};
+}
+
+static void fmri_clearp(scf_fmri_t *f)
+{
+	scf_fmri_clear(f);
+}
+
+/* Parses an entity FMRI; *ret_canon gets the canonical form of the service or instance. */
+static int entity_parse(Backend *b, const char *fmri, scf_fmri_t *f, char **ret_canon)
+{
+	scf_fmri_t e;
+	int r;
+
+	if (!fmri || !*fmri)
+		return backend_fail(b, SCF_ERROR_INVALID_ARGUMENT, "an empty FMRI names nothing");
+	if (strlen(fmri) > SCF_LIMIT_MAX_FMRI_LENGTH)
+		return backend_fail(b, SCF_ERROR_CONSTRAINT_VIOLATED,
+		        "FMRI of %zu bytes is longer than %d", strlen(fmri),
+		        SCF_LIMIT_MAX_FMRI_LENGTH);
+	r = scf_fmri_parse(fmri, f);
+	if (r < 0)
+		return backend_fail(b, -r, "\"%s\" is not a valid FMRI", fmri);
+	if (f->pg || f->prop || !f->service)
+		return backend_fail(b, SCF_ERROR_INVALID_ARGUMENT,
+		        "\"%s\" does not name a service or an instance", fmri);
+	e = (scf_fmri_t){.service = f->service, .instance = f->instance};
+	r = scf_fmri_format(&e, ret_canon);
+	if (r < 0)
+		return backend_fail(b, -r, "cannot format \"%s\"", fmri);
+	return 0;
+}
+
+/* 1 and *ret filled when canon exists, 0 when not. */
+static int lookup_canonical(Backend *b, const char *canon, Entity *ret)
+{
+	_cleanup_stmt_ sqlite3_stmt *s = backend_stmt(b, STMT_ENTITY_LOOKUP, DB_MAIN);
+	int r;
+
+	if (!s)
+		return -SCF_ERROR_BACKEND_ACCESS;
+	sqlite3_bind_text(s, 1, canon, -1, SQLITE_STATIC);
+	r = backend_step_row(b, s, "looking up an entity");
+	if (r <= 0)
+		return r;
+	ret->id = sqlite3_column_int64(s, 0);
+	ret->parent = sqlite3_column_int64(s, 1);
+	ret->fmri = strdup(canon);
+	if (!ret->fmri)
+		return backend_fail(b, SCF_ERROR_NO_RESOURCES, "out of memory");
+	return 1;
+}
+
+int backend_entity_lookup(Backend *b, const char *fmri, Entity *ret)
+{
+	_cleanup_(fmri_clearp) scf_fmri_t f = {};
+	_cleanup_free_ char *canon = NULL;
+	int r;
+
+	r = entity_parse(b, fmri, &f, &canon);
+	if (r < 0)
+		return r;
+	r = lookup_canonical(b, canon, ret);
+	if (r < 0)
+		return r;
+	if (r == 0)
+		return backend_fail(b, SCF_ERROR_NOT_FOUND, "%s: no such %s", canon,
+		        f.instance ? "instance" : "service");
+	return 0;
+}
+
+static int list_fmris(Backend *b, sqlite3_stmt *s, int column, char ***ret)
+{
+	_cleanup_strv_free_ char **l = strv_new_empty();
+	int r;
+
+	if (!l)
+		return backend_fail(b, SCF_ERROR_NO_RESOURCES, "out of memory");
+	while ((r = backend_step_row(b, s, "listing entities")) > 0)
+		if (strv_extend(&l, (const char *)sqlite3_column_text(s, column)) < 0)
+			return backend_fail(b, SCF_ERROR_NO_RESOURCES, "out of memory");
+	if (r < 0)
+		return r;
+	*ret = TAKE_PTR(l);
+	return 0;
+}
+
+int backend_list_services(Backend *b, char ***ret)
+{
+	_cleanup_stmt_ sqlite3_stmt *s = backend_stmt(b, STMT_LIST_SERVICES, DB_MAIN);
+
+	if (!s)
+		return -SCF_ERROR_BACKEND_ACCESS;
+	return list_fmris(b, s, 0, ret);
+}
+
+int backend_list_instances(Backend *b, const char *service, char ***ret)
+{
+	_cleanup_stmt_ sqlite3_stmt *s = NULL;
+	_cleanup_(entity_clear) Entity e = {};
+	int r;
+
+	if (!service || !*service) {
+		s = backend_stmt(b, STMT_LIST_INSTANCES_ALL, DB_MAIN);
+		return s ? list_fmris(b, s, 0, ret) : -SCF_ERROR_BACKEND_ACCESS;
+	}
+	r = backend_entity_lookup(b, service, &e);
+	if (r < 0)
+		return r;
+	if (e.parent != 0)
+		return backend_fail(
+		        b, SCF_ERROR_TYPE_MISMATCH, "%s is an instance, not a service", e.fmri);
+	s = backend_stmt(b, STMT_LIST_CHILDREN, DB_MAIN);
+	if (!s)
+		return -SCF_ERROR_BACKEND_ACCESS;
+	sqlite3_bind_int64(s, 1, e.id);
+	return list_fmris(b, s, 1, ret);
+}
+
+static int insert_entity(Backend *b, const char *canon, int64_t parent)
+{
+	_cleanup_stmt_ sqlite3_stmt *s = backend_stmt(b, STMT_ENTITY_INSERT, DB_MAIN);
+
+	if (!s)
+		return -SCF_ERROR_BACKEND_ACCESS;
+	sqlite3_bind_text(s, 1, canon, -1, SQLITE_STATIC);
+	if (parent)
+		sqlite3_bind_int64(s, 2, parent);
+	else
+		sqlite3_bind_null(s, 2);
+	return backend_step_done(b, s, "adding an entity");
+}
+
+/* Parses fmri for an add: checks the kind and that it does not exist yet. */
+static int prepare_add(Backend *b, const char *fmri, bool instance, scf_fmri_t *f, char **canon)
+{
+	_cleanup_(entity_clear) Entity e = {};
+	int r;
+
+	r = entity_parse(b, fmri, f, canon);
+	if (r < 0)
+		return r;
+	if (instance != !!f->instance)
+		return backend_fail(b, SCF_ERROR_TYPE_MISMATCH, "%s is %s", *canon,
+		        instance ? "a service, not an instance" : "an instance, not a service");
+	r = lookup_canonical(b, *canon, &e);
+	if (r < 0)
+		return r;
+	if (r > 0)
+		return backend_fail(b, SCF_ERROR_EXISTS, "%s already exists", *canon);
+	return 0;
+}
+
+int backend_add_service(Backend *b, const char *fmri)
+{
+	_cleanup_(fmri_clearp) scf_fmri_t f = {};
+	_cleanup_free_ char *canon = NULL;
+	int r;
+
+	r = prepare_add(b, fmri, false, &f, &canon);
+	if (r < 0)
+		return r;
+	return insert_entity(b, canon, 0);
+}
+
+int backend_add_instance(Backend *b, const char *fmri)
+{
+	_cleanup_(fmri_clearp) scf_fmri_t f = {};
+	_cleanup_free_ char *canon = NULL, *svc = NULL;
+	_cleanup_(entity_clear) Entity parent = {};
+	scf_fmri_t sf;
+	int r;
+
+	r = prepare_add(b, fmri, true, &f, &canon);
+	if (r < 0)
+		return r;
+	sf = (scf_fmri_t){.service = f.service};
+	if (scf_fmri_format(&sf, &svc) < 0)
+		return backend_fail(b, SCF_ERROR_NO_RESOURCES, "out of memory");
+	r = lookup_canonical(b, svc, &parent);
+	if (r < 0)
+		return r;
+	if (r == 0)
+		return backend_fail(b, SCF_ERROR_NOT_FOUND, "%s: no such service", svc);
+	return insert_entity(b, canon, parent.id);
+}
+
+int backend_entity_exists(Backend *b, const char *fmri)
+{
+	_cleanup_(entity_clear) Entity e = {};
+	int r = backend_entity_lookup(b, fmri, &e);
+
+	if (r == -SCF_ERROR_NOT_FOUND) {
+		backend_clear_error(b);
+		return 0;
+	}
+	return r < 0 ? r : 1;
+}
+
+/* Appends the pgs of one entity (both databases) to the deletion list. */
+static int collect_pgs(Backend *b, int64_t id, const char *fmri, scf_pg_t **pgs, size_t *n)
+{
+	_cleanup_stmt_ sqlite3_stmt *s = backend_stmt(b, STMT_PG_LIST, DB_MAIN);
+	int r;
+
+	if (!s)
+		return -SCF_ERROR_BACKEND_ACCESS;
+	sqlite3_bind_int64(s, 1, id);
+	while ((r = backend_step_row(b, s, "listing property groups")) > 0) {
+		scf_pg_t *a = realloc(*pgs, (*n + 1) * sizeof(scf_pg_t)), *p;
+
+		if (!a)
+			return backend_fail(b, SCF_ERROR_NO_RESOURCES, "out of memory");
+		*pgs = a;
+		p = &a[(*n)++];
+		*p = (scf_pg_t){
+		        .entity = strdup(fmri),
+		        .name = strdup((const char *)sqlite3_column_text(s, 0)),
+		        .type = strdup((const char *)sqlite3_column_text(s, 1)),
+		        .flags = (uint32_t)sqlite3_column_int64(s, 2),
+		        .generation = (uint64_t)sqlite3_column_int64(s, 3),
+		};
+		if (!p->entity || !p->name || !p->type)
+			return backend_fail(b, SCF_ERROR_NO_RESOURCES, "out of memory");
+	}
+	return r;
+}
+
+/* Lists the instances of a service as (id, fmri) pairs. */
+static int list_children(Backend *b, int64_t id, int64_t **ids, char ***fmris, size_t *n)
+{
+	_cleanup_stmt_ sqlite3_stmt *s = backend_stmt(b, STMT_LIST_CHILDREN, DB_MAIN);
+	int r;
+
+	if (!s)
+		return -SCF_ERROR_BACKEND_ACCESS;
+	sqlite3_bind_int64(s, 1, id);
+	while ((r = backend_step_row(b, s, "listing instances")) > 0) {
+		int64_t *a = realloc(*ids, (*n + 1) * sizeof(int64_t));
+
+		if (!a)
+			return backend_fail(b, SCF_ERROR_NO_RESOURCES, "out of memory");
+		*ids = a;
+		if (strv_extend(fmris, (const char *)sqlite3_column_text(s, 1)) < 0)
+			return backend_fail(b, SCF_ERROR_NO_RESOURCES, "out of memory");
+		a[(*n)++] = sqlite3_column_int64(s, 0);
+	}
+	return r;
+}
+
+static int delete_rows(Backend *b, const int64_t *ids, size_t n, int64_t self)
+{
+	for (size_t i = 0; i <= n; i++) {
+		_cleanup_stmt_ sqlite3_stmt *s = backend_stmt(b, STMT_NP_DELETE_ENTITY, DB_NP);
+		int r;
+
+		if (!s)
+			return -SCF_ERROR_BACKEND_ACCESS;
+		sqlite3_bind_int64(s, 1, i < n ? ids[i] : self);
+		r = backend_step_done(b, s, "deleting non-persistent property groups");
+		if (r < 0)
+			return r;
+	}
+	/* The foreign keys cascade to instances, pgs, properties and snapshots. */
+	_cleanup_stmt_ sqlite3_stmt *s = backend_stmt(b, STMT_ENTITY_DELETE, DB_MAIN);
+	if (!s)
+		return -SCF_ERROR_BACKEND_ACCESS;
+	sqlite3_bind_int64(s, 1, self);
+	return backend_step_done(b, s, "deleting an entity");
+}
+
+int backend_delete_entity(Backend *b, const char *fmri, scf_pg_t **ret_deleted, size_t *ret_n)
+{
+	_cleanup_(entity_clear) Entity e = {};
+	_cleanup_strv_free_ char **fmris = strv_new_empty();
+	_cleanup_free_ int64_t *ids = NULL;
+	scf_pg_t *pgs = NULL;
+	size_t n_children = 0, n_pgs = 0;
+	int r;
+
+	if (!fmris)
+		return backend_fail(b, SCF_ERROR_NO_RESOURCES, "out of memory");
+	r = backend_entity_lookup(b, fmri, &e);
+	if (r < 0)
+		return r;
+	r = backend_tx_begin(b);
+	if (r < 0)
+		return r;
+	if (e.parent == 0)
+		r = list_children(b, e.id, &ids, &fmris, &n_children);
+	for (size_t i = 0; r >= 0 && i < n_children; i++)
+		r = collect_pgs(b, ids[i], fmris[i], &pgs, &n_pgs);
+	if (r >= 0)
+		r = collect_pgs(b, e.id, e.fmri, &pgs, &n_pgs);
+	if (r >= 0)
+		r = delete_rows(b, ids, n_children, e.id);
+	if (r >= 0)
+		r = backend_tx_commit(b);
+	else
+		backend_tx_rollback(b);
+	if (r < 0 || !ret_deleted) {
+		backend_pgs_free(pgs, n_pgs);
+		return r;
+	}
+	*ret_deleted = pgs;
+	*ret_n = n_pgs;
+	return 0;
+}

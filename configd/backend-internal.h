@@ -1,0 +1,126 @@
+/*
+ * backend-internal.h: what the backend-*.c files share (and the unit tests may look at).
+ *
+ * Statements are prepared once and cached in b->stmts[id][variant].  A statement that exists
+ * for both databases is written with "$db" where the schema name goes; variant 0 is "main"
+ * (persistent), 1 is "np" (the attached non-persistent database).  The PROPS_READ statement
+ * has a third variant that reads a snapshot's copy.
+ */
+#ifndef CONFIGD_BACKEND_INTERNAL_H
+#define CONFIGD_BACKEND_INTERNAL_H
+
+#include <sqlite3.h>
+
+#include "backend.h"
+
+typedef enum StmtId {
+	STMT_BEGIN,
+	STMT_COMMIT,
+	STMT_ROLLBACK,
+	STMT_ENTITY_LOOKUP,
+	STMT_ENTITY_INSERT,
+	STMT_ENTITY_DELETE,
+	STMT_LIST_SERVICES,
+	STMT_LIST_INSTANCES_ALL,
+	STMT_LIST_CHILDREN,
+	STMT_PG_LOOKUP,
+	STMT_PG_LIST,
+	STMT_PG_INSERT,
+	STMT_PG_DELETE,
+	STMT_PG_SET_GEN,
+	STMT_NP_DELETE_ENTITY,
+	STMT_PROPS_READ,
+	STMT_PROP_INSERT,
+	STMT_PROP_UPDATE,
+	STMT_PROP_DELETE,
+	STMT_SNAP_LOOKUP,
+	STMT_SNAP_LIST,
+	STMT_SNAP_INSERT,
+	STMT_SNAP_DELETE,
+	STMT_SNAP_RENAME,
+	STMT_SNAP_PG_INSERT,
+	STMT_SNAP_PROPS_COPY,
+	STMT_SNAP_PG_LOOKUP,
+	STMT_SNAP_PG_LIST,
+	STMT_PGS_MAIN_OF_ENTITY,
+	_STMT_MAX
+} StmtId;
+
+enum { DB_MAIN = 0, DB_NP = 1, DB_SNAPSHOT = 2, _DB_VARIANTS = 3 };
+
+struct Backend {
+	sqlite3 *db;
+	char *np_path;
+	char *errmsg;
+	sqlite3_stmt *stmts[_STMT_MAX][_DB_VARIANTS];
+};
+
+/* A service or instance row. */
+typedef struct Entity {
+	int64_t id;
+	int64_t parent; /* the service's id for an instance, 0 for a service */
+	char *fmri;     /* canonical */
+} Entity;
+
+/* Where a pg's rows are: which database (or a snapshot) and its id there. */
+typedef struct PgLoc {
+	int where; /* DB_MAIN, DB_NP, DB_SNAPSHOT */
+	int64_t id;
+	char *type;
+	uint32_t flags;
+	uint64_t gen;
+} PgLoc;
+
+/* Sets the message and returns -err. */
+int backend_fail(Backend *b, int err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* Maps a SQLite result code to an scf_error_t, sets the message, returns it negated. */
+int backend_sqlite_fail(Backend *b, int rc, const char *what);
+void backend_clear_error(Backend *b);
+
+/* The cached statement, reset and unbound; NULL (message set) if it cannot be prepared. */
+sqlite3_stmt *backend_stmt(Backend *b, StmtId id, int variant);
+/* Steps a statement expected to return no rows (or whose rows do not matter); 0 or error. */
+int backend_step_done(Backend *b, sqlite3_stmt *s, const char *what);
+/* Steps once: 1 for a row, 0 for done, or error. */
+int backend_step_row(Backend *b, sqlite3_stmt *s, const char *what);
+
+static inline void stmt_resetp(sqlite3_stmt **s)
+{
+	if (*s) {
+		sqlite3_reset(*s);
+		sqlite3_clear_bindings(*s);
+	}
+}
+#define _cleanup_stmt_ __attribute__((cleanup(stmt_resetp)))
+
+/* Transactions: BEGIN IMMEDIATE / COMMIT (rolls back itself when COMMIT fails) / ROLLBACK. */
+int backend_tx_begin(Backend *b);
+int backend_tx_commit(Backend *b);
+void backend_tx_rollback(Backend *b);
+
+/* backend-schema.c: creates or migrates the persistent schema, creates the volatile one. */
+int backend_schema_setup(Backend *b);
+
+/* backend-entity.c */
+int backend_entity_lookup(Backend *b, const char *fmri, Entity *ret);
+void entity_clear(Entity *e);
+
+/* backend-values.c: a property's values as one blob, each value followed by a NUL. */
+int values_encode(const char *const *values, size_t n, char **ret, size_t *ret_len);
+int values_decode(const void *blob, size_t len, char ***ret, size_t *ret_n);
+
+/* backend-pg.c */
+void pgloc_clear(PgLoc *l);
+/* Finds a pg of the current view; 1 found, 0 not, < 0 error. */
+int backend_pg_find(Backend *b, int64_t entity_id, const char *name, PgLoc *ret);
+/* Reads the properties of a located pg, sorted by name. */
+int backend_props_read(Backend *b, const PgLoc *loc, scf_property_t **ret, size_t *ret_n);
+void backend_props_free(scf_property_t *props, size_t n);
+
+/* backend-snapshot.c */
+/* Copies the persistent pgs of entity_id into snapshot snap_id at level (0 instance, 1 service). */
+int backend_snapshot_copy_level(Backend *b, int64_t snap_id, int level, int64_t entity_id);
+/* Finds the snapshot id; 1 found, 0 not, < 0 error. */
+int backend_snapshot_find(Backend *b, int64_t instance_id, const char *name, int64_t *ret);
+
+#endif

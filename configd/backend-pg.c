@@ -1,0 +1,475 @@
+/*
+ * backend-pg.c: reading, listing, adding and deleting property groups.
+ *
+ * A read names an entity, optionally a snapshot, and whether it is composed.  It looks at up to
+ * two levels: level 0 is the entity itself (or the snapshot's copy of the instance), level 1 is
+ * an instance's service (or the snapshot's copy of it), consulted only for a composed read.
+ * Composition is per property, as illumos' composed property groups: a composed pg has the
+ * instance's properties plus the service's properties the instance does not have, and the
+ * type, flags and generation of the instance's pg when the instance has one.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend-internal.h"
+#include "macro.h"
+#include "strv.h"
+
+/* What a read looks at. */
+typedef struct View {
+	Entity entity;
+	int64_t snap; /* 0: the current view */
+	const char *snap_name;
+} View;
+
+static void view_clear(View *v)
+{
+	entity_clear(&v->entity);
+}
+
+void pgloc_clear(PgLoc *l)
+{
+	free(l->type);
+	*l = (PgLoc){};
+}
+
+void backend_props_free(scf_property_t *props, size_t n)
+{
+	for (size_t i = 0; props && i < n; i++) {
+		free(props[i].name);
+		strv_free(props[i].values);
+	}
+	free(props);
+}
+
+void backend_pg_free(scf_pg_t *pg)
+{
+	if (!pg)
+		return;
+	backend_pgs_free(pg, 1);
+}
+
+void backend_pgs_free(scf_pg_t *pgs, size_t n)
+{
+	for (size_t i = 0; pgs && i < n; i++) {
+		free(pgs[i].entity);
+		free(pgs[i].name);
+		free(pgs[i].type);
+		backend_props_free(pgs[i].props, pgs[i].n_props);
+	}
+	free(pgs);
+}
+
+void backend_pg_infos_free(scf_pg_info_t *infos, size_t n)
+{
+	for (size_t i = 0; infos && i < n; i++) {
+		free(infos[i].name);
+		free(infos[i].type);
+	}
+	free(infos);
+}
+
+static int check_name(Backend *b, const char *name, const char *what)
+{
+	int r = scf_name_validate(name ? name : "");
+
+	if (r < 0)
+		return backend_fail(b, -r, "\"%s\" is not a valid %s name%s", strempty(name), what,
+		        r == -SCF_ERROR_CONSTRAINT_VIOLATED ? " (too long)" : "");
+	return 0;
+}
+
+static int fill_loc(Backend *b, sqlite3_stmt *s, int first, int where, PgLoc *ret)
+{
+	ret->where = where;
+	ret->id = sqlite3_column_int64(s, first);
+	ret->type = strdup((const char *)sqlite3_column_text(s, first + 1));
+	ret->flags = (uint32_t)sqlite3_column_int64(s, first + 2);
+	ret->gen = (uint64_t)sqlite3_column_int64(s, first + 3);
+	if (!ret->type)
+		return backend_fail(b, SCF_ERROR_NO_RESOURCES, "out of memory");
+	return 1;
+}
+
+int backend_pg_find(Backend *b, int64_t entity_id, const char *name, PgLoc *ret)
+{
+	_cleanup_stmt_ sqlite3_stmt *s = backend_stmt(b, STMT_PG_LOOKUP, DB_MAIN);
+	int r;
+
+	if (!s)
+		return -SCF_ERROR_BACKEND_ACCESS;
+	sqlite3_bind_int64(s, 1, entity_id);
+	sqlite3_bind_text(s, 2, name, -1, SQLITE_STATIC);
+	r = backend_step_row(b, s, "looking up a property group");
+	if (r <= 0)
+		return r;
+	return fill_loc(b, s, 1, sqlite3_column_int(s, 0) ? DB_NP : DB_MAIN, ret);
+}
+
+static int snap_pg_find(Backend *b, int64_t snap, int level, const char *name, PgLoc *ret)
+{
+	_cleanup_stmt_ sqlite3_stmt *s = backend_stmt(b, STMT_SNAP_PG_LOOKUP, DB_MAIN);
+	int r;
+
+	if (!s)
+		return -SCF_ERROR_BACKEND_ACCESS;
+	sqlite3_bind_int64(s, 1, snap);
+	sqlite3_bind_int(s, 2, level);
+	sqlite3_bind_text(s, 3, name, -1, SQLITE_STATIC);
+	r = backend_step_row(b, s, "looking up a snapshot's property group");
+	if (r <= 0)
+		return r;
+	return fill_loc(b, s, 0, DB_SNAPSHOT, ret);
+}
+
+static int find_at(Backend *b, const View *v, int level, const char *name, PgLoc *ret)
+{
+	if (v->snap)
+		return snap_pg_find(b, v->snap, level, name, ret);
+	return backend_pg_find(b, level ? v->entity.parent : v->entity.id, name, ret);
+}
+
+int backend_props_read(Backend *b, const PgLoc *loc, scf_property_t **ret, size_t *ret_n)
+{
+	_cleanup_stmt_ sqlite3_stmt *s = backend_stmt(b, STMT_PROPS_READ, loc->where);
+	scf_property_t *props = NULL;
+	size_t n = 0;
+	int r;
+
+	if (!s)
+		return -SCF_ERROR_BACKEND_ACCESS;
+	sqlite3_bind_int64(s, 1, loc->id);
+	while ((r = backend_step_row(b, s, "reading properties")) > 0) {
+		scf_property_t *a = realloc(props, (n + 1) * sizeof(*props)), *p;
+
+		if (!a) {
+			r = backend_fail(b, SCF_ERROR_NO_RESOURCES, "out of memory");
+			break;
+		}
+		props = a;
+		p = &props[n++];
+		*p = (scf_property_t){
+		        .name = strdup((const char *)sqlite3_column_text(s, 0)),
+		        .type = scf_string_to_type((const char *)sqlite3_column_text(s, 1)),
+		};
+		r = values_decode(sqlite3_column_blob(s, 2), (size_t)sqlite3_column_bytes(s, 2),
+		        &p->values, &p->n_values);
+		if (r < 0 || !p->name) {
+			r = backend_fail(b, SCF_ERROR_NO_RESOURCES, "out of memory");
+			break;
+		}
+	}
+	if (r < 0) {
+		backend_props_free(props, n);
+		return r;
+	}
+	*ret = props;
+	*ret_n = n;
+	return 0;
+}
+
+/* Resolves entity and snapshot into a view. */
+static int view_open(Backend *b, const char *entity, const char *snapshot, View *v)
+{
+	int r = backend_entity_lookup(b, entity, &v->entity);
+
+	if (r < 0 || !snapshot || !*snapshot)
+		return r;
+	if (v->entity.parent == 0)
+		return backend_fail(
+		        b, SCF_ERROR_NOT_FOUND, "%s: a service has no snapshots", v->entity.fmri);
+	v->snap_name = snapshot;
+	r = backend_snapshot_find(b, v->entity.id, snapshot, &v->snap);
+	if (r < 0)
+		return r;
+	if (r == 0)
+		return backend_fail(
+		        b, SCF_ERROR_NOT_FOUND, "%s: no snapshot \"%s\"", v->entity.fmri, snapshot);
+	return 0;
+}
+
+/* Merges the service's properties (b) into the instance's (a), both sorted by name. */
+static int merge_props(scf_pg_t *pg, scf_property_t *sp, size_t sn)
+{
+	scf_property_t *out = calloc(pg->n_props + sn + 1, sizeof(*out));
+	size_t i = 0, j = 0, k = 0;
+
+	if (!out)
+		return -SCF_ERROR_NO_RESOURCES;
+	while (i < pg->n_props || j < sn) {
+		int c = i == pg->n_props ? 1 : j == sn ? -1 : strcmp(pg->props[i].name, sp[j].name);
+
+		if (c <= 0) {
+			out[k++] = pg->props[i++];
+			if (c == 0) {
+				free(sp[j].name);
+				strv_free(sp[j].values);
+				j++;
+			}
+		} else
+			out[k++] = sp[j++];
+	}
+	free(pg->props);
+	free(sp);
+	pg->props = out;
+	pg->n_props = k;
+	return 0;
+}
+
+static int pg_new(
+        Backend *b, const char *entity, const char *name, const PgLoc *loc, scf_pg_t **ret)
+{
+	scf_pg_t *pg = calloc(1, sizeof(*pg));
+
+	if (!pg)
+		return backend_fail(b, SCF_ERROR_NO_RESOURCES, "out of memory");
+	pg->entity = strdup(entity);
+	pg->name = strdup(name);
+	pg->type = strdup(loc->type);
+	pg->flags = loc->flags;
+	pg->generation = loc->gen;
+	if (!pg->entity || !pg->name || !pg->type) {
+		backend_pg_free(pg);
+		return backend_fail(b, SCF_ERROR_NO_RESOURCES, "out of memory");
+	}
+	*ret = pg;
+	return 0;
+}
+
+static int pg_not_found(Backend *b, const View *v, const char *name)
+{
+	if (v->snap)
+		return backend_fail(b, SCF_ERROR_NOT_FOUND,
+		        "%s: no property group \"%s\" in snapshot \"%s\"", v->entity.fmri, name,
+		        v->snap_name);
+	return backend_fail(
+	        b, SCF_ERROR_NOT_FOUND, "%s: no property group \"%s\"", v->entity.fmri, name);
+}
+
+int backend_get_pg(Backend *b, const char *entity, const char *pg, const char *snapshot,
+        bool composed, scf_pg_t **ret)
+{
+	_cleanup_(view_clear) View v = {};
+	_cleanup_(pgloc_clear) PgLoc own = {}, svc = {};
+	_cleanup_backend_pg_ scf_pg_t *p = NULL;
+	scf_property_t *sp = NULL;
+	size_t sn = 0;
+	int r, have_own, have_svc = 0;
+
+	r = check_name(b, pg, "property group");
+	if (r >= 0)
+		r = view_open(b, entity, snapshot, &v);
+	if (r < 0)
+		return r;
+	have_own = find_at(b, &v, 0, pg, &own);
+	if (have_own < 0)
+		return have_own;
+	if (composed && v.entity.parent != 0) {
+		have_svc = find_at(b, &v, 1, pg, &svc);
+		if (have_svc < 0)
+			return have_svc;
+	}
+	if (!have_own && !have_svc)
+		return pg_not_found(b, &v, pg);
+	r = pg_new(b, v.entity.fmri, pg, have_own ? &own : &svc, &p);
+	if (r < 0)
+		return r;
+	r = backend_props_read(b, have_own ? &own : &svc, &p->props, &p->n_props);
+	if (r < 0)
+		return r;
+	if (have_own && have_svc) {
+		r = backend_props_read(b, &svc, &sp, &sn);
+		if (r < 0)
+			return r;
+		if (merge_props(p, sp, sn) < 0) {
+			backend_props_free(sp, sn);
+			return backend_fail(b, SCF_ERROR_NO_RESOURCES, "out of memory");
+		}
+	}
+	*ret = TAKE_PTR(p);
+	return 0;
+}
+
+static int list_level(Backend *b, const View *v, int level, scf_pg_info_t **ret, size_t *ret_n)
+{
+	_cleanup_stmt_ sqlite3_stmt *s = NULL;
+	scf_pg_info_t *l = NULL;
+	size_t n = 0;
+	int r;
+
+	if (v->snap) {
+		s = backend_stmt(b, STMT_SNAP_PG_LIST, DB_MAIN);
+		if (s) {
+			sqlite3_bind_int64(s, 1, v->snap);
+			sqlite3_bind_int(s, 2, level);
+		}
+	} else {
+		s = backend_stmt(b, STMT_PG_LIST, DB_MAIN);
+		if (s)
+			sqlite3_bind_int64(s, 1, level ? v->entity.parent : v->entity.id);
+	}
+	if (!s)
+		return -SCF_ERROR_BACKEND_ACCESS;
+	while ((r = backend_step_row(b, s, "listing property groups")) > 0) {
+		scf_pg_info_t *a = realloc(l, (n + 1) * sizeof(*l));
+
+		if (!a) {
+			r = backend_fail(b, SCF_ERROR_NO_RESOURCES, "out of memory");
+			break;
+		}
+		l = a;
+		l[n++] = (scf_pg_info_t){
+		        .name = strdup((const char *)sqlite3_column_text(s, 0)),
+		        .type = strdup((const char *)sqlite3_column_text(s, 1)),
+		        .flags = (uint32_t)sqlite3_column_int64(s, 2),
+		        .generation = (uint64_t)sqlite3_column_int64(s, 3),
+		};
+		if (!l[n - 1].name || !l[n - 1].type) {
+			r = backend_fail(b, SCF_ERROR_NO_RESOURCES, "out of memory");
+			break;
+		}
+	}
+	if (r < 0) {
+		backend_pg_infos_free(l, n);
+		return r;
+	}
+	*ret = l;
+	*ret_n = n;
+	return 0;
+}
+
+/* Merges two sorted lists; the first wins on equal names.  Consumes both. */
+static int merge_infos(scf_pg_info_t *a, size_t an, scf_pg_info_t *s, size_t sn,
+        scf_pg_info_t **ret, size_t *ret_n)
+{
+	scf_pg_info_t *out = calloc(an + sn + 1, sizeof(*out));
+	size_t i = 0, j = 0, k = 0;
+
+	if (!out) {
+		backend_pg_infos_free(a, an);
+		backend_pg_infos_free(s, sn);
+		return -SCF_ERROR_NO_RESOURCES;
+	}
+	while (i < an || j < sn) {
+		int c = i == an ? 1 : j == sn ? -1 : strcmp(a[i].name, s[j].name);
+
+		if (c <= 0) {
+			out[k++] = a[i++];
+			if (c == 0) {
+				free(s[j].name);
+				free(s[j].type);
+				j++;
+			}
+		} else
+			out[k++] = s[j++];
+	}
+	free(a);
+	free(s);
+	*ret = out;
+	*ret_n = k;
+	return 0;
+}
+
+int backend_list_pgs(Backend *b, const char *entity, const char *snapshot, bool composed,
+        scf_pg_info_t **ret, size_t *ret_n)
+{
+	_cleanup_(view_clear) View v = {};
+	scf_pg_info_t *own = NULL, *svc = NULL;
+	size_t on = 0, sn = 0;
+	int r;
+
+	r = view_open(b, entity, snapshot, &v);
+	if (r < 0)
+		return r;
+	r = list_level(b, &v, 0, &own, &on);
+	if (r < 0)
+		return r;
+	if (!composed || v.entity.parent == 0) {
+		*ret = own;
+		*ret_n = on;
+		return 0;
+	}
+	r = list_level(b, &v, 1, &svc, &sn);
+	if (r < 0) {
+		backend_pg_infos_free(own, on);
+		return r;
+	}
+	r = merge_infos(own, on, svc, sn, ret, ret_n);
+	if (r < 0)
+		return backend_fail(b, -r, "out of memory");
+	return 0;
+}
+
+int backend_add_pg(Backend *b, const char *entity, const char *pg, const char *type, uint32_t flags,
+        scf_pg_t **ret)
+{
+	_cleanup_(entity_clear) Entity e = {};
+	_cleanup_(pgloc_clear) PgLoc loc = {};
+	_cleanup_stmt_ sqlite3_stmt *s = NULL;
+	int where = (flags & SCF_PG_FLAG_NONPERSISTENT) ? DB_NP : DB_MAIN, r;
+
+	r = check_name(b, pg, "property group");
+	if (r >= 0)
+		r = check_name(b, type, "property group type");
+	if (r >= 0)
+		r = backend_entity_lookup(b, entity, &e);
+	if (r < 0)
+		return r;
+	r = backend_pg_find(b, e.id, pg, &loc);
+	if (r < 0)
+		return r;
+	if (r > 0)
+		return backend_fail(b, SCF_ERROR_EXISTS, "%s: property group \"%s\" already exists",
+		        e.fmri, pg);
+	s = backend_stmt(b, STMT_PG_INSERT, where);
+	if (!s)
+		return -SCF_ERROR_BACKEND_ACCESS;
+	sqlite3_bind_int64(s, 1, e.id);
+	sqlite3_bind_text(s, 2, pg, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 3, type, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(s, 4, flags);
+	r = backend_step_done(b, s, "adding a property group");
+	if (r < 0 || !ret)
+		return r;
+	loc = (PgLoc){.where = where, .type = strdup(type), .flags = flags, .gen = 1};
+	if (!loc.type)
+		return backend_fail(b, SCF_ERROR_NO_RESOURCES, "out of memory");
+	return pg_new(b, e.fmri, pg, &loc, ret);
+}
+
+int backend_delete_pg(Backend *b, const char *entity, const char *pg, scf_pg_t **ret)
+{
+	_cleanup_(entity_clear) Entity e = {};
+	_cleanup_(pgloc_clear) PgLoc loc = {};
+	_cleanup_stmt_ sqlite3_stmt *s = NULL;
+	_cleanup_backend_pg_ scf_pg_t *p = NULL;
+	int r;
+
+	r = check_name(b, pg, "property group");
+	if (r >= 0)
+		r = backend_entity_lookup(b, entity, &e);
+	if (r < 0)
+		return r;
+	r = backend_pg_find(b, e.id, pg, &loc);
+	if (r < 0)
+		return r;
+	if (r == 0)
+		return backend_fail(
+		        b, SCF_ERROR_NOT_FOUND, "%s: no property group \"%s\"", e.fmri, pg);
+	if (ret) {
+		r = pg_new(b, e.fmri, pg, &loc, &p);
+		if (r < 0)
+			return r;
+	}
+	/* One statement: the foreign key removes the properties in the same implicit transaction. */
+	s = backend_stmt(b, STMT_PG_DELETE, loc.where);
+	if (!s)
+		return -SCF_ERROR_BACKEND_ACCESS;
+	sqlite3_bind_int64(s, 1, loc.id);
+	r = backend_step_done(b, s, "deleting a property group");
+	if (r < 0)
+		return r;
+	if (ret)
+		*ret = TAKE_PTR(p);
+	return 0;
+}

@@ -1,0 +1,122 @@
+/*
+ * backend-schema.c: the tables, and moving an older persistent database forward.
+ *
+ * The persistent schema's version is PRAGMA user_version.  migrations[v] takes a database from
+ * version v to v + 1 and runs in the same transaction as the user_version bump, so an
+ * interrupted upgrade leaves the old version intact.  A database newer than this program is
+ * refused rather than guessed at.  The non-persistent database is always new, so it is simply
+ * created at the current version.
+ */
+#include <stdio.h>
+
+#include "backend-internal.h"
+#include "macro.h"
+
+/* Version 0 -> 1: the initial schema. */
+static const char schema_v1[] =
+        "CREATE TABLE main.entities ("
+        "  id INTEGER PRIMARY KEY AUTOINCREMENT,"
+        "  fmri TEXT NOT NULL UNIQUE,"
+        "  parent INTEGER REFERENCES entities(id) ON DELETE CASCADE);"
+        "CREATE INDEX main.entities_by_parent ON entities (parent, fmri);"
+        "CREATE TABLE main.pgs ("
+        "  id INTEGER PRIMARY KEY AUTOINCREMENT,"
+        "  entity INTEGER NOT NULL REFERENCES entities(id) ON DELETE CASCADE,"
+        "  name TEXT NOT NULL, type TEXT NOT NULL, flags INTEGER NOT NULL, gen INTEGER NOT NULL,"
+        "  UNIQUE (entity, name));"
+        "CREATE TABLE main.props ("
+        "  pg INTEGER NOT NULL REFERENCES pgs(id) ON DELETE CASCADE,"
+        "  name TEXT NOT NULL, type TEXT NOT NULL, vals BLOB NOT NULL,"
+        "  PRIMARY KEY (pg, name)) WITHOUT ROWID;"
+        "CREATE TABLE main.snapshots ("
+        "  id INTEGER PRIMARY KEY AUTOINCREMENT,"
+        "  instance INTEGER NOT NULL REFERENCES entities(id) ON DELETE CASCADE,"
+        "  name TEXT NOT NULL, UNIQUE (instance, name));"
+        "CREATE TABLE main.snap_pgs ("
+        "  id INTEGER PRIMARY KEY AUTOINCREMENT,"
+        "  snap INTEGER NOT NULL REFERENCES snapshots(id) ON DELETE CASCADE,"
+        "  level INTEGER NOT NULL,"
+        "  name TEXT NOT NULL, type TEXT NOT NULL, flags INTEGER NOT NULL, gen INTEGER NOT NULL,"
+        "  UNIQUE (snap, level, name));"
+        "CREATE TABLE main.snap_props ("
+        "  snap_pg INTEGER NOT NULL REFERENCES snap_pgs(id) ON DELETE CASCADE,"
+        "  name TEXT NOT NULL, type TEXT NOT NULL, vals BLOB NOT NULL,"
+        "  PRIMARY KEY (snap_pg, name)) WITHOUT ROWID;";
+
+static const char *const migrations[BACKEND_SCHEMA_VERSION] = {
+        [0] = schema_v1,
+};
+
+/* The non-persistent database: pgs (entity ids point into main) and their properties. */
+static const char schema_np[] =
+        "CREATE TABLE np.pgs ("
+        "  id INTEGER PRIMARY KEY AUTOINCREMENT,"
+        "  entity INTEGER NOT NULL,"
+        "  name TEXT NOT NULL, type TEXT NOT NULL, flags INTEGER NOT NULL, gen INTEGER NOT NULL,"
+        "  UNIQUE (entity, name));"
+        "CREATE TABLE np.props ("
+        "  pg INTEGER NOT NULL REFERENCES pgs(id) ON DELETE CASCADE,"
+        "  name TEXT NOT NULL, type TEXT NOT NULL, vals BLOB NOT NULL,"
+        "  PRIMARY KEY (pg, name)) WITHOUT ROWID;";
+
+static int exec(Backend *b, const char *sql, const char *what)
+{
+	int rc = sqlite3_exec(b->db, sql, NULL, NULL, NULL);
+
+	return rc == SQLITE_OK ? 0 : backend_sqlite_fail(b, rc, what);
+}
+
+static int read_user_version(Backend *b, int *ret)
+{
+	sqlite3_stmt *s = NULL;
+	int rc;
+
+	rc = sqlite3_prepare_v2(b->db, "PRAGMA main.user_version", -1, &s, NULL);
+	if (rc == SQLITE_OK) {
+		rc = sqlite3_step(s);
+		if (rc == SQLITE_ROW) {
+			*ret = sqlite3_column_int(s, 0);
+			rc = SQLITE_OK;
+		}
+	}
+	sqlite3_finalize(s);
+	return rc == SQLITE_OK ? 0 : backend_sqlite_fail(b, rc, "reading the schema version");
+}
+
+static int migrate_one(Backend *b, int from)
+{
+	char bump[64];
+	int r;
+
+	snprintf(bump, sizeof(bump), "PRAGMA main.user_version = %d;", from + 1);
+	r = exec(b, "BEGIN IMMEDIATE", "migrating the schema");
+	if (r < 0)
+		return r;
+	r = exec(b, migrations[from], "migrating the schema");
+	if (r >= 0)
+		r = exec(b, bump, "migrating the schema");
+	if (r >= 0)
+		r = exec(b, "COMMIT", "migrating the schema");
+	if (r < 0)
+		backend_tx_rollback(b);
+	return r;
+}
+
+int backend_schema_setup(Backend *b)
+{
+	int version = 0, r;
+
+	r = read_user_version(b, &version);
+	if (r < 0)
+		return r;
+	if (version > BACKEND_SCHEMA_VERSION)
+		return backend_fail(b, SCF_ERROR_BACKEND_ACCESS,
+		        "repository schema version %d is newer than this svc.configd supports (%d)",
+		        version, BACKEND_SCHEMA_VERSION);
+	for (; version < BACKEND_SCHEMA_VERSION; version++) {
+		r = migrate_one(b, version);
+		if (r < 0)
+			return r;
+	}
+	return exec(b, schema_np, "creating the non-persistent schema");
+}

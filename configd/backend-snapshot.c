@@ -1,0 +1,243 @@
+/*
+ * backend-snapshot.c: named, frozen copies of an instance's configuration.
+ *
+ * A snapshot copies the persistent pgs of the instance (level 0) and of its service (level 1)
+ * with their properties and generations.  Non-persistent pgs are left out, as illumos does:
+ * they describe the running system (restarter state), not its configuration.  Taking a
+ * snapshot under an existing name replaces it; Refresh moves "running" to "previous" and takes
+ * "running" again, in one transaction, so a reader sees either the old pair or the new one.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend-internal.h"
+#include "macro.h"
+#include "strv.h"
+
+int backend_snapshot_find(Backend *b, int64_t instance_id, const char *name, int64_t *ret)
+{
+	_cleanup_stmt_ sqlite3_stmt *s = backend_stmt(b, STMT_SNAP_LOOKUP, DB_MAIN);
+	int r;
+
+	if (!s)
+		return -SCF_ERROR_BACKEND_ACCESS;
+	sqlite3_bind_int64(s, 1, instance_id);
+	sqlite3_bind_text(s, 2, name, -1, SQLITE_STATIC);
+	r = backend_step_row(b, s, "looking up a snapshot");
+	if (r > 0)
+		*ret = sqlite3_column_int64(s, 0);
+	return r;
+}
+
+static int copy_props(Backend *b, int64_t snap_pg, int64_t pg)
+{
+	_cleanup_stmt_ sqlite3_stmt *s = backend_stmt(b, STMT_SNAP_PROPS_COPY, DB_MAIN);
+
+	if (!s)
+		return -SCF_ERROR_BACKEND_ACCESS;
+	sqlite3_bind_int64(s, 1, snap_pg);
+	sqlite3_bind_int64(s, 2, pg);
+	return backend_step_done(b, s, "copying properties into a snapshot");
+}
+
+/* Copies one pg row (the current row of src) and its properties. */
+static int copy_pg(Backend *b, int64_t snap_id, int level, sqlite3_stmt *src)
+{
+	_cleanup_stmt_ sqlite3_stmt *s = backend_stmt(b, STMT_SNAP_PG_INSERT, DB_MAIN);
+	int r;
+
+	if (!s)
+		return -SCF_ERROR_BACKEND_ACCESS;
+	sqlite3_bind_int64(s, 1, snap_id);
+	sqlite3_bind_int(s, 2, level);
+	sqlite3_bind_value(s, 3, sqlite3_column_value(src, 1));
+	sqlite3_bind_value(s, 4, sqlite3_column_value(src, 2));
+	sqlite3_bind_value(s, 5, sqlite3_column_value(src, 3));
+	sqlite3_bind_value(s, 6, sqlite3_column_value(src, 4));
+	r = backend_step_done(b, s, "copying a property group into a snapshot");
+	if (r < 0)
+		return r;
+	return copy_props(b, sqlite3_last_insert_rowid(b->db), sqlite3_column_int64(src, 0));
+}
+
+int backend_snapshot_copy_level(Backend *b, int64_t snap_id, int level, int64_t entity_id)
+{
+	/* main.pgs holds exactly the persistent pgs: NONPERSISTENT ones live in np. */
+	_cleanup_stmt_ sqlite3_stmt *s = backend_stmt(b, STMT_PGS_MAIN_OF_ENTITY, DB_MAIN);
+	int r;
+
+	if (!s)
+		return -SCF_ERROR_BACKEND_ACCESS;
+	sqlite3_bind_int64(s, 1, entity_id);
+	while ((r = backend_step_row(b, s, "listing property groups")) > 0) {
+		r = copy_pg(b, snap_id, level, s);
+		if (r < 0)
+			return r;
+	}
+	return r;
+}
+
+/* Looks up an instance for a snapshot operation. */
+static int lookup_instance(Backend *b, const char *fmri, Entity *e)
+{
+	int r = backend_entity_lookup(b, fmri, e);
+
+	if (r < 0)
+		return r;
+	if (e->parent == 0)
+		return backend_fail(b, SCF_ERROR_TYPE_MISMATCH,
+		        "%s is a service; only instances have snapshots", e->fmri);
+	return 0;
+}
+
+static int check_snapshot_name(Backend *b, const char *name)
+{
+	int r = scf_name_validate(name ? name : "");
+
+	if (r < 0)
+		return backend_fail(b, -r, "\"%s\" is not a valid snapshot name", strempty(name));
+	return 0;
+}
+
+static int delete_by_id(Backend *b, int64_t id)
+{
+	_cleanup_stmt_ sqlite3_stmt *s = backend_stmt(b, STMT_SNAP_DELETE, DB_MAIN);
+
+	if (!s)
+		return -SCF_ERROR_BACKEND_ACCESS;
+	sqlite3_bind_int64(s, 1, id);
+	return backend_step_done(b, s, "deleting a snapshot");
+}
+
+/* Inside a transaction: (re)creates snapshot name of instance e from the current pgs. */
+static int take(Backend *b, const Entity *e, const char *name)
+{
+	_cleanup_stmt_ sqlite3_stmt *s = NULL;
+	int64_t old = 0, id;
+	int r;
+
+	r = backend_snapshot_find(b, e->id, name, &old);
+	if (r > 0)
+		r = delete_by_id(b, old);
+	if (r < 0)
+		return r;
+	s = backend_stmt(b, STMT_SNAP_INSERT, DB_MAIN);
+	if (!s)
+		return -SCF_ERROR_BACKEND_ACCESS;
+	sqlite3_bind_int64(s, 1, e->id);
+	sqlite3_bind_text(s, 2, name, -1, SQLITE_STATIC);
+	r = backend_step_done(b, s, "creating a snapshot");
+	if (r < 0)
+		return r;
+	id = sqlite3_last_insert_rowid(b->db);
+	r = backend_snapshot_copy_level(b, id, 0, e->id);
+	if (r < 0)
+		return r;
+	return backend_snapshot_copy_level(b, id, 1, e->parent);
+}
+
+static int finish(Backend *b, int r)
+{
+	if (r < 0) {
+		backend_tx_rollback(b);
+		return r;
+	}
+	return backend_tx_commit(b);
+}
+
+int backend_take_snapshot(Backend *b, const char *instance, const char *name)
+{
+	_cleanup_(entity_clear) Entity e = {};
+	int r;
+
+	r = check_snapshot_name(b, name);
+	if (r >= 0)
+		r = lookup_instance(b, instance, &e);
+	if (r >= 0)
+		r = backend_tx_begin(b);
+	if (r < 0)
+		return r;
+	return finish(b, take(b, &e, name));
+}
+
+int backend_delete_snapshot(Backend *b, const char *instance, const char *name)
+{
+	_cleanup_(entity_clear) Entity e = {};
+	int64_t id = 0;
+	int r;
+
+	r = check_snapshot_name(b, name);
+	if (r >= 0)
+		r = lookup_instance(b, instance, &e);
+	if (r >= 0)
+		r = backend_snapshot_find(b, e.id, name, &id);
+	if (r < 0)
+		return r;
+	if (r == 0)
+		return backend_fail(b, SCF_ERROR_NOT_FOUND, "%s: no snapshot \"%s\"", e.fmri, name);
+	return delete_by_id(b, id);
+}
+
+/* Inside a transaction: "previous" := "running", when there is a "running". */
+static int rotate(Backend *b, const Entity *e)
+{
+	_cleanup_stmt_ sqlite3_stmt *s = NULL;
+	int64_t running = 0, previous = 0;
+	int r;
+
+	r = backend_snapshot_find(b, e->id, SCF_SNAPSHOT_RUNNING, &running);
+	if (r <= 0)
+		return r;
+	r = backend_snapshot_find(b, e->id, SCF_SNAPSHOT_PREVIOUS, &previous);
+	if (r > 0)
+		r = delete_by_id(b, previous);
+	if (r < 0)
+		return r;
+	s = backend_stmt(b, STMT_SNAP_RENAME, DB_MAIN);
+	if (!s)
+		return -SCF_ERROR_BACKEND_ACCESS;
+	sqlite3_bind_int64(s, 1, running);
+	sqlite3_bind_text(s, 2, SCF_SNAPSHOT_PREVIOUS, -1, SQLITE_STATIC);
+	return backend_step_done(b, s, "renaming a snapshot");
+}
+
+int backend_refresh(Backend *b, const char *instance)
+{
+	_cleanup_(entity_clear) Entity e = {};
+	int r;
+
+	r = lookup_instance(b, instance, &e);
+	if (r >= 0)
+		r = backend_tx_begin(b);
+	if (r < 0)
+		return r;
+	r = rotate(b, &e);
+	if (r >= 0)
+		r = take(b, &e, SCF_SNAPSHOT_RUNNING);
+	return finish(b, r);
+}
+
+int backend_list_snapshots(Backend *b, const char *instance, char ***ret)
+{
+	_cleanup_(entity_clear) Entity e = {};
+	_cleanup_stmt_ sqlite3_stmt *s = NULL;
+	_cleanup_strv_free_ char **l = NULL;
+	int r;
+
+	r = lookup_instance(b, instance, &e);
+	if (r < 0)
+		return r;
+	l = strv_new_empty();
+	s = backend_stmt(b, STMT_SNAP_LIST, DB_MAIN);
+	if (!l || !s)
+		return l ? -SCF_ERROR_BACKEND_ACCESS
+		         : backend_fail(b, SCF_ERROR_NO_RESOURCES, "out of memory");
+	sqlite3_bind_int64(s, 1, e.id);
+	while ((r = backend_step_row(b, s, "listing snapshots")) > 0)
+		if (strv_extend(&l, (const char *)sqlite3_column_text(s, 0)) < 0)
+			return backend_fail(b, SCF_ERROR_NO_RESOURCES, "out of memory");
+	if (r < 0)
+		return r;
+	*ret = TAKE_PTR(l);
+	return 0;
+}

@@ -1,0 +1,248 @@
+/*
+ * backend-tx.c: committing a transaction to one pg.
+ *
+ * The rules (illumos' transaction semantics):
+ * - every command is checked (op, name, type, each value, limits) before the database is
+ *   touched, and values are stored in their canonical form;
+ * - the generation named by the caller must be the pg's current one, else NOT_LATEST and
+ *   nothing changes; a pg (or entity) that is gone answers DELETED;
+ * - an empty command list changes nothing, not even the generation;
+ * - commands apply in order: NEW on an existing property answers EXISTS, REPLACE or DELETE on
+ *   a missing one NOT_FOUND; properties not named keep their rows, which is how they are
+ *   "carried over" to the new generation;
+ * - all of it, plus generation + 1, is one SQLite transaction; any failure rolls it back.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend-internal.h"
+#include "macro.h"
+#include "strv.h"
+
+/* A command after validation: canonical values encoded, ready for the database. */
+typedef struct PreparedCmd {
+	uint32_t op;
+	const char *prop;
+	const char *type; /* canonical type name (static) */
+	char *blob;
+	size_t len;
+} PreparedCmd;
+
+static void prepared_free(PreparedCmd *p, size_t n)
+{
+	for (size_t i = 0; p && i < n; i++)
+		free(p[i].blob);
+	free(p);
+}
+
+static int prepare_values(
+        Backend *b, const char *where, const BackendCmd *c, scf_type_t t, PreparedCmd *out)
+{
+	_cleanup_strv_free_ char **canon = NULL;
+	int r;
+
+	if (c->n_values > SCF_LIMIT_MAX_VALUES)
+		return backend_fail(b, SCF_ERROR_CONSTRAINT_VIOLATED,
+		        "%s/%s: %zu values are more than %d", where, c->prop, c->n_values,
+		        SCF_LIMIT_MAX_VALUES);
+	canon = calloc(c->n_values + 1, sizeof(char *));
+	if (!canon)
+		return backend_fail(b, SCF_ERROR_NO_RESOURCES, "out of memory");
+	for (size_t i = 0; i < c->n_values; i++) {
+		const char *v = c->values[i] ? c->values[i] : "";
+
+		r = scf_value_normalize(t, v, &canon[i]);
+		if (r == -SCF_ERROR_CONSTRAINT_VIOLATED)
+			return backend_fail(b, -r, "%s/%s: a value of %zu bytes is longer than %d",
+			        where, c->prop, strlen(v), SCF_LIMIT_MAX_VALUE_LENGTH);
+		if (r < 0)
+			return backend_fail(b, -r, "%s/%s: \"%s\" is not a valid %s", where,
+			        c->prop, v, scf_type_to_string(t));
+		if (!canon[i]) /* the model may skip the copy when only checking */
+			canon[i] = strdup(v);
+		if (!canon[i])
+			return backend_fail(b, SCF_ERROR_NO_RESOURCES, "out of memory");
+	}
+	if (values_encode((const char *const *)canon, c->n_values, &out->blob, &out->len) < 0)
+		return backend_fail(b, SCF_ERROR_NO_RESOURCES, "out of memory");
+	return 0;
+}
+
+static int prepare_one(Backend *b, const char *where, const BackendCmd *c, PreparedCmd *out)
+{
+	scf_type_t t;
+	int r;
+
+	out->op = c->op;
+	out->prop = c->prop;
+	if (c->op > BACKEND_CMD_DELETE)
+		return backend_fail(
+		        b, SCF_ERROR_INVALID_ARGUMENT, "%s: unknown command %u", where, c->op);
+	r = scf_name_validate(c->prop ? c->prop : "");
+	if (r < 0)
+		return backend_fail(b, -r, "%s: \"%s\" is not a valid property name%s", where,
+		        strempty(c->prop),
+		        r == -SCF_ERROR_CONSTRAINT_VIOLATED ? " (too long)" : "");
+	if (c->op == BACKEND_CMD_DELETE)
+		return 0;
+	t = scf_string_to_type(c->type ? c->type : "");
+	if (t == SCF_TYPE_INVALID)
+		return backend_fail(b, SCF_ERROR_INVALID_ARGUMENT,
+		        "%s/%s: \"%s\" is not a value type", where, c->prop, strempty(c->type));
+	out->type = scf_type_to_string(t);
+	return prepare_values(b, where, c, t, out);
+}
+
+static int prepare_all(Backend *b, const char *entity, const char *pg, const BackendCmd *cmds,
+        size_t n, PreparedCmd **ret)
+{
+	_cleanup_free_ char *where = NULL;
+	PreparedCmd *p = calloc(n + 1, sizeof(*p));
+	int r = 0;
+
+	if (!p || asprintf(&where, "%s/:properties/%s", strempty(entity), strempty(pg)) < 0) {
+		free(p);
+		return backend_fail(b, SCF_ERROR_NO_RESOURCES, "out of memory");
+	}
+	for (size_t i = 0; r >= 0 && i < n; i++)
+		r = prepare_one(b, where, &cmds[i], &p[i]);
+	if (r < 0) {
+		prepared_free(p, n);
+		return r;
+	}
+	*ret = p;
+	return 0;
+}
+
+static int apply_one(Backend *b, const PgLoc *loc, const char *where, const PreparedCmd *c)
+{
+	static const StmtId ids[] = {
+	        [BACKEND_CMD_NEW] = STMT_PROP_INSERT,
+	        [BACKEND_CMD_REPLACE] = STMT_PROP_UPDATE,
+	        [BACKEND_CMD_DELETE] = STMT_PROP_DELETE,
+	};
+	_cleanup_stmt_ sqlite3_stmt *s = backend_stmt(b, ids[c->op], loc->where);
+	int r;
+
+	if (!s)
+		return -SCF_ERROR_BACKEND_ACCESS;
+	sqlite3_bind_int64(s, 1, loc->id);
+	sqlite3_bind_text(s, 2, c->prop, -1, SQLITE_STATIC);
+	if (c->op != BACKEND_CMD_DELETE) {
+		sqlite3_bind_text(s, 3, c->type, -1, SQLITE_STATIC);
+		sqlite3_bind_blob(s, 4, c->blob, (int)c->len, SQLITE_STATIC);
+	}
+	r = backend_step_done(b, s, "writing a property");
+	if (r < 0)
+		return r;
+	/* INSERT OR IGNORE, UPDATE and DELETE all touch no row exactly when the rule is broken. */
+	if (sqlite3_changes(b->db) > 0)
+		return 0;
+	if (c->op == BACKEND_CMD_NEW)
+		return backend_fail(b, SCF_ERROR_EXISTS, "%s/%s already exists", where, c->prop);
+	return backend_fail(b, SCF_ERROR_NOT_FOUND, "%s/%s does not exist", where, c->prop);
+}
+
+static int set_generation(Backend *b, const PgLoc *loc, uint64_t gen)
+{
+	_cleanup_stmt_ sqlite3_stmt *s = backend_stmt(b, STMT_PG_SET_GEN, loc->where);
+
+	if (!s)
+		return -SCF_ERROR_BACKEND_ACCESS;
+	sqlite3_bind_int64(s, 1, loc->id);
+	sqlite3_bind_int64(s, 2, (sqlite3_int64)gen);
+	return backend_step_done(b, s, "updating the generation");
+}
+
+static int apply_all(
+        Backend *b, const PgLoc *loc, const char *where, const PreparedCmd *p, size_t n)
+{
+	int r = backend_tx_begin(b);
+
+	for (size_t i = 0; r >= 0 && i < n; i++)
+		r = apply_one(b, loc, where, &p[i]);
+	if (r >= 0)
+		r = set_generation(b, loc, loc->gen + 1);
+	if (r >= 0)
+		return backend_tx_commit(b);
+	backend_tx_rollback(b);
+	return r;
+}
+
+/* Finds the pg a commit names; DELETED when it or its entity is gone. */
+static int commit_target(Backend *b, const char *entity, const char *pg, Entity *e, PgLoc *loc)
+{
+	int r = backend_entity_lookup(b, entity, e);
+
+	if (r == -SCF_ERROR_NOT_FOUND)
+		return backend_fail(b, SCF_ERROR_DELETED, "%s no longer exists", strempty(entity));
+	if (r < 0)
+		return r;
+	r = backend_pg_find(b, e->id, pg, loc);
+	if (r < 0)
+		return r;
+	if (r == 0)
+		return backend_fail(b, SCF_ERROR_DELETED,
+		        "%s: property group \"%s\" no longer exists", e->fmri, pg);
+	return 0;
+}
+
+static int make_result(
+        Backend *b, const Entity *e, const char *pg, const PgLoc *loc, scf_pg_t **ret)
+{
+	scf_pg_t *p = calloc(1, sizeof(*p));
+
+	if (!p)
+		return backend_fail(b, SCF_ERROR_NO_RESOURCES, "out of memory");
+	*p = (scf_pg_t){.entity = strdup(e->fmri),
+	        .name = strdup(pg),
+	        .type = strdup(loc->type),
+	        .flags = loc->flags,
+	        .generation = loc->gen};
+	if (!p->entity || !p->name || !p->type) {
+		backend_pg_free(p);
+		return backend_fail(b, SCF_ERROR_NO_RESOURCES, "out of memory");
+	}
+	*ret = p;
+	return 0;
+}
+
+int backend_commit(Backend *b, const char *entity, const char *pg, uint64_t generation,
+        const BackendCmd *cmds, size_t n_cmds, scf_pg_t **ret)
+{
+	_cleanup_(entity_clear) Entity e = {};
+	_cleanup_(pgloc_clear) PgLoc loc = {};
+	_cleanup_free_ char *where = NULL;
+	PreparedCmd *p = NULL;
+	int r;
+
+	r = scf_name_validate(pg ? pg : "");
+	if (r < 0)
+		return backend_fail(
+		        b, -r, "\"%s\" is not a valid property group name", strempty(pg));
+	r = prepare_all(b, entity, pg, cmds, n_cmds, &p);
+	if (r < 0)
+		return r;
+	r = commit_target(b, entity, pg, &e, &loc);
+	if (r >= 0 && loc.gen != generation)
+		r = backend_fail(b, BACKEND_NOT_LATEST,
+		        "%s/:properties/%s: generation %llu is not the latest (%llu)", e.fmri, pg,
+		        (unsigned long long)generation, (unsigned long long)loc.gen);
+	if (r >= 0 && n_cmds > 0) {
+		if (asprintf(&where, "%s/:properties/%s", e.fmri, pg) < 0)
+			r = backend_fail(b, SCF_ERROR_NO_RESOURCES, "out of memory");
+		else
+			r = apply_all(b, &loc, where, p, n_cmds);
+		if (r >= 0)
+			loc.gen++;
+	}
+	prepared_free(p, n_cmds);
+	if (r < 0)
+		return r;
+	if (ret) {
+		int k = make_result(b, &e, pg, &loc, ret);
+		if (k < 0)
+			return k;
+	}
+	return n_cmds > 0 ? 1 : 0;
+}

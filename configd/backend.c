@@ -1,0 +1,343 @@
+/*
+ * backend.c: opening the two databases, the statement cache, errors, transactions.
+ *
+ * THE STORAGE MODEL
+ *
+ * The persistent database ($root/etc/svc/repository.db, schema "main") holds the entities (one
+ * table for services and instances, keyed by canonical FMRI, an instance pointing at its
+ * service), the pgs without the NONPERSISTENT flag, their properties, and the snapshots.  The
+ * non-persistent database ($root/etc/svc/volatile/svc_nonpersist.db, attached as "np") holds
+ * only NONPERSISTENT pgs and their properties; it is deleted at every open, so those pgs are
+ * gone after a configd restart, as illumos' volatile repository is after a reboot.
+ *
+ * A property is one row: its name, its SMF type name and its values as one blob (each value in
+ * canonical form followed by a NUL; values cannot contain NUL), so a pg is read with one lookup
+ * and one range scan.  A pg's generation is a counter in its row; a commit that changes
+ * something moves it by one.  A snapshot is a deep copy of the persistent pgs of an instance
+ * (level 0) and of its service (level 1), so later edits or deletions never reach it.
+ *
+ * Invariants:
+ * - A pg name is unique per entity across both databases (every insert checks both first).
+ * - np rows reference entities of main by id without a foreign key (SQLite has none across
+ *   databases); deleting an entity deletes its np pgs explicitly in the same transaction.
+ * - Everything stored has been validated and canonicalized (FMRIs, names, types, values), so
+ *   reads never check anything.
+ * - Every multi-statement write runs inside backend_tx_begin()/backend_tx_commit(); any failure
+ *   rolls the whole transaction back before the error is returned.
+ * - Only configd's single thread touches the connection (opened SQLITE_OPEN_NOMUTEX).
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "backend-internal.h"
+#include "macro.h"
+#include "paths.h"
+
+static const char *const stmt_sql[_STMT_MAX] = {
+        [STMT_BEGIN] = "BEGIN IMMEDIATE",
+        [STMT_COMMIT] = "COMMIT",
+        [STMT_ROLLBACK] = "ROLLBACK",
+        [STMT_ENTITY_LOOKUP] = "SELECT id, parent FROM main.entities WHERE fmri = ?1",
+        [STMT_ENTITY_INSERT] = "INSERT INTO main.entities (fmri, parent) VALUES (?1, ?2)",
+        [STMT_ENTITY_DELETE] = "DELETE FROM main.entities WHERE id = ?1",
+        [STMT_LIST_SERVICES] = "SELECT fmri FROM main.entities WHERE parent IS NULL ORDER BY fmri",
+        [STMT_LIST_INSTANCES_ALL] =
+                "SELECT fmri FROM main.entities WHERE parent IS NOT NULL ORDER BY fmri",
+        [STMT_LIST_CHILDREN] = "SELECT id, fmri FROM main.entities WHERE parent = ?1 ORDER BY fmri",
+        [STMT_PG_LOOKUP] = "SELECT 0, id, type, flags, gen FROM main.pgs WHERE entity = ?1 AND "
+                           "name = ?2 UNION ALL SELECT 1, id, type, flags, gen FROM np.pgs "
+                           "WHERE entity = ?1 AND name = ?2",
+        [STMT_PG_LIST] = "SELECT name, type, flags, gen FROM main.pgs WHERE entity = ?1 UNION ALL "
+                         "SELECT name, type, flags, gen FROM np.pgs WHERE entity = ?1 ORDER BY 1",
+        [STMT_PG_INSERT] = "INSERT INTO $db.pgs (entity, name, type, flags, gen) "
+                           "VALUES (?1, ?2, ?3, ?4, 1)",
+        [STMT_PG_DELETE] = "DELETE FROM $db.pgs WHERE id = ?1",
+        [STMT_PG_SET_GEN] = "UPDATE $db.pgs SET gen = ?2 WHERE id = ?1",
+        [STMT_NP_DELETE_ENTITY] = "DELETE FROM np.pgs WHERE entity = ?1",
+        [STMT_PROPS_READ] = "SELECT name, type, vals FROM $db.props WHERE pg = ?1 ORDER BY name",
+        [STMT_PROP_INSERT] = "INSERT OR IGNORE INTO $db.props (pg, name, type, vals) "
+                             "VALUES (?1, ?2, ?3, ?4)",
+        [STMT_PROP_UPDATE] =
+                "UPDATE $db.props SET type = ?3, vals = ?4 WHERE pg = ?1 AND name = ?2",
+        [STMT_PROP_DELETE] = "DELETE FROM $db.props WHERE pg = ?1 AND name = ?2",
+        [STMT_SNAP_LOOKUP] = "SELECT id FROM main.snapshots WHERE instance = ?1 AND name = ?2",
+        [STMT_SNAP_LIST] = "SELECT name FROM main.snapshots WHERE instance = ?1 ORDER BY name",
+        [STMT_SNAP_INSERT] = "INSERT INTO main.snapshots (instance, name) VALUES (?1, ?2)",
+        [STMT_SNAP_DELETE] = "DELETE FROM main.snapshots WHERE id = ?1",
+        [STMT_SNAP_RENAME] = "UPDATE main.snapshots SET name = ?2 WHERE id = ?1",
+        [STMT_SNAP_PG_INSERT] = "INSERT INTO main.snap_pgs (snap, level, name, type, flags, gen) "
+                                "VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        [STMT_SNAP_PROPS_COPY] = "INSERT INTO main.snap_props (snap_pg, name, type, vals) "
+                                 "SELECT ?1, name, type, vals FROM main.props WHERE pg = ?2",
+        [STMT_SNAP_PG_LOOKUP] = "SELECT id, type, flags, gen FROM main.snap_pgs "
+                                "WHERE snap = ?1 AND level = ?2 AND name = ?3",
+        [STMT_SNAP_PG_LIST] = "SELECT name, type, flags, gen FROM main.snap_pgs "
+                              "WHERE snap = ?1 AND level = ?2 ORDER BY name",
+        [STMT_PGS_MAIN_OF_ENTITY] =
+                "SELECT id, name, type, flags, gen FROM main.pgs WHERE entity = ?1",
+};
+
+static const char snapshot_props_sql[] =
+        "SELECT name, type, vals FROM main.snap_props WHERE snap_pg = ?1 ORDER BY name";
+
+int backend_fail(Backend *b, int err, const char *fmt, ...)
+{
+	va_list ap;
+	char *msg = NULL;
+
+	va_start(ap, fmt);
+	if (vasprintf(&msg, fmt, ap) < 0)
+		msg = NULL;
+	va_end(ap);
+	free(b->errmsg);
+	b->errmsg = msg;
+	return -err;
+}
+
+void backend_clear_error(Backend *b)
+{
+	free(b->errmsg);
+	b->errmsg = NULL;
+}
+
+const char *backend_errmsg(const Backend *b)
+{
+	return b->errmsg ? b->errmsg : "";
+}
+
+static int sqlite_to_scf(int rc)
+{
+	switch (rc & 0xff) {
+	case SQLITE_READONLY:
+		return SCF_ERROR_BACKEND_READONLY;
+	case SQLITE_NOMEM:
+		return SCF_ERROR_NO_RESOURCES;
+	default:
+		/* SQLITE_FULL, SQLITE_IOERR, SQLITE_CORRUPT, SQLITE_BUSY, ...: the store failed. */
+		return SCF_ERROR_BACKEND_ACCESS;
+	}
+}
+
+int backend_sqlite_fail(Backend *b, int rc, const char *what)
+{
+	return backend_fail(b, sqlite_to_scf(rc), "repository database: %s: %s", what,
+	        b->db ? sqlite3_errmsg(b->db) : sqlite3_errstr(rc));
+}
+
+/* Replaces every "$db" in a template by the schema name. */
+static char *expand_sql(const char *tmpl, const char *schema)
+{
+	size_t n = strlen(tmpl), sl = strlen(schema);
+	char *out = malloc(n * (sl + 1) + 1), *o = out;
+
+	if (!out)
+		return NULL;
+	for (const char *p = tmpl; *p;) {
+		if (strneq(p, "$db", 3)) {
+			memcpy(o, schema, sl);
+			o += sl;
+			p += 3;
+		} else
+			*o++ = *p++;
+	}
+	*o = 0;
+	return out;
+}
+
+sqlite3_stmt *backend_stmt(Backend *b, StmtId id, int variant)
+{
+	static const char *const schemas[] = {"main", "np", "main"};
+	_cleanup_free_ char *sql = NULL;
+	sqlite3_stmt **slot = &b->stmts[id][variant];
+	int rc;
+
+	if (*slot) {
+		sqlite3_reset(*slot);
+		sqlite3_clear_bindings(*slot);
+		return *slot;
+	}
+	if (id == STMT_PROPS_READ && variant == DB_SNAPSHOT)
+		sql = strdup(snapshot_props_sql);
+	else
+		sql = expand_sql(stmt_sql[id], schemas[variant]);
+	if (!sql) {
+		backend_fail(b, SCF_ERROR_NO_RESOURCES, "out of memory");
+		return NULL;
+	}
+	rc = sqlite3_prepare_v3(b->db, sql, -1, SQLITE_PREPARE_PERSISTENT, slot, NULL);
+	if (rc != SQLITE_OK) {
+		backend_sqlite_fail(b, rc, "preparing a statement");
+		*slot = NULL;
+		return NULL;
+	}
+	return *slot;
+}
+
+int backend_step_row(Backend *b, sqlite3_stmt *s, const char *what)
+{
+	int rc = sqlite3_step(s);
+
+	if (rc == SQLITE_ROW)
+		return 1;
+	if (rc == SQLITE_DONE)
+		return 0;
+	return backend_sqlite_fail(b, rc, what);
+}
+
+int backend_step_done(Backend *b, sqlite3_stmt *s, const char *what)
+{
+	int r;
+
+	do
+		r = backend_step_row(b, s, what);
+	while (r > 0);
+	return r;
+}
+
+static int exec_simple(Backend *b, StmtId id, const char *what)
+{
+	_cleanup_stmt_ sqlite3_stmt *s = backend_stmt(b, id, DB_MAIN);
+
+	if (!s)
+		return -SCF_ERROR_BACKEND_ACCESS;
+	return backend_step_done(b, s, what);
+}
+
+int backend_tx_begin(Backend *b)
+{
+	return exec_simple(b, STMT_BEGIN, "beginning a transaction");
+}
+
+void backend_tx_rollback(Backend *b)
+{
+	/* After some errors (SQLITE_FULL, SQLITE_IOERR) SQLite has already rolled back. */
+	if (!sqlite3_get_autocommit(b->db)) {
+		_cleanup_stmt_ sqlite3_stmt *s = backend_stmt(b, STMT_ROLLBACK, DB_MAIN);
+
+		if (s)
+			(void)sqlite3_step(s);
+	}
+}
+
+int backend_tx_commit(Backend *b)
+{
+	int r = exec_simple(b, STMT_COMMIT, "committing");
+
+	if (r < 0)
+		backend_tx_rollback(b);
+	return r;
+}
+
+static int exec_script(Backend *b, const char *sql, const char *what)
+{
+	int rc = sqlite3_exec(b->db, sql, NULL, NULL, NULL);
+
+	return rc == SQLITE_OK ? 0 : backend_sqlite_fail(b, rc, what);
+}
+
+static int remove_np_files(const char *np_path)
+{
+	static const char *const suffixes[] = {"", "-wal", "-shm", "-journal"};
+
+	for (size_t i = 0; i < ELEMENTSOF(suffixes); i++) {
+		_cleanup_free_ char *p = NULL;
+
+		if (asprintf(&p, "%s%s", np_path, suffixes[i]) < 0)
+			return -ENOMEM;
+		if (unlink(p) < 0 && errno != ENOENT)
+			return negative_errno();
+	}
+	return 0;
+}
+
+static int attach_np(Backend *b)
+{
+	sqlite3_stmt *s = NULL;
+	int rc, r;
+
+	r = remove_np_files(b->np_path);
+	if (r < 0)
+		return backend_fail(b, SCF_ERROR_BACKEND_ACCESS, "cannot remove %s: %s", b->np_path,
+		        strerror(-r));
+	rc = sqlite3_prepare_v2(b->db, "ATTACH DATABASE ?1 AS np", -1, &s, NULL);
+	if (rc == SQLITE_OK) {
+		sqlite3_bind_text(s, 1, b->np_path, -1, SQLITE_STATIC);
+		rc = sqlite3_step(s);
+		if (rc == SQLITE_DONE)
+			rc = SQLITE_OK;
+	}
+	sqlite3_finalize(s);
+	if (rc != SQLITE_OK)
+		return backend_sqlite_fail(b, rc, "attaching the non-persistent database");
+	return 0;
+}
+
+static int open_databases(Backend *b, const char *root)
+{
+	_cleanup_free_ char *path = NULL;
+	int rc, r;
+
+	if (smf_path(root, SMF_REL_REPOSITORY, &path) < 0 ||
+	        smf_path(root, SMF_REL_NONPERSIST_DB, &b->np_path) < 0)
+		return backend_fail(b, SCF_ERROR_NO_RESOURCES, "out of memory");
+	rc = sqlite3_open_v2(path, &b->db,
+	        SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL);
+	if (rc != SQLITE_OK)
+		return backend_fail(b, sqlite_to_scf(rc), "cannot open %s: %s", path,
+		        b->db ? sqlite3_errmsg(b->db) : sqlite3_errstr(rc));
+	sqlite3_extended_result_codes(b->db, 1);
+	/*
+	 * WAL: readers never block on the writer and a commit is one append.  synchronous=NORMAL
+	 * keeps the database consistent across crashes and loses at most the last commits on a
+	 * power failure; the volatile database needs no durability at all.
+	 */
+	r = exec_script(b,
+	        "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; "
+	        "PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000;",
+	        "setting up");
+	if (r < 0)
+		return r;
+	r = attach_np(b);
+	if (r < 0)
+		return r;
+	return exec_script(b, "PRAGMA np.journal_mode = WAL; PRAGMA np.synchronous = OFF;",
+	        "setting up the non-persistent database");
+}
+
+int backend_open(const char *root, Backend **ret, char **errmsg)
+{
+	Backend *b = calloc(1, sizeof(*b));
+	int r;
+
+	if (!b)
+		return -SCF_ERROR_NO_MEMORY;
+	r = open_databases(b, root);
+	if (r >= 0)
+		r = backend_schema_setup(b);
+	if (r < 0) {
+		if (errmsg)
+			*errmsg = b->errmsg ? strdup(b->errmsg) : NULL;
+		backend_close(b);
+		return r;
+	}
+	backend_clear_error(b);
+	*ret = b;
+	return 0;
+}
+
+void backend_close(Backend *b)
+{
+	if (!b)
+		return;
+	for (size_t i = 0; i < _STMT_MAX; i++)
+		for (size_t v = 0; v < _DB_VARIANTS; v++)
+			sqlite3_finalize(b->stmts[i][v]);
+	if (b->db)
+		sqlite3_close_v2(b->db);
+	free(b->np_path);
+	free(b->errmsg);
+	free(b);
+}

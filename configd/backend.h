@@ -1,0 +1,100 @@
+/*
+ * backend.h: the repository on SQLite, without D-Bus.
+ *
+ * Every function returns >= 0 on success or a negative scf_error_t (-SCF_ERROR_NOT_FOUND, ...)
+ * on failure, with a sentence naming what was refused in backend_errmsg(); the one extra
+ * answer is -BACKEND_NOT_LATEST from backend_commit().  Entities are named by FMRI (any form
+ * scf_fmri_parse() accepts); everything returned carries canonical FMRIs.  A write either
+ * applies whole or leaves the repository as it was.
+ *
+ * Results reuse the record types of libscf.h (scf_pg_t, scf_pg_info_t, scf_property_t) but are
+ * freed by the backend_*_free() functions below, so configd does not depend on the client.
+ */
+#ifndef CONFIGD_BACKEND_H
+#define CONFIGD_BACKEND_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "libscf.h"
+
+/* The generation named by a commit is not the pg's current one.  Not an scf_error_t. */
+#define BACKEND_NOT_LATEST (_SCF_ERROR_MAX + 1)
+
+/* The current schema (PRAGMA user_version of the persistent database). */
+#define BACKEND_SCHEMA_VERSION 1
+
+typedef struct Backend Backend;
+
+/*
+ * Opens (creating it if needed) $root/etc/svc/repository.db and a fresh non-persistent database
+ * $root/etc/svc/volatile/svc_nonpersist.db (any previous one is deleted first).  The
+ * directories must exist.  On failure *errmsg (if given) gets a malloc'd sentence.
+ */
+int backend_open(const char *root, Backend **ret, char **errmsg);
+void backend_close(Backend *b);
+/* The sentence describing the last failure (valid until the next call). */
+const char *backend_errmsg(const Backend *b);
+
+/* Entities. */
+int backend_list_services(Backend *b, char ***ret);
+/* service NULL or "": instances of every service. */
+int backend_list_instances(Backend *b, const char *service, char ***ret);
+int backend_add_service(Backend *b, const char *fmri);
+int backend_add_instance(Backend *b, const char *fmri);
+/* 1 exists, 0 does not. */
+int backend_entity_exists(Backend *b, const char *fmri);
+/*
+ * Deletes a service (with its instances) or an instance, with pgs and snapshots.  *ret_deleted
+ * (if given) gets the pgs that went, with their entity, as an array of *ret_n infos.
+ */
+int backend_delete_entity(Backend *b, const char *fmri, scf_pg_t **ret_deleted, size_t *ret_n);
+
+/* Property groups.  snapshot NULL or "": the current view. */
+int backend_list_pgs(Backend *b, const char *entity, const char *snapshot, bool composed,
+        scf_pg_info_t **ret, size_t *ret_n);
+int backend_get_pg(Backend *b, const char *entity, const char *pg, const char *snapshot,
+        bool composed, scf_pg_t **ret);
+/* *ret (if given) gets the new pg (entity canonical, no properties). */
+int backend_add_pg(Backend *b, const char *entity, const char *pg, const char *type, uint32_t flags,
+        scf_pg_t **ret);
+int backend_delete_pg(Backend *b, const char *entity, const char *pg, scf_pg_t **ret);
+
+enum { BACKEND_CMD_NEW = 0, BACKEND_CMD_REPLACE = 1, BACKEND_CMD_DELETE = 2 };
+
+typedef struct BackendCmd {
+	uint32_t op;
+	const char *prop;
+	const char *type;          /* SMF type name; ignored by DELETE */
+	const char *const *values; /* ignored by DELETE */
+	size_t n_values;
+} BackendCmd;
+
+/*
+ * Applies cmds in order to entity/pg if its generation is still generation.  Returns 1 and the
+ * pg after the commit in *ret (without properties) when something was committed, 0 for an
+ * empty command list (nothing changes; *ret has the current pg), -BACKEND_NOT_LATEST,
+ * -SCF_ERROR_DELETED when the pg (or its entity) no longer exists, or another error.
+ */
+int backend_commit(Backend *b, const char *entity, const char *pg, uint64_t generation,
+        const BackendCmd *cmds, size_t n_cmds, scf_pg_t **ret);
+
+/* Snapshots of an instance. */
+int backend_list_snapshots(Backend *b, const char *instance, char ***ret);
+int backend_take_snapshot(Backend *b, const char *instance, const char *name);
+int backend_delete_snapshot(Backend *b, const char *instance, const char *name);
+/* "previous" := "running" (when it exists), "running" := now; one transaction. */
+int backend_refresh(Backend *b, const char *instance);
+
+void backend_pg_free(scf_pg_t *pg);
+void backend_pgs_free(scf_pg_t *pgs, size_t n); /* an array of pgs (their contents) */
+void backend_pg_infos_free(scf_pg_info_t *infos, size_t n);
+
+static inline void backend_pg_freep(scf_pg_t **p)
+{
+	backend_pg_free(*p);
+}
+#define _cleanup_backend_pg_ __attribute__((cleanup(backend_pg_freep)))
+
+#endif

@@ -1,0 +1,86 @@
+/*
+ * configd.h: the daemon's state, shared by the server, the method handlers and notify.c.
+ *
+ * One Manager per process; one Connection per accepted client.  Everything runs on the one
+ * sd-event thread, so none of this is locked.
+ */
+#ifndef CONFIGD_CONFIGD_H
+#define CONFIGD_CONFIGD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include <systemd/sd-bus.h>
+#include <systemd/sd-event.h>
+#include <systemd/sd-id128.h>
+
+#include "backend.h"
+
+#define CONFIGD_OBJECT_PATH "/org/minismf/Repository1"
+#define CONFIGD_INTERFACE "org.minismf.Repository1"
+#define CONFIGD_PROTOCOL_VERSION 1u
+/* More clients than this are turned away at accept() (each costs an fd and an sd_bus). */
+#define CONFIGD_MAX_CONNECTIONS 4096u
+/* Interests (names plus types) one connection may register. */
+#define CONFIGD_MAX_INTERESTS 1024u
+
+typedef struct Manager Manager;
+typedef struct Connection Connection;
+
+struct Connection {
+	Manager *manager;
+	Connection *prev, *next;
+	uint64_t id;
+	sd_bus *bus;
+	sd_event_source *defer_free; /* set once the peer is gone: frees us outside sd-bus */
+	uid_t uid;                   /* the peer's credentials, from SO_PEERCRED at accept */
+	pid_t pid;
+	char **notify_names; /* interests; NULL when none */
+	char **notify_types;
+};
+
+struct Manager {
+	sd_event *event;
+	Backend *backend;
+	char *root;
+	char *door_path;
+	uid_t owner_uid; /* owner of the root directory: may write, as root may */
+	bool native;
+	int listen_fd;
+	sd_event_source *listen_source;
+	sd_id128_t server_id;
+	Connection *connections;
+	unsigned n_connections;
+	uint64_t next_connection_id;
+	bool refused_logged;   /* the "too many connections" line is logged once per episode */
+	Connection *restarter; /* the connection registered as restarter, or NULL */
+};
+
+/* server.c */
+int server_start(Manager *m);
+void server_stop(Manager *m);
+
+/* methods.c: the vtables added to every connection. */
+int methods_add_to_bus(Connection *c);
+
+/* auth.c */
+bool auth_may_write(const Connection *c);
+/* 0 when c may write, else sets PermissionDenied naming what and returns < 0. */
+int auth_check_write(Connection *c, sd_bus_error *error, const char *method, const char *what);
+
+/* errors.c */
+const char *configd_error_name(int err);
+/* Fills error from a negative backend/scf error and a sentence; returns a negative errno. */
+int configd_reply_error(sd_bus_error *error, int err, const char *msg);
+/* The same with the backend's last message. */
+int configd_backend_error(Connection *c, sd_bus_error *error, int err);
+
+/* notify.c */
+int notify_add_interest(Connection *c, bool by_type, const char *name, sd_bus_error *error);
+void notify_reset(Connection *c);
+/* Sends PgChanged / PgDeleted for pg to every connection whose interests match. */
+void notify_pg_changed(Manager *m, const scf_pg_t *pg);
+void notify_pg_deleted(Manager *m, const scf_pg_t *pg);
+
+#endif

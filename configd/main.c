@@ -1,0 +1,245 @@
+/*
+ * svc.configd: the repository daemon.
+ *
+ * BIG THEORY STATEMENT
+ *
+ * configd owns the SMF repository of one root directory: services, instances, property groups
+ * with typed properties, and snapshots, kept in SQLite (backend*.c: a persistent database and
+ * a non-persistent one that every start recreates).  Clients (libscf, busctl) reach it through
+ * $ROOT/etc/svc/volatile/repository_door, a UNIX socket speaking D-Bus peer-to-peer: each
+ * accepted connection is its own sd_bus server object (server.c) exposing
+ * org.minismf.Repository1 (methods*.c, docs/protocol.md).
+ *
+ * Model and invariants:
+ * - One thread, one sd-event loop.  Every request runs to completion on it, SQLite included,
+ *   so requests are serialized: there are no locks, and "commit order" is simply the order in
+ *   which handlers ran.
+ * - One configd per root: an exclusive flock on etc/svc/volatile/svc.configd.lock is taken
+ *   before anything else is touched, and held until exit.
+ * - The socket appears (atomically, by rename) only once the databases are open and the loop
+ *   is ready, so "the socket exists" means "configd answers".  READY=1 goes to $NOTIFY_SOCKET
+ *   right after.  SIGTERM/SIGINT remove the socket first, then close the databases.
+ * - A write either commits whole in one SQLite transaction or changes nothing; notifications
+ *   for it are queued only after the commit (notify.c), on the connections that asked.
+ * - Authorization is by the peer's kernel credentials (auth.c): root and the owner of the
+ *   root directory write, everyone else reads.
+ * - A restarter (svc.startd) registers on its connection; configd forgets it when that
+ *   connection closes.  With --native (building a repository with no restarter) none may
+ *   register and RestarterAttached is always false.
+ */
+#include <getopt.h>
+#include <signal.h>
+#include <sys/file.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+
+#include <systemd/sd-daemon.h>
+
+#include "config.h"
+#include "configd.h"
+#include "log.h"
+#include "macro.h"
+#include "paths.h"
+
+static const char *arg_root;
+static bool arg_native;
+
+static void help(void)
+{
+	printf("Usage: svc.configd [--root DIR] [--native]\n\n"
+	       "Serves the SMF repository of DIR (default: $SMF_ROOT, else the per-user root).\n\n"
+	       "  -r, --root DIR   the root directory to serve\n"
+	       "  -n, --native     no restarter will attach (building a repository)\n"
+	       "  -h, --help       show this help\n"
+	       "      --version    show the version\n");
+}
+
+/* 1: run; 0: exit successfully (help); < 0: usage error. */
+static int parse_argv(int argc, char *argv[])
+{
+	enum { ARG_VERSION = 0x100 };
+	static const struct option options[] = {
+	        {"root", required_argument, NULL, 'r'},
+	        {"native", no_argument, NULL, 'n'},
+	        {"help", no_argument, NULL, 'h'},
+	        {"version", no_argument, NULL, ARG_VERSION},
+	        {},
+	};
+	int c;
+
+	while ((c = getopt_long(argc, argv, "r:nh", options, NULL)) >= 0) {
+		switch (c) {
+		case 'r':
+			arg_root = optarg;
+			break;
+		case 'n':
+			arg_native = true;
+			break;
+		case 'h':
+			help();
+			return 0;
+		case ARG_VERSION:
+			printf("svc.configd (minismf) %s\n", PACKAGE_VERSION);
+			return 0;
+		default:
+			return -EINVAL;
+		}
+	}
+	if (optind < argc) {
+		log_error("unexpected argument \"%s\"", argv[optind]);
+		return -EINVAL;
+	}
+	return 1;
+}
+
+/* Creates the volatile directory (and its parents) world-searchable, as the socket needs. */
+static int make_dirs(const Manager *m)
+{
+	_cleanup_free_ char *vol = NULL;
+	struct stat st;
+	int r;
+
+	r = smf_path(m->root, SMF_REL_VOLATILE_DIR, &vol);
+	if (r < 0)
+		return log_error_errno(r, "out of memory");
+	r = smf_mkdir_p(vol, 0755);
+	if (r < 0)
+		return log_error_errno(r, "cannot create %s", vol);
+	if (stat(vol, &st) == 0 && (st.st_mode & 07777) != 0755 && st.st_uid == geteuid())
+		(void)chmod(vol, 0755); /* a umask may have narrowed it */
+	return 0;
+}
+
+/* Takes the per-root lock; returns the fd (kept open until exit) or < 0. */
+static int take_lock(const Manager *m)
+{
+	_cleanup_free_ char *path = NULL;
+	_cleanup_close_ int fd = -1;
+
+	if (smf_path(m->root, SMF_REL_CONFIGD_LOCK, &path) < 0)
+		return log_error_errno(-ENOMEM, "out of memory");
+	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOCTTY, 0644);
+	if (fd < 0)
+		return log_error_errno(negative_errno(), "cannot open %s", path);
+	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+		if (errno == EWOULDBLOCK) {
+			log_error("another svc.configd already serves %s", m->root);
+			return -EBUSY;
+		}
+		return log_error_errno(negative_errno(), "cannot lock %s", path);
+	}
+	return TAKE_FD(fd);
+}
+
+static int on_signal(sd_event_source *s, const struct signalfd_siginfo *si, void *userdata)
+{
+	log_info("%s: shutting down", strsignal((int)si->ssi_signo));
+	return sd_event_exit(sd_event_source_get_event(s), 0);
+}
+
+static int setup_event(Manager *m)
+{
+	sigset_t mask;
+	int r;
+
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGTERM);
+	sigaddset(&mask, SIGINT);
+	if (sigprocmask(SIG_BLOCK, &mask, NULL) < 0)
+		return log_error_errno(negative_errno(), "sigprocmask");
+	signal(SIGPIPE, SIG_IGN);
+	r = sd_event_new(&m->event);
+	if (r >= 0)
+		r = sd_event_add_signal(m->event, NULL, SIGTERM, on_signal, m);
+	if (r >= 0)
+		r = sd_event_add_signal(m->event, NULL, SIGINT, on_signal, m);
+	if (r < 0)
+		return log_error_errno(r, "cannot set up the event loop");
+	return 0;
+}
+
+/* Every client costs an fd: make room for CONFIGD_MAX_CONNECTIONS of them. */
+static void raise_fd_limit(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) < 0 || rl.rlim_cur >= CONFIGD_MAX_CONNECTIONS + 64)
+		return;
+	rl.rlim_cur = rl.rlim_max;
+	(void)setrlimit(RLIMIT_NOFILE, &rl);
+}
+
+static int open_backend(Manager *m)
+{
+	_cleanup_free_ char *msg = NULL;
+	struct stat st;
+	int r;
+
+	if (stat(m->root, &st) < 0)
+		return log_error_errno(negative_errno(), "cannot stat %s", m->root);
+	m->owner_uid = st.st_uid;
+	r = backend_open(m->root, &m->backend, &msg);
+	if (r < 0) {
+		log_error("cannot open the repository of %s: %s", m->root, strna(msg));
+		return -EIO;
+	}
+	return 0;
+}
+
+static int run(Manager *m)
+{
+	_cleanup_close_ int lock_fd = -1;
+	int r;
+
+	r = smf_root_resolve(arg_root, &m->root);
+	if (r < 0)
+		return log_error_errno(r, "cannot determine the root directory");
+	r = smf_path(m->root, SMF_REL_DOOR, &m->door_path);
+	if (r < 0)
+		return log_error_errno(r, "out of memory");
+	r = make_dirs(m);
+	if (r < 0)
+		return r;
+	lock_fd = take_lock(m);
+	if (lock_fd < 0)
+		return lock_fd;
+	raise_fd_limit();
+	r = setup_event(m);
+	if (r >= 0)
+		r = open_backend(m);
+	if (r >= 0)
+		r = server_start(m);
+	if (r < 0)
+		return r;
+	log_info("serving %s%s", m->root, m->native ? " (native: no restarter)" : "");
+	(void)sd_notify(0, "READY=1");
+	r = sd_event_loop(m->event);
+	(void)sd_notify(0, "STOPPING=1");
+	if (r < 0)
+		return log_error_errno(r, "event loop failed");
+	return 0;
+}
+
+static void manager_done(Manager *m)
+{
+	server_stop(m);
+	backend_close(m->backend);
+	sd_event_unref(m->event);
+	free(m->door_path);
+	free(m->root);
+}
+
+int main(int argc, char *argv[])
+{
+	Manager m = {.listen_fd = -1};
+	int r;
+
+	log_set_program("svc.configd");
+	r = parse_argv(argc, argv);
+	if (r <= 0)
+		return r < 0 ? 2 : 0;
+	m.native = arg_native;
+	r = run(&m);
+	manager_done(&m);
+	return r < 0 ? 1 : 0;
+}

@@ -1,0 +1,208 @@
+/* methods-pg.c: property groups and transactions over D-Bus. */
+#include <stdlib.h>
+
+#include "methods.h"
+#include "strv.h"
+
+int method_list_pgs(sd_bus_message *m, void *userdata, sd_bus_error *error)
+{
+	_cleanup_(sd_bus_message_unrefp) sd_bus_message *reply = NULL;
+	Connection *c = userdata;
+	scf_pg_info_t *l = NULL;
+	const char *entity, *snapshot;
+	int composed, r;
+	size_t n = 0;
+
+	r = sd_bus_message_read(m, "ssb", &entity, &snapshot, &composed);
+	if (r < 0)
+		return r;
+	r = backend_list_pgs(c->manager->backend, entity, snapshot, composed, &l, &n);
+	if (r < 0)
+		return configd_backend_error(c, error, r);
+	r = sd_bus_message_new_method_return(m, &reply);
+	if (r >= 0)
+		r = sd_bus_message_open_container(reply, 'a', "(ssut)");
+	for (size_t i = 0; r >= 0 && i < n; i++)
+		r = sd_bus_message_append(
+		        reply, "(ssut)", l[i].name, l[i].type, l[i].flags, l[i].generation);
+	backend_pg_infos_free(l, n);
+	if (r >= 0)
+		r = sd_bus_message_close_container(reply);
+	if (r >= 0)
+		r = sd_bus_message_send(reply);
+	return r;
+}
+
+static int append_props(sd_bus_message *reply, const scf_pg_t *pg)
+{
+	int r = sd_bus_message_open_container(reply, 'a', "(ssas)");
+
+	for (size_t i = 0; r >= 0 && i < pg->n_props; i++) {
+		const scf_property_t *p = &pg->props[i];
+
+		r = sd_bus_message_open_container(reply, 'r', "ssas");
+		if (r >= 0)
+			r = sd_bus_message_append(
+			        reply, "ss", p->name, strempty(scf_type_to_string(p->type)));
+		if (r >= 0)
+			r = sd_bus_message_append_strv(reply, p->values);
+		if (r >= 0)
+			r = sd_bus_message_close_container(reply);
+	}
+	if (r >= 0)
+		r = sd_bus_message_close_container(reply);
+	return r;
+}
+
+int method_get_pg(sd_bus_message *m, void *userdata, sd_bus_error *error)
+{
+	_cleanup_(sd_bus_message_unrefp) sd_bus_message *reply = NULL;
+	_cleanup_backend_pg_ scf_pg_t *pg = NULL;
+	Connection *c = userdata;
+	const char *entity, *name, *snapshot;
+	int composed, r;
+
+	r = sd_bus_message_read(m, "sssb", &entity, &name, &snapshot, &composed);
+	if (r < 0)
+		return r;
+	r = backend_get_pg(c->manager->backend, entity, name, snapshot, composed, &pg);
+	if (r < 0)
+		return configd_backend_error(c, error, r);
+	r = sd_bus_message_new_method_return(m, &reply);
+	if (r >= 0)
+		r = sd_bus_message_append(reply, "sut", pg->type, pg->flags, pg->generation);
+	if (r >= 0)
+		r = append_props(reply, pg);
+	if (r >= 0)
+		r = sd_bus_message_send(reply);
+	return r;
+}
+
+int method_add_pg(sd_bus_message *m, void *userdata, sd_bus_error *error)
+{
+	_cleanup_backend_pg_ scf_pg_t *pg = NULL;
+	Connection *c = userdata;
+	const char *entity, *name, *type;
+	uint32_t flags;
+	int r;
+
+	r = sd_bus_message_read(m, "sssu", &entity, &name, &type, &flags);
+	if (r < 0)
+		return r;
+	r = auth_check_write(c, error, "AddPg", entity);
+	if (r < 0)
+		return r;
+	r = backend_add_pg(c->manager->backend, entity, name, type, flags, &pg);
+	if (r < 0)
+		return configd_backend_error(c, error, r);
+	r = sd_bus_reply_method_return(m, "t", pg->generation);
+	notify_pg_changed(c->manager, pg);
+	return r;
+}
+
+int method_delete_pg(sd_bus_message *m, void *userdata, sd_bus_error *error)
+{
+	_cleanup_backend_pg_ scf_pg_t *pg = NULL;
+	Connection *c = userdata;
+	const char *entity, *name;
+	int r;
+
+	r = sd_bus_message_read(m, "ss", &entity, &name);
+	if (r < 0)
+		return r;
+	r = auth_check_write(c, error, "DeletePg", entity);
+	if (r < 0)
+		return r;
+	r = backend_delete_pg(c->manager->backend, entity, name, &pg);
+	if (r < 0)
+		return configd_backend_error(c, error, r);
+	r = sd_bus_reply_method_return(m, NULL);
+	notify_pg_deleted(c->manager, pg);
+	return r;
+}
+
+typedef struct CommandList {
+	BackendCmd *cmds;
+	char ***values; /* owned value lists, one per command */
+	size_t n;
+} CommandList;
+
+static void command_list_clear(CommandList *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		strv_free(l->values[i]);
+	free(l->values);
+	free(l->cmds);
+	*l = (CommandList){};
+}
+
+/* Reads one "(ussas)"; 0 at the end of the array. */
+static int read_command(sd_bus_message *m, CommandList *l)
+{
+	const char *prop, *type;
+	char **values = NULL;
+	uint32_t op;
+	void *a;
+	int r;
+
+	r = sd_bus_message_enter_container(m, 'r', "ussas");
+	if (r <= 0)
+		return r;
+	r = sd_bus_message_read(m, "uss", &op, &prop, &type);
+	if (r >= 0)
+		r = sd_bus_message_read_strv(m, &values);
+	if (r >= 0)
+		r = sd_bus_message_exit_container(m);
+	if (r >= 0 && !(a = realloc(l->cmds, (l->n + 1) * sizeof(*l->cmds))))
+		r = -ENOMEM;
+	if (r >= 0) {
+		l->cmds = a;
+		a = realloc(l->values, (l->n + 1) * sizeof(*l->values));
+		if (!a)
+			r = -ENOMEM;
+	}
+	if (r < 0) {
+		strv_free(values);
+		return r;
+	}
+	l->values = a;
+	l->values[l->n] = values;
+	l->cmds[l->n++] = (BackendCmd){.op = op,
+	        .prop = prop,
+	        .type = type,
+	        .values = (const char *const *)values,
+	        .n_values = strv_length(values)};
+	return 1;
+}
+
+int method_commit(sd_bus_message *m, void *userdata, sd_bus_error *error)
+{
+	_cleanup_(command_list_clear) CommandList l = {};
+	_cleanup_backend_pg_ scf_pg_t *pg = NULL;
+	Connection *c = userdata;
+	const char *entity, *name;
+	uint64_t gen;
+	int r;
+
+	r = sd_bus_message_read(m, "sst", &entity, &name, &gen);
+	if (r < 0)
+		return r;
+	r = auth_check_write(c, error, "Commit", entity);
+	if (r < 0)
+		return r;
+	r = sd_bus_message_enter_container(m, 'a', "(ussas)");
+	while (r >= 0 && (r = read_command(m, &l)) > 0)
+		;
+	if (r >= 0)
+		r = sd_bus_message_exit_container(m);
+	if (r < 0)
+		return r;
+	r = backend_commit(c->manager->backend, entity, name, gen, l.cmds, l.n, &pg);
+	if (r < 0)
+		return configd_backend_error(c, error, r);
+	/* Reply, then tell the watchers: both after the SQLite commit. */
+	r = sd_bus_reply_method_return(m, "t", pg->generation);
+	if (pg && l.n > 0)
+		notify_pg_changed(c->manager, pg);
+	return r;
+}

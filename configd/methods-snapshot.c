@@ -1,0 +1,73 @@
+/* methods-snapshot.c: snapshots and refresh over D-Bus.  They change no pg: no signal. */
+#include "methods.h"
+#include "strv.h"
+
+int method_list_snapshots(sd_bus_message *m, void *userdata, sd_bus_error *error)
+{
+	Connection *c = userdata;
+	_cleanup_strv_free_ char **l = NULL;
+	const char *instance;
+	int r;
+
+	r = sd_bus_message_read(m, "s", &instance);
+	if (r < 0)
+		return r;
+	r = backend_list_snapshots(c->manager->backend, instance, &l);
+	if (r < 0)
+		return configd_backend_error(c, error, r);
+	return reply_strv(m, l);
+}
+
+int method_take_snapshot(sd_bus_message *m, void *userdata, sd_bus_error *error)
+{
+	Connection *c = userdata;
+	const char *instance, *name;
+	int r;
+
+	r = sd_bus_message_read(m, "ss", &instance, &name);
+	if (r < 0)
+		return r;
+	r = auth_check_write(c, error, "TakeSnapshot", instance);
+	if (r < 0)
+		return r;
+	r = backend_take_snapshot(c->manager->backend, instance, name);
+	if (r < 0)
+		return configd_backend_error(c, error, r);
+	return sd_bus_reply_method_return(m, NULL);
+}
+
+int method_delete_snapshot(sd_bus_message *m, void *userdata, sd_bus_error *error)
+{
+	Connection *c = userdata;
+	const char *instance, *name;
+	int r;
+
+	r = sd_bus_message_read(m, "ss", &instance, &name);
+	if (r < 0)
+		return r;
+	r = auth_check_write(c, error, "DeleteSnapshot", instance);
+	if (r < 0)
+		return r;
+	r = backend_delete_snapshot(c->manager->backend, instance, name);
+	if (r < 0)
+		return configd_backend_error(c, error, r);
+	return sd_bus_reply_method_return(m, NULL);
+}
+
+int method_refresh(sd_bus_message *m, void *userdata, sd_bus_error *error)
+{
+	Connection *c = userdata;
+	const char *instance;
+	int r;
+
+	r = sd_bus_message_read(m, "s", &instance);
+	if (r < 0)
+		return r;
+	r = auth_check_write(c, error, "Refresh", instance);
+	if (r < 0)
+		return r;
+	r = backend_refresh(c->manager->backend, instance);
+	if (r < 0)
+		return configd_backend_error(c, error, r);
+	return sd_bus_reply_method_return(m, NULL);
+}

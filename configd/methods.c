@@ -1,0 +1,76 @@
+/*
+ * methods.c: the vtables every connection gets.
+ *
+ * Every method is SD_BUS_VTABLE_UNPRIVILEGED: sd-bus would otherwise refuse all calls from a
+ * uid other than its own with AccessDenied, and readers must be able to read.  The write check
+ * is auth_check_write(), called by each write handler before it touches anything.
+ *
+ * The second vtable answers the bus driver's Hello on /org/freedesktop/DBus, so tools that
+ * expect a bus (busctl --address=...) can talk to this peer-to-peer server.
+ */
+#include <stdio.h>
+
+#include "methods.h"
+
+#define M(name, in, out, handler) SD_BUS_METHOD(name, in, out, handler, SD_BUS_VTABLE_UNPRIVILEGED)
+
+static int property_get_version(sd_bus *bus, const char *path, const char *interface,
+        const char *property, sd_bus_message *reply, void *userdata, sd_bus_error *error)
+{
+	return sd_bus_message_append(reply, "u", CONFIGD_PROTOCOL_VERSION);
+}
+
+static const sd_bus_vtable repository_vtable[] = {
+        SD_BUS_VTABLE_START(0),
+        SD_BUS_PROPERTY("Version", "u", property_get_version, 0, SD_BUS_VTABLE_PROPERTY_CONST),
+        M("ListServices", "", "as", method_list_services),
+        M("ListInstances", "s", "as", method_list_instances),
+        M("AddService", "s", "", method_add_service),
+        M("AddInstance", "s", "", method_add_instance),
+        M("Delete", "s", "", method_delete),
+        M("Exists", "s", "b", method_exists),
+        M("ListPgs", "ssb", "a(ssut)", method_list_pgs),
+        M("GetPg", "sssb", "suta(ssas)", method_get_pg),
+        M("AddPg", "sssu", "t", method_add_pg),
+        M("DeletePg", "ss", "", method_delete_pg),
+        M("Commit", "ssta(ussas)", "t", method_commit),
+        M("ListSnapshots", "s", "as", method_list_snapshots),
+        M("TakeSnapshot", "ss", "", method_take_snapshot),
+        M("DeleteSnapshot", "ss", "", method_delete_snapshot),
+        M("Refresh", "s", "", method_refresh),
+        M("NotifyAddPgName", "s", "", method_notify_add_pg_name),
+        M("NotifyAddPgType", "s", "", method_notify_add_pg_type),
+        M("NotifyReset", "", "", method_notify_reset),
+        M("RegisterRestarter", "", "", method_register_restarter),
+        M("RestarterAttached", "", "b", method_restarter_attached),
+        SD_BUS_SIGNAL("PgChanged", "ssst", 0),
+        SD_BUS_SIGNAL("PgDeleted", "sss", 0),
+        SD_BUS_VTABLE_END,
+};
+
+static int method_hello(sd_bus_message *m, void *userdata, sd_bus_error *error)
+{
+	Connection *c = userdata;
+	char name[32];
+
+	snprintf(name, sizeof(name), ":1.%llu", (unsigned long long)c->id);
+	return sd_bus_reply_method_return(m, "s", name);
+}
+
+static const sd_bus_vtable driver_vtable[] = {
+        SD_BUS_VTABLE_START(0),
+        M("Hello", "", "s", method_hello),
+        SD_BUS_VTABLE_END,
+};
+
+int methods_add_to_bus(Connection *c)
+{
+	int r;
+
+	r = sd_bus_add_object_vtable(
+	        c->bus, NULL, CONFIGD_OBJECT_PATH, CONFIGD_INTERFACE, repository_vtable, c);
+	if (r < 0)
+		return r;
+	return sd_bus_add_object_vtable(
+	        c->bus, NULL, "/org/freedesktop/DBus", "org.freedesktop.DBus", driver_vtable, c);
+}

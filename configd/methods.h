@@ -1,0 +1,40 @@
+/* methods.h: the handlers of org.minismf.Repository1 (userdata: the Connection). */
+#ifndef CONFIGD_METHODS_H
+#define CONFIGD_METHODS_H
+
+#include <systemd/sd-bus.h>
+
+#include "configd.h"
+
+/* methods-entity.c */
+int method_list_services(sd_bus_message *m, void *userdata, sd_bus_error *error);
+int method_list_instances(sd_bus_message *m, void *userdata, sd_bus_error *error);
+int method_add_service(sd_bus_message *m, void *userdata, sd_bus_error *error);
+int method_add_instance(sd_bus_message *m, void *userdata, sd_bus_error *error);
+int method_delete(sd_bus_message *m, void *userdata, sd_bus_error *error);
+int method_exists(sd_bus_message *m, void *userdata, sd_bus_error *error);
+
+/* methods-pg.c */
+int method_list_pgs(sd_bus_message *m, void *userdata, sd_bus_error *error);
+int method_get_pg(sd_bus_message *m, void *userdata, sd_bus_error *error);
+int method_add_pg(sd_bus_message *m, void *userdata, sd_bus_error *error);
+int method_delete_pg(sd_bus_message *m, void *userdata, sd_bus_error *error);
+int method_commit(sd_bus_message *m, void *userdata, sd_bus_error *error);
+
+/* methods-snapshot.c */
+int method_list_snapshots(sd_bus_message *m, void *userdata, sd_bus_error *error);
+int method_take_snapshot(sd_bus_message *m, void *userdata, sd_bus_error *error);
+int method_delete_snapshot(sd_bus_message *m, void *userdata, sd_bus_error *error);
+int method_refresh(sd_bus_message *m, void *userdata, sd_bus_error *error);
+
+/* methods-notify.c: notifications and the restarter registration */
+int method_notify_add_pg_name(sd_bus_message *m, void *userdata, sd_bus_error *error);
+int method_notify_add_pg_type(sd_bus_message *m, void *userdata, sd_bus_error *error);
+int method_notify_reset(sd_bus_message *m, void *userdata, sd_bus_error *error);
+int method_register_restarter(sd_bus_message *m, void *userdata, sd_bus_error *error);
+int method_restarter_attached(sd_bus_message *m, void *userdata, sd_bus_error *error);
+
+/* Replies with an "as". */
+int reply_strv(sd_bus_message *m, char **l);
+
+#endif

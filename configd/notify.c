@@ -1,0 +1,85 @@
+/*
+ * notify.c: change notifications.
+ *
+ * A connection registers interests (pg names, pg types).  After a change is committed to
+ * SQLite, the handler calls notify_pg_changed()/notify_pg_deleted(), which queue one signal on
+ * each connection with a matching interest.  Since everything runs on one thread and each
+ * handler notifies right after its own commit, the signals of one connection are queued, and
+ * therefore delivered, in commit order; a client that registered before a commit is always
+ * told about it.  Every signal leaves through notify_send(), the one place where a trace point
+ * or an injected delay belongs.
+ */
+#include "configd.h"
+#include "log.h"
+#include "strv.h"
+
+int notify_add_interest(Connection *c, bool by_type, const char *name, sd_bus_error *error)
+{
+	char ***l = by_type ? &c->notify_types : &c->notify_names;
+	int r;
+
+	r = scf_name_validate(name);
+	if (r < 0)
+		return sd_bus_error_setf(error, configd_error_name(r),
+		        "\"%s\" is not a valid property group %s", name, by_type ? "type" : "name");
+	if (strv_contains(*l, name))
+		return 0;
+	if (strv_length(c->notify_names) + strv_length(c->notify_types) >= CONFIGD_MAX_INTERESTS)
+		return sd_bus_error_setf(error, "org.minismf.Error.NoResources",
+		        "a connection may register at most %u notification interests",
+		        CONFIGD_MAX_INTERESTS);
+	if (!*l) {
+		*l = strv_new_empty();
+		if (!*l)
+			return -ENOMEM;
+	}
+	return strv_extend(l, name);
+}
+
+void notify_reset(Connection *c)
+{
+	strv_free(c->notify_names);
+	strv_free(c->notify_types);
+	c->notify_names = c->notify_types = NULL;
+}
+
+static bool interested(const Connection *c, const scf_pg_t *pg)
+{
+	return strv_contains(c->notify_names, pg->name) || strv_contains(c->notify_types, pg->type);
+}
+
+/* The single exit of every notification. */
+static void notify_send(Connection *c, const scf_pg_t *pg, bool deleted)
+{
+	_cleanup_(sd_bus_message_unrefp) sd_bus_message *msg = NULL;
+	int r;
+
+	r = sd_bus_message_new_signal(c->bus, &msg, CONFIGD_OBJECT_PATH, CONFIGD_INTERFACE,
+	        deleted ? "PgDeleted" : "PgChanged");
+	if (r >= 0)
+		r = deleted ? sd_bus_message_append(msg, "sss", pg->entity, pg->name, pg->type)
+		            : sd_bus_message_append(
+		                      msg, "ssst", pg->entity, pg->name, pg->type, pg->generation);
+	if (r >= 0)
+		r = sd_bus_send(c->bus, msg, NULL);
+	if (r < 0)
+		log_warning_errno(r, "connection %llu: cannot send a notification for %s/%s",
+		        (unsigned long long)c->id, pg->entity, pg->name);
+}
+
+static void notify_all(Manager *m, const scf_pg_t *pg, bool deleted)
+{
+	for (Connection *c = m->connections; c; c = c->next)
+		if (!c->defer_free && interested(c, pg))
+			notify_send(c, pg, deleted);
+}
+
+void notify_pg_changed(Manager *m, const scf_pg_t *pg)
+{
+	notify_all(m, pg, false);
+}
+
+void notify_pg_deleted(Manager *m, const scf_pg_t *pg)
+{
+	notify_all(m, pg, true);
+}

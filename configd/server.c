@@ -1,0 +1,206 @@
+/*
+ * server.c: the rendezvous socket and one sd_bus server object per client.
+ *
+ * Each accepted socket becomes an sd_bus in server mode (no bus daemon: the connection is the
+ * bus) attached to the shared sd-event loop, with the repository vtables added and a match on
+ * the Disconnected signal sd-bus synthesizes when the peer goes away.  That match does not
+ * free the connection itself (sd-bus is still dispatching on it): it schedules a defer event
+ * that does, and until then the connection is "dying" (defer_free set) and gets no more
+ * notifications.  Freeing drops the connection's interests and, if it was the restarter, the
+ * registration.  Connections are bounded (CONFIGD_MAX_CONNECTIONS); past that, a client is
+ * accepted and closed at once, with one log line per episode.
+ */
+#include <fcntl.h>
+#include <sys/epoll.h>
+#include <sys/socket.h>
+
+#include "configd.h"
+#include "log.h"
+#include "macro.h"
+#include "methods.h"
+#include "unixsock.h"
+
+static void connection_free(Connection *c)
+{
+	Manager *m = c->manager;
+
+	if (m->restarter == c) {
+		m->restarter = NULL;
+		log_info("restarter detached (pid %d)", (int)c->pid);
+	}
+	if (c->prev)
+		c->prev->next = c->next;
+	else
+		m->connections = c->next;
+	if (c->next)
+		c->next->prev = c->prev;
+	m->n_connections--;
+	if (m->refused_logged) { /* accepting was paused: a slot is free again */
+		m->refused_logged = false;
+		if (m->listen_source)
+			sd_event_source_set_enabled(m->listen_source, SD_EVENT_ON);
+	}
+	notify_reset(c);
+	sd_event_source_unref(c->defer_free);
+	if (c->bus) {
+		sd_bus_detach_event(c->bus);
+		sd_bus_close(c->bus);
+		sd_bus_unref(c->bus);
+	}
+	free(c);
+}
+
+static int on_defer_free(sd_event_source *s, void *userdata)
+{
+	connection_free(userdata);
+	return 0;
+}
+
+static int on_disconnected(sd_bus_message *msg, void *userdata, sd_bus_error *error)
+{
+	Connection *c = userdata;
+	int r;
+
+	if (c->defer_free)
+		return 0;
+	if (c->manager->restarter == c) {
+		c->manager->restarter = NULL;
+		log_info("restarter detached (pid %d)", (int)c->pid);
+	}
+	r = sd_event_add_defer(c->manager->event, &c->defer_free, on_defer_free, c);
+	if (r < 0)
+		log_error_errno(r, "connection %llu: cannot schedule its release",
+		        (unsigned long long)c->id);
+	return 0;
+}
+
+static int connection_setup_bus(Connection *c, int fd)
+{
+	Manager *m = c->manager;
+	int r;
+
+	r = sd_bus_new(&c->bus);
+	if (r < 0)
+		return r;
+	r = sd_bus_set_fd(c->bus, fd, fd);
+	if (r < 0)
+		return r;
+	r = sd_bus_set_server(c->bus, 1, m->server_id);
+	if (r >= 0)
+		r = sd_bus_negotiate_creds(
+		        c->bus, 1, SD_BUS_CREDS_PID | SD_BUS_CREDS_UID | SD_BUS_CREDS_EUID);
+	if (r >= 0)
+		r = methods_add_to_bus(c);
+	if (r >= 0)
+		r = sd_bus_match_signal(c->bus, NULL, NULL, "/org/freedesktop/DBus/Local",
+		        "org.freedesktop.DBus.Local", "Disconnected", on_disconnected, c);
+	if (r >= 0)
+		r = sd_bus_attach_event(c->bus, m->event, SD_EVENT_PRIORITY_NORMAL);
+	if (r >= 0)
+		r = sd_bus_start(c->bus);
+	return r;
+}
+
+static int connection_new(Manager *m, int fd)
+{
+	struct ucred cred = {};
+	socklen_t len = sizeof(cred);
+	Connection *c;
+	int r;
+
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) < 0) {
+		r = negative_errno();
+		close(fd);
+		return r;
+	}
+	c = calloc(1, sizeof(*c));
+	if (!c) {
+		close(fd);
+		return -ENOMEM;
+	}
+	*c = (Connection){.manager = m,
+	        .id = ++m->next_connection_id,
+	        .uid = cred.uid,
+	        .pid = cred.pid,
+	        .next = m->connections};
+	if (m->connections)
+		m->connections->prev = c;
+	m->connections = c;
+	m->n_connections++;
+	r = connection_setup_bus(c, fd);
+	if (r < 0) {
+		if (!c->bus)
+			close(fd); /* otherwise the bus owns it */
+		connection_free(c);
+		return r;
+	}
+	log_debug("connection %llu from pid %d uid %u", (unsigned long long)c->id, (int)c->pid,
+	        (unsigned)c->uid);
+	return 0;
+}
+
+static void pause_accepting(Manager *m, const char *why)
+{
+	if (!m->refused_logged)
+		log_warning(
+		        "not accepting clients for now: %s (%u connected)", why, m->n_connections);
+	m->refused_logged = true;
+	sd_event_source_set_enabled(m->listen_source, SD_EVENT_OFF);
+}
+
+static int on_accept(sd_event_source *s, int fd, uint32_t revents, void *userdata)
+{
+	Manager *m = userdata;
+
+	/* A bounded batch keeps one burst of clients from starving the others. */
+	for (int i = 0; i < 64; i++) {
+		int cfd, r;
+
+		if (m->n_connections >= CONFIGD_MAX_CONNECTIONS) {
+			pause_accepting(m, "too many connections");
+			return 0;
+		}
+		cfd = accept4(fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
+		if (cfd < 0) {
+			if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS ||
+			        errno == ENOMEM)
+				pause_accepting(m, strerror(errno));
+			else if (errno != EAGAIN && errno != EINTR && errno != ECONNABORTED)
+				log_warning("accept: %s", strerror(errno));
+			return 0;
+		}
+		r = connection_new(m, cfd);
+		if (r < 0)
+			log_warning_errno(r, "cannot set up a client connection");
+	}
+	return 0;
+}
+
+int server_start(Manager *m)
+{
+	int r;
+
+	r = sd_id128_randomize(&m->server_id);
+	if (r < 0)
+		return log_error_errno(r, "cannot make a server id");
+	m->listen_fd = smf_unix_listen(m->door_path, 0666, SOMAXCONN);
+	if (m->listen_fd < 0)
+		return log_error_errno(m->listen_fd, "cannot listen on %s", m->door_path);
+	r = sd_event_add_io(m->event, &m->listen_source, m->listen_fd, EPOLLIN, on_accept, m);
+	if (r < 0)
+		return log_error_errno(r, "cannot watch %s", m->door_path);
+	return 0;
+}
+
+void server_stop(Manager *m)
+{
+	m->listen_source = sd_event_source_disable_unref(m->listen_source);
+	if (m->listen_fd >= 0) {
+		close(m->listen_fd);
+		m->listen_fd = -1;
+		if (unlink(m->door_path) < 0 && errno != ENOENT)
+			log_warning("cannot remove %s: %s", m->door_path, strerror(errno));
+	}
+	while (m->connections)
+		connection_free(m->connections);
+}
