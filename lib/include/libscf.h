@@ -155,9 +155,10 @@ int scf_fmri_canonicalize(const char *s, char **ret);
 /*
  * Does the abbreviation pattern name the entity FMRI fmri (a canonical service or instance
  * FMRI)?  As illumos: a full FMRI matches itself; otherwise the pattern ("smtp:sendmail",
- * "smtp", "sendmail", "network/*mail", "svc:/network/smtp") must match a whole-component suffix
- * of the service path (plus the instance when the pattern names one), with shell globs allowed
- * in components; a bare name also matches an instance name.  Returns true or false.
+ * "smtp", "sendmail", "svc:/network/smtp", or a glob such as "network/s?tp") must match at a component boundary ("/" or
+ * ":") and end at the end of the service path or of the instance; a pattern with glob
+ * characters is matched with fnmatch() against the whole FMRI; a bare name also matches an
+ * instance name.  Returns true or false.
  */
 bool scf_fmri_abbrev_match(const char *pattern, const char *fmri);
 
