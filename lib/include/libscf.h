@@ -154,11 +154,11 @@ int scf_fmri_canonicalize(const char *s, char **ret);
 
 /*
  * Does the abbreviation pattern name the entity FMRI fmri (a canonical service or instance
- * FMRI)?  As illumos: a full FMRI matches itself; otherwise the pattern ("smtp:sendmail",
- * "smtp", "sendmail", "svc:/network/smtp", or a glob such as "network/s?tp") must match at a component boundary ("/" or
- * ":") and end at the end of the service path or of the instance; a pattern with glob
- * characters is matched with fnmatch() against the whole FMRI; a bare name also matches an
- * instance name.  Returns true or false.
+ * FMRI)?  As illumos: a full FMRI matches itself (a service FMRI also its instances);
+ * otherwise the pattern ("smtp:sendmail", "smtp", "sendmail", "svc:/network/smtp", or a glob
+ * such as "network/s?tp") must start at a component boundary ("/" or ":") and end at the end
+ * of the service path or of the instance; a pattern with glob characters is matched with
+ * fnmatch() against the whole FMRI.  Returns true or false.
  */
 bool scf_fmri_abbrev_match(const char *pattern, const char *fmri);
 
