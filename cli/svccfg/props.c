@@ -139,10 +139,9 @@ static int setprop_fn(scf_tx_t *tx, void *userdata)
 }
 
 /* Parses "= [type:] value" or "= [type:] ( values )" after the property name. */
-static int parse_setprop_values(svccfg_t *c, const token_t *a, size_t n, prop_ctx_t *x)
+static int parse_setprop_values(const token_t *a, size_t n, prop_ctx_t *x)
 {
 	size_t i = 0;
-	int r;
 
 	if (n < 1 || a[0].type != TOKEN_EQUALS)
 		return SVCCFG_SYNTAX;
@@ -164,8 +163,6 @@ static int parse_setprop_values(svccfg_t *c, const token_t *a, size_t n, prop_ct
 				return SVCCFG_SYNTAX;
 	} else
 		return SVCCFG_SYNTAX;
-	if (x->type_arg && (r = parse_type(c, x->type_arg, &x->type)) < 0)
-		return r;
 	return 0;
 }
 
@@ -177,10 +174,12 @@ int cmd_setprop(svccfg_t *c, const token_t *args, size_t n)
 
 	if (n < 3 || !token_is_text(&args[0]))
 		return SVCCFG_SYNTAX;
-	if ((r = parse_setprop_values(c, args + 1, n - 1, &x)) < 0)
-		return r;
+	if (parse_setprop_values(args + 1, n - 1, &x) < 0)
+		return SVCCFG_SYNTAX;
 	if ((r = svccfg_need_entity(c)) < 0 ||
 	        (r = prop_name_split(c, args[0].text, &pg, &prop)) < 0)
+		return r;
+	if (x.type_arg && (r = parse_type(c, x.type_arg, &x.type)) < 0)
 		return r;
 	x.pg = pg;
 	x.prop = prop;
