@@ -1,0 +1,504 @@
+/*
+ * test-backend: the repository rules on the backend alone.
+ *
+ * Transactions (NEW/REPLACE/DELETE rules, stale generation, empty = no-op, all-or-nothing,
+ * carry-over), entities, composed reads, snapshots, non-persistent pgs, the schema version,
+ * and a backend failure (disk full) that must leave the repository unchanged.
+ */
+#include <ftw.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <cmocka.h>
+
+#include "backend-internal.h"
+#include "macro.h"
+#include "paths.h"
+#include "strv.h"
+
+typedef struct Fixture {
+	char root[64];
+	Backend *b;
+} Fixture;
+
+#define INST "svc:/network/ssh:default"
+#define SVC "svc:/network/ssh"
+
+static int open_backend(Fixture *f)
+{
+	_cleanup_free_ char *msg = NULL;
+	int r = backend_open(f->root, &f->b, &msg);
+
+	if (r < 0)
+		print_message("backend_open: %s\n", strna(msg));
+	return r;
+}
+
+static int setup(void **state)
+{
+	Fixture *f = calloc(1, sizeof(*f));
+	_cleanup_free_ char *vol = NULL;
+
+	assert_non_null(f);
+	strcpy(f->root, "/tmp/test-backend.XXXXXX");
+	assert_non_null(mkdtemp(f->root));
+	assert_int_equal(smf_path(f->root, SMF_REL_VOLATILE_DIR, &vol), 0);
+	assert_int_equal(smf_mkdir_p(vol, 0755), 0);
+	assert_int_equal(open_backend(f), 0);
+	/* The common starting point: a service with one instance, a pg on each. */
+	assert_int_equal(backend_add_service(f->b, SVC), 0);
+	assert_int_equal(backend_add_instance(f->b, INST), 0);
+	assert_int_equal(backend_add_pg(f->b, INST, "general", "framework", 0, NULL), 0);
+	assert_int_equal(backend_add_pg(f->b, SVC, "general", "framework", 0, NULL), 0);
+	*state = f;
+	return 0;
+}
+
+static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	return remove(path);
+}
+
+static int teardown(void **state)
+{
+	Fixture *f = *state;
+
+	backend_close(f->b);
+	nftw(f->root, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	free(f);
+	return 0;
+}
+
+/* Commits one command; values NULL-terminated. */
+static int commit1(Backend *b, const char *ent, const char *pg, uint64_t gen, uint32_t op,
+        const char *prop, const char *type, const char *const *values)
+{
+	BackendCmd c = {.op = op,
+	        .prop = prop,
+	        .type = type,
+	        .values = values,
+	        .n_values = values ? strv_length((char *const *)values) : 0};
+
+	return backend_commit(b, ent, pg, gen, &c, 1, NULL);
+}
+
+static uint64_t generation(Backend *b, const char *ent, const char *pg)
+{
+	_cleanup_backend_pg_ scf_pg_t *p = NULL;
+
+	assert_int_equal(backend_get_pg(b, ent, pg, NULL, false, &p), 0);
+	return p->generation;
+}
+
+/* The values of ent/pg/prop joined by spaces, or "<none>". */
+static char *show(Backend *b, const char *ent, const char *pg, const char *snap, bool composed,
+        const char *prop)
+{
+	_cleanup_backend_pg_ scf_pg_t *p = NULL;
+	static char buf[512];
+
+	if (backend_get_pg(b, ent, pg, snap, composed, &p) < 0)
+		return strcpy(buf, "<no pg>");
+	for (size_t i = 0; i < p->n_props; i++) {
+		if (!streq(p->props[i].name, prop))
+			continue;
+		buf[0] = 0;
+		for (size_t j = 0; j < p->props[i].n_values; j++) {
+			if (j)
+				strcat(buf, " ");
+			strcat(buf, p->props[i].values[j]);
+		}
+		return buf;
+	}
+	return strcpy(buf, "<none>");
+}
+
+static void test_entities(void **state)
+{
+	Fixture *f = *state;
+	_cleanup_strv_free_ char **l = NULL, **i = NULL;
+
+	assert_int_equal(backend_add_service(f->b, "svc:/a/b"), 0);
+	assert_int_equal(backend_add_service(f->b, "/a"), 0); /* taken literally */
+	assert_int_equal(backend_add_service(f->b, "svc:/a/b"), -SCF_ERROR_EXISTS);
+	assert_int_equal(backend_add_service(f->b, "svc:/a:x"), -SCF_ERROR_TYPE_MISMATCH);
+	assert_int_equal(backend_add_instance(f->b, "svc:/a"), -SCF_ERROR_TYPE_MISMATCH);
+	assert_int_equal(backend_add_instance(f->b, "svc:/nope:x"), -SCF_ERROR_NOT_FOUND);
+	assert_non_null(strstr(backend_errmsg(f->b), "svc:/nope"));
+	assert_int_equal(backend_add_service(f->b, "svc:/a b"), -SCF_ERROR_INVALID_ARGUMENT);
+	assert_int_equal(backend_add_instance(f->b, "svc://localhost/a:y"), 0);
+
+	assert_int_equal(backend_list_services(f->b, &l), 0);
+	assert_int_equal(strv_length(l), 3);
+	assert_string_equal(l[0], "svc:/a");
+	assert_string_equal(l[1], "svc:/a/b");
+	assert_string_equal(l[2], SVC);
+	assert_int_equal(backend_list_instances(f->b, "a", &i), 0);
+	assert_int_equal(strv_length(i), 1);
+	assert_string_equal(i[0], "svc:/a:y");
+	assert_int_equal(backend_entity_exists(f->b, "a:y"), 1);
+	assert_int_equal(backend_entity_exists(f->b, "a:z"), 0);
+}
+
+static void test_delete_entity(void **state)
+{
+	Fixture *f = *state;
+	_cleanup_strv_free_ char **i = NULL;
+	scf_pg_t *del = NULL;
+	size_t n = 0;
+
+	assert_int_equal(backend_add_pg(f->b, INST, "restarter", "framework", 1, NULL), 0);
+	assert_int_equal(backend_take_snapshot(f->b, INST, "initial"), 0);
+	assert_int_equal(backend_delete_entity(f->b, SVC, &del, &n), 0);
+	/* Every pg that went is reported with its entity: the instance's two, the service's one. */
+	assert_int_equal(n, 3);
+	assert_string_equal(del[0].entity, INST);
+	assert_string_equal(del[0].name, "general");
+	assert_string_equal(del[1].name, "restarter");
+	assert_string_equal(del[1].type, "framework");
+	assert_string_equal(del[2].entity, SVC);
+	backend_pgs_free(del, n);
+	assert_int_equal(backend_entity_exists(f->b, INST), 0);
+	assert_int_equal(backend_list_instances(f->b, NULL, &i), 0);
+	assert_null(i[0]);
+	/* A new entity of the same name starts empty. */
+	assert_int_equal(backend_add_service(f->b, SVC), 0);
+	assert_int_equal(backend_add_instance(f->b, INST), 0);
+	assert_string_equal(show(f->b, INST, "restarter", NULL, false, "x"), "<no pg>");
+}
+
+static void test_tx_rules(void **state)
+{
+	Fixture *f = *state;
+	const char *const one[] = {"1", NULL}, *const yes[] = {"true", NULL};
+
+	assert_int_equal(generation(f->b, INST, "general"), 1);
+	assert_int_equal(
+	        commit1(f->b, INST, "general", 1, BACKEND_CMD_NEW, "enabled", "boolean", yes), 1);
+	assert_int_equal(generation(f->b, INST, "general"), 2);
+	/* NEW on an existing property. */
+	assert_int_equal(
+	        commit1(f->b, INST, "general", 2, BACKEND_CMD_NEW, "enabled", "boolean", yes),
+	        -SCF_ERROR_EXISTS);
+	/* REPLACE and DELETE of a missing one. */
+	assert_int_equal(
+	        commit1(f->b, INST, "general", 2, BACKEND_CMD_REPLACE, "nope", "count", one),
+	        -SCF_ERROR_NOT_FOUND);
+	assert_int_equal(commit1(f->b, INST, "general", 2, BACKEND_CMD_DELETE, "nope", NULL, NULL),
+	        -SCF_ERROR_NOT_FOUND);
+	/* A stale generation changes nothing. */
+	assert_int_equal(commit1(f->b, INST, "general", 1, BACKEND_CMD_NEW, "other", "count", one),
+	        -BACKEND_NOT_LATEST);
+	assert_string_equal(show(f->b, INST, "general", NULL, false, "other"), "<none>");
+	/* REPLACE may change the type; DELETE removes. */
+	assert_int_equal(
+	        commit1(f->b, INST, "general", 2, BACKEND_CMD_REPLACE, "enabled", "count", one), 1);
+	assert_string_equal(show(f->b, INST, "general", NULL, false, "enabled"), "1");
+	assert_int_equal(
+	        commit1(f->b, INST, "general", 3, BACKEND_CMD_DELETE, "enabled", "x", NULL), 1);
+	assert_string_equal(show(f->b, INST, "general", NULL, false, "enabled"), "<none>");
+	assert_int_equal(generation(f->b, INST, "general"), 4);
+	/* The failures above did not move the generation either. */
+}
+
+static void test_tx_empty_is_noop(void **state)
+{
+	Fixture *f = *state;
+	_cleanup_backend_pg_ scf_pg_t *p = NULL;
+
+	assert_int_equal(backend_commit(f->b, INST, "general", 1, NULL, 0, &p), 0);
+	assert_int_equal(p->generation, 1);
+	assert_int_equal(generation(f->b, INST, "general"), 1);
+	/* Still checked against the generation. */
+	assert_int_equal(
+	        backend_commit(f->b, INST, "general", 7, NULL, 0, NULL), -BACKEND_NOT_LATEST);
+}
+
+static void test_tx_atomic_and_carry_over(void **state)
+{
+	Fixture *f = *state;
+	const char *const a[] = {"a1", "a2", NULL}, *const b[] = {"b", NULL},
+	                  *const c[] = {"7", NULL};
+	BackendCmd first[] = {
+	        {.op = BACKEND_CMD_NEW, .prop = "a", .type = "astring", .values = a, .n_values = 2},
+	        {.op = BACKEND_CMD_NEW, .prop = "b", .type = "astring", .values = b, .n_values = 1},
+	};
+	BackendCmd bad[] = {
+	        {.op = BACKEND_CMD_REPLACE,
+	                .prop = "a",
+	                .type = "astring",
+	                .values = b,
+	                .n_values = 1},
+	        {.op = BACKEND_CMD_NEW, .prop = "c", .type = "count", .values = c, .n_values = 1},
+	        {.op = BACKEND_CMD_NEW, .prop = "b", .type = "astring", .values = b, .n_values = 1},
+	};
+	BackendCmd good[] = {
+	        {.op = BACKEND_CMD_NEW, .prop = "c", .type = "count", .values = c, .n_values = 1},
+	};
+
+	assert_int_equal(backend_commit(f->b, INST, "general", 1, first, 2, NULL), 1);
+	/* The third command fails: the first two must not have happened. */
+	assert_int_equal(backend_commit(f->b, INST, "general", 2, bad, 3, NULL), -SCF_ERROR_EXISTS);
+	assert_non_null(strstr(backend_errmsg(f->b), "general/b"));
+	assert_string_equal(show(f->b, INST, "general", NULL, false, "a"), "a1 a2");
+	assert_string_equal(show(f->b, INST, "general", NULL, false, "c"), "<none>");
+	assert_int_equal(generation(f->b, INST, "general"), 2);
+	/* Properties not named are carried over, in order. */
+	assert_int_equal(backend_commit(f->b, INST, "general", 2, good, 1, NULL), 1);
+	assert_string_equal(show(f->b, INST, "general", NULL, false, "a"), "a1 a2");
+	assert_string_equal(show(f->b, INST, "general", NULL, false, "b"), "b");
+	assert_string_equal(show(f->b, INST, "general", NULL, false, "c"), "7");
+}
+
+static void test_tx_validation(void **state)
+{
+	Fixture *f = *state;
+	const char *const padded[] = {"007", "0", NULL}, *const bad[] = {"-1", NULL};
+	_cleanup_free_ const char **many = calloc(SCF_LIMIT_MAX_VALUES + 2, sizeof(char *));
+
+	/* Values are stored canonical. */
+	assert_int_equal(
+	        commit1(f->b, INST, "general", 1, BACKEND_CMD_NEW, "n", "count", padded), 1);
+	assert_string_equal(show(f->b, INST, "general", NULL, false, "n"), "7 0");
+	assert_int_equal(commit1(f->b, INST, "general", 2, BACKEND_CMD_NEW, "m", "count", bad),
+	        -SCF_ERROR_INVALID_ARGUMENT);
+	assert_non_null(strstr(backend_errmsg(f->b), "\"-1\""));
+	assert_int_equal(commit1(f->b, INST, "general", 2, BACKEND_CMD_NEW, "m", "bogus", bad),
+	        -SCF_ERROR_INVALID_ARGUMENT);
+	assert_int_equal(commit1(f->b, INST, "general", 2, 9, "m", "count", bad),
+	        -SCF_ERROR_INVALID_ARGUMENT);
+	assert_int_equal(
+	        commit1(f->b, INST, "general", 2, BACKEND_CMD_NEW, "bad name", "count", padded),
+	        -SCF_ERROR_INVALID_ARGUMENT);
+	for (size_t i = 0; i <= SCF_LIMIT_MAX_VALUES; i++)
+		many[i] = "1";
+	assert_int_equal(commit1(f->b, INST, "general", 2, BACKEND_CMD_NEW, "m", "count", many),
+	        -SCF_ERROR_CONSTRAINT_VIOLATED);
+	many[SCF_LIMIT_MAX_VALUES] = NULL;
+	assert_int_equal(commit1(f->b, INST, "general", 2, BACKEND_CMD_NEW, "m", "count", many), 1);
+	assert_int_equal(generation(f->b, INST, "general"), 3);
+}
+
+static void test_tx_deleted(void **state)
+{
+	Fixture *f = *state;
+	const char *const one[] = {"1", NULL};
+
+	assert_int_equal(backend_delete_pg(f->b, INST, "general", NULL), 0);
+	assert_int_equal(commit1(f->b, INST, "general", 1, BACKEND_CMD_NEW, "x", "count", one),
+	        -SCF_ERROR_DELETED);
+	assert_int_equal(backend_delete_entity(f->b, INST, NULL, NULL), 0);
+	assert_int_equal(commit1(f->b, INST, "general", 1, BACKEND_CMD_NEW, "x", "count", one),
+	        -SCF_ERROR_DELETED);
+}
+
+static void test_pgs(void **state)
+{
+	Fixture *f = *state;
+	_cleanup_backend_pg_ scf_pg_t *p = NULL;
+	scf_pg_info_t *l = NULL;
+	size_t n = 0;
+
+	assert_int_equal(
+	        backend_add_pg(f->b, INST, "general", "other", 0, NULL), -SCF_ERROR_EXISTS);
+	assert_int_equal(backend_add_pg(f->b, INST, "start", "method", 0, &p), 0);
+	assert_string_equal(p->entity, INST);
+	assert_int_equal(p->generation, 1);
+	/* Names are unique across the two databases. */
+	assert_int_equal(backend_add_pg(f->b, INST, "start", "method", 1, NULL), -SCF_ERROR_EXISTS);
+	assert_int_equal(backend_add_pg(f->b, INST, "bad/name", "method", 0, NULL),
+	        -SCF_ERROR_INVALID_ARGUMENT);
+	assert_int_equal(backend_add_pg(f->b, SVC, "stop", "method", 0, NULL), 0);
+	assert_int_equal(backend_list_pgs(f->b, INST, NULL, false, &l, &n), 0);
+	assert_int_equal(n, 2);
+	assert_string_equal(l[0].name, "general");
+	assert_string_equal(l[1].name, "start");
+	backend_pg_infos_free(l, n);
+	assert_int_equal(backend_list_pgs(f->b, INST, NULL, true, &l, &n), 0);
+	assert_int_equal(n, 3);
+	assert_string_equal(l[2].name, "stop");
+	backend_pg_infos_free(l, n);
+	assert_int_equal(backend_get_pg(f->b, INST, "nope", NULL, true, &p), -SCF_ERROR_NOT_FOUND);
+	assert_int_equal(backend_delete_pg(f->b, INST, "nope", NULL), -SCF_ERROR_NOT_FOUND);
+}
+
+static void test_composed(void **state)
+{
+	Fixture *f = *state;
+	const char *const a[] = {"inst", NULL}, *const b[] = {"svc", NULL};
+
+	assert_int_equal(
+	        commit1(f->b, INST, "general", 1, BACKEND_CMD_NEW, "both", "astring", a), 1);
+	assert_int_equal(
+	        commit1(f->b, SVC, "general", 1, BACKEND_CMD_NEW, "both", "astring", b), 1);
+	assert_int_equal(
+	        commit1(f->b, SVC, "general", 2, BACKEND_CMD_NEW, "svc_only", "astring", b), 1);
+	assert_int_equal(backend_add_pg(f->b, SVC, "only_svc", "application", 0, NULL), 0);
+	/* The instance's value wins; the service's other properties show through. */
+	assert_string_equal(show(f->b, INST, "general", NULL, true, "both"), "inst");
+	assert_string_equal(show(f->b, INST, "general", NULL, true, "svc_only"), "svc");
+	assert_string_equal(show(f->b, INST, "general", NULL, false, "svc_only"), "<none>");
+	assert_string_equal(show(f->b, INST, "only_svc", NULL, true, "x"), "<none>");
+	assert_string_equal(show(f->b, INST, "only_svc", NULL, false, "x"), "<no pg>");
+	/* composed is ignored for a service. */
+	assert_string_equal(show(f->b, SVC, "general", NULL, true, "both"), "svc");
+}
+
+static void test_snapshots(void **state)
+{
+	Fixture *f = *state;
+	const char *const v1[] = {"1", NULL}, *const v2[] = {"2", NULL};
+	_cleanup_strv_free_ char **l = NULL;
+
+	assert_int_equal(commit1(f->b, INST, "general", 1, BACKEND_CMD_NEW, "v", "count", v1), 1);
+	assert_int_equal(backend_add_pg(f->b, INST, "restarter", "framework", 1, NULL), 0);
+	assert_int_equal(commit1(f->b, SVC, "general", 1, BACKEND_CMD_NEW, "s", "count", v1), 1);
+	assert_int_equal(backend_refresh(f->b, INST), 0);
+	assert_int_equal(
+	        commit1(f->b, INST, "general", 2, BACKEND_CMD_REPLACE, "v", "count", v2), 1);
+	assert_int_equal(
+	        commit1(f->b, SVC, "general", 2, BACKEND_CMD_REPLACE, "s", "count", v2), 1);
+	/* The snapshot keeps what was current at refresh, at both levels. */
+	assert_string_equal(show(f->b, INST, "general", "running", false, "v"), "1");
+	assert_string_equal(show(f->b, INST, "general", "running", true, "s"), "1");
+	assert_string_equal(show(f->b, INST, "general", NULL, true, "s"), "2");
+	/* Non-persistent pgs are not captured. */
+	assert_string_equal(show(f->b, INST, "restarter", "running", true, "x"), "<no pg>");
+	/* Refresh: previous := running, running := now. */
+	assert_int_equal(backend_refresh(f->b, INST), 0);
+	assert_string_equal(show(f->b, INST, "general", "previous", false, "v"), "1");
+	assert_string_equal(show(f->b, INST, "general", "running", false, "v"), "2");
+	assert_int_equal(backend_list_snapshots(f->b, INST, &l), 0);
+	assert_int_equal(strv_length(l), 2);
+	assert_string_equal(l[0], "previous");
+	assert_string_equal(l[1], "running");
+	/* Snapshots survive the deletion of the pg they copied. */
+	assert_int_equal(backend_delete_pg(f->b, INST, "general", NULL), 0);
+	assert_string_equal(show(f->b, INST, "general", "running", false, "v"), "2");
+	/* Named snapshots: take replaces, delete removes; services have none. */
+	assert_int_equal(backend_take_snapshot(f->b, INST, "initial"), 0);
+	assert_int_equal(backend_take_snapshot(f->b, INST, "initial"), 0);
+	assert_string_equal(show(f->b, INST, "general", "initial", false, "v"), "<no pg>");
+	assert_int_equal(backend_delete_snapshot(f->b, INST, "initial"), 0);
+	assert_int_equal(backend_delete_snapshot(f->b, INST, "initial"), -SCF_ERROR_NOT_FOUND);
+	assert_int_equal(backend_take_snapshot(f->b, SVC, "initial"), -SCF_ERROR_TYPE_MISMATCH);
+	assert_string_equal(show(f->b, INST, "general", "nope", false, "v"), "<no pg>");
+}
+
+static long long count_rows(Backend *b, const char *sql)
+{
+	sqlite3_stmt *s = NULL;
+	long long n = -1;
+
+	assert_int_equal(sqlite3_prepare_v2(b->db, sql, -1, &s, NULL), SQLITE_OK);
+	if (sqlite3_step(s) == SQLITE_ROW)
+		n = sqlite3_column_int64(s, 0);
+	sqlite3_finalize(s);
+	return n;
+}
+
+static void test_nonpersistent(void **state)
+{
+	Fixture *f = *state;
+	const char *const v[] = {"online", NULL};
+
+	assert_int_equal(backend_add_pg(f->b, INST, "restarter", "framework",
+	                         SCF_PG_FLAG_NONPERSISTENT, NULL),
+	        0);
+	assert_int_equal(
+	        commit1(f->b, INST, "restarter", 1, BACKEND_CMD_NEW, "state", "astring", v), 1);
+	assert_int_equal(
+	        count_rows(f->b, "SELECT count(*) FROM np.pgs WHERE name = 'restarter'"), 1);
+	assert_int_equal(
+	        count_rows(f->b, "SELECT count(*) FROM main.pgs WHERE name = 'restarter'"), 0);
+	assert_int_equal(count_rows(f->b, "SELECT count(*) FROM np.props"), 1);
+	assert_string_equal(show(f->b, INST, "restarter", NULL, false, "state"), "online");
+
+	/* Reopen (a configd restart): the persistent pg stays, the non-persistent one is gone. */
+	backend_close(f->b);
+	f->b = NULL;
+	assert_int_equal(open_backend(f), 0);
+	assert_string_equal(show(f->b, INST, "restarter", NULL, false, "state"), "<no pg>");
+	assert_int_equal(generation(f->b, INST, "general"), 1);
+	assert_int_equal(backend_add_pg(f->b, INST, "restarter", "framework", 1, NULL), 0);
+}
+
+static void test_schema_version(void **state)
+{
+	Fixture *f = *state;
+
+	assert_int_equal(count_rows(f->b, "PRAGMA main.user_version"), BACKEND_SCHEMA_VERSION);
+	assert_int_equal(sqlite3_exec(f->b->db, "PRAGMA main.user_version = 99", NULL, NULL, NULL),
+	        SQLITE_OK);
+	backend_close(f->b);
+	f->b = NULL;
+	{
+		_cleanup_free_ char *msg = NULL;
+
+		assert_int_equal(backend_open(f->root, &f->b, &msg), -SCF_ERROR_BACKEND_ACCESS);
+		assert_non_null(msg);
+		assert_non_null(strstr(msg, "newer"));
+	}
+	assert_null(f->b);
+}
+
+static void test_backend_full(void **state)
+{
+	Fixture *f = *state;
+	const char *const small[] = {"1", NULL};
+	_cleanup_free_ char *big = malloc(SCF_LIMIT_MAX_VALUE_LENGTH + 1);
+	const char *vals[65];
+	long long pages;
+
+	assert_int_equal(
+	        commit1(f->b, INST, "general", 1, BACKEND_CMD_NEW, "keep", "count", small), 1);
+	memset(big, 'x', SCF_LIMIT_MAX_VALUE_LENGTH);
+	big[SCF_LIMIT_MAX_VALUE_LENGTH] = 0;
+	for (size_t i = 0; i < 64; i++)
+		vals[i] = big;
+	vals[64] = NULL;
+	/* Freeze the database at its current size: the next growth is SQLITE_FULL. */
+	pages = count_rows(f->b, "PRAGMA main.page_count");
+	assert_true(pages > 0);
+	{
+		char sql[64];
+
+		snprintf(sql, sizeof(sql), "PRAGMA main.max_page_count = %lld", pages);
+		assert_int_equal(sqlite3_exec(f->b->db, sql, NULL, NULL, NULL), SQLITE_OK);
+	}
+	assert_int_equal(commit1(f->b, INST, "general", 2, BACKEND_CMD_NEW, "big", "astring", vals),
+	        -SCF_ERROR_BACKEND_ACCESS);
+	assert_non_null(strstr(backend_errmsg(f->b), "repository database"));
+	/* Rolled back: nothing lost, nothing half-written, and the store still works. */
+	assert_string_equal(show(f->b, INST, "general", NULL, false, "keep"), "1");
+	assert_string_equal(show(f->b, INST, "general", NULL, false, "big"), "<none>");
+	assert_int_equal(generation(f->b, INST, "general"), 2);
+	assert_int_equal(
+	        commit1(f->b, INST, "general", 2, BACKEND_CMD_REPLACE, "keep", "count", small), 1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	        cmocka_unit_test_setup_teardown(test_entities, setup, teardown),
+	        cmocka_unit_test_setup_teardown(test_delete_entity, setup, teardown),
+	        cmocka_unit_test_setup_teardown(test_tx_rules, setup, teardown),
+	        cmocka_unit_test_setup_teardown(test_tx_empty_is_noop, setup, teardown),
+	        cmocka_unit_test_setup_teardown(test_tx_atomic_and_carry_over, setup, teardown),
+	        cmocka_unit_test_setup_teardown(test_tx_validation, setup, teardown),
+	        cmocka_unit_test_setup_teardown(test_tx_deleted, setup, teardown),
+	        cmocka_unit_test_setup_teardown(test_pgs, setup, teardown),
+	        cmocka_unit_test_setup_teardown(test_composed, setup, teardown),
+	        cmocka_unit_test_setup_teardown(test_snapshots, setup, teardown),
+	        cmocka_unit_test_setup_teardown(test_nonpersistent, setup, teardown),
+	        cmocka_unit_test_setup_teardown(test_schema_version, setup, teardown),
+	        cmocka_unit_test_setup_teardown(test_backend_full, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
