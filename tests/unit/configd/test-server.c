@@ -1,0 +1,539 @@
+/*
+ * test-server: svc.configd over its socket, with raw sd-bus (no libscf).
+ *
+ * Starts the daemon given by $SVC_CONFIGD on a fresh root per test, waits for READY=1 on a
+ * private $NOTIFY_SOCKET (a poll with a deadline), and checks what only the server can get
+ * wrong: error names, notifications in commit order on the subscribing connection only,
+ * the restarter registration and its end with the connection, --native, authorization of an
+ * unprivileged peer, the Hello that busctl needs, the single-instance lock, connection churn,
+ * and a clean exit on SIGTERM (exit status 0, which under ASan also means no leak).
+ */
+#include <fcntl.h>
+#include <ftw.h>
+#include <poll.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+
+#include <cmocka.h>
+#include <systemd/sd-bus.h>
+
+#include "macro.h"
+#include "paths.h"
+#include "timeutil.h"
+#include "unixsock.h"
+
+#define PATH "/org/minismf/Repository1"
+#define IFACE "org.minismf.Repository1"
+#define DEADLINE_USEC (10 * USEC_PER_SEC)
+
+typedef struct Daemon {
+	char root[64];
+	char door[128];
+	pid_t pid;
+} Daemon;
+
+static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	return remove(path);
+}
+
+/* Waits for pid with a deadline; returns its wait status or -1. */
+static int wait_exit(pid_t pid)
+{
+	uint64_t deadline = deadline_after_usec(DEADLINE_USEC);
+	int status;
+
+	for (;;) {
+		pid_t r = waitpid(pid, &status, WNOHANG);
+
+		if (r == pid)
+			return status;
+		if (r < 0 || deadline_left_usec(deadline) == 0)
+			return -1;
+		/* waitpid has no timeout; poll on nothing for 5 ms between looks. */
+		poll(NULL, 0, 5);
+	}
+}
+
+/* Starts svc.configd on root; returns its pid once it said READY=1, or -1 if it exited. */
+static pid_t spawn(const char *root, const char *extra, int *ret_status)
+{
+	const char *exe = getenv("SVC_CONFIGD");
+	struct sockaddr_un sa = {.sun_family = AF_UNIX};
+	_cleanup_close_ int nfd = -1;
+	char buf[256];
+	pid_t pid;
+
+	assert_non_null(exe);
+	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s/notify", root);
+	nfd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	assert_true(nfd >= 0);
+	unlink(sa.sun_path);
+	assert_int_equal(bind(nfd, (struct sockaddr *)&sa, sizeof(sa)), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		char log[128];
+		int fd;
+
+		snprintf(log, sizeof(log), "%s/configd.log", root);
+		fd = open(log, O_WRONLY | O_CREAT | O_APPEND, 0644);
+		dup2(fd, STDERR_FILENO);
+		setenv("NOTIFY_SOCKET", sa.sun_path, 1);
+		setenv("SMF_LOG_LEVEL", "debug", 1);
+		execl(exe, exe, "--root", root, extra, (char *)NULL);
+		_exit(127);
+	}
+	for (uint64_t deadline = deadline_after_usec(DEADLINE_USEC);;) {
+		struct pollfd p = {.fd = nfd, .events = POLLIN};
+		int status;
+
+		if (poll(&p, 1, 20) > 0) {
+			ssize_t n = recv(nfd, buf, sizeof(buf) - 1, 0);
+
+			if (n > 0) {
+				buf[n] = 0;
+				if (strstr(buf, "READY=1"))
+					return pid;
+			}
+		}
+		if (waitpid(pid, &status, WNOHANG) == pid) {
+			if (ret_status)
+				*ret_status = status;
+			return -1;
+		}
+		assert_true(deadline_left_usec(deadline) > 0);
+	}
+}
+
+static int daemon_start(Daemon *d, const char *extra)
+{
+	strcpy(d->root, "/tmp/test-server.XXXXXX");
+	assert_non_null(mkdtemp(d->root));
+	chmod(d->root, 0755);
+	snprintf(d->door, sizeof(d->door), "%s/%s", d->root, SMF_REL_DOOR);
+	d->pid = spawn(d->root, extra, NULL);
+	assert_true(d->pid > 0);
+	/* Ready means the socket is there. */
+	assert_int_equal(access(d->door, F_OK), 0);
+	return 0;
+}
+
+static void dump_log(const Daemon *d)
+{
+	char path[128], line[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/configd.log", d->root);
+	f = fopen(path, "re");
+	while (f && fgets(line, sizeof(line), f))
+		print_message("configd: %s", line);
+	if (f)
+		fclose(f);
+}
+
+/* SIGTERM, then the daemon must exit 0 and take its socket with it. */
+static void daemon_stop(Daemon *d)
+{
+	int status;
+
+	assert_int_equal(kill(d->pid, SIGTERM), 0);
+	status = wait_exit(d->pid);
+	if (!(WIFEXITED(status) && WEXITSTATUS(status) == 0))
+		dump_log(d);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+	assert_int_equal(access(d->door, F_OK), -1);
+	nftw(d->root, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+static int setup(void **state)
+{
+	Daemon *d = calloc(1, sizeof(*d));
+
+	daemon_start(d, NULL);
+	*state = d;
+	return 0;
+}
+
+static int setup_native(void **state)
+{
+	Daemon *d = calloc(1, sizeof(*d));
+
+	daemon_start(d, "--native");
+	*state = d;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	daemon_stop(*state);
+	free(*state);
+	return 0;
+}
+
+static sd_bus *connect_bus(const Daemon *d)
+{
+	sd_bus *bus = NULL;
+	int fd = smf_unix_connect(d->door);
+
+	assert_true(fd >= 0);
+	assert_int_equal(sd_bus_new(&bus), 0);
+	assert_int_equal(sd_bus_set_fd(bus, fd, fd), 0);
+	assert_true(sd_bus_start(bus) >= 0);
+	return bus;
+}
+
+/* Calls a method; returns 0 or the D-Bus error name's index in the caller's expectations. */
+static int vcall(sd_bus *bus, const char *member, const char *want_error, sd_bus_message **ret,
+        const char *types, va_list ap)
+{
+	_cleanup_(sd_bus_error_free) sd_bus_error error = SD_BUS_ERROR_NULL;
+	_cleanup_(sd_bus_message_unrefp) sd_bus_message *m = NULL, *reply = NULL;
+	int r;
+
+	assert_true(sd_bus_message_new_method_call(bus, &m, NULL, PATH, IFACE, member) >= 0);
+	if (types)
+		assert_true(sd_bus_message_appendv(m, types, ap) >= 0);
+	r = sd_bus_call(bus, m, 0, &error, &reply);
+	if (want_error) {
+		if (r >= 0 || !sd_bus_error_has_name(&error, want_error))
+			print_message("%s: wanted %s, got %s (%s)\n", member, want_error,
+			        strna(error.name), strna(error.message));
+		assert_true(r < 0);
+		assert_true(sd_bus_error_has_name(&error, want_error));
+		assert_non_null(error.message);
+		assert_true(strlen(error.message) > 0);
+		return 0;
+	}
+	if (r < 0)
+		print_message(
+		        "%s failed: %s: %s\n", member, strna(error.name), strna(error.message));
+	assert_true(r >= 0);
+	if (ret)
+		*ret = TAKE_PTR(reply);
+	return 0;
+}
+
+static void call(sd_bus *bus, const char *member, const char *types, ...)
+{
+	va_list ap;
+
+	va_start(ap, types);
+	vcall(bus, member, NULL, NULL, types, ap);
+	va_end(ap);
+}
+
+static void call_fail(sd_bus *bus, const char *want, const char *member, const char *types, ...)
+{
+	va_list ap;
+
+	va_start(ap, types);
+	vcall(bus, member, want, NULL, types, ap);
+	va_end(ap);
+}
+
+static int call_bool(sd_bus *bus, const char *member)
+{
+	_cleanup_(sd_bus_message_unrefp) sd_bus_message *reply = NULL;
+	va_list ap = {};
+	int b = -1;
+
+	vcall(bus, member, NULL, &reply, NULL, ap);
+	assert_true(sd_bus_message_read(reply, "b", &b) >= 0);
+	return b;
+}
+
+static void commit_one(sd_bus *bus, const char *ent, const char *pg, uint64_t gen, unsigned op,
+        const char *prop, const char *type, const char *value, const char *want_error)
+{
+	_cleanup_(sd_bus_error_free) sd_bus_error error = SD_BUS_ERROR_NULL;
+	_cleanup_(sd_bus_message_unrefp) sd_bus_message *m = NULL, *reply = NULL;
+	int r;
+
+	assert_true(sd_bus_message_new_method_call(bus, &m, NULL, PATH, IFACE, "Commit") >= 0);
+	assert_true(sd_bus_message_append(m, "sst", ent, pg, gen) >= 0);
+	assert_true(sd_bus_message_append(m, "a(ussas)", 1, op, prop, type, 1, value) >= 0);
+	r = sd_bus_call(bus, m, 0, &error, &reply);
+	if (want_error) {
+		assert_true(r < 0);
+		assert_true(sd_bus_error_has_name(&error, want_error));
+	} else {
+		if (r < 0)
+			print_message("Commit: %s\n", error.message);
+		assert_true(r >= 0);
+	}
+}
+
+static void test_errors_and_version(void **state)
+{
+	Daemon *d = *state;
+	_cleanup_(sd_bus_flush_close_unrefp) sd_bus *bus = connect_bus(d);
+	_cleanup_(sd_bus_error_free) sd_bus_error error = SD_BUS_ERROR_NULL;
+	uint32_t version = 0;
+
+	assert_true(sd_bus_get_property_trivial(
+	                    bus, NULL, PATH, IFACE, "Version", &error, 'u', &version) >= 0);
+	assert_int_equal(version, 1);
+	call(bus, "AddService", "s", "svc:/a");
+	call(bus, "AddInstance", "s", "a:i");
+	call_fail(bus, "org.minismf.Error.Exists", "AddService", "s", "/a");
+	call_fail(bus, "org.minismf.Error.NotFound", "AddInstance", "s", "svc:/b:i");
+	call_fail(bus, "org.minismf.Error.TypeMismatch", "AddInstance", "s", "svc:/b");
+	call_fail(bus, "org.minismf.Error.InvalidArgument", "AddService", "s", "svc:/a b");
+	call(bus, "AddPg", "sssu", "svc:/a:i", "general", "framework", 0);
+	commit_one(bus, "svc:/a:i", "general", 1, 0, "enabled", "boolean", "true", NULL);
+	commit_one(
+	        bus, "svc:/a:i", "general", 1, 0, "x", "count", "1", "org.minismf.Error.NotLatest");
+	commit_one(bus, "svc:/a:i", "general", 2, 0, "x", "count", "-1",
+	        "org.minismf.Error.InvalidArgument");
+	commit_one(bus, "svc:/a:i", "general", 2, 0, "enabled", "boolean", "true",
+	        "org.minismf.Error.Exists");
+	commit_one(bus, "svc:/a:i", "nope", 1, 0, "x", "count", "1", "org.minismf.Error.Deleted");
+	call_fail(bus, "org.minismf.Error.NotFound", "GetPg", "sssb", "svc:/a:i", "nope", "", 0);
+	call_fail(bus, "org.minismf.Error.NotSupported", "RegisterRestarter", NULL);
+	assert_int_equal(call_bool(bus, "RestarterAttached"), 0);
+}
+
+/* Collects signals as "Member entity pg type [generation]" lines. */
+static int on_signal(sd_bus_message *m, void *userdata, sd_bus_error *error)
+{
+	char *log = userdata, line[256];
+	const char *ent, *pg, *type;
+	uint64_t gen = 0;
+
+	if (sd_bus_message_is_signal(m, IFACE, "PgChanged")) {
+		assert_true(sd_bus_message_read(m, "ssst", &ent, &pg, &type, &gen) >= 0);
+		snprintf(line, sizeof(line), "changed %s %s %s %llu\n", ent, pg, type,
+		        (unsigned long long)gen);
+	} else {
+		assert_true(sd_bus_message_read(m, "sss", &ent, &pg, &type) >= 0);
+		snprintf(line, sizeof(line), "deleted %s %s %s\n", ent, pg, type);
+	}
+	strcat(log, line);
+	return 0;
+}
+
+/* Processes bus until log ends with last (or the deadline passes). */
+static void wait_log(sd_bus *bus, const char *log, const char *last)
+{
+	uint64_t deadline = deadline_after_usec(DEADLINE_USEC);
+	size_t n = strlen(last);
+
+	for (;;) {
+		size_t l = strlen(log);
+
+		if (l >= n && streq(log + l - n, last))
+			return;
+		if (sd_bus_process(bus, NULL) > 0)
+			continue;
+		assert_true(deadline_left_usec(deadline) > 0);
+		assert_true(sd_bus_wait(bus, deadline_left_usec(deadline)) >= 0);
+	}
+}
+
+static void test_notifications(void **state)
+{
+	Daemon *d = *state;
+	_cleanup_(sd_bus_flush_close_unrefp) sd_bus *w = connect_bus(d), *a = connect_bus(d),
+	                                            *t = connect_bus(d);
+	static char alog[4096], tlog[4096], wlog[4096];
+
+	alog[0] = tlog[0] = wlog[0] = 0;
+	assert_true(sd_bus_match_signal(a, NULL, NULL, PATH, IFACE, NULL, on_signal, alog) >= 0);
+	assert_true(sd_bus_match_signal(t, NULL, NULL, PATH, IFACE, NULL, on_signal, tlog) >= 0);
+	assert_true(sd_bus_match_signal(w, NULL, NULL, PATH, IFACE, NULL, on_signal, wlog) >= 0);
+	call(a, "NotifyAddPgName", "s", "general");
+	call(t, "NotifyAddPgType", "s", "application");
+	call_fail(t, "org.minismf.Error.InvalidArgument", "NotifyAddPgType", "s", "bad name");
+
+	call(w, "AddService", "s", "svc:/s");
+	call(w, "AddInstance", "s", "svc:/s:i");
+	call(w, "AddPg", "sssu", "svc:/s:i", "general", "framework", 0);
+	for (unsigned g = 1; g <= 3; g++)
+		commit_one(w, "svc:/s:i", "general", g, g == 1 ? 0 : 1, "p", "count", "1", NULL);
+	/* A failed commit and an empty one send nothing. */
+	commit_one(
+	        w, "svc:/s:i", "general", 1, 1, "p", "count", "1", "org.minismf.Error.NotLatest");
+	call(w, "AddPg", "sssu", "svc:/s", "app", "application", 0);
+	call(w, "AddPg", "sssu", "svc:/s", "general", "framework", 0);
+	call(w, "DeletePg", "ss", "svc:/s:i", "general");
+	call(w, "Delete", "s", "svc:/s");
+	wait_log(a, alog, "deleted svc:/s general framework\n");
+	assert_string_equal(alog,
+	        "changed svc:/s:i general framework 1\n"
+	        "changed svc:/s:i general framework 2\n"
+	        "changed svc:/s:i general framework 3\n"
+	        "changed svc:/s:i general framework 4\n"
+	        "changed svc:/s general framework 1\n"
+	        "deleted svc:/s:i general framework\n"
+	        "deleted svc:/s general framework\n");
+	wait_log(t, tlog, "deleted svc:/s app application\n");
+	assert_string_equal(tlog,
+	        "changed svc:/s app application 1\n"
+	        "deleted svc:/s app application\n");
+	/* After a reset, nothing more; the writer, who asked for nothing, got nothing. */
+	call(a, "NotifyReset", NULL);
+	call(w, "AddService", "s", "svc:/s2");
+	call(w, "AddPg", "sssu", "svc:/s2", "general", "framework", 0);
+	call(a, "ListServices", NULL); /* a round trip: a signal sent before it would be here */
+	while (sd_bus_process(a, NULL) > 0)
+		;
+	assert_null(strstr(alog, "s2"));
+	while (sd_bus_process(w, NULL) > 0)
+		;
+	assert_string_equal(wlog, "");
+}
+
+static void test_restarter(void **state)
+{
+	Daemon *d = *state;
+	_cleanup_(sd_bus_flush_close_unrefp) sd_bus *q = connect_bus(d);
+	sd_bus *r = connect_bus(d);
+	uint64_t deadline;
+
+	assert_int_equal(call_bool(q, "RestarterAttached"), 0);
+	call(r, "RegisterRestarter", NULL);
+	call(r, "RegisterRestarter", NULL); /* again on the same connection: fine */
+	assert_int_equal(call_bool(q, "RestarterAttached"), 1);
+	call_fail(q, "org.minismf.Error.Exists", "RegisterRestarter", NULL);
+	sd_bus_flush_close_unref(r);
+	/* configd notices the close asynchronously: poll the answer with a deadline. */
+	deadline = deadline_after_usec(DEADLINE_USEC);
+	while (call_bool(q, "RestarterAttached") != 0)
+		assert_true(deadline_left_usec(deadline) > 0);
+	call(q, "RegisterRestarter", NULL);
+	assert_int_equal(call_bool(q, "RestarterAttached"), 1);
+}
+
+static void test_hello(void **state)
+{
+	Daemon *d = *state;
+	_cleanup_(sd_bus_flush_close_unrefp) sd_bus *bus = connect_bus(d);
+	_cleanup_(sd_bus_error_free) sd_bus_error error = SD_BUS_ERROR_NULL;
+	_cleanup_(sd_bus_message_unrefp) sd_bus_message *reply = NULL;
+	const char *name;
+
+	assert_true(sd_bus_call_method(bus, NULL, "/org/freedesktop/DBus", "org.freedesktop.DBus",
+	                    "Hello", &error, &reply, "") >= 0);
+	assert_true(sd_bus_message_read(reply, "s", &name) >= 0);
+	assert_true(strneq(name, ":1.", 3));
+}
+
+static void test_churn(void **state)
+{
+	Daemon *d = *state;
+
+	/* Connect, ask, go: thousands of times.  Leaks show as a non-zero exit under ASan. */
+	for (int i = 0; i < 1500; i++) {
+		sd_bus *bus = connect_bus(d);
+
+		if (i % 2)
+			call(bus, "NotifyAddPgName", "s", "general");
+		if (i % 3 == 0)
+			call(bus, "ListServices", NULL);
+		sd_bus_flush_close_unref(bus);
+	}
+	{
+		_cleanup_(sd_bus_flush_close_unrefp) sd_bus *bus = connect_bus(d);
+
+		call(bus, "AddService", "s", "svc:/after");
+	}
+}
+
+static void test_unprivileged(void **state)
+{
+	Daemon *d = *state;
+	int status;
+	pid_t pid;
+
+	if (geteuid() != 0)
+		skip();
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		sd_bus *bus;
+		int r;
+
+		if (setresgid(65534, 65534, 65534) < 0 || setresuid(65534, 65534, 65534) < 0)
+			_exit(10);
+		bus = connect_bus(d);
+		{
+			_cleanup_(sd_bus_error_free) sd_bus_error e = SD_BUS_ERROR_NULL;
+
+			r = sd_bus_call_method(
+			        bus, NULL, PATH, IFACE, "ListServices", &e, NULL, "");
+			if (r < 0)
+				_exit(11);
+		}
+		{
+			_cleanup_(sd_bus_error_free) sd_bus_error e = SD_BUS_ERROR_NULL;
+
+			r = sd_bus_call_method(
+			        bus, NULL, PATH, IFACE, "AddService", &e, NULL, "s", "svc:/x");
+			if (r >= 0 ||
+			        !sd_bus_error_has_name(&e, "org.minismf.Error.PermissionDenied"))
+				_exit(12);
+		}
+		sd_bus_flush_close_unref(bus);
+		_exit(0);
+	}
+	status = wait_exit(pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+	{
+		_cleanup_(sd_bus_flush_close_unrefp) sd_bus *bus = connect_bus(d);
+
+		call(bus, "AddService", "s",
+		        "svc:/x"); /* root may; and the refused add left nothing */
+	}
+}
+
+static void test_second_refused(void **state)
+{
+	Daemon *d = *state;
+	char path[128], buf[512] = "";
+	int status = 0;
+	FILE *f;
+
+	assert_int_equal(spawn(d->root, NULL, &status), -1);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 1);
+	snprintf(path, sizeof(path), "%s/configd.log", d->root);
+	f = fopen(path, "re");
+	assert_non_null(f);
+	assert_true(fread(buf, 1, sizeof(buf) - 1, f) > 0);
+	fclose(f);
+	assert_non_null(strstr(buf, "already serves"));
+	/* The first one still serves. */
+	{
+		_cleanup_(sd_bus_flush_close_unrefp) sd_bus *bus = connect_bus(d);
+
+		call(bus, "ListServices", NULL);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	        cmocka_unit_test_setup_teardown(test_errors_and_version, setup_native, teardown),
+	        cmocka_unit_test_setup_teardown(test_notifications, setup, teardown),
+	        cmocka_unit_test_setup_teardown(test_restarter, setup, teardown),
+	        cmocka_unit_test_setup_teardown(test_hello, setup, teardown),
+	        cmocka_unit_test_setup_teardown(test_churn, setup, teardown),
+	        cmocka_unit_test_setup_teardown(test_unprivileged, setup, teardown),
+	        cmocka_unit_test_setup_teardown(test_second_refused, setup, teardown),
+	};
+
+	signal(SIGPIPE, SIG_IGN);
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
