@@ -6,7 +6,8 @@
  * an instance's service (or the snapshot's copy of it), consulted only for a composed read.
  * Composition is per property, as illumos' composed property groups: a composed pg has the
  * instance's properties plus the service's properties the instance does not have, and the
- * type, flags and generation of the instance's pg when the instance has one.
+ * type, flags and generation of the instance's pg when the instance has one.  Two pgs of the
+ * same name but different types do not compose: the instance's is read alone.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -277,7 +278,8 @@ int backend_get_pg(Backend *b, const char *entity, const char *pg, const char *s
 	r = backend_props_read(b, have_own ? &own : &svc, &p->props, &p->n_props);
 	if (r < 0)
 		return r;
-	if (have_own && have_svc) {
+	/* As illumos: pgs of different types do not compose; the instance's hides the other. */
+	if (have_own && have_svc && streq(own.type, svc.type)) {
 		r = backend_props_read(b, &svc, &sp, &sn);
 		if (r < 0)
 			return r;

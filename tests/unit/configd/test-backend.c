@@ -345,6 +345,11 @@ static void test_composed(void **state)
 	assert_string_equal(show(f->b, INST, "general", NULL, false, "svc_only"), "<none>");
 	assert_string_equal(show(f->b, INST, "only_svc", NULL, true, "x"), "<none>");
 	assert_string_equal(show(f->b, INST, "only_svc", NULL, false, "x"), "<no pg>");
+	/* Pgs of different types do not compose: the instance's hides the service's. */
+	assert_int_equal(backend_add_pg(f->b, INST, "typed", "application", 0, NULL), 0);
+	assert_int_equal(backend_add_pg(f->b, SVC, "typed", "framework", 0, NULL), 0);
+	assert_int_equal(commit1(f->b, SVC, "typed", 1, BACKEND_CMD_NEW, "x", "astring", b), 1);
+	assert_string_equal(show(f->b, INST, "typed", NULL, true, "x"), "<none>");
 	/* composed is ignored for a service. */
 	assert_string_equal(show(f->b, SVC, "general", NULL, true, "both"), "svc");
 }
