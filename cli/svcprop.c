@@ -346,8 +346,9 @@ static void process_operand(const char *operand)
 	if (r < 0 && !errmsg)
 		scfdie(r);
 	if (r < 0) {
+		/* svcprop also takes pg and property FMRIs, hence illumos' wider word. */
 		if (!g.quiet)
-			warn("%s", errmsg);
+			warn("Pattern '%s' doesn't match any entities", operand);
 		g.status = 1;
 		return;
 	}
@@ -355,7 +356,9 @@ static void process_operand(const char *operand)
 	if (strv_length(matches) > 1)
 		g.types = g.fmris = true;
 	STRV_FOREACH(m, matches)
-	process_entity(*m);
+	{
+		process_entity(*m);
+	}
 	strv_free(matches);
 }
 

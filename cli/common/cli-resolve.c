@@ -21,34 +21,6 @@ static int no_match(const char *pattern, unsigned flags, char **errmsg)
 	return -SCF_ERROR_NOT_FOUND;
 }
 
-/* Is fmri an instance of one of the services in l? */
-static int instance_of_listed_service(char *const *l, const char *fmri)
-{
-	const char *colon = strrchr(fmri, ':');
-
-	/* "svc:" has a colon too; an instance has one after the service path. */
-	if (!colon || colon - fmri <= 4)
-		return 0;
-	STRV_FOREACH(s, l)
-	if (strlen(*s) == (size_t)(colon - fmri) && strneq(*s, fmri, colon - fmri))
-		return 1;
-	return 0;
-}
-
-/* Drops the instances whose service matched too (see the header). */
-static int absorb_instances(char **l, char ***ret)
-{
-	_cleanup_strv_free_ char **out = strv_new_empty();
-
-	if (!out)
-		return -SCF_ERROR_NO_MEMORY;
-	STRV_FOREACH(s, l)
-	if (!instance_of_listed_service(l, *s) && strv_extend(&out, *s) < 0)
-		return -SCF_ERROR_NO_MEMORY;
-	*ret = TAKE_PTR(out);
-	return 0;
-}
-
 int cli_resolve_all(
         scf_handle_t *h, const char *pattern, unsigned flags, char ***ret, char **errmsg)
 {
@@ -63,11 +35,8 @@ int cli_resolve_all(
 		return no_match(pattern, flags, errmsg);
 	if (r < 0)
 		return r;
-	if (!(flags & SCF_RESOLVE_SERVICES)) {
-		*ret = TAKE_PTR(l);
-		return 0;
-	}
-	return absorb_instances(l, ret);
+	*ret = TAKE_PTR(l);
+	return 0;
 }
 
 static int multiple(const char *pattern, char *const *l, char **errmsg)
@@ -80,7 +49,9 @@ static int multiple(const char *pattern, char *const *l, char **errmsg)
 		return -SCF_ERROR_NO_MEMORY;
 	fprintf(f, "Pattern '%s' matches multiple instances:", pattern);
 	STRV_FOREACH(s, l)
-	fprintf(f, "\n    %s", *s);
+	{
+		fprintf(f, "\n\t%s", *s);
+	}
 	if (fclose(f) != 0) {
 		free(buf);
 		return -SCF_ERROR_NO_MEMORY;

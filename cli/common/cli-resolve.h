@@ -3,10 +3,10 @@
  *
  * libscf does the matching (scf_fmri_resolve*); this adds what the tools share on top of it:
  * the sentences ("Pattern 'x' doesn't match any instances or services", "Pattern 'x' matches
- * multiple instances:" followed by the candidates) and one rule for patterns that match a
- * service and also instances of that same service ("ssh" matching svc:/network/ssh and
- * svc:/network/ssh:default): when services are wanted, the service stands for its instances, so
- * "svccfg -s ssh" selects the service rather than failing as ambiguous.
+ * multiple instances:" followed by the candidates, one per line after a tab).  As in illumos'
+ * scf_walk_fmri(), a partial pattern may match a service and instances of it at once ("ssh"
+ * names svc:/network/ssh and svc:/network/ssh:default); a tool that needs one entity then
+ * reports the ambiguity, and the user gives the full FMRI.
  *
  * Messages are returned, not printed, because each tool prefixes them its own way.
  */

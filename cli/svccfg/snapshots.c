@@ -27,7 +27,9 @@ int cmd_listsnap(svccfg_t *c, const token_t *args, size_t n)
 	if (r < 0)
 		return svccfg_scf_error(c, r, c->cur_inst);
 	STRV_FOREACH(s, l)
-	puts(*s);
+	{
+		puts(*s);
+	}
 	scf_strv_free(l);
 	return SVCCFG_OK;
 }
@@ -60,8 +62,10 @@ int cmd_refresh(svccfg_t *c, const token_t *args, size_t n)
 		return svccfg_scf_error(c, r, c->cur_svc);
 	r = SVCCFG_OK;
 	STRV_FOREACH(s, l)
-	if ((r = refresh_one(c, h, *s)) < 0)
-		break;
+	{
+		if ((r = refresh_one(c, h, *s)) < 0)
+			break;
+	}
 	scf_strv_free(l);
 	return r;
 }

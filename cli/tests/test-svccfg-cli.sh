@@ -79,14 +79,14 @@ assert_eq "config/port count 9090" "$OUT" "type taken from the service"
 log "abbreviations"
 ok "$SVCCFG" add other/app
 ok "$SVCCFG" -s other/app add default
-refused "$SVCCFG" -s app listpg
-assert_eq "svccfg: Pattern 'app' matches multiple instances:
-    svc:/other/app
-    svc:/site/app" "$ERR" "an ambiguous abbreviation"
+refused "$SVCCFG" -s default listpg
+assert_eq "svccfg: Pattern 'default' matches multiple instances:
+	svc:/other/app:default
+	svc:/site/app:default" "$ERR" "an ambiguous abbreviation"
 refused "$SVCCFG" -s nosuch listpg
 assert_eq "svccfg: Pattern 'nosuch' doesn't match any instances or services" "$ERR" "no match"
 ok "$SVCCFG" -s site/app listpg
-assert_match "^config " "$OUT" "a service abbreviation selects the service"
+assert_match "^config " "$OUT" "a service named without svc:/"
 ok "$SVCCFG" -s site/app:default listpg
 assert_match "^config " "$OUT" "an instance abbreviation"
 
