@@ -31,10 +31,10 @@ ok "$SVCCFG" -s "$S" addpg config application
 ok "$SVCCFG" -s "$I" addpg iconf framework
 ok "$SVCCFG" -s "$I" addpg volatile application P
 ok "$SVCCFG" -s "$S" listpg
-assert_match '^config +application *$' "$OUT" "svccfg listpg of the service"
+assert_match '^config[[:space:]]+application[[:space:]]*$' "$OUT" "svccfg listpg of the service"
 ok "$SVCCFG" -s "$I" listpg
-assert_match '^iconf +framework *$' "$OUT" "svccfg listpg of the instance"
-assert_match '^volatile +application +NONPERSISTENT *$' "$OUT" "svccfg listpg (P flag)"
+assert_match '^iconf[[:space:]]+framework[[:space:]]*$' "$OUT" "svccfg listpg of the instance"
+assert_match '^volatile[[:space:]]+application[[:space:]]+NONPERSISTENT$' "$OUT" "svccfg listpg (P flag)"
 assert_match 'pg volatile type=application flags=0x1 ' "$(dump)" "the P pg in the repository"
 refused "$SVCCFG" -s "$S" addpg config application
 

@@ -18,7 +18,7 @@ add default
 select svc:/test/persist:default
 addpg config application
 setprop config/n = count: 42
-setprop config/l = astring: ("x y" z)
+setprop config/l = astring: ("x y" "z")
 addpg restarter framework P
 setprop restarter/state = astring: online
 refresh
