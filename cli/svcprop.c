@@ -272,72 +272,95 @@ static void process_entity(const char *entity)
 		print_all_pgs(entity, NULL, SCF_READ_COMPOSED, true);
 }
 
-/* An operand naming a pg or a property: read from the current view of its entity. */
-static void process_pg_operand(const char *operand, const scf_fmri_t *f)
+/*
+ * What the operands name, in order and each once (as illumos' scf_walk_fmri()): entities, and
+ * pgs or properties given by FMRI (read from the current view of their entity).
+ */
+typedef struct target {
+	char *key;        /* canonical FMRI: identity, for dropping duplicates */
+	char *entity;     /* the service or instance */
+	scf_pg_t *pg;     /* a pg operand's pg, read when the operand was resolved */
+	const char *prop; /* a property operand's property name (points into pg) */
+} target_t;
+
+static struct {
+	target_t *v;
+	size_t n;
+} targets;
+
+static bool target_seen(const char *key)
 {
-	_cleanup_free_ char *entity = NULL, *pgfmri = NULL;
+	for (size_t i = 0; i < targets.n; i++)
+		if (streq(targets.v[i].key, key))
+			return true;
+	return false;
+}
+
+static void target_add(const char *key, const char *entity, scf_pg_t *pg, const char *prop)
+{
+	target_t *v;
+
+	if (target_seen(key)) {
+		scf_pg_free(pg);
+		return;
+	}
+	v = realloc(targets.v, (targets.n + 1) * sizeof(*v));
+	if (!v)
+		die("Could not allocate memory");
+	targets.v = v;
+	v[targets.n] =
+	        (target_t){.key = strdup(key), .entity = strdup(entity), .pg = pg, .prop = prop};
+	if (!v[targets.n].key || !v[targets.n].entity)
+		die("Could not allocate memory");
+	targets.n++;
+}
+
+static void no_match(const char *operand)
+{
+	/* svcprop also takes pg and property FMRIs, hence illumos' wider word. */
+	if (!g.quiet)
+		warn("Pattern '%s' doesn't match any entities", operand);
+	g.status = 1;
+}
+
+/* A pg or property FMRI operand; false if it does not name one that exists. */
+static bool resolve_pg_operand(const scf_fmri_t *f)
+{
+	_cleanup_free_ char *entity = NULL, *key = NULL;
 	scf_pg_t *pg = NULL;
-	const scf_property_t *p;
+	const scf_property_t *p = NULL;
 	int r;
 
 	if (asprintf(&entity, "svc:/%s%s%s", f->service, f->instance ? ":" : "",
 	            strempty(f->instance)) < 0 ||
-	        asprintf(&pgfmri, "%s/:properties/%s", entity, f->pg) < 0)
+	        scf_fmri_format(f, &key) < 0)
 		die("Could not allocate memory");
-	if (f->prop && g.n_props > 0) {
-		warn("The -p option cannot be used with property operands.");
-		usage();
-	}
 	r = scf_pg_get(g.h, entity, f->pg, NULL, 0, &pg);
-	if (r == -SCF_ERROR_NOT_FOUND || (r >= 0 && f->prop && !scf_pg_property(pg, f->prop))) {
-		scf_pg_free(pg);
-		if (!g.quiet)
-			warn("Pattern '%s' doesn't match any entities", operand);
-		g.status = 1;
-		return;
-	}
+	if (r == -SCF_ERROR_NOT_FOUND)
+		return false;
 	if (r < 0)
 		scfdie(r);
-	if (f->prop) {
-		if (!g.quiet)
-			print_prop(pg, scf_pg_property(pg, f->prop), entity);
-	} else if (g.n_props == 0) {
-		if (!g.quiet)
-			print_pg(pg, entity);
-	} else
-		for (size_t i = 0; i < g.n_props; i++) {
-			const prop_arg_t *a = &g.props[i];
-
-			if (a->prop) {
-				fprintf(stderr,
-				        "%s: -p argument `%s/%s' has too many components "
-				        "for property group `%s'.\n",
-				        log_program(), a->pg, a->prop, pgfmri);
-				exit(2);
-			}
-			p = scf_pg_property(pg, a->pg);
-			if (p && !g.quiet)
-				print_prop(pg, p, entity);
-			else if (!p) {
-				if (PRINT_NOPROP_ERRORS)
-					warn("Couldn't find property `%s' in property group `%s'.",
-					        a->pg, pgfmri);
-				noprop();
-			}
-		}
-	scf_pg_free(pg);
+	if (f->prop && !(p = scf_pg_property(pg, f->prop))) {
+		scf_pg_free(pg);
+		return false;
+	}
+	target_add(key, entity, pg, p ? p->name : NULL);
+	return true;
 }
 
-static void process_operand(const char *operand)
+static void resolve_operand(const char *operand)
 {
 	_cleanup_free_ char *errmsg = NULL;
 	scf_fmri_t f = {0};
 	char **matches = NULL;
+	bool found;
 	int r;
 
 	if (scf_fmri_parse(operand, &f) >= 0 && f.pg) {
-		process_pg_operand(operand, &f);
+		found = resolve_pg_operand(&f);
 		scf_fmri_clear(&f);
+		if (!found)
+			no_match(operand);
 		return;
 	}
 	scf_fmri_clear(&f);
@@ -346,20 +369,72 @@ static void process_operand(const char *operand)
 	if (r < 0 && !errmsg)
 		scfdie(r);
 	if (r < 0) {
-		/* svcprop also takes pg and property FMRIs, hence illumos' wider word. */
-		if (!g.quiet)
-			warn("Pattern '%s' doesn't match any entities", operand);
-		g.status = 1;
+		no_match(operand);
 		return;
 	}
-	/* Several entities: each line must say which one it is about. */
-	if (strv_length(matches) > 1)
-		g.types = g.fmris = true;
-	STRV_FOREACH(m, matches)
-	{
-		process_entity(*m);
-	}
+	for (char **m = matches; *m; m++)
+		target_add(*m, *m, NULL, NULL);
 	strv_free(matches);
+}
+
+/* A pg operand: the pg (or the -p properties of it), or one property. */
+static void process_pg_target(const target_t *t)
+{
+	const scf_property_t *p;
+
+	if (t->prop) {
+		if (g.n_props > 0) {
+			warn("The -p option cannot be used with property operands.");
+			usage();
+		}
+		if (!g.quiet)
+			print_prop(t->pg, scf_pg_property(t->pg, t->prop), t->entity);
+		return;
+	}
+	if (g.n_props == 0) {
+		if (!g.quiet)
+			print_pg(t->pg, t->entity);
+		return;
+	}
+	for (size_t i = 0; i < g.n_props; i++) {
+		const prop_arg_t *a = &g.props[i];
+
+		if (a->prop) {
+			fprintf(stderr,
+			        "%s: -p argument `%s/%s' has too many components for property "
+			        "group `%s'.\n",
+			        log_program(), a->pg, a->prop, t->key);
+			exit(2);
+		}
+		p = scf_pg_property(t->pg, a->pg);
+		if (p && !g.quiet)
+			print_prop(t->pg, p, t->entity);
+		else if (!p) {
+			if (PRINT_NOPROP_ERRORS)
+				warn("Couldn't find property `%s' in property group `%s'.", a->pg,
+				        t->key);
+			noprop();
+		}
+	}
+}
+
+static void process_targets(void)
+{
+	/* Several things to show: each line must say which one it is about. */
+	if (targets.n > 1)
+		g.types = g.fmris = true;
+	for (size_t i = 0; i < targets.n; i++) {
+		target_t *t = &targets.v[i];
+
+		if (t->pg)
+			process_pg_target(t);
+		else
+			process_entity(t->entity);
+		scf_pg_free(t->pg);
+		free(t->key);
+		free(t->entity);
+	}
+	free(targets.v);
 }
 
 static void parse_options(int argc, char *argv[])
@@ -419,7 +494,8 @@ int main(int argc, char *argv[])
 	if (r < 0)
 		die("Could not connect to configuration repository: %s.", cli_scf_phrase(r));
 	for (int i = optind; i < argc; i++)
-		process_operand(argv[i]);
+		resolve_operand(argv[i]);
+	process_targets();
 	scf_handle_destroy(g.h);
 	free(g.props);
 	return g.status;

@@ -122,6 +122,10 @@ assert_eq "svcprop: Couldn't find property \`config/nosuch' for instance \`svc:/
 ok "$SVCCFG" -s svc:/site/app:default refresh
 ok "$SVCPROP" -p config/port svc:/site/app:default
 assert_eq 7070 "$OUT" "after a second refresh"
+ok "$SVCPROP" -p config/port svc:/site/app svc:/site/app:default svc:/site/app
+assert_eq "svc:/site/app/:properties/config/port count 8080
+svc:/site/app:default/:properties/config/port count 7070" "$OUT" \
+	"several operands: full FMRIs, each entity once"
 ok "$SVCCFG" -s svc:/site/app:default listsnap
 assert_eq "previous
 running" "$OUT" "refresh keeps the previous running snapshot"
