@@ -130,6 +130,23 @@ ok "$SVCCFG" -s svc:/site/app:default listsnap
 assert_eq "previous
 running" "$OUT" "refresh keeps the previous running snapshot"
 
+log "the interactive prompt (on a pseudo-terminal)"
+if command -v script >/dev/null; then
+	run script -qec "$SVCCFG" /dev/null <<<"select svc:/site/app
+unselect
+unselect
+listpg
+select svc:/site/app:default
+listsnap"
+	OUT=$(tr -d '\r' <<<"$OUT")
+	assert_rc 0 "errors at the prompt do not end the session"
+	assert_match "svc:/site/app> svc:> Cannot unselect at scope level\.$" "$OUT" "prompt and error"
+	assert_match "^svc:> An entity is not selected\.$" "$OUT" "the session went on"
+	assert_match "svc:/site/app:default> previous$" "$OUT" "the instance prompt"
+else
+	log "no script(1): prompt not tested"
+fi
+
 log "--root"
 ok env -u SMF_ROOT "$SVCCFG" --root "$ROOT" -s svc:/site/app listpg
 assert_match "^config " "$OUT" "svccfg --root"
