@@ -350,7 +350,7 @@ static void test_typed_reads(void **state)
 	OK(h, scf_tx_begin(h, "svc:/t/typed", "p", &tx));
 	v = "true";
 	OK(h, scf_tx_new(tx, "b", SCF_TYPE_BOOLEAN, &v, 1));
-	v = "042";
+	v = "0x2a";
 	OK(h, scf_tx_new(tx, "c", SCF_TYPE_COUNT, &v, 1));
 	v = "18446744073709551615";
 	OK(h, scf_tx_new(tx, "bigc", SCF_TYPE_COUNT, &v, 1));
