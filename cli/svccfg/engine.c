@@ -133,13 +133,15 @@ int engine_run_file(svccfg_t *c, const char *path)
 {
 	_cleanup_fclose_ FILE *f = NULL;
 
-	c->input_name = path;
-	if (streq(path, "-"))
+	if (streq(path, "-")) {
+		c->input_name = "<stdin>";
 		return run_stream(c, stdin);
+	}
+	c->input_name = path;
 	f = fopen(path, "re");
 	if (!f) {
 		c->input_name = NULL;
-		svccfg_error(c, "Could not open \"%s\": %s.", path, strerror(errno));
+		svccfg_error(c, "Could not open %s: %s.", path, strerror(errno));
 		return 1;
 	}
 	return run_stream(c, f);

@@ -50,7 +50,7 @@ refused "$SVCCFG" -f "$ROOT/nosuchfile"
 assert_match "Could not open" "$ERR" "a missing command file"
 run "$SVCCFG" -s svc:/site/app <<<"nosuchcommand"
 assert_rc 1 "an unknown command on stdin"
-assert_eq "svccfg (-, line 1): Syntax error." "$ERR" "an unknown command on stdin"
+assert_eq "svccfg (<stdin>, line 1): Syntax error." "$ERR" "an unknown command on stdin"
 
 log "command-line quoting"
 ok "$SVCCFG" -s svc:/site/app setprop config/motd = astring: "two words"
