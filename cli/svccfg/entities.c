@@ -239,26 +239,33 @@ static int instance_may_run(svccfg_t *c, scf_handle_t *h, const char *inst)
 	return r;
 }
 
-/* Refuses (reported) when an instance to be deleted may be running and -f was not given. */
+static int refuse_if_running(svccfg_t *c, scf_handle_t *h, const char *inst)
+{
+	int r = instance_may_run(c, h, inst);
+
+	if (r <= 0)
+		return r;
+	svccfg_error(c, "Instance %s may be running.  Use delete -f if it is not.", inst);
+	return SVCCFG_ERR;
+}
+
+/*
+ * Refuses (reported) when an instance to be deleted may be running; all are checked before
+ * anything is deleted, so a refused delete of a service leaves every instance in place.
+ */
 static int check_not_running(svccfg_t *c, scf_handle_t *h, const char *fmri, bool is_instance)
 {
 	char **insts = NULL;
-	int r = 0;
+	int r;
 
 	if (is_instance)
-		insts = NULL;
-	else if ((r = scf_instance_list(h, fmri, &insts)) < 0)
+		return refuse_if_running(c, h, fmri);
+	r = scf_instance_list(h, fmri, &insts);
+	if (r < 0)
 		return svccfg_scf_error(c, r, fmri);
-	for (size_t i = 0; r >= 0 && (is_instance ? i < 1 : insts[i] != NULL); i++) {
-		const char *inst = is_instance ? fmri : insts[i];
-
-		r = instance_may_run(c, h, inst);
-		if (r > 0) {
-			svccfg_error(c, "Instance %s may be running.  Use delete -f if it is not.",
-			        inst);
-			r = SVCCFG_ERR;
-		}
-	}
+	r = 0;
+	for (char **i = insts; r >= 0 && *i; i++)
+		r = refuse_if_running(c, h, *i);
 	scf_strv_free(insts);
 	return r < 0 ? r : 0;
 }

@@ -47,6 +47,20 @@ int svccfg_handle(svccfg_t *c, scf_handle_t **ret)
 	return 0;
 }
 
+/* After NOT_FOUND on the selection: was it deleted under us?  Then fall back to what remains. */
+static bool selection_vanished(svccfg_t *c)
+{
+	const char *sel = svccfg_entity(c);
+
+	if (!sel || scf_entity_exists(c->h, sel) != 0)
+		return false;
+	if (c->cur_inst && scf_entity_exists(c->h, c->cur_svc) > 0)
+		(void)svccfg_select_set(c, c->cur_svc, NULL);
+	else
+		(void)svccfg_select_set(c, NULL, NULL);
+	return true;
+}
+
 int svccfg_scf_error(svccfg_t *c, int r, const char *subject)
 {
 	if (r == -SCF_ERROR_CONNECTION_BROKEN || r == -SCF_ERROR_NO_SERVER) {
@@ -57,7 +71,9 @@ int svccfg_scf_error(svccfg_t *c, int r, const char *subject)
 		svccfg_error(c, "Out of memory.");
 		return SVCCFG_FATAL;
 	}
-	if (r == -SCF_ERROR_PERMISSION_DENIED)
+	if (r == -SCF_ERROR_NOT_FOUND && selection_vanished(c))
+		svccfg_error(c, "Current selection has been deleted.");
+	else if (r == -SCF_ERROR_PERMISSION_DENIED)
 		svccfg_error(c, "Permission denied.");
 	else if (r == -SCF_ERROR_BACKEND_READONLY)
 		svccfg_error(c, "Backend read-only.");

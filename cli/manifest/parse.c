@@ -1,0 +1,315 @@
+/*
+ * parse.c: the manifest reader's entry points: from bytes to a checked bundle.
+ *
+ * THE MODEL
+ *
+ * Reading a service bundle is three stages over one libxml2 document:
+ *
+ *   1. parse    libxml2 builds the tree.  The network is never used (XML_PARSE_NONET) and no
+ *               DTD is loaded or validated against: the DOCTYPE's system identifier (illumos'
+ *               /usr/share/lib/xml/dtd/service_bundle.dtd.1) is only checked to name
+ *               service_bundle.  XInclude is processed here, so an included bundle becomes a
+ *               nested <service_bundle> and the later stages never see xi:include.
+ *   2. check    check.c walks the whole tree against the format's rules (schema.c): allowed
+ *               children and their order, required and known attributes, enumerated values.
+ *               This is our replacement for illumos' DTD validation.
+ *   3. build    build.c turns the tree into an mf_bundle_t (bundle.h), making the semantic
+ *               checks illumos makes while it does so (names legal, values parse for their
+ *               type, no duplicate instance, pg or property, a dependent names one FMRI...).
+ *
+ * Invariants:
+ *  - libxml2 never prints.  Its errors reach us through a structured error handler that is
+ *    installed for the duration of one read (and the previous handler restored), and become
+ *    diagnostics like ours: the file, libxml2's line, its message.
+ *  - A stage runs only if the previous one recorded no error, so build.c may rely on what
+ *    check.c enforces (a required attribute is there, an enumerated one has a legal value).
+ *  - Every failure that is the document's fault adds at least one diagnostic and returns
+ *    -EINVAL; the caller never gets a half-built bundle.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <libxml/parser.h>
+#include <libxml/xinclude.h>
+#include <libxml/xmlerror.h>
+
+#include "reader.h"
+
+/* A manifest is a few KiB; this only keeps a mistaken argument from eating the memory. */
+#define MF_MAX_FILE_SIZE (64u << 20)
+
+#define MF_XML_OPTIONS (XML_PARSE_NONET | XML_PARSE_BIG_LINES | XML_PARSE_NOCDATA)
+
+unsigned mf_line(const xmlNode *n)
+{
+	long l = n ? xmlGetLineNo(n) : 0;
+
+	return l > 0 && l < (long)UINT_MAX ? (unsigned)l : 0;
+}
+
+int mf_err(mf_reader_t *r, const xmlNode *n, const char *fmt, ...)
+{
+	_cleanup_free_ char *msg = NULL;
+	va_list ap;
+
+	r->n_errors++;
+	if (r->diags->n >= MF_MAX_DIAGS)
+		return -EINVAL;
+	va_start(ap, fmt);
+	if (vasprintf(&msg, fmt, ap) < 0)
+		msg = NULL;
+	va_end(ap);
+	if (!msg || mf_diags_add(r->diags, r->file, mf_line(n), "%s", msg) < 0)
+		r->oom = true;
+	return -EINVAL;
+}
+
+char *mf_attr(const xmlNode *n, const char *name)
+{
+	xmlChar *v;
+	char *s;
+
+	if (streq(name, "xml:lang"))
+		v = xmlGetNsProp(n, (const xmlChar *)"lang", XML_XML_NAMESPACE);
+	else
+		v = xmlGetNoNsProp(n, (const xmlChar *)name);
+	if (!v)
+		return NULL;
+	/* Hand out malloc()ed memory, whatever allocator libxml2 was set up with. */
+	s = strdup((const char *)v);
+	xmlFree(v);
+	return s;
+}
+
+const char *mf_elem_name(const xmlNode *n, char *buf, size_t size)
+{
+	if (n->ns && n->ns->prefix) {
+		snprintf(buf, size, "%s:%s", (const char *)n->ns->prefix, (const char *)n->name);
+		return buf;
+	}
+	return (const char *)n->name;
+}
+
+static void on_xml_error(void *userdata, xmlErrorPtr e)
+{
+	mf_reader_t *r = userdata;
+	_cleanup_free_ char *msg = NULL;
+	size_t len;
+
+	/* Warnings (e.g. a relative namespace URI) do not make a bundle invalid. */
+	if (!e || e->level == XML_ERR_WARNING || e->level == XML_ERR_NONE)
+		return;
+	r->n_errors++;
+	if (r->diags->n >= MF_MAX_DIAGS)
+		return;
+	msg = strdup(e->message ? e->message : "unknown XML error");
+	if (!msg) {
+		r->oom = true;
+		return;
+	}
+	len = strlen(msg);
+	while (len > 0 && (msg[len - 1] == '\n' || msg[len - 1] == ' '))
+		msg[--len] = '\0';
+	/* An error inside an included file names that file. */
+	if (mf_diags_add(r->diags, e->file ? e->file : r->file, e->line > 0 ? (unsigned)e->line : 0,
+		    "malformed XML: %s", msg) < 0)
+		r->oom = true;
+}
+
+static void on_generic_error(void *ctx, const char *msg, ...)
+{
+	/* Everything we care about also arrives structured; this only keeps stderr quiet. */
+}
+
+typedef struct saved_handlers {
+	xmlStructuredErrorFunc serror;
+	void *sctx;
+	xmlGenericErrorFunc gerror;
+	void *gctx;
+} saved_handlers_t;
+
+static void handlers_install(mf_reader_t *r, saved_handlers_t *s)
+{
+	*s = (saved_handlers_t){ .serror = xmlStructuredError,
+		.sctx = xmlStructuredErrorContext,
+		.gerror = xmlGenericError,
+		.gctx = xmlGenericErrorContext };
+	xmlSetStructuredErrorFunc(r, on_xml_error);
+	xmlSetGenericErrorFunc(NULL, on_generic_error);
+}
+
+static void handlers_restore(saved_handlers_t *s)
+{
+	xmlSetStructuredErrorFunc(s->sctx, s->serror);
+	xmlSetGenericErrorFunc(s->gctx, s->gerror);
+}
+
+static void docp(xmlDocPtr *d)
+{
+	if (*d)
+		xmlFreeDoc(*d);
+}
+
+static void ctxtp(xmlParserCtxtPtr *c)
+{
+	if (*c)
+		xmlFreeParserCtxt(*c);
+}
+
+static int result(mf_reader_t *r, int ret)
+{
+	if (r->oom)
+		return -ENOMEM;
+	if (ret >= 0 && r->n_errors > 0)
+		return -EINVAL;
+	return ret;
+}
+
+static int check_prolog(mf_reader_t *r, xmlDoc *doc, xmlNode **ret)
+{
+	xmlNode *root = xmlDocGetRootElement(doc);
+	xmlDtd *dtd = xmlGetIntSubset(doc);
+	char buf[128];
+
+	if (!root)
+		return mf_err(r, NULL, "document has no root element");
+	if (root->ns || !streq((const char *)root->name, "service_bundle"))
+		return mf_err(r, root, "root element is <%s>, expected <service_bundle>",
+			mf_elem_name(root, buf, sizeof(buf)));
+	/* illumos refuses a document without a DOCTYPE; we check its name, never load it. */
+	if (!dtd)
+		return mf_err(r, root,
+			"document has no DOCTYPE (expected <!DOCTYPE service_bundle SYSTEM ...>)");
+	if (!dtd->name || !streq((const char *)dtd->name, "service_bundle"))
+		return mf_err(r, root, "DOCTYPE names \"%s\", expected \"service_bundle\"",
+			dtd->name ? (const char *)dtd->name : "");
+	*ret = root;
+	return 0;
+}
+
+static int read_doc(mf_reader_t *r, const void *buf, size_t len, mf_bundle_t **ret)
+{
+	_cleanup_(ctxtp) xmlParserCtxtPtr ctxt = NULL;
+	_cleanup_(docp) xmlDocPtr doc = NULL;
+	xmlNode *root = NULL;
+	int k;
+
+	if (len > INT_MAX)
+		return mf_err(r, NULL, "file too large");
+	ctxt = xmlNewParserCtxt();
+	if (!ctxt)
+		return -ENOMEM;
+	doc = xmlCtxtReadMemory(ctxt, buf, (int)len, r->file, NULL, MF_XML_OPTIONS);
+	if (!doc || !ctxt->wellFormed) {
+		if (r->n_errors == 0)
+			mf_err(r, NULL, "malformed XML: not a well-formed document");
+		return -EINVAL;
+	}
+
+	if (!(r->flags & MF_READ_NO_XINCLUDE)) {
+		k = xmlXIncludeProcessFlags(doc, MF_XML_OPTIONS | XML_PARSE_NOXINCNODE);
+		if (k < 0) {
+			if (r->n_errors == 0)
+				mf_err(r, xmlDocGetRootElement(doc), "XInclude processing failed");
+			return -EINVAL;
+		}
+	}
+
+	k = check_prolog(r, doc, &root);
+	if (k < 0)
+		return k;
+	k = mf_check_tree(r, root);
+	if (k < 0 || r->n_errors > 0)
+		return -EINVAL;
+	return mf_build_bundle(r, root, ret);
+}
+
+int mf_read_memory(const void *buf, size_t len, const char *name, unsigned flags,
+	mf_diags_t *diags, mf_bundle_t **ret)
+{
+	mf_reader_t r = { .file = name ? name : "(memory)", .flags = flags, .diags = diags };
+	saved_handlers_t saved;
+	mf_bundle_t *b = NULL;
+	int k;
+
+	xmlInitParser();
+	handlers_install(&r, &saved);
+	k = result(&r, read_doc(&r, buf, len, &b));
+	handlers_restore(&saved);
+	if (k < 0) {
+		mf_bundle_free(b);
+		return k;
+	}
+	*ret = b;
+	return 0;
+}
+
+static int read_all(int fd, char **ret, size_t *ret_len)
+{
+	_cleanup_free_ char *buf = NULL;
+	size_t len = 0, cap = 0;
+
+	for (;;) {
+		ssize_t n;
+
+		if (len == cap) {
+			char *nb;
+
+			if (cap >= MF_MAX_FILE_SIZE)
+				return -EFBIG;
+			cap = cap ? cap * 2 : 16384;
+			nb = realloc(buf, cap);
+			if (!nb)
+				return -ENOMEM;
+			buf = nb;
+		}
+		n = read(fd, buf + len, cap - len);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return negative_errno();
+		}
+		if (n == 0)
+			break;
+		len += (size_t)n;
+	}
+	*ret = TAKE_PTR(buf);
+	*ret_len = len;
+	return 0;
+}
+
+int mf_read_file(const char *path, unsigned flags, mf_diags_t *diags, mf_bundle_t **ret)
+{
+	_cleanup_close_ int fd = -1;
+	_cleanup_free_ char *buf = NULL;
+	struct stat st;
+	size_t len = 0;
+	int r;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0) {
+		r = negative_errno();
+		if (mf_diags_add(diags, path, 0, "cannot open: %s", strerror(-r)) < 0)
+			return -ENOMEM;
+		return r;
+	}
+	if (fstat(fd, &st) < 0 || S_ISDIR(st.st_mode)) {
+		r = S_ISDIR(st.st_mode) ? -EISDIR : negative_errno();
+		if (mf_diags_add(diags, path, 0, "cannot read: %s", strerror(-r)) < 0)
+			return -ENOMEM;
+		return r;
+	}
+	r = read_all(fd, &buf, &len);
+	if (r < 0) {
+		if (r != -ENOMEM && mf_diags_add(diags, path, 0, "cannot read: %s", strerror(-r)) < 0)
+			return -ENOMEM;
+		return r;
+	}
+	return mf_read_memory(buf ? buf : "", len, path, flags, diags, ret);
+}
