@@ -158,9 +158,29 @@ static void stop_configd(void)
 	T.pid = -1;
 }
 
+/* A crash: SIGKILL, no chance to close anything. */
+static void kill_configd(void)
+{
+	if (T.pid <= 0)
+		return;
+	kill(T.pid, SIGKILL);
+	waitpid(T.pid, NULL, 0);
+	close(T.pidfd);
+	T.pidfd = -1;
+	T.pid = -1;
+}
+
 static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 {
 	return remove(path);
+}
+
+static int group_teardown(void **state)
+{
+	stop_configd();
+	if (!getenv("KEEP_SANDBOX"))
+		nftw(T.root, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+	return 0;
 }
 
 static int group_setup(void **state)
@@ -172,14 +192,11 @@ static int group_setup(void **state)
 		return -1;
 	chmod(T.root, 0755);
 	snprintf(T.vol, sizeof(T.vol), "%s/%s", T.root, SMF_REL_VOLATILE_DIR);
-	return start_configd();
-}
-
-static int group_teardown(void **state)
-{
-	stop_configd();
-	if (!getenv("KEEP_SANDBOX"))
-		nftw(T.root, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+	if (start_configd() < 0) {
+		/* cmocka skips the group teardown when the set-up fails. */
+		group_teardown(state);
+		return -1;
+	}
 	return 0;
 }
 
@@ -812,12 +829,73 @@ static void test_restarter(void **state)
 	scf_handle_destroy(h);
 }
 
-/* Stops configd: handles see a broken connection, new ones no server, at once. */
+/* A configd that hangs costs a call its timeout, not forever; the handle stays usable. */
+static void test_stuck_configd(void **state)
+{
+	scf_handle_t *h = connect_();
+	char **l = NULL;
+	uint64_t t0;
+
+	scf_handle_set_timeout(h, 200 * USEC_PER_MSEC);
+	assert_int_equal(kill(T.pid, SIGSTOP), 0);
+	t0 = now_monotonic_usec();
+	ERR(h, scf_service_list(h, &l), SCF_ERROR_CONNECTION_BROKEN);
+	assert_true(now_monotonic_usec() - t0 >= 200 * USEC_PER_MSEC);
+	assert_true(now_monotonic_usec() - t0 < 5 * USEC_PER_SEC);
+	assert_int_equal(kill(T.pid, SIGCONT), 0);
+	scf_handle_set_timeout(h, 25 * USEC_PER_SEC);
+	/* The late reply to the timed-out call is dropped, not mistaken for the next one's. */
+	OK(h, scf_service_list(h, &l));
+	assert_true(strv_has(l, "svc:/t/typed"));
+	scf_strv_free(l);
+	assert_int_equal(scf_entity_exists(h, "svc:/t/typed"), 1);
+	scf_handle_destroy(h);
+}
+
+static struct {
+	scf_handle_t *h;
+	pid_t tid;
+	int result;
+} blocked;
+
+static void *blocked_call(void *arg)
+{
+	char **l = NULL;
+
+	__atomic_store_n(&blocked.tid, gettid(), __ATOMIC_SEQ_CST);
+	blocked.result = scf_service_list(blocked.h, &l);
+	scf_strv_free(l);
+	return NULL;
+}
+
+/* Is thread tid asleep (in its call's poll, since it has nothing else to wait for)? */
+static bool thread_sleeping(pid_t tid)
+{
+	char path[64], buf[512], *p;
+	FILE *f;
+	bool r = false;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", (int)tid);
+	f = fopen(path, "re");
+	if (!f)
+		return false;
+	if (fgets(buf, sizeof(buf), f) && (p = strrchr(buf, ')')))
+		r = p[1] == ' ' && p[2] == 'S';
+	fclose(f);
+	return r;
+}
+
+/*
+ * configd dies while a call waits for its answer: the call fails with CONNECTION_BROKEN, so do
+ * later ones and a notification wait; a new handle gets NO_SERVER; all of it at once.
+ */
 static void test_dead_configd(void **state)
 {
 	scf_handle_t *h = connect_(), *w = connect_(), *h2 = NULL;
+	uint64_t deadline = deadline_after_usec(NOTIFY_DEADLINE_USEC);
 	scf_notification_t n = {};
 	char **l = NULL;
+	pthread_t t;
 	uint64_t t0;
 
 	OK(h, scf_service_add(h, "svc:/t/persist"));
@@ -830,9 +908,17 @@ static void test_dead_configd(void **state)
 	set_props(h, "svc:/t/persist:i", SCF_PG_RESTARTER, "state", "online", NULL);
 	OK(w, scf_notify_add_pgname(w, "kept"));
 
-	stop_configd();
+	/* Stopped, configd cannot answer: the call is surely pending when configd dies. */
+	assert_int_equal(kill(T.pid, SIGSTOP), 0);
+	blocked.h = h;
+	assert_int_equal(pthread_create(&t, NULL, blocked_call, NULL), 0);
+	while (!(__atomic_load_n(&blocked.tid, __ATOMIC_SEQ_CST) && thread_sleeping(blocked.tid)) &&
+	        deadline_left_usec(deadline) > 0)
+		poll(NULL, 0, 1);
+	kill_configd();
 	t0 = now_monotonic_usec();
-	ERR(h, scf_service_list(h, &l), SCF_ERROR_CONNECTION_BROKEN);
+	pthread_join(t, NULL);
+	assert_int_equal(blocked.result, -SCF_ERROR_CONNECTION_BROKEN);
 	assert_string_not_equal(scf_handle_errmsg(h), "");
 	ERR(h, scf_service_list(h, &l), SCF_ERROR_CONNECTION_BROKEN);
 	ERR(w, scf_notify_wait(w, NOTIFY_DEADLINE_USEC, &n), SCF_ERROR_CONNECTION_BROKEN);
@@ -872,7 +958,8 @@ int main(void)
 	        cmocka_unit_test(test_notify),
 	        cmocka_unit_test(test_resolve),
 	        cmocka_unit_test(test_restarter),
-	        /* These two stop and restart configd: keep them last and in this order. */
+	        /* These stop, kill and restart configd: keep them last and in this order. */
+	        cmocka_unit_test(test_stuck_configd),
 	        cmocka_unit_test(test_dead_configd),
 	        cmocka_unit_test(test_restart_persistence),
 	};
