@@ -685,7 +685,8 @@ static void expect_notification(
 	assert_int_equal(r, 1);
 	assert_int_equal(n.kind, kind);
 	assert_string_equal(n.entity, entity);
-	assert_string_equal(n.pg, pg);
+	if (pg)
+		assert_string_equal(n.pg, pg);
 	if (gen)
 		assert_int_equal(n.generation, gen);
 	scf_notification_clear(&n);
@@ -753,11 +754,24 @@ static void test_notify(void **state)
 	assert_int_equal(poll(&p, 1, (int)(NOTIFY_DEADLINE_USEC / USEC_PER_MSEC)), 1);
 	expect_notification(w, SCF_NOTIFY_PG_UPDATED, "svc:/t/notify:i", "watched", 0);
 
-	/* Deleting the entity deletes its pgs, and says so. */
+	/* Deleting the entity deletes its pgs, and says so; an unbounded wait returns with it. */
 	OK(h, scf_entity_delete(h, "svc:/t/notify:i"));
-	expect_notification(w, SCF_NOTIFY_PG_DELETED, "svc:/t/notify:i", "watched", 0);
+	assert_int_equal(scf_notify_wait(w, UINT64_MAX, &n), 1);
+	assert_int_equal(n.kind, SCF_NOTIFY_PG_DELETED);
+	assert_string_equal(n.pg, "watched");
+	scf_notification_clear(&n);
+	OK(h, scf_pg_add(h, "svc:/t/notify", "watched", "application", 0));
+	OK(h, scf_entity_delete(h, "svc:/t/notify"));
+	expect_notification(w, SCF_NOTIFY_PG_UPDATED, "svc:/t/notify", "watched", 0);
+	/* A service's deletion reports every pg that goes with it, in some order. */
+	expect_notification(w, SCF_NOTIFY_PG_DELETED, "svc:/t/notify", NULL, 0);
+	expect_notification(w, SCF_NOTIFY_PG_DELETED, "svc:/t/notify", NULL, 0);
+	expect_quiet(w, QUIET_USEC);
 
 	/* After a reset nothing is delivered. */
+	OK(h, scf_service_add(h, "svc:/t/notify"));
+	OK(h, scf_pg_add(h, "svc:/t/notify", "typed", "wtype", 0));
+	expect_notification(w, SCF_NOTIFY_PG_UPDATED, "svc:/t/notify", "typed", 0);
 	OK(w, scf_notify_reset(w));
 	OK(h, scf_pg_delete(h, "svc:/t/notify", "typed"));
 	expect_quiet(w, QUIET_USEC);
