@@ -113,7 +113,11 @@ static int read_properties(sd_bus_message *reply, scf_pg_t *pg)
 	return sd_bus_message_exit_container(reply);
 }
 
-/* The entity as the caller named it, canonical when we can parse it. */
+/*
+ * The entity as the caller named it, canonical when we can parse it.  For a composed read that
+ * fell back on the service's pg this is still the instance: GetPg does not say which level
+ * answered.
+ */
 static char *entity_name(const char *entity)
 {
 	char *canon = NULL;
