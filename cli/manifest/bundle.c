@@ -200,9 +200,9 @@ void mf_bundle_free(mf_bundle_t *b)
 const char *mf_bundle_type_to_string(mf_bundle_type_t t)
 {
 	static const char *const names[] = {
-		[MF_BUNDLE_MANIFEST] = "manifest",
-		[MF_BUNDLE_PROFILE] = "profile",
-		[MF_BUNDLE_ARCHIVE] = "archive",
+	        [MF_BUNDLE_MANIFEST] = "manifest",
+	        [MF_BUNDLE_PROFILE] = "profile",
+	        [MF_BUNDLE_ARCHIVE] = "archive",
 	};
 
 	return (size_t)t < ELEMENTSOF(names) ? names[t] : NULL;
@@ -211,9 +211,9 @@ const char *mf_bundle_type_to_string(mf_bundle_type_t t)
 const char *mf_service_type_to_string(mf_service_type_t t)
 {
 	static const char *const names[] = {
-		[MF_SERVICE_SERVICE] = "service",
-		[MF_SERVICE_RESTARTER] = "restarter",
-		[MF_SERVICE_MILESTONE] = "milestone",
+	        [MF_SERVICE_SERVICE] = "service",
+	        [MF_SERVICE_RESTARTER] = "restarter",
+	        [MF_SERVICE_MILESTONE] = "milestone",
 	};
 
 	return (size_t)t < ELEMENTSOF(names) ? names[t] : NULL;

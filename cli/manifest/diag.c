@@ -27,7 +27,7 @@ int mf_diags_add(mf_diags_t *d, const char *file, unsigned line, const char *fmt
 	if (!nv)
 		return -ENOMEM;
 	d->v = nv;
-	d->v[d->n++] = (mf_diag_t){ .file = TAKE_PTR(f), .line = line, .message = TAKE_PTR(msg) };
+	d->v[d->n++] = (mf_diag_t){.file = TAKE_PTR(f), .line = line, .message = TAKE_PTR(msg)};
 	return 0;
 }
 

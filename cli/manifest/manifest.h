@@ -30,7 +30,7 @@ typedef struct mf_diags {
 
 /* Adds one diagnostic; -ENOMEM if it could not be recorded. */
 int mf_diags_add(mf_diags_t *d, const char *file, unsigned line, const char *fmt, ...)
-	_printf_(4, 5);
+        _printf_(4, 5);
 void mf_diags_clear(mf_diags_t *d);
 /* "FILE:LINE: message" (or "FILE: message" without a line); the caller frees it. */
 char *mf_diag_format(const mf_diag_t *d);
@@ -56,7 +56,7 @@ int mf_read_file(const char *path, unsigned flags, mf_diags_t *diags, mf_bundle_
  * The same from len bytes at buf; name is used in diagnostics and as the document's URL, so
  * relative xi:include references resolve against it.
  */
-int mf_read_memory(const void *buf, size_t len, const char *name, unsigned flags,
-	mf_diags_t *diags, mf_bundle_t **ret);
+int mf_read_memory(const void *buf, size_t len, const char *name, unsigned flags, mf_diags_t *diags,
+        mf_bundle_t **ret);
 
 #endif

@@ -53,6 +53,25 @@ unsigned mf_line(const xmlNode *n)
 	return l > 0 && l < (long)UINT_MAX ? (unsigned)l : 0;
 }
 
+/*
+ * The file an element came from: XInclude copies an included document's elements into ours
+ * with their own line numbers and an xml:base naming their file, so the base tells us.
+ */
+static const char *node_file(mf_reader_t *r, const xmlNode *n)
+{
+	xmlChar *base;
+
+	if (!n || !n->doc || n->type != XML_ELEMENT_NODE)
+		return r->file;
+	base = xmlNodeGetBase(n->doc, n);
+	if (!base)
+		return r->file;
+	free(r->base);
+	r->base = strdup((const char *)base);
+	xmlFree(base);
+	return r->base ? r->base : r->file;
+}
+
 int mf_err(mf_reader_t *r, const xmlNode *n, const char *fmt, ...)
 {
 	_cleanup_free_ char *msg = NULL;
@@ -65,7 +84,7 @@ int mf_err(mf_reader_t *r, const xmlNode *n, const char *fmt, ...)
 	if (vasprintf(&msg, fmt, ap) < 0)
 		msg = NULL;
 	va_end(ap);
-	if (!msg || mf_diags_add(r->diags, r->file, mf_line(n), "%s", msg) < 0)
+	if (!msg || mf_diags_add(r->diags, node_file(r, n), mf_line(n), "%s", msg) < 0)
 		r->oom = true;
 	return -EINVAL;
 }
@@ -118,7 +137,7 @@ static void on_xml_error(void *userdata, xmlErrorPtr e)
 		msg[--len] = '\0';
 	/* An error inside an included file names that file. */
 	if (mf_diags_add(r->diags, e->file ? e->file : r->file, e->line > 0 ? (unsigned)e->line : 0,
-		    "malformed XML: %s", msg) < 0)
+	            "malformed XML: %s", msg) < 0)
 		r->oom = true;
 }
 
@@ -136,10 +155,10 @@ typedef struct saved_handlers {
 
 static void handlers_install(mf_reader_t *r, saved_handlers_t *s)
 {
-	*s = (saved_handlers_t){ .serror = xmlStructuredError,
-		.sctx = xmlStructuredErrorContext,
-		.gerror = xmlGenericError,
-		.gctx = xmlGenericErrorContext };
+	*s = (saved_handlers_t){.serror = xmlStructuredError,
+	        .sctx = xmlStructuredErrorContext,
+	        .gerror = xmlGenericError,
+	        .gctx = xmlGenericErrorContext};
 	xmlSetStructuredErrorFunc(r, on_xml_error);
 	xmlSetGenericErrorFunc(NULL, on_generic_error);
 }
@@ -181,14 +200,14 @@ static int check_prolog(mf_reader_t *r, xmlDoc *doc, xmlNode **ret)
 		return mf_err(r, NULL, "document has no root element");
 	if (root->ns || !streq((const char *)root->name, "service_bundle"))
 		return mf_err(r, root, "root element is <%s>, expected <service_bundle>",
-			mf_elem_name(root, buf, sizeof(buf)));
+		        mf_elem_name(root, buf, sizeof(buf)));
 	/* illumos refuses a document without a DOCTYPE; we check its name, never load it. */
 	if (!dtd)
 		return mf_err(r, root,
-			"document has no DOCTYPE (expected <!DOCTYPE service_bundle SYSTEM ...>)");
+		        "document has no DOCTYPE (expected <!DOCTYPE service_bundle SYSTEM ...>)");
 	if (!dtd->name || !streq((const char *)dtd->name, "service_bundle"))
 		return mf_err(r, root, "DOCTYPE names \"%s\", expected \"service_bundle\"",
-			dtd->name ? (const char *)dtd->name : "");
+		        dtd->name ? (const char *)dtd->name : "");
 	*ret = root;
 	return 0;
 }
@@ -230,10 +249,10 @@ static int read_doc(mf_reader_t *r, const void *buf, size_t len, mf_bundle_t **r
 	return mf_build_bundle(r, root, ret);
 }
 
-int mf_read_memory(const void *buf, size_t len, const char *name, unsigned flags,
-	mf_diags_t *diags, mf_bundle_t **ret)
+int mf_read_memory(const void *buf, size_t len, const char *name, unsigned flags, mf_diags_t *diags,
+        mf_bundle_t **ret)
 {
-	mf_reader_t r = { .file = name ? name : "(memory)", .flags = flags, .diags = diags };
+	mf_reader_t r = {.file = name ? name : "(memory)", .flags = flags, .diags = diags};
 	saved_handlers_t saved;
 	mf_bundle_t *b = NULL;
 	int k;
@@ -242,6 +261,7 @@ int mf_read_memory(const void *buf, size_t len, const char *name, unsigned flags
 	handlers_install(&r, &saved);
 	k = result(&r, read_doc(&r, buf, len, &b));
 	handlers_restore(&saved);
+	free(r.base);
 	if (k < 0) {
 		mf_bundle_free(b);
 		return k;
@@ -299,15 +319,19 @@ int mf_read_file(const char *path, unsigned flags, mf_diags_t *diags, mf_bundle_
 			return -ENOMEM;
 		return r;
 	}
-	if (fstat(fd, &st) < 0 || S_ISDIR(st.st_mode)) {
-		r = S_ISDIR(st.st_mode) ? -EISDIR : negative_errno();
+	if (fstat(fd, &st) < 0)
+		r = negative_errno();
+	else
+		r = S_ISDIR(st.st_mode) ? -EISDIR : 0;
+	if (r < 0) {
 		if (mf_diags_add(diags, path, 0, "cannot read: %s", strerror(-r)) < 0)
 			return -ENOMEM;
 		return r;
 	}
 	r = read_all(fd, &buf, &len);
 	if (r < 0) {
-		if (r != -ENOMEM && mf_diags_add(diags, path, 0, "cannot read: %s", strerror(-r)) < 0)
+		if (r != -ENOMEM &&
+		        mf_diags_add(diags, path, 0, "cannot read: %s", strerror(-r)) < 0)
 			return -ENOMEM;
 		return r;
 	}

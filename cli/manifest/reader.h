@@ -20,6 +20,7 @@ typedef struct mf_reader {
 	mf_diags_t *diags;
 	unsigned n_errors;
 	bool oom;
+	char *base; /* scratch: the file of the element being reported */
 } mf_reader_t;
 
 /*
