@@ -137,7 +137,8 @@ static void on_xml_error(void *userdata, xmlErrorPtr e)
 		msg[--len] = '\0';
 	/* An error inside an included file names that file. */
 	if (mf_diags_add(r->diags, e->file ? e->file : r->file, e->line > 0 ? (unsigned)e->line : 0,
-	            "malformed XML: %s", msg) < 0)
+	            "%s: %s", e->domain == XML_FROM_XINCLUDE ? "XInclude" : "malformed XML",
+	            msg) < 0)
 		r->oom = true;
 }
 
