@@ -1,0 +1,12 @@
+#!/bin/sh
+# run-fuzz.sh FUZZER SEED_DIR [libFuzzer options...]: a short fuzzing run seeded from SEED_DIR
+# (read, never written: libFuzzer writes new inputs only into its first corpus directory, which
+# is a fresh temporary one here).
+set -eu
+fuzzer=$1
+seeds=$2
+shift 2
+work=$(mktemp -d "${TMPDIR:-/tmp}/fuzz-corpus.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+"$fuzzer" -max_total_time="${FUZZ_SECONDS:-20}" -timeout=10 -rss_limit_mb=1024 \
+	-artifact_prefix="$work/" -print_final_stats=1 "$@" "$work" "$seeds"
