@@ -11,14 +11,16 @@
  * 2. The peer.  A child process and a socketpair play ping-pong with those sizes: write the
  *    request bytes, the child reads them all and writes the reply bytes back.  That is the
  *    floor for any request-reply exchange between two processes over a UNIX socket.
- * 3. libscf.  scf_pg_get() of the same small pg (and scf_property_read() of one property) on a
- *    direct handle, ITERATIONS times after a warm-up.
+ * 3. libscf.  scf_pg_get() of the same small pg, and scf_property_read() of one property.
+ * 4. The split.  org.freedesktop.DBus.Peer.Ping on a bare sd-bus connection to configd
+ *    (answered inside sd-bus: the cost of D-Bus framing and dispatch on both ends, no configd
+ *    code) and scf_entity_exists() (one call into configd with the smallest SQLite query).
  *
- * Both are measured in the same run, so machine load affects both.  The ratio is printed with
- * the issue's goal (<= 1.3x).  Two more lines split the gap: org.freedesktop.DBus.Peer.Ping on a
- * bare sd-bus connection to configd (answered inside sd-bus: the cost of D-Bus framing and
- * dispatch on both ends, no configd code) and scf_entity_exists() (one call into configd with
- * the smallest SQLite query).
+ * After a warm-up, the methods run in BLOCKS interleaved blocks (raw, ping, exists, property,
+ * pg, raw, ...), so that load from elsewhere on the machine hits all of them alike.  Each method
+ * reports its best block (its cost with the least interference) and its median block; the ratio
+ * to the raw ping-pong is printed both ways, with the issue's goal (<= 1.3x, judged on the
+ * median).
  *
  * Usage: bench-read [ITERATIONS]   (the configd at $SMF_ROOT)
  */
@@ -46,6 +48,7 @@
 #define PG "bench"
 #define PAYLOAD_CALLS 16
 #define WARMUP 1000
+#define BLOCKS 20
 
 struct relay {
 	int listen_fd;
@@ -189,21 +192,14 @@ static int write_full(int fd, const char *buf, size_t n)
 	return 0;
 }
 
-/* Nanoseconds per round trip of req bytes there and rep bytes back between two processes. */
-static double raw_pingpong_ns(size_t req, size_t rep, unsigned iterations)
+/* The peer: echoes rep bytes for every req bytes it reads, until EOF. */
+static pid_t pingpong_server(int *ret_fd, size_t req, size_t rep, char *buf)
 {
 	int sv[2];
-	char *buf = calloc(1, req > rep ? req : rep);
-	uint64_t t0, t1;
 	pid_t pid;
 
-	if (!buf || socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0) {
-		perror("socketpair");
-		exit(1);
-	}
-	pid = fork();
-	if (pid < 0) {
-		perror("fork");
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0 || (pid = fork()) < 0) {
+		perror("socketpair/fork");
 		exit(1);
 	}
 	if (pid == 0) {
@@ -214,130 +210,160 @@ static double raw_pingpong_ns(size_t req, size_t rep, unsigned iterations)
 		_exit(0);
 	}
 	close(sv[1]);
-	for (unsigned i = 0; i < WARMUP; i++)
-		if (write_full(sv[0], buf, req) < 0 || read_full(sv[0], buf, rep) < 0)
-			exit(1);
-	t0 = now_monotonic_nsec();
-	for (unsigned i = 0; i < iterations; i++)
-		if (write_full(sv[0], buf, req) < 0 || read_full(sv[0], buf, rep) < 0)
-			exit(1);
-	t1 = now_monotonic_nsec();
-	close(sv[0]);
-	waitpid(pid, NULL, 0);
-	free(buf);
-	return (double)(t1 - t0) / iterations;
+	*ret_fd = sv[0];
+	return pid;
 }
 
 /* The same peer-to-peer connection libscf makes, without libscf. */
-static double sdbus_ping_ns(const char *root, unsigned iterations)
+static sd_bus *sdbus_connect(const char *root)
 {
 	_cleanup_free_ char *door = NULL;
 	sd_bus *bus = NULL;
-	uint64_t t0 = 0;
-	int fd, r;
+	int fd;
 
 	if (smf_path(root, SMF_REL_DOOR, &door) < 0 || (fd = smf_unix_connect(door)) < 0 ||
 	        sd_bus_new(&bus) < 0 || sd_bus_set_fd(bus, fd, fd) < 0 || sd_bus_start(bus) < 0) {
 		fprintf(stderr, "sd-bus: cannot connect to %s\n", door);
 		exit(1);
 	}
-	for (unsigned i = 0; i < WARMUP + iterations; i++) {
-		sd_bus_error error = SD_BUS_ERROR_NULL;
+	return bus;
+}
 
-		if (i == WARMUP)
-			t0 = now_monotonic_nsec();
-		r = sd_bus_call_method(bus, NULL, "/org/minismf/Repository1",
+enum method { M_RAW, M_PING, M_EXISTS, M_PROP, M_GET, _M_MAX };
+
+static const char *const method_label[_M_MAX] = {
+        [M_RAW] = "raw socketpair ping-pong:",
+        [M_PING] = "sd-bus Peer.Ping to configd:",
+        [M_EXISTS] = "libscf scf_entity_exists:",
+        [M_PROP] = "libscf scf_property_read:",
+        [M_GET] = "libscf scf_pg_get:",
+};
+
+struct ctx {
+	int raw_fd;
+	char *buf;
+	size_t req, rep;
+	sd_bus *bus;
+	scf_handle_t *h;
+};
+
+static void one_call(struct ctx *c, enum method m)
+{
+	sd_bus_error error = SD_BUS_ERROR_NULL;
+	scf_property_t *p = NULL;
+	scf_pg_t *pg = NULL;
+	int r;
+
+	switch (m) {
+	case M_RAW:
+		if (write_full(c->raw_fd, c->buf, c->req) < 0 ||
+		        read_full(c->raw_fd, c->buf, c->rep) < 0) {
+			fprintf(stderr, "ping-pong failed\n");
+			exit(1);
+		}
+		break;
+	case M_PING:
+		r = sd_bus_call_method(c->bus, NULL, "/org/minismf/Repository1",
 		        "org.freedesktop.DBus.Peer", "Ping", &error, NULL, "");
 		if (r < 0) {
-			fprintf(stderr, "Peer.Ping: %s\n",
-			        error.message ? error.message : strerror(-r));
+			fprintf(stderr, "Peer.Ping: %s\n", error.message ?: strerror(-r));
 			exit(1);
 		}
 		sd_bus_error_free(&error);
-	}
-	t0 = now_monotonic_nsec() - t0;
-	sd_bus_flush_close_unref(bus);
-	return (double)t0 / iterations;
-}
-
-static double exists_ns(scf_handle_t *h, unsigned iterations)
-{
-	uint64_t t0 = 0;
-
-	for (unsigned i = 0; i < WARMUP + iterations; i++) {
-		if (i == WARMUP)
-			t0 = now_monotonic_nsec();
-		bench_check(h, scf_entity_exists(h, INSTANCE) == 1 ? 0 : -SCF_ERROR_NOT_FOUND,
+		break;
+	case M_EXISTS:
+		bench_check(c->h, scf_entity_exists(c->h, INSTANCE) == 1 ? 0 : -SCF_ERROR_NOT_FOUND,
 		        "entity exists");
-	}
-	return (double)(now_monotonic_nsec() - t0) / iterations;
-}
-
-static double pg_get_ns(scf_handle_t *h, unsigned iterations)
-{
-	uint64_t t0 = 0;
-
-	for (unsigned i = 0; i < WARMUP + iterations; i++) {
-		scf_pg_t *pg = NULL;
-
-		if (i == WARMUP)
-			t0 = now_monotonic_nsec();
-		bench_check(h, scf_pg_get(h, INSTANCE, PG, NULL, 0, &pg), "pg get");
-		scf_pg_free(pg);
-	}
-	return (double)(now_monotonic_nsec() - t0) / iterations;
-}
-
-static double property_read_ns(scf_handle_t *h, unsigned iterations)
-{
-	uint64_t t0 = 0;
-
-	for (unsigned i = 0; i < WARMUP + iterations; i++) {
-		scf_property_t *p = NULL;
-
-		if (i == WARMUP)
-			t0 = now_monotonic_nsec();
-		bench_check(h, scf_property_read(h, INSTANCE, PG, "count", &p), "property read");
+		break;
+	case M_PROP:
+		bench_check(
+		        c->h, scf_property_read(c->h, INSTANCE, PG, "count", &p), "property read");
 		scf_property_free(p);
+		break;
+	case M_GET:
+		bench_check(c->h, scf_pg_get(c->h, INSTANCE, PG, NULL, 0, &pg), "pg get");
+		scf_pg_free(pg);
+		break;
+	default:
+		abort();
 	}
-	return (double)(now_monotonic_nsec() - t0) / iterations;
+}
+
+static double block_ns(struct ctx *c, enum method m, unsigned n)
+{
+	uint64_t t0 = now_monotonic_nsec();
+
+	for (unsigned i = 0; i < n; i++)
+		one_call(c, m);
+	return (double)(now_monotonic_nsec() - t0) / n;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
 }
 
 int main(int argc, char **argv)
 {
 	unsigned iterations = argc > 1 ? (unsigned)strtoul(argv[1], NULL, 10) : 20000;
+	unsigned per_block;
 	_cleanup_free_ char *root = NULL;
-	scf_handle_t *h = NULL;
-	size_t req = 0, rep = 0;
-	double raw, get, prop, ping, exists, ratio;
+	double t[_M_MAX][BLOCKS], best[_M_MAX], median[_M_MAX];
+	struct ctx c = {.raw_fd = -1};
+	pid_t server;
 
-	if (iterations == 0 || smf_root_resolve(NULL, &root) < 0) {
-		fprintf(stderr, "usage: bench-read [ITERATIONS] (with SMF_ROOT set)\n");
+	if (iterations < BLOCKS || smf_root_resolve(NULL, &root) < 0) {
+		fprintf(stderr, "usage: bench-read [ITERATIONS >= %d] (with SMF_ROOT set)\n",
+		        BLOCKS);
 		return 2;
 	}
+	per_block = iterations / BLOCKS;
 	setup_pg();
-	measure_payload(root, &req, &rep);
-	bench_check(NULL, scf_handle_create(NULL, &h), "connect");
+	measure_payload(root, &c.req, &c.rep);
+	c.buf = calloc(1, c.req > c.rep ? c.req : c.rep);
+	if (!c.buf)
+		return 1;
+	server = pingpong_server(&c.raw_fd, c.req, c.rep, c.buf);
+	c.bus = sdbus_connect(root);
+	bench_check(NULL, scf_handle_create(NULL, &c.h), "connect");
 
-	/* Interleave the two measurements so that a burst of load hits both alike. */
-	raw = raw_pingpong_ns(req, rep, iterations / 2);
-	get = pg_get_ns(h, iterations / 2);
-	raw = (raw + raw_pingpong_ns(req, rep, iterations / 2)) / 2;
-	get = (get + pg_get_ns(h, iterations / 2)) / 2;
-	prop = property_read_ns(h, iterations / 2);
-	exists = exists_ns(h, iterations / 2);
-	ping = sdbus_ping_ns(root, iterations / 2);
-	scf_handle_destroy(h);
+	for (int m = 0; m < _M_MAX; m++)
+		block_ns(&c, m, WARMUP);
+	/*
+	 * Interleaved blocks: a burst of load from elsewhere on the machine hits every method
+	 * alike, and the best block of each is its cost with the least interference.
+	 */
+	for (int b = 0; b < BLOCKS; b++)
+		for (int m = 0; m < _M_MAX; m++)
+			t[m][b] = block_ns(&c, m, per_block);
+	for (int m = 0; m < _M_MAX; m++) {
+		qsort(t[m], BLOCKS, sizeof(double), cmp_double);
+		best[m] = t[m][0];
+		median[m] = t[m][BLOCKS / 2];
+	}
 
-	ratio = get / raw;
-	printf("read round trip, %u calls each (pg of 3 properties):\n", iterations);
-	printf("  D-Bus payload per call:      request %zu B, reply %zu B\n", req, rep);
-	printf("  libscf scf_pg_get:           %8.2f us/call\n", get / 1000);
-	printf("  libscf scf_property_read:    %8.2f us/call\n", prop / 1000);
-	printf("  libscf scf_entity_exists:    %8.2f us/call\n", exists / 1000);
-	printf("  sd-bus Peer.Ping to configd: %8.2f us/call (no configd code)\n", ping / 1000);
-	printf("  raw socketpair ping-pong:    %8.2f us/round trip (same sizes)\n", raw / 1000);
-	printf("  ratio scf_pg_get / raw:      %8.2fx   (goal <= 1.3x: %s)\n", ratio,
-	        ratio <= 1.3 ? "met" : "NOT met");
+	scf_handle_destroy(c.h);
+	sd_bus_flush_close_unref(c.bus);
+	close(c.raw_fd);
+	waitpid(server, NULL, 0);
+	free(c.buf);
+
+	printf("read round trip: %d interleaved blocks of %u calls per method; "
+	       "best block / median block, us per call\n",
+	        BLOCKS, per_block);
+	printf("  D-Bus payload of one scf_pg_get (pg of 3 properties): request %zu B, reply %zu "
+	       "B\n",
+	        c.req, c.rep);
+	for (int m = _M_MAX - 1; m >= 0; m--)
+		printf("  %-29s %8.2f / %8.2f%s\n", method_label[m], best[m] / 1000,
+		        median[m] / 1000,
+		        m == M_RAW            ? "   (same sizes)"
+		                : m == M_PING ? "   (no configd code)"
+		                              : "");
+	printf("  ratio scf_pg_get / raw:       %8.2fx / %7.2fx   (goal <= 1.3x: %s)\n",
+	        best[M_GET] / best[M_RAW], median[M_GET] / median[M_RAW],
+	        median[M_GET] / median[M_RAW] <= 1.3 ? "met" : "NOT met");
 	return 0;
 }
