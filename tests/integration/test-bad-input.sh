@@ -31,6 +31,8 @@ setprop config/l = astring: ("a" "b")
 refresh
 EOF2
 ok "$SVCCFG" -f "$ROOT/setup.svccfg"
+# The dump must show the fixture, or "unchanged" below would compare two empty dumps.
+assert_match '^      prop v count \[7\]$' "$(dump)" "the fixture in the dump"
 
 # must_refuse [-m REGEX] CMD...: refused, a message (matching REGEX if given), nothing changed.
 must_refuse() {
