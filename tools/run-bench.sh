@@ -17,6 +17,7 @@ root=$(mktemp -d "${TMPDIR:-/tmp}/minismf-bench.XXXXXX")
 chmod 0755 "$root"
 door="$root/etc/svc/volatile/repository_door"
 pid=""
+pin=()
 cleanup() {
 	[ -z "$pid" ] || { kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; }
 	rm -rf "$root"
@@ -24,7 +25,7 @@ cleanup() {
 trap cleanup EXIT
 
 start_configd() {
-	"$configd" --root "$root" >>"$root/svc.configd.log" 2>&1 &
+	"${pin[@]}" "$configd" --root "$root" >>"$root/svc.configd.log" 2>&1 &
 	pid=$!
 	local deadline=$((SECONDS + 20))
 	while [ ! -S "$door" ]; do
@@ -42,9 +43,25 @@ echo "minismf benchmarks: $(git -C "$(dirname "$0")/.." describe --always --dirt
 	"root on $(df -T "$root" | awk 'NR==2 {print $2}')"
 echo
 
+# Placement matters on a VM (a cross-CPU wake-up is an IPI through the hypervisor): with two
+# CPUs or more, configd is pinned to CPU 0 and the read benchmark runs twice, on CPU 0 and on
+# CPU 1, with its raw ping-pong peer pinned to CPU 0 as well, so that both sides of the ratio pay
+# the same wake-ups.
+pin=()
+if [ "$(nproc)" -ge 2 ] && command -v taskset >/dev/null; then
+	pin=(taskset -c 0)
+fi
 start_configd
-"$bench/bench-read" "${BENCH_READ_CALLS:-20000}"
-echo
+if [ ${#pin[@]} -gt 0 ]; then
+	for cpu in 0 1; do
+		echo "[configd and the ping-pong peer on CPU 0, the client on CPU $cpu]"
+		BENCH_PEER_CPU=0 taskset -c "$cpu" "$bench/bench-read" "${BENCH_READ_CALLS:-20000}"
+		echo
+	done
+else
+	"$bench/bench-read" "${BENCH_READ_CALLS:-20000}"
+	echo
+fi
 # Throughput has no interleaving to protect it from other load: three runs each, all printed.
 for _ in 1 2 3; do "$bench/bench-commit" 1 "${BENCH_COMMITS:-2000}"; done
 for _ in 1 2 3; do "$bench/bench-commit" 8 "$((${BENCH_COMMITS:-2000} / 8))"; done

@@ -10,7 +10,9 @@
  *    are bumped before the relay forwards, so they are complete once the reply reaches us.
  * 2. The peer.  A child process and a socketpair play ping-pong with those sizes: write the
  *    request bytes, the child reads them all and writes the reply bytes back.  That is the
- *    floor for any request-reply exchange between two processes over a UNIX socket.
+ *    floor for any request-reply exchange between two processes over a UNIX socket.  Where the
+ *    two processes run matters (waking a process on another CPU costs an IPI, dear on a VM), so
+ *    $BENCH_PEER_CPU pins the child to the CPU configd is pinned to, like for like.
  * 3. libscf.  scf_pg_get() of the same small pg, and scf_property_read() of one property.
  * 4. The split.  org.freedesktop.DBus.Peer.Ping on a bare sd-bus connection to configd
  *    (answered inside sd-bus: the cost of D-Bus framing and dispatch on both ends, no configd
@@ -22,11 +24,12 @@
  * to the raw ping-pong is printed both ways, with the issue's goal (<= 1.3x, judged on the
  * median).
  *
- * Usage: bench-read [ITERATIONS]   (the configd at $SMF_ROOT)
+ * Usage: [BENCH_PEER_CPU=N] bench-read [ITERATIONS]   (the configd at $SMF_ROOT)
  */
 #include <errno.h>
 #include <poll.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -203,6 +206,17 @@ static pid_t pingpong_server(int *ret_fd, size_t req, size_t rep, char *buf)
 		exit(1);
 	}
 	if (pid == 0) {
+		const char *cpu = getenv("BENCH_PEER_CPU");
+
+		/* Where configd runs, so that the peer pays the same wake-up path (see run-bench.sh). */
+		if (cpu) {
+			cpu_set_t set;
+
+			CPU_ZERO(&set);
+			CPU_SET(atoi(cpu), &set);
+			if (sched_setaffinity(0, sizeof(set), &set) < 0)
+				perror("sched_setaffinity");
+		}
 		close(sv[0]);
 		while (read_full(sv[1], buf, req) == 0)
 			if (write_full(sv[1], buf, rep) < 0)
