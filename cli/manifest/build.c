@@ -538,6 +538,12 @@ static void build_prop_pattern(builder_t *b, const xmlNode *n, mf_pg_pattern_t *
 	p->type = type_of(type);
 	p->required = attr_bool(n, "required", false);
 	p->line = mf_line(n);
+	for (size_t i = 0; p->name && i < pp->n_props; i++)
+		if (streq(pp->props[i]->name, p->name))
+			mf_err(b->r, n,
+			        "prop_pattern \"%s\" is not unique in pg_pattern \"%s\" (first at "
+			        "line %u)",
+			        p->name, pp->name, pp->props[i]->line);
 	FOREACH_CHILD(c, n)
 	{
 		if (is_elem(c, "common_name"))
@@ -563,8 +569,22 @@ static void build_pg_pattern(builder_t *b, const xmlNode *n, mf_template_t *t)
 	pp->target = s ? s : strdup("this");
 	pp->required = attr_bool(n, "required", false);
 	pp->line = mf_line(n);
-	if (!pp->name || !pp->type || !pp->target)
+	if (!pp->name || !pp->type || !pp->target) {
 		b->r->oom = true;
+		free(pp->name);
+		free(pp->type);
+		free(pp->target);
+		free(pp);
+		return;
+	}
+	/* Each pattern becomes a pg named after its name and type: the pair must be unique. */
+	for (size_t i = 0; i < t->n_pg_patterns; i++)
+		if (streq(t->pg_patterns[i]->name, pp->name) &&
+		        streq(t->pg_patterns[i]->type, pp->type))
+			mf_err(b->r, n,
+			        "pg_pattern with name \"%s\" and type \"%s\" is not unique (first "
+			        "at line %u)",
+			        pp->name, pp->type, t->pg_patterns[i]->line);
 	FOREACH_CHILD(c, n)
 	{
 		if (is_elem(c, "common_name"))
@@ -631,9 +651,13 @@ static bool build_entity_child(builder_t *b, const xmlNode *c, mf_entity_t *e)
 		build_notify(b, c, e);
 	else if (is_elem(c, "property_group"))
 		build_pg(b, c, e);
-	else if (is_elem(c, "template"))
-		e->template = build_template(b, c);
-	else
+	else if (is_elem(c, "template")) {
+		if (b->profile)
+			mf_err(b->r, c, "template data for \"%s\" may not be modified in a profile",
+			        e->name);
+		else
+			e->template = build_template(b, c);
+	} else
 		return false;
 	return true;
 }
@@ -677,6 +701,7 @@ static void build_instance(builder_t *b, const xmlNode *n, mf_service_t *s)
 	i->e.name = attr(b, n, "name", true);
 	i->e.line = mf_line(n);
 	i->enabled = attr_bool(n, "enabled", false);
+	i->enabled_set = xmlHasProp(n, (const xmlChar *)"enabled") != NULL;
 	if (!i->e.name) {
 		free(i);
 		return;
@@ -700,6 +725,7 @@ static void build_default_instance(builder_t *b, const xmlNode *n, mf_service_t 
 	i->e.name = strdup("default");
 	i->e.line = mf_line(n);
 	i->enabled = attr_bool(n, "enabled", false);
+	i->enabled_set = true;
 	i->implicit = true;
 	if (!i->e.name) {
 		free(i);
@@ -786,9 +812,15 @@ static void build_services(builder_t *b, const xmlNode *n, mf_bundle_t *bundle)
 		        type);
 		return;
 	}
+	if (!*name)
+		mf_err(b->r, n, "service bundle has an empty name");
 	if (!bundle->name) {
 		bundle->name = TAKE_PTR(name);
 		bundle->type = bundle_type(type);
+	} else if (bundle->type != bundle_type(type)) {
+		mf_err(b->r, n, "included bundle of different type (\"%s\" in a %s)", type,
+		        mf_bundle_type_to_string(bundle->type));
+		return;
 	}
 	b->profile = streq(type, "profile");
 	FOREACH_CHILD(c, n)

@@ -211,6 +211,8 @@ typedef struct mf_entity {
 typedef struct mf_instance {
 	mf_entity_t e;
 	bool enabled;
+	/* A profile may leave enabled out: then it does not change general/enabled. */
+	bool enabled_set;
 	/* Created by <create_default_instance>, not by an <instance> element. */
 	bool implicit;
 } mf_instance_t;

@@ -136,10 +136,8 @@ static void check_children(mf_reader_t *r, xmlNode *n, const mf_elem_spec_t *spe
 			const char *name = mf_elem_name(c, buf, sizeof(buf));
 
 			if (c->ns && c->ns->href &&
-			        (streq((const char *)c->ns->href,
-			                 "http://www.w3.org/2001/XInclude") ||
-			                streq((const char *)c->ns->href,
-			                        "http://www.w3.org/2003/XInclude")))
+			        (streq((const char *)c->ns->href, MF_XINCLUDE_NS) ||
+			                streq((const char *)c->ns->href, MF_XINCLUDE_NS_OLD)))
 				mf_err(r, c, "<%s> was not processed (XInclude is off here)", name);
 			else if (c->ns || !mf_schema_element(name))
 				mf_err(r, c, "unknown element <%s>", name);

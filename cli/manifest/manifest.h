@@ -17,6 +17,12 @@
 #include "bundle.h"
 #include "macro.h"
 
+/*
+ * The DOCTYPE's system identifier every bundle carries (and export writes).  It names illumos'
+ * DTD; it is compared, never opened.
+ */
+#define MF_DTD_PATH "/usr/share/lib/xml/dtd/service_bundle.dtd.1"
+
 typedef struct mf_diag {
 	char *file;
 	unsigned line; /* 0 when no line applies (the file could not be read) */

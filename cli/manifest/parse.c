@@ -7,9 +7,10 @@
  *
  *   1. parse    libxml2 builds the tree.  The network is never used (XML_PARSE_NONET) and no
  *               DTD is loaded or validated against: the DOCTYPE's system identifier (illumos'
- *               /usr/share/lib/xml/dtd/service_bundle.dtd.1) is only checked to name
- *               service_bundle.  XInclude is processed here, so an included bundle becomes a
- *               nested <service_bundle> and the later stages never see xi:include.
+ *               /usr/share/lib/xml/dtd/service_bundle.dtd.1) is compared, never opened.
+ *               XInclude is processed here (xinclude.c, ours: libxml2's would load DTDs), so
+ *               an included bundle becomes a nested <service_bundle> and the later stages
+ *               never see xi:include.
  *   2. check    check.c walks the whole tree against the format's rules (schema.c): allowed
  *               children and their order, required and known attributes, enumerated values.
  *               This is our replacement for illumos' DTD validation.
@@ -36,15 +37,9 @@
 #include <unistd.h>
 
 #include <libxml/parser.h>
-#include <libxml/xinclude.h>
 #include <libxml/xmlerror.h>
 
 #include "reader.h"
-
-/* A manifest is a few KiB; this only keeps a mistaken argument from eating the memory. */
-#define MF_MAX_FILE_SIZE (64u << 20)
-
-#define MF_XML_OPTIONS (XML_PARSE_NONET | XML_PARSE_BIG_LINES | XML_PARSE_NOCDATA)
 
 unsigned mf_line(const xmlNode *n)
 {
@@ -209,6 +204,11 @@ static int check_prolog(mf_reader_t *r, xmlDoc *doc, xmlNode **ret)
 	if (!dtd->name || !streq((const char *)dtd->name, "service_bundle"))
 		return mf_err(r, root, "DOCTYPE names \"%s\", expected \"service_bundle\"",
 		        dtd->name ? (const char *)dtd->name : "");
+	if (!dtd->SystemID || !streq((const char *)dtd->SystemID, MF_DTD_PATH))
+		return mf_err(r, root,
+		        "DOCTYPE system identifier is \"%s\", expected \"%s\" (not a service "
+		        "bundle?)",
+		        dtd->SystemID ? (const char *)dtd->SystemID : "", MF_DTD_PATH);
 	*ret = root;
 	return 0;
 }
@@ -233,12 +233,9 @@ static int read_doc(mf_reader_t *r, const void *buf, size_t len, mf_bundle_t **r
 	}
 
 	if (!(r->flags & MF_READ_NO_XINCLUDE)) {
-		k = xmlXIncludeProcessFlags(doc, MF_XML_OPTIONS | XML_PARSE_NOXINCNODE);
-		if (k < 0) {
-			if (r->n_errors == 0)
-				mf_err(r, xmlDocGetRootElement(doc), "XInclude processing failed");
+		mf_xinclude(r, xmlDocGetRootElement(doc), 0);
+		if (r->n_errors > 0)
 			return -EINVAL;
-		}
 	}
 
 	k = check_prolog(r, doc, &root);
@@ -271,7 +268,7 @@ int mf_read_memory(const void *buf, size_t len, const char *name, unsigned flags
 	return 0;
 }
 
-static int read_all(int fd, char **ret, size_t *ret_len)
+int mf_read_all(int fd, char **ret, size_t *ret_len)
 {
 	_cleanup_free_ char *buf = NULL;
 	size_t len = 0, cap = 0;
@@ -329,7 +326,7 @@ int mf_read_file(const char *path, unsigned flags, mf_diags_t *diags, mf_bundle_
 			return -ENOMEM;
 		return r;
 	}
-	r = read_all(fd, &buf, &len);
+	r = mf_read_all(fd, &buf, &len);
 	if (r < 0) {
 		if (r != -ENOMEM &&
 		        mf_diags_add(diags, path, 0, "cannot read: %s", strerror(-r)) < 0)

@@ -11,6 +11,12 @@
 #include "macro.h"
 #include "manifest.h"
 
+#define MF_XML_OPTIONS (XML_PARSE_NONET | XML_PARSE_BIG_LINES | XML_PARSE_NOCDATA)
+#define MF_XINCLUDE_NS "http://www.w3.org/2001/XInclude"
+#define MF_XINCLUDE_NS_OLD "http://www.w3.org/2003/XInclude"
+/* A manifest is a few KiB; this only keeps a mistaken argument from eating the memory. */
+#define MF_MAX_FILE_SIZE (64u << 20)
+
 /* Past this many diagnostics a document is hopeless; stop adding more (fuzzed input). */
 #define MF_MAX_DIAGS 100
 
@@ -34,6 +40,15 @@ unsigned mf_line(const xmlNode *n);
 char *mf_attr(const xmlNode *n, const char *name);
 /* The element's name as written, with its namespace prefix ("xi:include"). */
 const char *mf_elem_name(const xmlNode *n, char *buf, size_t size);
+
+/* Reads what is left of fd into a malloc()ed buffer; 0, -EFBIG past MF_MAX_FILE_SIZE, -errno. */
+int mf_read_all(int fd, char **ret, size_t *ret_len);
+
+/*
+ * Replaces every xi:include below n by the root element of the document it names (xinclude.c);
+ * problems are recorded as errors.
+ */
+void mf_xinclude(mf_reader_t *r, xmlNode *n, unsigned depth);
 
 /* Checks root and everything below it against schema.c; 0 or -EINVAL (errors recorded). */
 int mf_check_tree(mf_reader_t *r, xmlNode *root);

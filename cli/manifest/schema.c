@@ -105,7 +105,7 @@ static const mf_child_spec_t service_children[] = {
 
 static const mf_attr_spec_t instance_attrs[] = {
         {"name", REQ, NULL, NULL},
-        {"enabled", REQ, bools, NULL},
+        {"enabled", REQ_M, bools, NULL},
         END,
 };
 static const mf_child_spec_t instance_children[] = {

@@ -39,6 +39,19 @@
 static char tmpdir[] = "/tmp/test-manifest.XXXXXX";
 static char **corpus_files;
 
+/*
+ * libxml2's loader of external entities (DTDs, included documents) is replaced for the whole
+ * run by one that counts and refuses: the reader must never call it.
+ */
+static unsigned external_loads;
+
+static xmlParserInputPtr refusing_loader(const char *url, const char *id, xmlParserCtxtPtr ctxt)
+{
+	external_loads++;
+	fprintf(stderr, "external entity load attempted: %s\n", url ? url : "(null)");
+	return NULL;
+}
+
 /* ---- helpers ---- */
 
 static char *write_file(const char *name, const char *content, size_t len)
@@ -60,10 +73,11 @@ static char *write_str(const char *name, const char *content)
 }
 
 /*
- * Reads path, expects failure with err and a diagnostic at line (0: none) whose message
- * contains what, formatted as "path:line: ...".
+ * Reads path, expects failure with err and a diagnostic at line (0: none) of file whose
+ * message contains what, formatted as "file:line: ...".
  */
-static void expect_error(const char *path, int err, unsigned line, const char *what)
+static void expect_error_in(
+        const char *path, const char *file, int err, unsigned line, const char *what)
 {
 	mf_diags_t d = {0};
 	mf_bundle_t *b = NULL;
@@ -77,18 +91,23 @@ static void expect_error(const char *path, int err, unsigned line, const char *w
 
 		assert_non_null(s);
 		if (line)
-			assert_true(asprintf(&prefix, "%s:%u: ", path, line) > 0);
+			assert_true(asprintf(&prefix, "%s:%u: ", file, line) > 0);
 		else
-			assert_true(asprintf(&prefix, "%s: ", path) > 0);
+			assert_true(asprintf(&prefix, "%s: ", file) > 0);
 		if (strneq(s, prefix, strlen(prefix)) && strstr(s, what))
 			found = true;
 	}
 	if (!found) {
-		fprintf(stderr, "expected %s:%u: ...%s... in:\n", path, line, what);
+		fprintf(stderr, "expected %s:%u: ...%s... in:\n", file, line, what);
 		mf_diags_print(&d, stderr);
 	}
 	assert_true(found);
 	mf_diags_clear(&d);
+}
+
+static void expect_error(const char *path, int err, unsigned line, const char *what)
+{
+	expect_error_in(path, path, err, line, what);
 }
 
 static void expect_bad_doc(const char *name, const char *body, unsigned line, const char *what)
@@ -146,6 +165,27 @@ static int teardown_corpus(void **state)
 {
 	strv_free(corpus_files);
 	return 0;
+}
+
+/* The raw document, parsed here without the reader (and without libxml2's file loader). */
+static xmlDoc *read_xml(const char *path)
+{
+	_cleanup_free_ char *buf = NULL;
+	size_t len = 0;
+	FILE *f = fopen(path, "re");
+	xmlDoc *doc;
+
+	assert_non_null(f);
+	assert_int_equal(fseek(f, 0, SEEK_END), 0);
+	len = (size_t)ftell(f);
+	rewind(f);
+	buf = malloc(len + 1);
+	assert_non_null(buf);
+	assert_int_equal(fread(buf, 1, len, f), len);
+	fclose(f);
+	doc = xmlReadMemory(buf, (int)len, path, NULL, XML_PARSE_NONET);
+	assert_non_null(doc);
+	return doc;
 }
 
 static char *xattr(xmlNode *n, const char *name)
@@ -321,7 +361,7 @@ static void test_corpus(void **state)
 	size_t manifests = 0, profiles = 0, include_failures = 0, propvals = 0, properties = 0;
 
 	for (char **f = corpus_files; f && *f; f++) {
-		xmlDoc *doc = xmlReadFile(*f, NULL, XML_PARSE_NONET);
+		xmlDoc *doc = read_xml(*f);
 		xmlXPathContext *ctx;
 		_cleanup_free_ char *type = NULL;
 		mf_diags_t d = {0};
@@ -373,6 +413,7 @@ static void test_corpus(void **state)
 	assert_int_equal(manifests, 182);
 	assert_int_equal(profiles, 14);
 	assert_int_equal(include_failures, 2);
+	assert_int_equal(external_loads, 0);
 	/* The corpus has 976 propvals and 24 properties; a broken walk would find none. */
 	assert_true(propvals > 900);
 	assert_true(properties > 20);
@@ -637,7 +678,9 @@ static void test_xinclude(void **state)
 	             "<xi:include href='incbad.xml'/>\n"
 	             "</service_bundle>\n");
 	expect_error(bad, -EINVAL, 5, "\"maybe\"");
-	expect_error(main2, -EINVAL, 5, "\"maybe\"");
+	/* Reported in the included file, at its own line. */
+	expect_error_in(main2, bad, -EINVAL, 5, "\"maybe\"");
+	assert_int_equal(external_loads, 0);
 }
 
 static void test_xinclude_missing_and_network(void **state)
@@ -931,6 +974,77 @@ static void test_profile_untyped(void **state)
 	assert_string_equal(p->values[0], "anything");
 }
 
+static void test_profile_rules(void **state)
+{
+	_cleanup_free_ char *path = write_str("profile-noenabled.xml",
+	        HEAD "<service_bundle type='profile' name='p'>\n" SERVICE_OPEN
+	             "<instance name='default'/>\n" CLOSE);
+	_cleanup_bundle_ mf_bundle_t *b = read_ok(path);
+
+	/* A profile may leave enabled out (it then leaves general/enabled alone)... */
+	assert_false(b->services[0]->instances[0]->enabled_set);
+	/* ...a manifest may not. */
+	expect_bad_doc("manifest-noenabled.xml",
+	        BUNDLE_OPEN SERVICE_OPEN "<instance name='default'/>\n" CLOSE, 5,
+	        "<instance> lacks the required attribute \"enabled\"");
+	expect_bad_doc("profile-template.xml",
+	        "<service_bundle type='profile' name='p'>\n" SERVICE_OPEN
+	        "<template><common_name><loctext "
+	        "xml:lang='C'>x</loctext></common_name></template>\n" CLOSE,
+	        5, "may not be modified in a profile");
+}
+
+static void test_included_bundle_type(void **state)
+{
+	_cleanup_free_ char *inc =
+	        write_str("inc-profile.xml", HEAD "<service_bundle type='profile' name='inc'/>\n");
+	_cleanup_free_ char *main = write_str("main-manifest.xml",
+	        HEAD "<service_bundle type='manifest' name='main'\n"
+	             "  xmlns:xi='http://www.w3.org/2001/XInclude'>\n"
+	             "<xi:include href='inc-profile.xml'/>\n"
+	             "</service_bundle>\n");
+
+	expect_error_in(main, inc, -EINVAL, 3, "included bundle of different type");
+}
+
+static void test_xinclude_loop(void **state)
+{
+	_cleanup_free_ char *path = write_str("loop.xml",
+	        HEAD "<service_bundle type='manifest' name='loop'\n"
+	             "  xmlns:xi='http://www.w3.org/2001/XInclude'>\n"
+	             "<xi:include href='loop.xml'/>\n"
+	             "</service_bundle>\n");
+
+	expect_error(path, -EINVAL, 5, "nested too deeply");
+}
+
+static void test_xinclude_fallback(void **state)
+{
+	_cleanup_free_ char *path = write_str("fallback.xml",
+	        HEAD "<service_bundle type='manifest' name='fb'\n"
+	             "  xmlns:xi='http://www.w3.org/2001/XInclude'>\n"
+	             "<xi:include href='absent.xml'>\n"
+	             "<xi:fallback>" SERVICE_OPEN "</service></xi:fallback>\n"
+	             "</xi:include>\n"
+	             "</service_bundle>\n");
+	_cleanup_bundle_ mf_bundle_t *b = read_ok(path);
+
+	assert_int_equal(b->n_services, 1);
+	assert_string_equal(b->services[0]->e.name, "site/test");
+}
+
+static void test_unknown_dtd(void **state)
+{
+	_cleanup_free_ char *path = write_str("dtd.xml",
+	        "<?xml version='1.0'?>\n"
+	        "<!DOCTYPE service_bundle SYSTEM 'http://example.com/evil.dtd'>\n" BUNDLE_OPEN
+	        "</service_bundle>\n");
+
+	/* Named, not fetched. */
+	expect_error(
+	        path, -EINVAL, 3, "DOCTYPE system identifier is \"http://example.com/evil.dtd\"");
+}
+
 static void test_many_errors_are_capped(void **state)
 {
 	_cleanup_free_ char *body = NULL, *path = NULL;
@@ -997,10 +1111,17 @@ int main(void)
 	        cmocka_unit_test(test_bad_bundle_type),
 	        cmocka_unit_test(test_unreadable),
 	        cmocka_unit_test(test_profile_untyped),
+	        cmocka_unit_test(test_profile_rules),
+	        cmocka_unit_test(test_included_bundle_type),
+	        cmocka_unit_test(test_unknown_dtd),
+	        cmocka_unit_test(test_xinclude_loop),
+	        cmocka_unit_test(test_xinclude_fallback),
 	        cmocka_unit_test(test_many_errors_are_capped),
 	};
 	int r;
 
+	xmlInitParser();
+	xmlSetExternalEntityLoader(refusing_loader);
 	r = cmocka_run_group_tests_name("corpus", corpus, setup_corpus, teardown_corpus);
 	r += cmocka_run_group_tests_name("manifest", tests, setup_tmp, teardown_tmp);
 	return r;
