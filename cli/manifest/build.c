@@ -95,7 +95,7 @@ static void add_value(builder_t *b, const xmlNode *n, scf_type_t t, const char *
 		/* A profile's untyped property: apply types it from the repository. */
 		norm = strdup(raw);
 	else if (t == SCF_TYPE_BOOLEAN) {
-		/* The format spells booleans out; scf's "1"/"t" shorthands are not bundle syntax. */
+		/* Bundles spell booleans out; "1" and "t" are libscf syntax only. */
 		if (streq(raw, "true") || streq(raw, "false"))
 			norm = strdup(raw);
 		else {
@@ -293,6 +293,7 @@ static void build_dependency(builder_t *b, const xmlNode *n, mf_entity_t *e)
 static void build_dependent(builder_t *b, const xmlNode *n, mf_entity_t *e)
 {
 	mf_dependent_t *d = new0(b, sizeof(*d));
+	int kind;
 
 	if (!d)
 		return;
@@ -312,9 +313,9 @@ static void build_dependent(builder_t *b, const xmlNode *n, mf_entity_t *e)
 		if (!is_elem(c, "service_fmri"))
 			continue;
 		d->target = attr(b, c, "value", true);
-		/* Written into its target as a dependency pg: it must name one service or instance. */
-		if (d->target && smf_fmri_classify(d->target, NULL) != SMF_FMRI_SERVICE &&
-		        smf_fmri_classify(d->target, NULL) != SMF_FMRI_INSTANCE)
+		/* Written into its target as a dependency pg: it names a service or instance. */
+		kind = d->target ? smf_fmri_classify(d->target, NULL) : SMF_FMRI_SERVICE;
+		if (kind != SMF_FMRI_SERVICE && kind != SMF_FMRI_INSTANCE)
 			mf_err(b->r, c,
 			        "dependent \"%s\" must name one service or instance, not \"%s\"",
 			        d->name, d->target);
