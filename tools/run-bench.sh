@@ -36,11 +36,12 @@ start_configd() {
 }
 
 export SMF_ROOT="$root"
-echo "minismf benchmarks: $(git -C "$(dirname "$0")/.." describe --always --dirty 2>/dev/null || echo '?')," \
-	"$(nproc) CPUs ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')), Linux $(uname -r)," \
-	"buildtype $(meson introspect --buildoptions "$build" 2>/dev/null |
-		python3 -c 'import json,sys; print(next(o["value"] for o in json.load(sys.stdin) if o["name"]=="buildtype"))' 2>/dev/null || echo '?')," \
-	"root on $(df -T "$root" | awk 'NR==2 {print $2}')"
+commit=$(git -C "$(dirname "$0")/.." describe --always --dirty 2>/dev/null || echo '?')
+cpu=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')
+buildtype=$(meson introspect --buildoptions "$build" 2>/dev/null |
+	grep -o '"name": "buildtype", "value": "[a-z]*"' | sed 's/.*"value": "//; s/"$//')
+echo "minismf benchmarks: $commit, $(nproc) CPUs ($cpu), Linux $(uname -r)," \
+	"buildtype ${buildtype:-?}, root on $(df -T "$root" | awk 'NR==2 {print $2}')"
 echo
 
 # Placement matters on a VM (a cross-CPU wake-up is an IPI through the hypervisor): with two
@@ -70,4 +71,5 @@ echo
 kill "$pid"; wait "$pid" || true; pid=""
 rm -rf "${root:?}"/*
 start_configd
-"$bench/bench-rss" "$pid" "${BENCH_RSS_SERVICES:-100}" "${BENCH_RSS_INSTANCES:-100}" "${BENCH_RSS_PGS:-5}"
+"$bench/bench-rss" "$pid" "${BENCH_RSS_SERVICES:-100}" "${BENCH_RSS_INSTANCES:-100}" \
+	"${BENCH_RSS_PGS:-5}"

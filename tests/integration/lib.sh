@@ -111,7 +111,8 @@ configd_stop() {
 	while kill -0 "$pid" 2>/dev/null; do
 		# A zombie still answers kill -0; wait reaps it below.
 		[ "$(awk '{print $3}' "/proc/$pid/stat" 2>/dev/null)" = Z ] && break
-		[ "$SECONDS" -lt "$deadline" ] || fail "svc.configd did not exit within ${READY_DEADLINE_S}s of SIGTERM"
+		[ "$SECONDS" -lt "$deadline" ] ||
+			fail "svc.configd did not exit within ${READY_DEADLINE_S}s of SIGTERM"
 		sleep 0.01
 	done
 	wait "$pid" || rc=$?

@@ -120,7 +120,8 @@ oversize)
 	must_refuse "$SVCCFG" add "test/$n120"
 	must_refuse "$SVCCFG" add "$n120"
 	must_refuse "$SVCCFG" -s "$S" add "$n120"
-	long_fmri="svc:/$(repeat a 100)/$(repeat b 100)/$(repeat c 100)/$(repeat d 100)/$(repeat e 100)/$(repeat f 100):$(repeat g 100)"
+	long_fmri="svc:/$(repeat a 100)/$(repeat b 100)/$(repeat c 100)/$(repeat d 100)"
+	long_fmri="$long_fmri/$(repeat e 100)/$(repeat f 100):$(repeat g 100)"
 	must_refuse "$SVCPROP" -p config/v "$long_fmri"
 	must_refuse "$SVCCFG" -s "$long_fmri" listprop
 	# 4097 values in one property, through a command file (too long for one argument list).

@@ -34,7 +34,8 @@ ok "$SVCCFG" -s "$S" listpg
 assert_match '^config[[:space:]]+application[[:space:]]*$' "$OUT" "svccfg listpg of the service"
 ok "$SVCCFG" -s "$I" listpg
 assert_match '^iconf[[:space:]]+framework[[:space:]]*$' "$OUT" "svccfg listpg of the instance"
-assert_match '^volatile[[:space:]]+application[[:space:]]+NONPERSISTENT$' "$OUT" "svccfg listpg (P flag)"
+assert_match '^volatile[[:space:]]+application[[:space:]]+NONPERSISTENT$' "$OUT" \
+	"svccfg listpg (P flag)"
 assert_match 'pg volatile type=application flags=0x1 ' "$(dump)" "the P pg in the repository"
 refused "$SVCCFG" -s "$S" addpg config application
 

@@ -16,7 +16,7 @@ assert_match '[Aa]lready|running|in use|another' "$ERR" "the second configd's me
 
 kill -0 "$CONFIGD_PID" || fail "the first configd died when the second started"
 [ -S "$DOOR" ] || fail "the socket is gone after the second configd was refused"
-assert_eq "$door_inode" "$(stat -c %i "$DOOR")" "the socket's inode (the second must not replace it)"
+assert_eq "$door_inode" "$(stat -c %i "$DOOR")" "the socket's inode (the second must keep off it)"
 ok "$SVCPROP" -p p/v svc:/test/second
 assert_eq 1 "$OUT" "read from the first configd"
 ok "$SVCCFG" -s svc:/test/second setprop p/v = count: 2

@@ -64,7 +64,7 @@ assert_eq "25
 true" "$OUT" "two -p properties"
 ok "$SVCPROP" "$I"
 assert_line "config/port count 25" "$OUT" "svcprop INSTANCE"
-assert_line "svcpg/shared astring from-service" "$OUT" "svcprop INSTANCE (composed from the service)"
+assert_line "svcpg/shared astring from-service" "$OUT" "svcprop INSTANCE (composed)"
 assert_line "svcpg/over astring instance-value" "$OUT" "svcprop INSTANCE (instance overrides)"
 
 log "composed and non-composed views"
