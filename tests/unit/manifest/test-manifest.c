@@ -664,7 +664,10 @@ static void test_xinclude(void **state)
 
 	assert_string_equal(b->name, "main");
 	assert_int_equal(b->n_services, 2);
+	assert_non_null(inc);
+	/* The included service keeps the line it has in its own file. */
 	assert_non_null(mf_bundle_find_service(b, "site/inc"));
+	assert_int_equal(mf_bundle_find_service(b, "site/inc")->e.line, 4);
 	assert_non_null(mf_bundle_find_service(b, "site/test"));
 
 	/* An error inside the included file names that file and its line. */
