@@ -290,12 +290,16 @@ static int open_databases(Backend *b, const char *root)
 		        b->db ? sqlite3_errmsg(b->db) : sqlite3_errstr(rc));
 	sqlite3_extended_result_codes(b->db, 1);
 	/*
-	 * WAL: readers never block on the writer and a commit is one append.  synchronous=NORMAL
-	 * keeps the database consistent across crashes and loses at most the last commits on a
-	 * power failure; the volatile database needs no durability at all.
+	 * Exclusive locking: configd is the only user of its databases (its flock says so), so
+	 * SQLite may keep its file locks and its WAL index in memory instead of taking fcntl()
+	 * locks around every statement.  It must come before WAL is entered, and it applies to
+	 * the attached database too.  WAL: a commit is one append.  synchronous=NORMAL keeps the
+	 * database consistent across crashes and loses at most the last commits on a power
+	 * failure; the volatile database needs no durability at all.
 	 */
 	r = exec_script(b,
-	        "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; "
+	        "PRAGMA locking_mode = EXCLUSIVE; PRAGMA journal_mode = WAL; PRAGMA synchronous = "
+	        "NORMAL; "
 	        "PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000;",
 	        "setting up");
 	if (r < 0)
