@@ -40,7 +40,7 @@ int log_get_level(void)
 	return max_level;
 }
 
-static void log_vmsg(int level, int err, const char *fmt, va_list ap)
+_printf_(3, 0) static void log_vmsg(int level, int err, const char *fmt, va_list ap)
 {
 	char buf[2048];
 
