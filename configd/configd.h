@@ -22,6 +22,11 @@
 #define CONFIGD_PROTOCOL_VERSION 1u
 /* More clients than this are turned away at accept() (each costs an fd and an sd_bus). */
 #define CONFIGD_MAX_CONNECTIONS 4096u
+/*
+ * Signals queued for a connection that does not read them, beyond what its socket holds.  Past
+ * this the connection is closed rather than let it grow without bound or skip a signal.
+ */
+#define CONFIGD_MAX_QUEUED_SIGNALS 65536u
 /* Interests (names plus types) one connection may register. */
 #define CONFIGD_MAX_INTERESTS 1024u
 
@@ -60,6 +65,11 @@ struct Manager {
 /* server.c */
 int server_start(Manager *m);
 void server_stop(Manager *m);
+/*
+ * Ends a connection soon (from the event loop, outside any sd-bus dispatch on it); from now on
+ * it gets no notifications and is no longer the restarter.
+ */
+void connection_drop(Connection *c, const char *why);
 
 /* methods.c: the vtables added to every connection. */
 int methods_add_to_bus(Connection *c);

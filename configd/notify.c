@@ -52,8 +52,16 @@ static bool interested(const Connection *c, const scf_pg_t *pg)
 static void notify_send(Connection *c, const scf_pg_t *pg, bool deleted)
 {
 	_cleanup_(sd_bus_message_unrefp) sd_bus_message *msg = NULL;
+	uint64_t queued = 0;
 	int r;
 
+	if (sd_bus_get_n_queued_write(c->bus, &queued) >= 0 &&
+	        queued >= CONFIGD_MAX_QUEUED_SIGNALS) {
+		log_warning("connection %llu (pid %d): %llu notifications unread; closing it",
+		        (unsigned long long)c->id, (int)c->pid, (unsigned long long)queued);
+		connection_drop(c, "too many unread notifications");
+		return;
+	}
 	r = sd_bus_message_new_signal(c->bus, &msg, CONFIGD_OBJECT_PATH, CONFIGD_INTERFACE,
 	        deleted ? "PgDeleted" : "PgChanged");
 	if (r >= 0)
@@ -62,9 +70,18 @@ static void notify_send(Connection *c, const scf_pg_t *pg, bool deleted)
 		                      msg, "ssst", pg->entity, pg->name, pg->type, pg->generation);
 	if (r >= 0)
 		r = sd_bus_send(c->bus, msg, NULL);
-	if (r < 0)
-		log_warning_errno(r, "connection %llu: cannot send a notification for %s/%s",
-		        (unsigned long long)c->id, pg->entity, pg->name);
+	if (r < 0) {
+		/*
+		 * The peer does not read (its queue is full) or is gone.  Skipping this signal would
+		 * break the promise that a subscriber sees every change in order, so the connection
+		 * ends instead; the client sees it broken and starts over.
+		 */
+		log_warning_errno(r,
+		        "connection %llu (pid %d): cannot queue a notification for "
+		        "%s/%s; closing it",
+		        (unsigned long long)c->id, (int)c->pid, pg->entity, pg->name);
+		connection_drop(c, "notification undeliverable");
+	}
 }
 
 static void notify_all(Manager *m, const scf_pg_t *pg, bool deleted)

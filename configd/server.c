@@ -56,13 +56,14 @@ static int on_defer_free(sd_event_source *s, void *userdata)
 	return 0;
 }
 
-static int on_disconnected(sd_bus_message *msg, void *userdata, sd_bus_error *error)
+void connection_drop(Connection *c, const char *why)
 {
-	Connection *c = userdata;
 	int r;
 
 	if (c->defer_free)
-		return 0;
+		return;
+	log_debug("connection %llu (pid %d): %s", (unsigned long long)c->id, (int)c->pid, why);
+	/* Forget the restarter now: RestarterAttached must not say true for a dead one. */
 	if (c->manager->restarter == c) {
 		c->manager->restarter = NULL;
 		log_info("restarter detached (pid %d)", (int)c->pid);
@@ -71,6 +72,11 @@ static int on_disconnected(sd_bus_message *msg, void *userdata, sd_bus_error *er
 	if (r < 0)
 		log_error_errno(r, "connection %llu: cannot schedule its release",
 		        (unsigned long long)c->id);
+}
+
+static int on_disconnected(sd_bus_message *msg, void *userdata, sd_bus_error *error)
+{
+	connection_drop(userdata, "disconnected");
 	return 0;
 }
 
