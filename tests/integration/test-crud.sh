@@ -131,7 +131,15 @@ ok "$SVCCFG" delete svc:/test/file:inst1
 ok "$SVCCFG" -s svc:/test/file list
 assert_no_match '^inst1$' "$OUT" "instances after delete"
 refused "$SVCPROP" -C -p ipg/x svc:/test/file:inst1
-ok "$SVCCFG" -s "$S" delete default
+# As illumos: an instance whose restarter says online (or degraded) "may be running", and
+# delete refuses it without -f.
+ok "$SVCCFG" -s "$I" addpg restarter framework P
+ok "$SVCCFG" -s "$I" setprop restarter/state = astring: online
+before=$(dump)
+refused "$SVCCFG" -s "$S" delete default
+assert_match 'may be running' "$ERR" "delete of an online instance"
+assert_unchanged "$before" "delete of an online instance without -f"
+ok "$SVCCFG" -s "$S" delete -f default
 refused "$SVCPROP" -C -p volatile "$I"
 ok "$SVCCFG" delete -f test/crud
 ok "$SVCCFG" delete svc:/test/file
