@@ -144,6 +144,7 @@ dead-configd)
 			"$SVCCFG -s $I listprop"
 			"$SVCCFG -s $I setprop config/v = count: 8"
 			"$SVCCFG add test/new"
+			"$SVCCFG -f $ROOT/setup.svccfg"
 		)
 		for c in "${clients[@]}"; do
 			t0=$(date +%s%N)
