@@ -487,6 +487,24 @@ static void test_backend_full(void **state)
 	        commit1(f->b, INST, "general", 2, BACKEND_CMD_REPLACE, "keep", "count", small), 1);
 }
 
+static void test_backend_readonly(void **state)
+{
+	Fixture *f = *state;
+	const char *const one[] = {"1", NULL};
+
+	/* query_only makes every write fail as a read-only database does. */
+	assert_int_equal(
+	        sqlite3_exec(f->b->db, "PRAGMA query_only = 1", NULL, NULL, NULL), SQLITE_OK);
+	assert_int_equal(commit1(f->b, INST, "general", 1, BACKEND_CMD_NEW, "x", "count", one),
+	        -SCF_ERROR_BACKEND_READONLY);
+	assert_int_equal(backend_add_service(f->b, "svc:/ro"), -SCF_ERROR_BACKEND_READONLY);
+	assert_int_equal(backend_refresh(f->b, INST), -SCF_ERROR_BACKEND_READONLY);
+	assert_int_equal(generation(f->b, INST, "general"), 1);
+	assert_int_equal(
+	        sqlite3_exec(f->b->db, "PRAGMA query_only = 0", NULL, NULL, NULL), SQLITE_OK);
+	assert_int_equal(commit1(f->b, INST, "general", 1, BACKEND_CMD_NEW, "x", "count", one), 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -503,6 +521,7 @@ int main(void)
 	        cmocka_unit_test_setup_teardown(test_nonpersistent, setup, teardown),
 	        cmocka_unit_test_setup_teardown(test_schema_version, setup, teardown),
 	        cmocka_unit_test_setup_teardown(test_backend_full, setup, teardown),
+	        cmocka_unit_test_setup_teardown(test_backend_readonly, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
