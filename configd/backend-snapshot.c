@@ -228,10 +228,11 @@ int backend_list_snapshots(Backend *b, const char *instance, char ***ret)
 	if (r < 0)
 		return r;
 	l = strv_new_empty();
+	if (!l)
+		return backend_fail(b, SCF_ERROR_NO_RESOURCES, "out of memory");
 	s = backend_stmt(b, STMT_SNAP_LIST, DB_MAIN);
-	if (!l || !s)
-		return l ? -SCF_ERROR_BACKEND_ACCESS
-		         : backend_fail(b, SCF_ERROR_NO_RESOURCES, "out of memory");
+	if (!s)
+		return -SCF_ERROR_BACKEND_ACCESS;
 	sqlite3_bind_int64(s, 1, e.id);
 	while ((r = backend_step_row(b, s, "listing snapshots")) > 0)
 		if (strv_extend(&l, (const char *)sqlite3_column_text(s, 0)) < 0)

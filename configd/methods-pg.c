@@ -182,7 +182,7 @@ int method_commit(sd_bus_message *m, void *userdata, sd_bus_error *error)
 	Connection *c = userdata;
 	const char *entity, *name;
 	uint64_t gen;
-	int r;
+	int r, committed;
 
 	r = sd_bus_message_read(m, "sst", &entity, &name, &gen);
 	if (r < 0)
@@ -197,12 +197,12 @@ int method_commit(sd_bus_message *m, void *userdata, sd_bus_error *error)
 		r = sd_bus_message_exit_container(m);
 	if (r < 0)
 		return r;
-	r = backend_commit(c->manager->backend, entity, name, gen, l.cmds, l.n, &pg);
-	if (r < 0)
-		return configd_backend_error(c, error, r);
-	/* Reply, then tell the watchers: both after the SQLite commit. */
+	committed = backend_commit(c->manager->backend, entity, name, gen, l.cmds, l.n, &pg);
+	if (committed < 0)
+		return configd_backend_error(c, error, committed);
+	/* Reply, then tell the watchers (even if the writer is gone): both after the commit. */
 	r = sd_bus_reply_method_return(m, "t", pg->generation);
-	if (pg && l.n > 0)
+	if (committed > 0)
 		notify_pg_changed(c->manager, pg);
 	return r;
 }
