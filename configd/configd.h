@@ -38,6 +38,8 @@ struct Connection {
 	Connection *prev, *next;
 	uint64_t id;
 	sd_bus *bus;
+	sd_event_source *io;         /* the socket; events follow sd_bus_get_events() */
+	sd_event_source *timer;      /* sd_bus_get_timeout(): auth timeout or queued work */
 	sd_event_source *defer_free; /* set once the peer is gone: frees us outside sd-bus */
 	uid_t uid;                   /* the peer's credentials, from SO_PEERCRED at accept */
 	pid_t pid;
@@ -70,6 +72,8 @@ void server_stop(Manager *m);
  * it gets no notifications and is no longer the restarter.
  */
 void connection_drop(Connection *c, const char *why);
+/* Re-arms the connection's fd events and timer; call after queueing a message on it. */
+void connection_update(Connection *c);
 
 /* methods.c: the vtables added to every connection. */
 int methods_add_to_bus(Connection *c);

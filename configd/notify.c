@@ -70,6 +70,8 @@ static void notify_send(Connection *c, const scf_pg_t *pg, bool deleted)
 		                      msg, "ssst", pg->entity, pg->name, pg->type, pg->generation);
 	if (r >= 0)
 		r = sd_bus_send(c->bus, msg, NULL);
+	if (r >= 0)
+		connection_update(c); /* what the socket did not take needs EPOLLOUT */
 	if (r < 0) {
 		/*
 		 * The peer does not read (its queue is full) or is gone.  Skipping this signal would

@@ -14,10 +14,12 @@
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -522,6 +524,77 @@ static void test_second_refused(void **state)
 	}
 }
 
+static bool log_contains(const Daemon *d, const char *what)
+{
+	char path[128], line[512];
+	bool found = false;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/configd.log", d->root);
+	f = fopen(path, "re");
+	while (f && !found && fgets(line, sizeof(line), f))
+		found = strstr(line, what) != NULL;
+	if (f)
+		fclose(f);
+	return found;
+}
+
+static int on_reply(sd_bus_message *m, void *userdata, sd_bus_error *error)
+{
+	assert_false(sd_bus_message_is_method_error(m, NULL));
+	(*(int *)userdata)++;
+	return 0;
+}
+
+/* Dispatches bus until a reply came or timeout passed. */
+static void pump(sd_bus *bus, const int *replies, uint64_t timeout)
+{
+	uint64_t deadline = deadline_after_usec(timeout);
+
+	while (*replies == 0 && deadline_left_usec(deadline) > 0)
+		if (sd_bus_process(bus, NULL) == 0)
+			assert_true(sd_bus_wait(bus, deadline_left_usec(deadline)) >= 0);
+}
+
+static void test_connection_bound(void **state)
+{
+	enum { BOUND = 4096 };
+	Daemon *d = *state;
+	_cleanup_free_ int *fds = calloc(BOUND, sizeof(int));
+	struct rlimit rl;
+	int replies = 0;
+	uint64_t deadline;
+	sd_bus *bus;
+
+	assert_int_equal(getrlimit(RLIMIT_NOFILE, &rl), 0);
+	if (rl.rlim_max < BOUND + 256)
+		skip();
+	rl.rlim_cur = rl.rlim_max;
+	assert_int_equal(setrlimit(RLIMIT_NOFILE, &rl), 0);
+	for (int i = 0; i < BOUND; i++) {
+		fds[i] = smf_unix_connect(d->door);
+		assert_true(fds[i] >= 0);
+	}
+	/* One more waits in the backlog; configd says once that it stopped accepting. */
+	bus = connect_bus(d);
+	assert_true(sd_bus_call_method_async(bus, NULL, NULL, PATH, IFACE, "ListServices", on_reply,
+	                    &replies, "") >= 0);
+	deadline = deadline_after_usec(DEADLINE_USEC);
+	while (!log_contains(d, "too many connections")) {
+		assert_true(deadline_left_usec(deadline) > 0);
+		poll(NULL, 0, 10);
+	}
+	pump(bus, &replies, 200 * USEC_PER_MSEC);
+	assert_int_equal(replies, 0);
+	/* A slot frees up: the waiting client is served. */
+	close(fds[0]);
+	pump(bus, &replies, DEADLINE_USEC);
+	assert_int_equal(replies, 1);
+	sd_bus_flush_close_unref(bus);
+	for (int i = 1; i < BOUND; i++)
+		close(fds[i]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -532,6 +605,7 @@ int main(void)
 	        cmocka_unit_test_setup_teardown(test_churn, setup, teardown),
 	        cmocka_unit_test_setup_teardown(test_unprivileged, setup, teardown),
 	        cmocka_unit_test_setup_teardown(test_second_refused, setup, teardown),
+	        cmocka_unit_test_setup_teardown(test_connection_bound, setup, teardown),
 	};
 
 	signal(SIGPIPE, SIG_IGN);
