@@ -421,6 +421,54 @@ int scf_restarter_register(scf_handle_t *h);
 /* 1 if a restarter is attached to the repository, 0 if not (always 0 with --native). */
 int scf_restarter_attached(scf_handle_t *h);
 
+/* ------------------------------------------------------------------------------------------ */
+/* Batches: many changes, one atomic repository transaction                                    */
+
+/*
+ * A batch is an ordered list of steps that configd applies in ONE SQLite transaction: all of
+ * them or none (svccfg import uses one batch per manifest, so a failing manifest leaves the
+ * repository as it was).  Steps are not generation-checked: a batch is for writers that own
+ * what they write (the importer), not for read-modify-write (use a transaction for that).
+ * Every pg a batch creates or changes gets exactly one new generation and one PgChanged
+ * notification, sent after the commit in the order the pgs were first touched; every pg it
+ * deletes gets one PgDeleted.  Each adder validates its arguments at once
+ * (-SCF_ERROR_INVALID_ARGUMENT with the reason in errmsg).
+ */
+typedef struct scf_batch scf_batch_t;
+
+int scf_batch_new(scf_handle_t *h, scf_batch_t **ret);
+void scf_batch_free(scf_batch_t *b);
+/* The number of steps added so far. */
+size_t scf_batch_size(const scf_batch_t *b);
+
+/* Create the service / instance unless it exists. */
+int scf_batch_service_ensure(scf_batch_t *b, const char *service_fmri);
+int scf_batch_instance_ensure(scf_batch_t *b, const char *instance_fmri);
+/*
+ * Create the pg unless it exists.  An existing pg of another type or flags is an error at
+ * commit (-SCF_ERROR_EXISTS, naming it), as it is for scf_pg_add().
+ */
+int scf_batch_pg_ensure(scf_batch_t *b, const char *entity, const char *pg, const char *type,
+	uint32_t flags);
+/* Set a property's type and values, creating it if missing (the pg must exist by then). */
+int scf_batch_prop_set(scf_batch_t *b, const char *entity, const char *pg, const char *prop,
+	scf_type_t type, const char *const *values, size_t n);
+/* Delete a property / pg / entity if it exists (missing is not an error). */
+int scf_batch_prop_delete(scf_batch_t *b, const char *entity, const char *pg, const char *prop);
+int scf_batch_pg_delete(scf_batch_t *b, const char *entity, const char *pg);
+int scf_batch_entity_delete(scf_batch_t *b, const char *fmri);
+/* Take a named snapshot / refresh ("previous" := "running", "running" := now) an instance,
+ * as the repository is at that point of the batch. */
+int scf_batch_snapshot_take(scf_batch_t *b, const char *instance, const char *name);
+int scf_batch_refresh(scf_batch_t *b, const char *instance);
+
+/*
+ * Applies every step atomically.  Returns 1 when applied; < 0 when nothing was applied, with
+ * errmsg naming the failing step ("step 12 (svc:/a:b/:properties/start): ...").  The batch
+ * keeps its steps either way (commit again, or free it).
+ */
+int scf_batch_commit(scf_batch_t *b);
+
 #ifdef __cplusplus
 }
 #endif
