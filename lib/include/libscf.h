@@ -57,12 +57,12 @@ typedef enum scf_error {
 	SCF_ERROR_BACKEND_ACCESS,      /* configd's database failed (disk full, I/O error) */
 	SCF_ERROR_BACKEND_READONLY,    /* configd's database is read-only */
 	SCF_ERROR_NO_MEMORY,
-	SCF_ERROR_NO_RESOURCES,        /* configd out of resources */
-	SCF_ERROR_DELETED,             /* the pg or entity was deleted under a transaction */
-	SCF_ERROR_AMBIGUOUS,           /* an FMRI abbreviation matches more than one entity */
-	SCF_ERROR_TIMEOUT,             /* a wait reached its deadline (not used by notify_wait) */
-	SCF_ERROR_VERSION_MISMATCH,    /* configd speaks another protocol version */
-	SCF_ERROR_NOT_SUPPORTED,       /* e.g. registering a restarter with a --native configd */
+	SCF_ERROR_NO_RESOURCES,     /* configd out of resources */
+	SCF_ERROR_DELETED,          /* the pg or entity was deleted under a transaction */
+	SCF_ERROR_AMBIGUOUS,        /* an FMRI abbreviation matches more than one entity */
+	SCF_ERROR_TIMEOUT,          /* a wait reached its deadline (not used by notify_wait) */
+	SCF_ERROR_VERSION_MISMATCH, /* configd speaks another protocol version */
+	SCF_ERROR_NOT_SUPPORTED,    /* e.g. registering a restarter with a --native configd */
 	SCF_ERROR_INTERNAL,
 	_SCF_ERROR_MAX
 } scf_error_t;
@@ -267,7 +267,7 @@ typedef struct scf_pg {
  * same name.  -SCF_ERROR_NOT_FOUND if the entity, snapshot or pg does not exist.
  */
 int scf_pg_get(scf_handle_t *h, const char *entity, const char *pg, const char *snapshot,
-	unsigned read_flags, scf_pg_t **ret);
+        unsigned read_flags, scf_pg_t **ret);
 void scf_pg_free(scf_pg_t *pg);
 /* The named property of a pg read, or NULL. */
 const scf_property_t *scf_pg_property(const scf_pg_t *pg, const char *name);
@@ -282,12 +282,12 @@ typedef struct scf_pg_info {
 
 /* Lists the pgs of an entity (in a snapshot, composed) sorted by name; *n gets the count. */
 int scf_pg_list(scf_handle_t *h, const char *entity, const char *snapshot, unsigned read_flags,
-	scf_pg_info_t **ret, size_t *n);
+        scf_pg_info_t **ret, size_t *n);
 void scf_pg_info_free(scf_pg_info_t *infos, size_t n);
 
 /* Creates a pg.  -SCF_ERROR_EXISTS if a pg of that name exists (whatever its type). */
-int scf_pg_add(scf_handle_t *h, const char *entity, const char *pg, const char *type,
-	uint32_t flags);
+int scf_pg_add(
+        scf_handle_t *h, const char *entity, const char *pg, const char *type, uint32_t flags);
 int scf_pg_delete(scf_handle_t *h, const char *entity, const char *pg);
 
 /*
@@ -306,7 +306,7 @@ int scf_property_get_string(const scf_property_t *p, const char **ret);
  * property (free with scf_property_free()).
  */
 int scf_property_read(scf_handle_t *h, const char *entity, const char *pg, const char *prop,
-	scf_property_t **ret);
+        scf_property_t **ret);
 void scf_property_free(scf_property_t *p);
 
 /* ------------------------------------------------------------------------------------------ */
@@ -329,12 +329,12 @@ const scf_pg_t *scf_tx_pg(const scf_tx_t *tx);
  * -SCF_ERROR_NOT_FOUND if it does not.  SET is NEW or REPLACE, chosen from the pg as read (the
  * generation check keeps that choice right).  Properties not named are carried over.
  */
-int scf_tx_new(scf_tx_t *tx, const char *prop, scf_type_t type, const char *const *values,
-	size_t n);
-int scf_tx_replace(scf_tx_t *tx, const char *prop, scf_type_t type, const char *const *values,
-	size_t n);
-int scf_tx_set(scf_tx_t *tx, const char *prop, scf_type_t type, const char *const *values,
-	size_t n);
+int scf_tx_new(
+        scf_tx_t *tx, const char *prop, scf_type_t type, const char *const *values, size_t n);
+int scf_tx_replace(
+        scf_tx_t *tx, const char *prop, scf_type_t type, const char *const *values, size_t n);
+int scf_tx_set(
+        scf_tx_t *tx, const char *prop, scf_type_t type, const char *const *values, size_t n);
 int scf_tx_delete(scf_tx_t *tx, const char *prop);
 
 /*
@@ -357,7 +357,7 @@ void scf_tx_free(scf_tx_t *tx);
  */
 typedef int (*scf_tx_fn)(scf_tx_t *tx, void *userdata);
 int scf_tx_run(scf_handle_t *h, const char *entity, const char *pg, scf_tx_fn fn, void *userdata,
-	unsigned max_tries);
+        unsigned max_tries);
 
 /* ------------------------------------------------------------------------------------------ */
 /* Snapshots                                                                                   */
@@ -448,11 +448,11 @@ int scf_batch_instance_ensure(scf_batch_t *b, const char *instance_fmri);
  * Create the pg unless it exists.  An existing pg of another type or flags is an error at
  * commit (-SCF_ERROR_EXISTS, naming it), as it is for scf_pg_add().
  */
-int scf_batch_pg_ensure(scf_batch_t *b, const char *entity, const char *pg, const char *type,
-	uint32_t flags);
+int scf_batch_pg_ensure(
+        scf_batch_t *b, const char *entity, const char *pg, const char *type, uint32_t flags);
 /* Set a property's type and values, creating it if missing (the pg must exist by then). */
 int scf_batch_prop_set(scf_batch_t *b, const char *entity, const char *pg, const char *prop,
-	scf_type_t type, const char *const *values, size_t n);
+        scf_type_t type, const char *const *values, size_t n);
 /* Delete a property / pg / entity if it exists (missing is not an error). */
 int scf_batch_prop_delete(scf_batch_t *b, const char *entity, const char *pg, const char *prop);
 int scf_batch_pg_delete(scf_batch_t *b, const char *entity, const char *pg);

@@ -33,7 +33,7 @@ static int make_addr(const char *path, struct sockaddr_un *addr, int *dirfd)
 	if (*dirfd < 0)
 		return negative_errno();
 	n = snprintf(addr->sun_path, sizeof(addr->sun_path), "/proc/self/fd/%d/%s", *dirfd,
-		basename(bcopy));
+	        basename(bcopy));
 	if (n < 0 || (size_t)n >= sizeof(addr->sun_path))
 		return -ENAMETOOLONG;
 	return 0;
