@@ -48,8 +48,7 @@ static int multiple(const char *pattern, char *const *l, char **errmsg)
 	if (!f)
 		return -SCF_ERROR_NO_MEMORY;
 	fprintf(f, "Pattern '%s' matches multiple instances:", pattern);
-	STRV_FOREACH(s, l)
-	{
+	STRV_FOREACH (s, l) {
 		fprintf(f, "\n\t%s", *s);
 	}
 	if (fclose(f) != 0) {

@@ -128,8 +128,7 @@ int cmd_unselect(svccfg_t *c, const token_t *args, size_t n)
 /* Prints the last component of each FMRI of l ("svc:/a/b" -> "a/b", "svc:/a:i" -> "i"). */
 static void print_names(char *const *l, const char *pattern, size_t skip_prefix, char sep)
 {
-	STRV_FOREACH(s, l)
-	{
+	STRV_FOREACH (s, l) {
 		const char *name = sep ? strrchr(*s, sep) + 1 : *s + skip_prefix;
 
 		if (!pattern || fnmatch(pattern, name, 0) == 0)

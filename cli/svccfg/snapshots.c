@@ -26,8 +26,7 @@ int cmd_listsnap(svccfg_t *c, const token_t *args, size_t n)
 	r = scf_snapshot_list(h, c->cur_inst, &l);
 	if (r < 0)
 		return svccfg_scf_error(c, r, c->cur_inst);
-	STRV_FOREACH(s, l)
-	{
+	STRV_FOREACH (s, l) {
 		puts(*s);
 	}
 	scf_strv_free(l);
@@ -61,8 +60,7 @@ int cmd_refresh(svccfg_t *c, const token_t *args, size_t n)
 	if (r < 0)
 		return svccfg_scf_error(c, r, c->cur_svc);
 	r = SVCCFG_OK;
-	STRV_FOREACH(s, l)
-	{
+	STRV_FOREACH (s, l) {
 		if ((r = refresh_one(c, h, *s)) < 0)
 			break;
 	}

@@ -121,8 +121,7 @@ static int resolve_full(scf_handle_t *h, const char *pattern, unsigned flags, ch
 
 static int filter_into(scf_handle_t *h, char ***out, char **candidates, const char *pattern)
 {
-	STRV_FOREACH(c, candidates)
-	{
+	STRV_FOREACH (c, candidates) {
 		if (!scf_fmri_abbrev_match(pattern, *c) || strv_contains(*out, *c))
 			continue;
 		if (strv_extend(out, *c) < 0)
@@ -171,14 +170,14 @@ static int ambiguous(scf_handle_t *h, const char *pattern, char **matches)
 	_cleanup_free_ char *list = NULL;
 	size_t len = 0;
 
-	STRV_FOREACH(m, matches)
-	len += strlen(*m) + 1;
+	STRV_FOREACH (m, matches)
+		len += strlen(*m) + 1;
 	list = malloc(len + 1);
 	if (list) {
 		char *p = list;
 
-		STRV_FOREACH(m, matches)
-		p += sprintf(p, " %s", *m);
+		STRV_FOREACH (m, matches)
+			p += sprintf(p, " %s", *m);
 	}
 	return client_set_error(h, -SCF_ERROR_AMBIGUOUS, "\"%s\" is ambiguous; it matches:%s",
 	        pattern, list ? list : " (several)");
