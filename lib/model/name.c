@@ -49,49 +49,39 @@ static bool ident_valid(const char *s, size_t n, bool allowdot, bool allow_under
 	return true;
 }
 
-static const char *find_comma(const char *s, size_t n)
+/*
+ * "[provider,]identifier": the provider is checked with the provider rule (dots allowed), the
+ * identifier with the caller's family rule (see the theory statement above).
+ */
+static int prefixed_name_validate(const char *s, size_t n, bool allowdot, bool underscore_first)
 {
-	return memchr(s, ',', n);
+	const char *comma;
+
+	if (!s || n == 0)
+		return -SCF_ERROR_INVALID_ARGUMENT;
+	if (n > SCF_LIMIT_MAX_NAME_LENGTH)
+		return -SCF_ERROR_CONSTRAINT_VIOLATED;
+
+	comma = memchr(s, ',', n);
+	if (comma) {
+		size_t pn = (size_t)(comma - s);
+
+		if (!ident_valid(s, pn, true, false))
+			return -SCF_ERROR_INVALID_ARGUMENT;
+		n -= pn + 1;
+		s = comma + 1;
+	}
+	return ident_valid(s, n, allowdot, underscore_first) ? 0 : -SCF_ERROR_INVALID_ARGUMENT;
 }
 
 int smf_component_validate_n(const char *s, size_t n)
 {
-	const char *comma;
-
-	if (!s || n == 0)
-		return -SCF_ERROR_INVALID_ARGUMENT;
-	if (n > SCF_LIMIT_MAX_NAME_LENGTH)
-		return -SCF_ERROR_CONSTRAINT_VIOLATED;
-
-	comma = find_comma(s, n);
-	if (comma) {
-		size_t pn = (size_t)(comma - s);
-		if (!ident_valid(s, pn, true, false))
-			return -SCF_ERROR_INVALID_ARGUMENT;
-		n -= pn + 1;
-		s = comma + 1;
-	}
-	return ident_valid(s, n, false, false) ? 0 : -SCF_ERROR_INVALID_ARGUMENT;
+	return prefixed_name_validate(s, n, false, false);
 }
 
 int smf_name_validate_n(const char *s, size_t n)
 {
-	const char *comma;
-
-	if (!s || n == 0)
-		return -SCF_ERROR_INVALID_ARGUMENT;
-	if (n > SCF_LIMIT_MAX_NAME_LENGTH)
-		return -SCF_ERROR_CONSTRAINT_VIOLATED;
-
-	comma = find_comma(s, n);
-	if (comma) {
-		size_t pn = (size_t)(comma - s);
-		if (!ident_valid(s, pn, true, false))
-			return -SCF_ERROR_INVALID_ARGUMENT;
-		n -= pn + 1;
-		s = comma + 1;
-	}
-	return ident_valid(s, n, true, true) ? 0 : -SCF_ERROR_INVALID_ARGUMENT;
+	return prefixed_name_validate(s, n, true, true);
 }
 
 int scf_name_validate(const char *name)
