@@ -3,13 +3,16 @@
 
 BUILD      ?= build
 ASAN_BUILD ?= build-asan
+FUZZ_BUILD ?= build-fuzz
+# Seconds each libFuzzer target runs in `make test`.
+FUZZ_SECONDS ?= 15
 PREFIX     ?= /usr/local
 DESTDIR    ?=
 MESON      ?= meson
 # Extra arguments for `meson test`, e.g. make test TESTARGS='--suite integration'
 TESTARGS   ?=
 
-.PHONY: all deps build build-asan test test-fast bench run install clean stress
+.PHONY: all deps build build-asan build-fuzz test test-fast bench run install clean stress
 
 all: build
 
@@ -29,9 +32,17 @@ build: deps $(BUILD)/build.ninja
 build-asan: deps $(ASAN_BUILD)/build.ninja
 	$(MESON) compile -C $(ASAN_BUILD)
 
-# The whole suite twice: the normal build, then under ASan+UBSan.
-test: build build-asan
-	@tools/run-tests.sh $(BUILD) $(ASAN_BUILD) -- $(TESTARGS)
+# libFuzzer targets need clang; only they are built in this directory.
+$(FUZZ_BUILD)/build.ninja:
+	CC=clang $(MESON) setup $(FUZZ_BUILD) -Dfuzz=true -Dbuildtype=debug
+
+build-fuzz: deps $(FUZZ_BUILD)/build.ninja
+	$(MESON) compile -C $(FUZZ_BUILD) fuzz-manifest
+
+# The whole suite twice (the normal build, then under ASan+UBSan), then a short fuzzing run.
+test: build build-asan build-fuzz
+	@FUZZ_SECONDS=$(FUZZ_SECONDS) tools/run-tests.sh $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD)@fuzz \
+		-- $(TESTARGS)
 
 # Only the normal build (quicker while developing).
 test-fast: build
@@ -52,4 +63,4 @@ stress: build
 	@tools/stress-placeholder.sh $(BUILD)
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD)
+	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD)

@@ -1,6 +1,7 @@
 #!/bin/bash
 # Runs the meson test suite in each build directory given (before "--"), passing what follows
 # "--" to meson test, and ends with one line "N passed, N failed[, N skipped]" over all of them.
+# A directory given as DIR@SUITE runs only that suite there (the clang fuzz build).
 set -u
 
 dirs=()
@@ -8,9 +9,13 @@ while [ $# -gt 0 ] && [ "$1" != "--" ]; do dirs+=("$1"); shift; done
 [ $# -gt 0 ] && shift
 
 passed=0 failed=0 skipped=0 rc=0
-for d in "${dirs[@]}"; do
-	echo "=== meson test in $d"
-	meson test -C "$d" --print-errorlogs --num-processes 2 "$@" || rc=1
+for spec in "${dirs[@]}"; do
+	d=${spec%@*}
+	args=("$@")
+	[ "$spec" != "$d" ] && args=(--suite "${spec#*@}")
+	echo "=== meson test in $d ${args[*]}"
+	rm -f "$d/meson-logs/testlog.json"
+	meson test -C "$d" --print-errorlogs --num-processes 2 "${args[@]}" || rc=1
 	log="$d/meson-logs/testlog.json"
 	if [ -f "$log" ]; then
 		read -r p f s < <(python3 - "$log" <<'PY'
