@@ -348,6 +348,18 @@ static bool resolve_pg_operand(const scf_fmri_t *f)
 	return true;
 }
 
+/*
+ * As illumos' svcprop (SCF_WALK_EXPLICIT): a service is shown only when the operand names it
+ * exactly, as a full "svc:" FMRI without globs; an abbreviation such as "web" stands for the
+ * instances it matches, so `svcprop web` reads svc:/site/web:default, not the service too.
+ */
+static unsigned operand_flags(const char *operand)
+{
+	if (strneq(operand, "svc:", 4) && !strpbrk(operand, "*?["))
+		return SCF_RESOLVE_SERVICES | SCF_RESOLVE_INSTANCES;
+	return SCF_RESOLVE_INSTANCES;
+}
+
 static void resolve_operand(const char *operand)
 {
 	_cleanup_free_ char *errmsg = NULL;
@@ -364,8 +376,7 @@ static void resolve_operand(const char *operand)
 		return;
 	}
 	scf_fmri_clear(&f);
-	r = cli_resolve_all(
-	        g.h, operand, SCF_RESOLVE_SERVICES | SCF_RESOLVE_INSTANCES, &matches, &errmsg);
+	r = cli_resolve_all(g.h, operand, operand_flags(operand), &matches, &errmsg);
 	if (r < 0 && !errmsg)
 		scfdie(r);
 	if (r < 0) {

@@ -50,6 +50,15 @@ ok "$SVCPROP" -p config/port sendmail
 assert_eq 25 "$OUT" "svcprop with abbreviation sendmail"
 ok "$SVCPROP" -p config/port network/smtp:sendmail
 assert_eq 25 "$OUT" "svcprop network/smtp:sendmail"
+# An abbreviation of a service stands for its instances (illumos' SCF_WALK_EXPLICIT): "smtp"
+# is one entity, the instance, so designators carry no FMRI; only "svc:/network/smtp" names
+# the service itself.
+ok "$SVCPROP" -p svcpg smtp
+assert_eq "svcpg/over astring instance-value
+svcpg/shared astring from-service" "$OUT" "svcprop smtp reads the instance only"
+ok "$SVCPROP" -p svcpg "$S"
+assert_eq "svcpg/over astring service-value
+svcpg/shared astring from-service" "$OUT" "svcprop svc:/network/smtp reads the service"
 
 log "a whole pg, several -p, everything"
 ok "$SVCPROP" -p config "$I"
