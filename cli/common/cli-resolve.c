@@ -49,7 +49,7 @@ static int multiple(const char *pattern, char *const *l, char **errmsg)
 		return -SCF_ERROR_NO_MEMORY;
 	fprintf(f, "Pattern '%s' matches multiple instances:", pattern);
 	STRV_FOREACH (s, l) {
-		fprintf(f, "\n\t%s", *s);
+		fprintf(f, "\n    %s", *s); /* illumos: SCF_MSG_PATTERN_POSSIBLE */
 	}
 	if (fclose(f) != 0) {
 		free(buf);

@@ -81,8 +81,8 @@ ok "$SVCCFG" add other/app
 ok "$SVCCFG" -s other/app add default
 refused "$SVCCFG" -s default listpg
 assert_eq "svccfg: Pattern 'default' matches multiple instances:
-	svc:/other/app:default
-	svc:/site/app:default" "$ERR" "an ambiguous abbreviation"
+    svc:/other/app:default
+    svc:/site/app:default" "$ERR" "an ambiguous abbreviation"
 refused "$SVCCFG" -s nosuch listpg
 assert_eq "svccfg: Pattern 'nosuch' doesn't match any instances or services" "$ERR" "no match"
 ok "$SVCCFG" -s site/app listpg
