@@ -3,7 +3,7 @@
  *
  * libscf does the matching (scf_fmri_resolve*); this adds what the tools share on top of it:
  * the sentences ("Pattern 'x' doesn't match any instances or services", "Pattern 'x' matches
- * multiple instances:" followed by the candidates, one per line after a tab).  As in illumos'
+ * multiple instances:" followed by the candidates, one per line indented by four spaces).  As in illumos'
  * scf_walk_fmri(), a partial pattern may match a service and instances of it at once ("ssh"
  * names svc:/network/ssh and svc:/network/ssh:default); a tool that needs one entity then
  * reports the ambiguity, and the user gives the full FMRI.
