@@ -33,6 +33,7 @@ typedef enum StmtId {
 	STMT_PROP_INSERT,
 	STMT_PROP_UPDATE,
 	STMT_PROP_DELETE,
+	STMT_PROP_UPSERT,
 	STMT_SNAP_LOOKUP,
 	STMT_SNAP_LIST,
 	STMT_SNAP_INSERT,
@@ -52,6 +53,7 @@ struct Backend {
 	sqlite3 *db;
 	char *np_path;
 	char *errmsg;
+	unsigned tx_depth; /* nested backend_tx_begin()s: only the outermost touches SQLite */
 	sqlite3_stmt *stmts[_STMT_MAX][_DB_VARIANTS];
 };
 
@@ -93,7 +95,11 @@ static inline void stmt_resetp(sqlite3_stmt **s)
 }
 #define _cleanup_stmt_ __attribute__((cleanup(stmt_resetp)))
 
-/* Transactions: BEGIN IMMEDIATE / COMMIT (rolls back itself when COMMIT fails) / ROLLBACK. */
+/*
+ * Transactions: BEGIN IMMEDIATE / COMMIT (rolls back itself when COMMIT fails) / ROLLBACK.
+ * They nest: inside an outer transaction (a batch) begin and commit only count, and an inner
+ * rollback leaves the undoing to the outer one, which must then roll back too.
+ */
 int backend_tx_begin(Backend *b);
 int backend_tx_commit(Backend *b);
 void backend_tx_rollback(Backend *b);
@@ -111,11 +117,30 @@ int values_decode(const void *blob, size_t len, char ***ret, size_t *ret_n);
 
 /* backend-pg.c */
 void pgloc_clear(PgLoc *l);
+/* 0 when name is a valid name, else the message names it as a "what" name. */
+int backend_check_name(Backend *b, const char *name, const char *what);
 /* Finds a pg of the current view; 1 found, 0 not, < 0 error. */
 int backend_pg_find(Backend *b, int64_t entity_id, const char *name, PgLoc *ret);
 /* Reads the properties of a located pg, sorted by name. */
 int backend_props_read(Backend *b, const PgLoc *loc, scf_property_t **ret, size_t *ret_n);
 void backend_props_free(scf_property_t *props, size_t n);
+
+/* backend-tx.c: commands checked and canonicalized, then applied, shared by Commit and Batch. */
+typedef struct PreparedCmd {
+	uint32_t op;
+	const char *prop;
+	const char *type; /* canonical type name (static) */
+	char *blob;
+	size_t len;
+} PreparedCmd;
+
+/* Checks every command (ops up to max_op); messages start with where ("fmri/:properties/pg"). */
+int backend_cmds_prepare(Backend *b, const char *where, const BackendCmd *cmds, size_t n,
+        uint32_t max_op, PreparedCmd **ret);
+void backend_cmds_free(PreparedCmd *p, size_t n);
+/* Inside a transaction: applies one command to the located pg. */
+int backend_cmd_apply(Backend *b, const PgLoc *loc, const char *where, const PreparedCmd *c);
+int backend_pg_set_generation(Backend *b, const PgLoc *loc, uint64_t gen);
 
 /* backend-snapshot.c */
 /* Copies the persistent pgs of entity_id into snapshot snap_id at level (0 instance, 1 service). */

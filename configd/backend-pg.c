@@ -70,7 +70,7 @@ void backend_pg_infos_free(scf_pg_info_t *infos, size_t n)
 	free(infos);
 }
 
-static int check_name(Backend *b, const char *name, const char *what)
+int backend_check_name(Backend *b, const char *name, const char *what)
 {
 	int r = scf_name_validate(name ? name : "");
 
@@ -257,7 +257,7 @@ int backend_get_pg(Backend *b, const char *entity, const char *pg, const char *s
 	size_t sn = 0;
 	int r, have_own, have_svc = 0;
 
-	r = check_name(b, pg, "property group");
+	r = backend_check_name(b, pg, "property group");
 	if (r >= 0)
 		r = view_open(b, entity, snapshot, &v);
 	if (r < 0)
@@ -410,9 +410,9 @@ int backend_add_pg(Backend *b, const char *entity, const char *pg, const char *t
 	_cleanup_stmt_ sqlite3_stmt *s = NULL;
 	int where = (flags & SCF_PG_FLAG_NONPERSISTENT) ? DB_NP : DB_MAIN, r;
 
-	r = check_name(b, pg, "property group");
+	r = backend_check_name(b, pg, "property group");
 	if (r >= 0)
-		r = check_name(b, type, "property group type");
+		r = backend_check_name(b, type, "property group type");
 	if (r >= 0)
 		r = backend_entity_lookup(b, entity, &e);
 	if (r < 0)
@@ -447,7 +447,7 @@ int backend_delete_pg(Backend *b, const char *entity, const char *pg, scf_pg_t *
 	_cleanup_backend_pg_ scf_pg_t *p = NULL;
 	int r;
 
-	r = check_name(b, pg, "property group");
+	r = backend_check_name(b, pg, "property group");
 	if (r >= 0)
 		r = backend_entity_lookup(b, entity, &e);
 	if (r < 0)

@@ -19,16 +19,7 @@
 #include "macro.h"
 #include "strv.h"
 
-/* A command after validation: canonical values encoded, ready for the database. */
-typedef struct PreparedCmd {
-	uint32_t op;
-	const char *prop;
-	const char *type; /* canonical type name (static) */
-	char *blob;
-	size_t len;
-} PreparedCmd;
-
-static void prepared_free(PreparedCmd *p, size_t n)
+void backend_cmds_free(PreparedCmd *p, size_t n)
 {
 	for (size_t i = 0; p && i < n; i++)
 		free(p[i].blob);
@@ -68,14 +59,15 @@ static int prepare_values(
 	return 0;
 }
 
-static int prepare_one(Backend *b, const char *where, const BackendCmd *c, PreparedCmd *out)
+static int prepare_one(
+        Backend *b, const char *where, const BackendCmd *c, uint32_t max_op, PreparedCmd *out)
 {
 	scf_type_t t;
 	int r;
 
 	out->op = c->op;
 	out->prop = c->prop;
-	if (c->op > BACKEND_CMD_DELETE)
+	if (c->op > max_op)
 		return backend_fail(
 		        b, SCF_ERROR_INVALID_ARGUMENT, "%s: unknown command %u", where, c->op);
 	r = scf_name_validate(c->prop ? c->prop : "");
@@ -83,7 +75,7 @@ static int prepare_one(Backend *b, const char *where, const BackendCmd *c, Prepa
 		return backend_fail(b, -r, "%s: \"%s\" is not a valid property name%s", where,
 		        strempty(c->prop),
 		        r == -SCF_ERROR_CONSTRAINT_VIOLATED ? " (too long)" : "");
-	if (c->op == BACKEND_CMD_DELETE)
+	if (c->op == BACKEND_CMD_DELETE || c->op == BACKEND_CMD_REMOVE)
 		return 0;
 	t = scf_string_to_type(c->type ? c->type : "");
 	if (t == SCF_TYPE_INVALID)
@@ -93,48 +85,61 @@ static int prepare_one(Backend *b, const char *where, const BackendCmd *c, Prepa
 	return prepare_values(b, where, c, t, out);
 }
 
-static int prepare_all(Backend *b, const char *entity, const char *pg, const BackendCmd *cmds,
-        size_t n, PreparedCmd **ret)
+int backend_cmds_prepare(Backend *b, const char *where, const BackendCmd *cmds, size_t n,
+        uint32_t max_op, PreparedCmd **ret)
 {
-	_cleanup_free_ char *where = NULL;
 	PreparedCmd *p = calloc(n + 1, sizeof(*p));
 	int r = 0;
 
-	if (!p || asprintf(&where, "%s/:properties/%s", strempty(entity), strempty(pg)) < 0) {
-		free(p);
+	if (!p)
 		return backend_fail(b, SCF_ERROR_NO_RESOURCES, "out of memory");
-	}
 	for (size_t i = 0; r >= 0 && i < n; i++)
-		r = prepare_one(b, where, &cmds[i], &p[i]);
+		r = prepare_one(b, where, &cmds[i], max_op, &p[i]);
 	if (r < 0) {
-		prepared_free(p, n);
+		backend_cmds_free(p, n);
 		return r;
 	}
 	*ret = p;
 	return 0;
 }
 
-static int apply_one(Backend *b, const PgLoc *loc, const char *where, const PreparedCmd *c)
+static int prepare_all(Backend *b, const char *entity, const char *pg, const BackendCmd *cmds,
+        size_t n, PreparedCmd **ret)
+{
+	_cleanup_free_ char *where = NULL;
+
+	if (asprintf(&where, "%s/:properties/%s", strempty(entity), strempty(pg)) < 0)
+		return backend_fail(b, SCF_ERROR_NO_RESOURCES, "out of memory");
+	return backend_cmds_prepare(b, where, cmds, n, BACKEND_CMD_DELETE, ret);
+}
+
+int backend_cmd_apply(Backend *b, const PgLoc *loc, const char *where, const PreparedCmd *c)
 {
 	static const StmtId ids[] = {
 	        [BACKEND_CMD_NEW] = STMT_PROP_INSERT,
 	        [BACKEND_CMD_REPLACE] = STMT_PROP_UPDATE,
 	        [BACKEND_CMD_DELETE] = STMT_PROP_DELETE,
+	        [BACKEND_CMD_SET] = STMT_PROP_UPSERT,
+	        [BACKEND_CMD_REMOVE] = STMT_PROP_DELETE,
 	};
 	_cleanup_stmt_ sqlite3_stmt *s = backend_stmt(b, ids[c->op], loc->where);
+	bool del = c->op == BACKEND_CMD_DELETE || c->op == BACKEND_CMD_REMOVE;
 	int r;
 
 	if (!s)
 		return -SCF_ERROR_BACKEND_ACCESS;
 	sqlite3_bind_int64(s, 1, loc->id);
 	sqlite3_bind_text(s, 2, c->prop, -1, SQLITE_STATIC);
-	if (c->op != BACKEND_CMD_DELETE) {
+	if (!del) {
 		sqlite3_bind_text(s, 3, c->type, -1, SQLITE_STATIC);
 		sqlite3_bind_blob(s, 4, c->blob, (int)c->len, SQLITE_STATIC);
 	}
 	r = backend_step_done(b, s, "writing a property");
 	if (r < 0)
 		return r;
+	/* SET and REMOVE have no precondition. */
+	if (c->op == BACKEND_CMD_SET || c->op == BACKEND_CMD_REMOVE)
+		return 0;
 	/* INSERT OR IGNORE, UPDATE and DELETE all touch no row exactly when the rule is broken. */
 	if (sqlite3_changes(b->db) > 0)
 		return 0;
@@ -143,7 +148,7 @@ static int apply_one(Backend *b, const PgLoc *loc, const char *where, const Prep
 	return backend_fail(b, SCF_ERROR_NOT_FOUND, "%s/%s does not exist", where, c->prop);
 }
 
-static int set_generation(Backend *b, const PgLoc *loc, uint64_t gen)
+int backend_pg_set_generation(Backend *b, const PgLoc *loc, uint64_t gen)
 {
 	_cleanup_stmt_ sqlite3_stmt *s = backend_stmt(b, STMT_PG_SET_GEN, loc->where);
 
@@ -160,9 +165,9 @@ static int apply_all(
 	int r = backend_tx_begin(b);
 
 	for (size_t i = 0; r >= 0 && i < n; i++)
-		r = apply_one(b, loc, where, &p[i]);
+		r = backend_cmd_apply(b, loc, where, &p[i]);
 	if (r >= 0)
-		r = set_generation(b, loc, loc->gen + 1);
+		r = backend_pg_set_generation(b, loc, loc->gen + 1);
 	if (r >= 0)
 		return backend_tx_commit(b);
 	backend_tx_rollback(b);
@@ -236,7 +241,7 @@ int backend_commit(Backend *b, const char *entity, const char *pg, uint64_t gene
 		if (r >= 0)
 			loc.gen++;
 	}
-	prepared_free(p, n_cmds);
+	backend_cmds_free(p, n_cmds);
 	if (r < 0)
 		return r;
 	if (ret) {

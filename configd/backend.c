@@ -63,6 +63,8 @@ static const char *const stmt_sql[_STMT_MAX] = {
         [STMT_PROP_UPDATE] =
                 "UPDATE $db.props SET type = ?3, vals = ?4 WHERE pg = ?1 AND name = ?2",
         [STMT_PROP_DELETE] = "DELETE FROM $db.props WHERE pg = ?1 AND name = ?2",
+        [STMT_PROP_UPSERT] = "INSERT INTO $db.props (pg, name, type, vals) VALUES (?1, ?2, ?3, ?4) "
+                             "ON CONFLICT (pg, name) DO UPDATE SET type = ?3, vals = ?4",
         [STMT_SNAP_LOOKUP] = "SELECT id FROM main.snapshots WHERE instance = ?1 AND name = ?2",
         [STMT_SNAP_LIST] = "SELECT name FROM main.snapshots WHERE instance = ?1 ORDER BY name",
         [STMT_SNAP_INSERT] = "INSERT INTO main.snapshots (instance, name) VALUES (?1, ?2)",
@@ -208,11 +210,21 @@ static int exec_simple(Backend *b, StmtId id, const char *what)
 
 int backend_tx_begin(Backend *b)
 {
-	return exec_simple(b, STMT_BEGIN, "beginning a transaction");
+	int r;
+
+	if (b->tx_depth > 0) {
+		b->tx_depth++;
+		return 0;
+	}
+	r = exec_simple(b, STMT_BEGIN, "beginning a transaction");
+	if (r >= 0)
+		b->tx_depth = 1;
+	return r;
 }
 
-void backend_tx_rollback(Backend *b)
+static void rollback_now(Backend *b)
 {
+	b->tx_depth = 0;
 	/* After some errors (SQLITE_FULL, SQLITE_IOERR) SQLite has already rolled back. */
 	if (!sqlite3_get_autocommit(b->db)) {
 		_cleanup_stmt_ sqlite3_stmt *s = backend_stmt(b, STMT_ROLLBACK, DB_MAIN);
@@ -222,12 +234,27 @@ void backend_tx_rollback(Backend *b)
 	}
 }
 
+void backend_tx_rollback(Backend *b)
+{
+	if (b->tx_depth > 1) {
+		b->tx_depth--;
+		return;
+	}
+	rollback_now(b);
+}
+
 int backend_tx_commit(Backend *b)
 {
-	int r = exec_simple(b, STMT_COMMIT, "committing");
+	int r;
 
+	if (b->tx_depth > 1) {
+		b->tx_depth--;
+		return 0;
+	}
+	b->tx_depth = 0;
+	r = exec_simple(b, STMT_COMMIT, "committing");
 	if (r < 0)
-		backend_tx_rollback(b);
+		rollback_now(b);
 	return r;
 }
 

@@ -61,7 +61,17 @@ int backend_add_pg(Backend *b, const char *entity, const char *pg, const char *t
         scf_pg_t **ret);
 int backend_delete_pg(Backend *b, const char *entity, const char *pg, scf_pg_t **ret);
 
-enum { BACKEND_CMD_NEW = 0, BACKEND_CMD_REPLACE = 1, BACKEND_CMD_DELETE = 2 };
+/*
+ * Commit takes NEW, REPLACE and DELETE.  A batch also takes SET (create or replace) and REMOVE
+ * (delete if it exists), which have no precondition: a batch names no generation.
+ */
+enum {
+	BACKEND_CMD_NEW = 0,
+	BACKEND_CMD_REPLACE = 1,
+	BACKEND_CMD_DELETE = 2,
+	BACKEND_CMD_SET = 3,
+	BACKEND_CMD_REMOVE = 4,
+};
 
 typedef struct BackendCmd {
 	uint32_t op;
@@ -79,6 +89,48 @@ typedef struct BackendCmd {
  */
 int backend_commit(Backend *b, const char *entity, const char *pg, uint64_t generation,
         const BackendCmd *cmds, size_t n_cmds, scf_pg_t **ret);
+
+/*
+ * Batches: many steps, one SQLite transaction (see backend-batch.c).  A step's fields beyond
+ * op and fmri are read only by the ops that use them.
+ */
+typedef enum BackendStepOp {
+	BACKEND_STEP_SERVICE_ENSURE = 0,
+	BACKEND_STEP_INSTANCE_ENSURE = 1,
+	BACKEND_STEP_PG_ENSURE = 2,     /* pg, type, flags */
+	BACKEND_STEP_PROPS = 3,         /* pg, cmds (every BACKEND_CMD_*) */
+	BACKEND_STEP_PG_DELETE = 4,     /* pg */
+	BACKEND_STEP_ENTITY_DELETE = 5, /* */
+	BACKEND_STEP_SNAPSHOT_TAKE = 6, /* name */
+	BACKEND_STEP_REFRESH = 7,
+	_BACKEND_STEP_MAX,
+} BackendStepOp;
+
+typedef struct BackendStep {
+	uint32_t op;
+	const char *fmri;
+	const char *pg;
+	const char *name;
+	const char *type;
+	uint32_t flags;
+	const BackendCmd *cmds;
+	size_t n_cmds;
+} BackendStep;
+
+/* What a batch did to one pg, for notifications: PgChanged, or PgDeleted when deleted. */
+typedef struct BackendPgEvent {
+	bool deleted;
+	scf_pg_t pg; /* entity, name, type, flags, generation; no properties */
+} BackendPgEvent;
+
+/*
+ * Applies every step or none.  Returns the number of steps applied and, in *ret (*ret_n
+ * entries, in the order the pgs were first touched), what to notify after the commit.  On
+ * failure the message starts with "step N (what it names): " (N counts from 1).
+ */
+int backend_batch(
+        Backend *b, const BackendStep *steps, size_t n, BackendPgEvent **ret, size_t *ret_n);
+void backend_pg_events_free(BackendPgEvent *events, size_t n);
 
 /* Snapshots of an instance. */
 int backend_list_snapshots(Backend *b, const char *instance, char ***ret);

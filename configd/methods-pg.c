@@ -121,13 +121,7 @@ int method_delete_pg(sd_bus_message *m, void *userdata, sd_bus_error *error)
 	return r;
 }
 
-typedef struct CommandList {
-	BackendCmd *cmds;
-	char ***values; /* owned value lists, one per command */
-	size_t n;
-} CommandList;
-
-static void command_list_clear(CommandList *l)
+void command_list_clear(CommandList *l)
 {
 	for (size_t i = 0; i < l->n; i++)
 		strv_free(l->values[i]);
@@ -175,6 +169,17 @@ static int read_command(sd_bus_message *m, CommandList *l)
 	return 1;
 }
 
+int read_commands(sd_bus_message *m, CommandList *l)
+{
+	int r = sd_bus_message_enter_container(m, 'a', "(ussas)");
+
+	while (r >= 0 && (r = read_command(m, l)) > 0)
+		;
+	if (r >= 0)
+		r = sd_bus_message_exit_container(m);
+	return r;
+}
+
 int method_commit(sd_bus_message *m, void *userdata, sd_bus_error *error)
 {
 	_cleanup_(command_list_clear) CommandList l = {};
@@ -190,11 +195,7 @@ int method_commit(sd_bus_message *m, void *userdata, sd_bus_error *error)
 	r = auth_check_write(c, error, "Commit", entity);
 	if (r < 0)
 		return r;
-	r = sd_bus_message_enter_container(m, 'a', "(ussas)");
-	while (r >= 0 && (r = read_command(m, &l)) > 0)
-		;
-	if (r >= 0)
-		r = sd_bus_message_exit_container(m);
+	r = read_commands(m, &l);
 	if (r < 0)
 		return r;
 	committed = backend_commit(c->manager->backend, entity, name, gen, l.cmds, l.n, &pg);

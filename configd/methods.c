@@ -34,6 +34,7 @@ static const sd_bus_vtable repository_vtable[] = {
         M("AddPg", "sssu", "t", method_add_pg),
         M("DeletePg", "ss", "", method_delete_pg),
         M("Commit", "ssta(ussas)", "t", method_commit),
+        M("Batch", "a(ussssua(ussas))", "u", method_batch),
         M("ListSnapshots", "s", "as", method_list_snapshots),
         M("TakeSnapshot", "ss", "", method_take_snapshot),
         M("DeleteSnapshot", "ss", "", method_delete_snapshot),

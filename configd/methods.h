@@ -21,6 +21,19 @@ int method_add_pg(sd_bus_message *m, void *userdata, sd_bus_error *error);
 int method_delete_pg(sd_bus_message *m, void *userdata, sd_bus_error *error);
 int method_commit(sd_bus_message *m, void *userdata, sd_bus_error *error);
 
+/* A command list "a(ussas)" as read from a message (strings point into it). */
+typedef struct CommandList {
+	BackendCmd *cmds;
+	char ***values; /* owned value lists, one per command */
+	size_t n;
+} CommandList;
+
+void command_list_clear(CommandList *l);
+int read_commands(sd_bus_message *m, CommandList *l);
+
+/* methods-batch.c */
+int method_batch(sd_bus_message *m, void *userdata, sd_bus_error *error);
+
 /* methods-snapshot.c */
 int method_list_snapshots(sd_bus_message *m, void *userdata, sd_bus_error *error);
 int method_take_snapshot(sd_bus_message *m, void *userdata, sd_bus_error *error);

@@ -1,0 +1,490 @@
+/*
+ * backend-batch.c: many steps, one SQLite transaction.
+ *
+ * A batch is how a writer that owns what it writes (the importer) applies a whole manifest
+ * all or nothing.  The model:
+ *
+ * - Every PROPS step's commands are checked and canonicalized before BEGIN, with the code
+ *   Commit uses (backend_cmds_prepare), so a bad value fails without taking the write lock.
+ * - Then each step runs, in order, inside one BEGIN IMMEDIATE ... COMMIT, through the same
+ *   backend functions the single-step methods use; their own begin/commit nest inside ours
+ *   (backend_tx_begin counts), so a step sees every earlier step, a snapshot or refresh
+ *   included, and a failure anywhere rolls back everything.
+ * - Steps carry no generation.  Instead every pg the batch touches has a record, keyed by
+ *   (canonical entity FMRI, pg name) in a hash table and kept in first-touch order, which
+ *   remembers the pg as it was before the batch (the "original") and whether the batch
+ *   changed it.  An original gets generation + 1 at its first change, not at every step, so a
+ *   snapshot later in the batch already captures the new generation; a pg the batch creates
+ *   stays at generation 1 however often it is written.
+ * - At the end, still inside the transaction, each record is compared with what exists now:
+ *   a changed or created pg gives one PgChanged, an original that is gone one PgDeleted (both,
+ *   deleted first, when the batch deleted and re-created it), a pg created and deleted again
+ *   nothing.  The caller sends them after the commit, in record order.
+ *
+ * Costs: a step is a few indexed statements on prepared (cached) statements; records are
+ * found by hash, so a batch is linear in its steps and in the pgs it deletes.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend-internal.h"
+#include "macro.h"
+#include "strv.h"
+
+typedef struct PgRecord {
+	char *fmri; /* canonical entity */
+	char *name;
+	bool had_orig;  /* the pg existed when the batch first touched it */
+	bool orig_gone; /* ... and the batch deleted it */
+	bool changed;   /* the original's properties were written */
+	char *orig_type;
+	uint32_t orig_flags;
+	uint64_t orig_gen;
+} PgRecord;
+
+typedef struct Records {
+	PgRecord *recs; /* first-touch order */
+	size_t n, cap;
+	uint32_t *slots; /* open addressing: index + 1, 0 free; n_slots is a power of two */
+	size_t n_slots;
+} Records;
+
+static void records_clear(Records *t)
+{
+	for (size_t i = 0; i < t->n; i++) {
+		free(t->recs[i].fmri);
+		free(t->recs[i].name);
+		free(t->recs[i].orig_type);
+	}
+	free(t->recs);
+	free(t->slots);
+	*t = (Records){};
+}
+
+static size_t hash_key(const char *fmri, const char *name)
+{
+	uint64_t h = 14695981039346656037ULL; /* FNV-1a over fmri, a NUL, name */
+
+	for (const char *p = fmri;; p++) {
+		h = (h ^ (unsigned char)*p) * 1099511628211ULL;
+		if (!*p)
+			break;
+	}
+	for (const char *p = name; *p; p++)
+		h = (h ^ (unsigned char)*p) * 1099511628211ULL;
+	return (size_t)(h ^ (h >> 29));
+}
+
+static void slot_find(const Records *t, const char *fmri, const char *name, size_t *ret)
+{
+	size_t mask = t->n_slots - 1, i = hash_key(fmri, name) & mask;
+
+	for (; t->slots[i]; i = (i + 1) & mask) {
+		const PgRecord *r = &t->recs[t->slots[i] - 1];
+
+		if (streq(r->name, name) && streq(r->fmri, fmri))
+			break;
+	}
+	*ret = i;
+}
+
+static int records_grow(Records *t)
+{
+	size_t n = t->n_slots ? t->n_slots * 2 : 64, j;
+	uint32_t *old = t->slots;
+	PgRecord *a;
+
+	a = realloc(t->recs, n / 2 * sizeof(*a));
+	if (!a)
+		return -ENOMEM;
+	t->recs = a;
+	t->cap = n / 2;
+	t->slots = calloc(n, sizeof(*t->slots));
+	if (!t->slots) {
+		t->slots = old;
+		return -ENOMEM;
+	}
+	t->n_slots = n;
+	for (size_t k = 0; k < t->n; k++) {
+		slot_find(t, t->recs[k].fmri, t->recs[k].name, &j);
+		t->slots[j] = (uint32_t)(k + 1);
+	}
+	free(old);
+	return 0;
+}
+
+/*
+ * The record of fmri/name, created on first touch from cur: the pg as it is now (NULL when it
+ * does not exist), which is the original since nothing in the batch touched it before.
+ */
+static int record_touch(Backend *b, Records *t, const char *fmri, const char *name,
+        const PgLoc *cur, PgRecord **ret)
+{
+	PgRecord *r;
+	size_t i;
+
+	if (t->n_slots) {
+		slot_find(t, fmri, name, &i);
+		if (t->slots[i]) {
+			*ret = &t->recs[t->slots[i] - 1];
+			return 0;
+		}
+	}
+	if (t->n + 1 > t->cap && records_grow(t) < 0)
+		return backend_fail(b, SCF_ERROR_NO_RESOURCES, "out of memory");
+	r = &t->recs[t->n];
+	*r = (PgRecord){
+	        .fmri = strdup(fmri),
+	        .name = strdup(name),
+	        .had_orig = cur != NULL,
+	        .orig_type = cur ? strdup(cur->type) : NULL,
+	        .orig_flags = cur ? cur->flags : 0,
+	        .orig_gen = cur ? cur->gen : 0,
+	};
+	if (!r->fmri || !r->name || (cur && !r->orig_type)) {
+		free(r->fmri);
+		free(r->name);
+		free(r->orig_type);
+		return backend_fail(b, SCF_ERROR_NO_RESOURCES, "out of memory");
+	}
+	slot_find(t, fmri, name, &i);
+	t->slots[i] = (uint32_t)++t->n;
+	*ret = r;
+	return 0;
+}
+
+/* Whether the pg that exists now under this record's name is the one the batch found. */
+static bool record_is_orig(const PgRecord *r)
+{
+	return r->had_orig && !r->orig_gone;
+}
+
+/* The pg that exists now was deleted. */
+static void record_deleted(PgRecord *r)
+{
+	if (record_is_orig(r))
+		r->orig_gone = true;
+}
+
+typedef struct Batch {
+	Backend *b;
+	Records *recs;
+	const BackendStep *step;
+	const PreparedCmd *cmds;
+} Batch;
+
+static int lookup_kind(Backend *b, const char *fmri, bool instance, Entity *e)
+{
+	int r = backend_entity_lookup(b, fmri, e);
+
+	if (r < 0)
+		return r;
+	if (instance != (e->parent != 0))
+		return backend_fail(b, SCF_ERROR_TYPE_MISMATCH, "%s is %s", e->fmri,
+		        instance ? "a service, not an instance" : "an instance, not a service");
+	return 0;
+}
+
+static int step_entity_ensure(Batch *x, bool instance)
+{
+	_cleanup_(entity_clear) Entity e = {};
+	int r = lookup_kind(x->b, x->step->fmri, instance, &e);
+
+	if (r != -SCF_ERROR_NOT_FOUND)
+		return r;
+	/* An instance's missing service is NOT_FOUND too; add_instance tells which. */
+	backend_clear_error(x->b);
+	return instance ? backend_add_instance(x->b, x->step->fmri)
+	                : backend_add_service(x->b, x->step->fmri);
+}
+
+/* Finds the pg a step names; 1 found (*loc filled), 0 not. */
+static int find_pg(Batch *x, Entity *e, PgLoc *loc)
+{
+	int r = backend_check_name(x->b, x->step->pg, "property group");
+
+	if (r >= 0)
+		r = backend_entity_lookup(x->b, x->step->fmri, e);
+	if (r < 0)
+		return r;
+	return backend_pg_find(x->b, e->id, x->step->pg, loc);
+}
+
+static int step_pg_ensure(Batch *x)
+{
+	const BackendStep *s = x->step;
+	_cleanup_(entity_clear) Entity e = {};
+	_cleanup_(pgloc_clear) PgLoc loc = {};
+	PgRecord *rec;
+	int r;
+
+	r = backend_check_name(x->b, s->type, "property group type");
+	if (r >= 0)
+		r = find_pg(x, &e, &loc);
+	if (r < 0)
+		return r;
+	if (r > 0 && (!streq(loc.type, s->type) || loc.flags != s->flags))
+		return backend_fail(x->b, SCF_ERROR_EXISTS,
+		        "%s: property group \"%s\" already exists with type \"%s\" and flags %#x "
+		        "(not \"%s\", %#x)",
+		        e.fmri, s->pg, loc.type, loc.flags, s->type, s->flags);
+	r = record_touch(x->b, x->recs, e.fmri, s->pg, r > 0 ? &loc : NULL, &rec);
+	if (r < 0 || loc.type)
+		return r;
+	return backend_add_pg(x->b, e.fmri, s->pg, s->type, s->flags, NULL);
+}
+
+static int step_props(Batch *x)
+{
+	const BackendStep *s = x->step;
+	_cleanup_(entity_clear) Entity e = {};
+	_cleanup_(pgloc_clear) PgLoc loc = {};
+	_cleanup_free_ char *where = NULL;
+	PgRecord *rec;
+	int r;
+
+	r = find_pg(x, &e, &loc);
+	if (r == 0)
+		r = backend_fail(
+		        x->b, SCF_ERROR_NOT_FOUND, "%s: no property group \"%s\"", e.fmri, s->pg);
+	if (r >= 0)
+		r = record_touch(x->b, x->recs, e.fmri, s->pg, &loc, &rec);
+	if (r < 0 || s->n_cmds == 0)
+		return r;
+	if (asprintf(&where, "%s/:properties/%s", e.fmri, s->pg) < 0)
+		return backend_fail(x->b, SCF_ERROR_NO_RESOURCES, "out of memory");
+	for (size_t i = 0; r >= 0 && i < s->n_cmds; i++)
+		r = backend_cmd_apply(x->b, &loc, where, &x->cmds[i]);
+	if (r < 0 || !record_is_orig(rec) || rec->changed)
+		return r;
+	/* The original's one new generation, now, so later snapshots in the batch record it. */
+	rec->changed = true;
+	return backend_pg_set_generation(x->b, &loc, rec->orig_gen + 1);
+}
+
+static int step_pg_delete(Batch *x)
+{
+	_cleanup_(entity_clear) Entity e = {};
+	_cleanup_(pgloc_clear) PgLoc loc = {};
+	PgRecord *rec;
+	int r;
+
+	r = find_pg(x, &e, &loc);
+	if (r == -SCF_ERROR_NOT_FOUND) { /* no entity, so no pg: nothing to delete */
+		backend_clear_error(x->b);
+		return 0;
+	}
+	if (r <= 0)
+		return r;
+	r = record_touch(x->b, x->recs, e.fmri, x->step->pg, &loc, &rec);
+	if (r < 0)
+		return r;
+	record_deleted(rec);
+	return backend_delete_pg(x->b, e.fmri, x->step->pg, NULL);
+}
+
+static int step_entity_delete(Batch *x)
+{
+	scf_pg_t *pgs = NULL;
+	size_t n = 0;
+	int r;
+
+	r = backend_delete_entity(x->b, x->step->fmri, &pgs, &n);
+	if (r == -SCF_ERROR_NOT_FOUND) {
+		backend_clear_error(x->b);
+		return 0;
+	}
+	for (size_t i = 0; r >= 0 && i < n; i++) {
+		PgLoc loc = {.type = pgs[i].type, .flags = pgs[i].flags, .gen = pgs[i].generation};
+		PgRecord *rec;
+
+		r = record_touch(x->b, x->recs, pgs[i].entity, pgs[i].name, &loc, &rec);
+		if (r >= 0)
+			record_deleted(rec);
+	}
+	backend_pgs_free(pgs, n);
+	return r;
+}
+
+static int apply_step(Batch *x)
+{
+	switch (x->step->op) {
+	case BACKEND_STEP_SERVICE_ENSURE:
+		return step_entity_ensure(x, false);
+	case BACKEND_STEP_INSTANCE_ENSURE:
+		return step_entity_ensure(x, true);
+	case BACKEND_STEP_PG_ENSURE:
+		return step_pg_ensure(x);
+	case BACKEND_STEP_PROPS:
+		return step_props(x);
+	case BACKEND_STEP_PG_DELETE:
+		return step_pg_delete(x);
+	case BACKEND_STEP_ENTITY_DELETE:
+		return step_entity_delete(x);
+	case BACKEND_STEP_SNAPSHOT_TAKE:
+		return backend_take_snapshot(x->b, x->step->fmri, x->step->name);
+	case BACKEND_STEP_REFRESH:
+		return backend_refresh(x->b, x->step->fmri);
+	}
+	return backend_fail(x->b, SCF_ERROR_INVALID_ARGUMENT, "unknown step %u", x->step->op);
+}
+
+/* Prefixes the message with the step: "step 3 (svc:/a:b/:properties/pg): ...". */
+static int step_fail(Backend *b, int r, size_t i, const BackendStep *s)
+{
+	_cleanup_free_ char *msg = strdup(backend_errmsg(b));
+	bool pg = s->op == BACKEND_STEP_PG_ENSURE || s->op == BACKEND_STEP_PROPS ||
+	        s->op == BACKEND_STEP_PG_DELETE;
+
+	if (pg)
+		return backend_fail(b, -r, "step %zu (%s/:properties/%s): %s", i + 1,
+		        strempty(s->fmri), strempty(s->pg), strna(msg));
+	if (s->op == BACKEND_STEP_SNAPSHOT_TAKE)
+		return backend_fail(b, -r, "step %zu (%s snapshot %s): %s", i + 1,
+		        strempty(s->fmri), strempty(s->name), strna(msg));
+	return backend_fail(b, -r, "step %zu (%s): %s", i + 1, strempty(s->fmri), strna(msg));
+}
+
+void backend_pg_events_free(BackendPgEvent *events, size_t n)
+{
+	for (size_t i = 0; events && i < n; i++) {
+		free(events[i].pg.entity);
+		free(events[i].pg.name);
+		free(events[i].pg.type);
+	}
+	free(events);
+}
+
+typedef struct Events {
+	BackendPgEvent *ev;
+	size_t n;
+} Events;
+
+static int event_add(Backend *b, Events *e, bool deleted, const PgRecord *r, const char *type,
+        uint32_t flags, uint64_t gen)
+{
+	BackendPgEvent *a = realloc(e->ev, (e->n + 1) * sizeof(*a)), *v;
+
+	if (!a)
+		return backend_fail(b, SCF_ERROR_NO_RESOURCES, "out of memory");
+	e->ev = a;
+	v = &a[e->n];
+	*v = (BackendPgEvent){
+	        .deleted = deleted,
+	        .pg = {.entity = strdup(r->fmri),
+	                .name = strdup(r->name),
+	                .type = strdup(type),
+	                .flags = flags,
+	                .generation = gen},
+	};
+	e->n++;
+	if (!v->pg.entity || !v->pg.name || !v->pg.type)
+		return backend_fail(b, SCF_ERROR_NO_RESOURCES, "out of memory");
+	return 0;
+}
+
+/* Inside the transaction: compares each record with what exists now. */
+static int collect_events(Backend *b, const Records *t, Events *out)
+{
+	int r = 0;
+
+	for (size_t i = 0; r >= 0 && i < t->n; i++) {
+		const PgRecord *rec = &t->recs[i];
+		_cleanup_(entity_clear) Entity e = {};
+		_cleanup_(pgloc_clear) PgLoc cur = {};
+		int exists;
+
+		exists = backend_entity_lookup(b, rec->fmri, &e);
+		if (exists == -SCF_ERROR_NOT_FOUND) {
+			backend_clear_error(b);
+			exists = 0;
+		} else if (exists >= 0)
+			exists = backend_pg_find(b, e.id, rec->name, &cur);
+		if (exists < 0)
+			return exists;
+		if (exists && record_is_orig(rec)) {
+			if (rec->changed)
+				r = event_add(b, out, false, rec, cur.type, cur.flags, cur.gen);
+			continue;
+		}
+		if (rec->had_orig)
+			r = event_add(
+			        b, out, true, rec, rec->orig_type, rec->orig_flags, rec->orig_gen);
+		if (r >= 0 && exists)
+			r = event_add(b, out, false, rec, cur.type, cur.flags, cur.gen);
+	}
+	return r;
+}
+
+/* Checks every PROPS step's commands before anything is written. */
+static int prepare_steps(Backend *b, const BackendStep *steps, size_t n, PreparedCmd **cmds)
+{
+	for (size_t i = 0; i < n; i++) {
+		const BackendStep *s = &steps[i];
+		_cleanup_free_ char *where = NULL;
+		int r;
+
+		if (s->op >= _BACKEND_STEP_MAX) {
+			r = backend_fail(b, SCF_ERROR_INVALID_ARGUMENT, "unknown step %u", s->op);
+			return step_fail(b, r, i, s);
+		}
+		if (s->op != BACKEND_STEP_PROPS)
+			continue;
+		if (asprintf(&where, "%s/:properties/%s", strempty(s->fmri), strempty(s->pg)) < 0)
+			return backend_fail(b, SCF_ERROR_NO_RESOURCES, "out of memory");
+		r = backend_cmds_prepare(
+		        b, where, s->cmds, s->n_cmds, BACKEND_CMD_REMOVE, &cmds[i]);
+		if (r < 0)
+			return step_fail(b, r, i, s);
+	}
+	return 0;
+}
+
+static int run_steps(Backend *b, Records *t, const BackendStep *steps, size_t n,
+        PreparedCmd *const *cmds, Events *out)
+{
+	Batch x = {.b = b, .recs = t};
+	int r;
+
+	for (size_t i = 0; i < n; i++) {
+		x.step = &steps[i];
+		x.cmds = cmds[i];
+		r = apply_step(&x);
+		if (r < 0)
+			return step_fail(b, r, i, &steps[i]);
+	}
+	return collect_events(b, t, out);
+}
+
+int backend_batch(
+        Backend *b, const BackendStep *steps, size_t n, BackendPgEvent **ret, size_t *ret_n)
+{
+	_cleanup_(records_clear) Records t = {};
+	Events out = {};
+	PreparedCmd **cmds = calloc(n + 1, sizeof(*cmds));
+	int r;
+
+	if (!cmds)
+		return backend_fail(b, SCF_ERROR_NO_RESOURCES, "out of memory");
+	r = prepare_steps(b, steps, n, cmds);
+	if (r >= 0 && n > 0) {
+		r = backend_tx_begin(b);
+		if (r >= 0) {
+			r = run_steps(b, &t, steps, n, cmds, &out);
+			if (r >= 0)
+				r = backend_tx_commit(b);
+			else
+				backend_tx_rollback(b);
+		}
+	}
+	for (size_t i = 0; i < n; i++)
+		backend_cmds_free(cmds[i], steps[i].n_cmds);
+	free(cmds);
+	if (r < 0) {
+		backend_pg_events_free(out.ev, out.n);
+		return r;
+	}
+	*ret = out.ev;
+	*ret_n = out.n;
+	return (int)n;
+}

@@ -1,0 +1,114 @@
+/*
+ * methods-batch.c: Batch, many steps in one repository transaction (backend-batch.c).
+ *
+ * The steps arrive as one array, so a whole manifest costs one round trip.  The reply goes
+ * first, then the notifications the backend collected, in the order their pgs were first
+ * touched: both only after the SQLite commit, as for Commit.
+ */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "macro.h"
+#include "methods.h"
+
+typedef struct StepList {
+	BackendStep *steps;
+	CommandList *cmds; /* one per step */
+	size_t n, cap;
+} StepList;
+
+static void step_list_clear(StepList *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		command_list_clear(&l->cmds[i]);
+	free(l->cmds);
+	free(l->steps);
+	*l = (StepList){};
+}
+
+static int step_list_grow(StepList *l)
+{
+	size_t cap = l->cap ? l->cap * 2 : 16;
+	BackendStep *s;
+	CommandList *c;
+
+	s = realloc(l->steps, cap * sizeof(*s));
+	if (!s)
+		return -ENOMEM;
+	l->steps = s;
+	c = realloc(l->cmds, cap * sizeof(*c));
+	if (!c)
+		return -ENOMEM;
+	l->cmds = c;
+	l->cap = cap;
+	return 0;
+}
+
+/* Reads one "(ussssua(ussas))"; 0 at the end of the array. */
+static int read_step(sd_bus_message *m, StepList *l)
+{
+	BackendStep *s;
+	int r;
+
+	r = sd_bus_message_enter_container(m, 'r', "ussssua(ussas)");
+	if (r <= 0)
+		return r;
+	if (l->n == l->cap && step_list_grow(l) < 0)
+		return -ENOMEM;
+	s = &l->steps[l->n];
+	*s = (BackendStep){};
+	l->cmds[l->n++] = (CommandList){};
+	r = sd_bus_message_read(m, "ussss", &s->op, &s->fmri, &s->pg, &s->name, &s->type);
+	if (r >= 0)
+		r = sd_bus_message_read(m, "u", &s->flags);
+	if (r >= 0)
+		r = read_commands(m, &l->cmds[l->n - 1]);
+	if (r >= 0)
+		r = sd_bus_message_exit_container(m);
+	return r < 0 ? r : 1;
+}
+
+static int read_steps(sd_bus_message *m, StepList *l)
+{
+	int r = sd_bus_message_enter_container(m, 'a', "(ussssua(ussas))");
+
+	while (r >= 0 && (r = read_step(m, l)) > 0)
+		;
+	if (r >= 0)
+		r = sd_bus_message_exit_container(m);
+	if (r < 0)
+		return r;
+	/* Only now: the command arrays may have moved while the list grew. */
+	for (size_t i = 0; i < l->n; i++) {
+		l->steps[i].cmds = l->cmds[i].cmds;
+		l->steps[i].n_cmds = l->cmds[i].n;
+	}
+	return 0;
+}
+
+int method_batch(sd_bus_message *m, void *userdata, sd_bus_error *error)
+{
+	_cleanup_(step_list_clear) StepList l = {};
+	Connection *c = userdata;
+	BackendPgEvent *ev = NULL;
+	size_t n_ev = 0;
+	int r, applied;
+
+	r = auth_check_write(c, error, "Batch", "");
+	if (r < 0)
+		return r;
+	r = read_steps(m, &l);
+	if (r < 0)
+		return r;
+	applied = backend_batch(c->manager->backend, l.steps, l.n, &ev, &n_ev);
+	if (applied < 0)
+		return configd_backend_error(c, error, applied);
+	r = sd_bus_reply_method_return(m, "u", (uint32_t)applied);
+	for (size_t i = 0; i < n_ev; i++)
+		if (ev[i].deleted)
+			notify_pg_deleted(c->manager, &ev[i].pg);
+		else
+			notify_pg_changed(c->manager, &ev[i].pg);
+	backend_pg_events_free(ev, n_ev);
+	return r;
+}
