@@ -1,0 +1,362 @@
+/*
+ * batch.c: many changes, one atomic repository transaction (docs/protocol.md, "Batches").
+ *
+ * A batch is a list of steps kept here until commit, then sent in ONE Batch call that configd
+ * applies in one SQLite transaction: all of them or none, one new generation and one
+ * notification per pg touched.  Each adder checks its arguments at once (FMRI kind, names,
+ * every value normalized to its canonical form) so the importer learns of a bad value at the
+ * call that added it; configd checks everything again, as it does for Commit.  Steps keep the
+ * caller's numbering: a property set or delete is one step of one command, never merged, so
+ * "step N" in configd's message is the Nth adder call.
+ */
+#include "client-internal.h"
+#include "strv.h"
+
+/* Step op codes of Batch. */
+enum {
+	BATCH_SERVICE_ENSURE = 0,
+	BATCH_INSTANCE_ENSURE = 1,
+	BATCH_PG_ENSURE = 2,
+	BATCH_PROPS = 3,
+	BATCH_PG_DELETE = 4,
+	BATCH_ENTITY_DELETE = 5,
+	BATCH_SNAPSHOT_TAKE = 6,
+	BATCH_REFRESH = 7,
+};
+
+/* Command op codes within a Batch PROPS step (0-2 are Commit's, also accepted). */
+enum { BATCH_CMD_SET = 3, BATCH_CMD_REMOVE = 4 };
+
+typedef struct batch_step {
+	uint32_t op;
+	char *fmri; /* canonical */
+	char *pg;
+	char *name;
+	char *type;
+	uint32_t flags;
+	/* PROPS: one command */
+	uint32_t cmd_op;
+	char *prop;
+	scf_type_t value_type;
+	char **values;
+} batch_step;
+
+struct scf_batch {
+	scf_handle_t *h;
+	batch_step *steps;
+	size_t n, cap;
+};
+
+/* What an entity argument must name. */
+typedef enum { KIND_SERVICE, KIND_INSTANCE, KIND_ANY } entity_kind;
+
+static void step_done(batch_step *s)
+{
+	free(s->fmri);
+	free(s->pg);
+	free(s->name);
+	free(s->type);
+	free(s->prop);
+	strv_free(s->values);
+	*s = (batch_step){};
+}
+
+int scf_batch_new(scf_handle_t *h, scf_batch_t **ret)
+{
+	scf_batch_t *b;
+
+	client_clear_error(h);
+	if (!h || !ret)
+		return client_set_error(h, -SCF_ERROR_INVALID_ARGUMENT, "no handle given");
+	b = calloc(1, sizeof(*b));
+	if (!b)
+		return client_set_error(h, -SCF_ERROR_NO_MEMORY, "out of memory");
+	b->h = h;
+	*ret = b;
+	return 0;
+}
+
+void scf_batch_free(scf_batch_t *b)
+{
+	if (!b)
+		return;
+	for (size_t i = 0; i < b->n; i++)
+		step_done(&b->steps[i]);
+	free(b->steps);
+	free(b);
+}
+
+size_t scf_batch_size(const scf_batch_t *b)
+{
+	return b ? b->n : 0;
+}
+
+static int oom(scf_batch_t *b)
+{
+	return client_set_error(b->h, -SCF_ERROR_NO_MEMORY, "out of memory");
+}
+
+/* Checks fmri and stores its canonical form in s->fmri. */
+static int set_entity(scf_batch_t *b, batch_step *s, const char *fmri, entity_kind kind)
+{
+	_cleanup_(scf_fmri_clear) scf_fmri_t f = {};
+	scf_fmri_t e;
+	int r;
+
+	if (!fmri)
+		return client_set_error(b->h, -SCF_ERROR_INVALID_ARGUMENT, "no FMRI given");
+	r = scf_fmri_parse(fmri, &f);
+	if (r < 0)
+		return client_set_error(b->h, r, "\"%s\" is not a valid FMRI", fmri);
+	if (f.pg || f.prop)
+		return client_set_error(b->h, -SCF_ERROR_INVALID_ARGUMENT,
+		        "\"%s\" does not name a service or an instance", fmri);
+	if ((kind == KIND_SERVICE && f.instance) || (kind == KIND_INSTANCE && !f.instance))
+		return client_set_error(b->h, -SCF_ERROR_INVALID_ARGUMENT, "\"%s\" is not %s", fmri,
+		        kind == KIND_SERVICE ? "a service" : "an instance");
+	e = (scf_fmri_t){.service = f.service, .instance = f.instance};
+	r = scf_fmri_format(&e, &s->fmri);
+	if (r < 0)
+		return client_set_error(b->h, r, "cannot format \"%s\"", fmri);
+	return 0;
+}
+
+static int set_name(scf_batch_t *b, char **dst, const char *name, const char *what)
+{
+	int r = scf_name_validate(name ? name : "");
+
+	if (r < 0)
+		return client_set_error(b->h, r, "\"%s\" is not a valid %s name%s", strempty(name),
+		        what, r == -SCF_ERROR_CONSTRAINT_VIOLATED ? " (too long)" : "");
+	*dst = strdup(name);
+	return *dst ? 0 : oom(b);
+}
+
+static int set_values(batch_step *s, scf_batch_t *b, const char *const *values, size_t n)
+{
+	const char *tname = scf_type_to_string(s->value_type);
+	_cleanup_strv_free_ char **l = strv_new_empty();
+	int r;
+
+	if (!l)
+		return oom(b);
+	if (!tname)
+		return client_set_error(b->h, -SCF_ERROR_INVALID_ARGUMENT,
+		        "%s/:properties/%s/%s: invalid type", s->fmri, s->pg, s->prop);
+	if (n > SCF_LIMIT_MAX_VALUES)
+		return client_set_error(b->h, -SCF_ERROR_CONSTRAINT_VIOLATED,
+		        "%s/:properties/%s/%s: %zu values are more than %d", s->fmri, s->pg,
+		        s->prop, n, SCF_LIMIT_MAX_VALUES);
+	if (n > 0 && !values)
+		return client_set_error(b->h, -SCF_ERROR_INVALID_ARGUMENT,
+		        "%s/:properties/%s/%s: values missing", s->fmri, s->pg, s->prop);
+	for (size_t i = 0; i < n; i++) {
+		const char *v = values[i] ? values[i] : "";
+		char *canon = NULL;
+
+		r = scf_value_normalize(s->value_type, v, &canon);
+		if (r == -SCF_ERROR_CONSTRAINT_VIOLATED)
+			return client_set_error(b->h, r,
+			        "%s/:properties/%s/%s: a value of %zu bytes is longer than %d",
+			        s->fmri, s->pg, s->prop, strlen(v), SCF_LIMIT_MAX_VALUE_LENGTH);
+		if (r < 0)
+			return client_set_error(b->h, r,
+			        "%s/:properties/%s/%s: \"%s\" is not a valid %s", s->fmri, s->pg,
+			        s->prop, v, tname);
+		if (!canon && !(canon = strdup(v)))
+			return oom(b);
+		if (strv_consume(&l, canon) < 0)
+			return oom(b);
+	}
+	s->values = TAKE_PTR(l);
+	return 0;
+}
+
+/* Appends *s (taking its contents) when r says the adder's checks passed. */
+static int push(scf_batch_t *b, batch_step *s, int r)
+{
+	if (r >= 0 && b->n == b->cap) {
+		size_t cap = b->cap ? b->cap * 2 : 32;
+		batch_step *a = realloc(b->steps, cap * sizeof(*a));
+
+		if (!a)
+			r = oom(b);
+		else {
+			b->steps = a;
+			b->cap = cap;
+		}
+	}
+	if (r < 0) {
+		step_done(s);
+		return r;
+	}
+	b->steps[b->n++] = *s;
+	return 0;
+}
+
+static int add_entity_step(scf_batch_t *b, uint32_t op, const char *fmri, entity_kind kind)
+{
+	batch_step s = {.op = op};
+
+	if (!b)
+		return -SCF_ERROR_INVALID_ARGUMENT;
+	client_clear_error(b->h);
+	return push(b, &s, set_entity(b, &s, fmri, kind));
+}
+
+int scf_batch_service_ensure(scf_batch_t *b, const char *service_fmri)
+{
+	return add_entity_step(b, BATCH_SERVICE_ENSURE, service_fmri, KIND_SERVICE);
+}
+
+int scf_batch_instance_ensure(scf_batch_t *b, const char *instance_fmri)
+{
+	return add_entity_step(b, BATCH_INSTANCE_ENSURE, instance_fmri, KIND_INSTANCE);
+}
+
+int scf_batch_entity_delete(scf_batch_t *b, const char *fmri)
+{
+	return add_entity_step(b, BATCH_ENTITY_DELETE, fmri, KIND_ANY);
+}
+
+int scf_batch_refresh(scf_batch_t *b, const char *instance)
+{
+	return add_entity_step(b, BATCH_REFRESH, instance, KIND_INSTANCE);
+}
+
+int scf_batch_snapshot_take(scf_batch_t *b, const char *instance, const char *name)
+{
+	batch_step s = {.op = BATCH_SNAPSHOT_TAKE};
+	int r;
+
+	if (!b)
+		return -SCF_ERROR_INVALID_ARGUMENT;
+	client_clear_error(b->h);
+	r = set_entity(b, &s, instance, KIND_INSTANCE);
+	if (r >= 0)
+		r = set_name(b, &s.name, name, "snapshot");
+	return push(b, &s, r);
+}
+
+/* The start of every pg step: entity and pg name. */
+static int pg_step(scf_batch_t *b, batch_step *s, const char *entity, const char *pg)
+{
+	int r = set_entity(b, s, entity, KIND_ANY);
+
+	if (r >= 0)
+		r = set_name(b, &s->pg, pg, "property group");
+	return r;
+}
+
+int scf_batch_pg_ensure(
+        scf_batch_t *b, const char *entity, const char *pg, const char *type, uint32_t flags)
+{
+	batch_step s = {.op = BATCH_PG_ENSURE, .flags = flags};
+	int r;
+
+	if (!b)
+		return -SCF_ERROR_INVALID_ARGUMENT;
+	client_clear_error(b->h);
+	r = pg_step(b, &s, entity, pg);
+	if (r >= 0)
+		r = set_name(b, &s.type, type, "property group type");
+	return push(b, &s, r);
+}
+
+int scf_batch_pg_delete(scf_batch_t *b, const char *entity, const char *pg)
+{
+	batch_step s = {.op = BATCH_PG_DELETE};
+
+	if (!b)
+		return -SCF_ERROR_INVALID_ARGUMENT;
+	client_clear_error(b->h);
+	return push(b, &s, pg_step(b, &s, entity, pg));
+}
+
+int scf_batch_prop_set(scf_batch_t *b, const char *entity, const char *pg, const char *prop,
+        scf_type_t type, const char *const *values, size_t n)
+{
+	batch_step s = {.op = BATCH_PROPS, .cmd_op = BATCH_CMD_SET, .value_type = type};
+	int r;
+
+	if (!b)
+		return -SCF_ERROR_INVALID_ARGUMENT;
+	client_clear_error(b->h);
+	r = pg_step(b, &s, entity, pg);
+	if (r >= 0)
+		r = set_name(b, &s.prop, prop, "property");
+	if (r >= 0)
+		r = set_values(&s, b, values, n);
+	return push(b, &s, r);
+}
+
+int scf_batch_prop_delete(scf_batch_t *b, const char *entity, const char *pg, const char *prop)
+{
+	batch_step s = {.op = BATCH_PROPS, .cmd_op = BATCH_CMD_REMOVE};
+	int r;
+
+	if (!b)
+		return -SCF_ERROR_INVALID_ARGUMENT;
+	client_clear_error(b->h);
+	r = pg_step(b, &s, entity, pg);
+	if (r >= 0)
+		r = set_name(b, &s.prop, prop, "property");
+	return push(b, &s, r);
+}
+
+static int append_step(sd_bus_message *m, const batch_step *s)
+{
+	int r = sd_bus_message_open_container(m, 'r', "ussssua(ussas)");
+
+	if (r >= 0)
+		r = sd_bus_message_append(m, "ussssu", s->op, s->fmri, strempty(s->pg),
+		        strempty(s->name), strempty(s->type), s->flags);
+	if (r >= 0)
+		r = sd_bus_message_open_container(m, 'a', "(ussas)");
+	if (r >= 0 && s->op == BATCH_PROPS) {
+		r = sd_bus_message_open_container(m, 'r', "ussas");
+		if (r >= 0)
+			r = sd_bus_message_append(m, "uss", s->cmd_op, s->prop,
+			        s->values ? scf_type_to_string(s->value_type) : "");
+		if (r >= 0)
+			r = sd_bus_message_append_strv(m, s->values);
+		if (r >= 0)
+			r = sd_bus_message_close_container(m);
+	}
+	if (r >= 0)
+		r = sd_bus_message_close_container(m);
+	if (r >= 0)
+		r = sd_bus_message_close_container(m);
+	return r;
+}
+
+int scf_batch_commit(scf_batch_t *b)
+{
+	_cleanup_(sd_bus_message_unrefp) sd_bus_message *m = NULL, *reply = NULL;
+	uint32_t applied;
+	int r;
+
+	if (!b)
+		return -SCF_ERROR_INVALID_ARGUMENT;
+	client_clear_error(b->h);
+	r = client_new_call(b->h, "Batch", &m);
+	if (r < 0)
+		return r;
+	r = sd_bus_message_open_container(m, 'a', "(ussssua(ussas))");
+	for (size_t i = 0; r >= 0 && i < b->n; i++)
+		r = append_step(m, &b->steps[i]);
+	if (r >= 0)
+		r = sd_bus_message_close_container(m);
+	if (r < 0)
+		return client_error_from_bus(b->h, "Batch", r, NULL);
+	r = client_call_message(b->h, "Batch", m, &reply);
+	if (r < 0)
+		return r;
+	r = sd_bus_message_read(reply, "u", &applied);
+	if (r < 0)
+		return client_bad_reply(b->h, "Batch", r);
+	if (applied != b->n)
+		return client_set_error(b->h, -SCF_ERROR_INTERNAL,
+		        "Batch: svc.configd applied %u of %zu steps", applied, b->n);
+	return 1;
+}
