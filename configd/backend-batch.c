@@ -240,6 +240,7 @@ static int step_props(Batch *x)
 	_cleanup_(entity_clear) Entity e = {};
 	_cleanup_(pgloc_clear) PgLoc loc = {};
 	_cleanup_free_ char *where = NULL;
+	bool changed = false;
 	PgRecord *rec;
 	int r;
 
@@ -253,10 +254,12 @@ static int step_props(Batch *x)
 		return r;
 	if (asprintf(&where, "%s/:properties/%s", e.fmri, s->pg) < 0)
 		return backend_fail(x->b, SCF_ERROR_NO_RESOURCES, "out of memory");
-	for (size_t i = 0; r >= 0 && i < s->n_cmds; i++)
+	for (size_t i = 0; r >= 0 && i < s->n_cmds; i++) {
 		r = backend_cmd_apply(x->b, &loc, where, &x->cmds[i]);
-	if (r < 0 || !record_is_orig(rec) || rec->changed)
-		return r;
+		changed = changed || r > 0;
+	}
+	if (r < 0 || !changed || !record_is_orig(rec) || rec->changed)
+		return r < 0 ? r : 0;
 	/* The original's one new generation, now, so later snapshots in the batch record it. */
 	rec->changed = true;
 	return backend_pg_set_generation(x->b, &loc, rec->orig_gen + 1);

@@ -138,7 +138,7 @@ typedef struct PreparedCmd {
 int backend_cmds_prepare(Backend *b, const char *where, const BackendCmd *cmds, size_t n,
         uint32_t max_op, PreparedCmd **ret);
 void backend_cmds_free(PreparedCmd *p, size_t n);
-/* Inside a transaction: applies one command to the located pg. */
+/* Inside a transaction: applies one command to the located pg; 1 if a row changed, else 0. */
 int backend_cmd_apply(Backend *b, const PgLoc *loc, const char *where, const PreparedCmd *c);
 int backend_pg_set_generation(Backend *b, const PgLoc *loc, uint64_t gen);
 

@@ -137,12 +137,12 @@ int backend_cmd_apply(Backend *b, const PgLoc *loc, const char *where, const Pre
 	r = backend_step_done(b, s, "writing a property");
 	if (r < 0)
 		return r;
-	/* SET and REMOVE have no precondition. */
+	/* SET and REMOVE have no precondition (a REMOVE of nothing changes nothing). */
 	if (c->op == BACKEND_CMD_SET || c->op == BACKEND_CMD_REMOVE)
-		return 0;
+		return sqlite3_changes(b->db) > 0;
 	/* INSERT OR IGNORE, UPDATE and DELETE all touch no row exactly when the rule is broken. */
 	if (sqlite3_changes(b->db) > 0)
-		return 0;
+		return 1;
 	if (c->op == BACKEND_CMD_NEW)
 		return backend_fail(b, SCF_ERROR_EXISTS, "%s/%s already exists", where, c->prop);
 	return backend_fail(b, SCF_ERROR_NOT_FOUND, "%s/%s does not exist", where, c->prop);
