@@ -5,8 +5,8 @@
  * SVCCFG_FATAL having printed why, or SVCCFG_SYNTAX (nothing printed) for a malformed call.
  * Families: entities.c (list, add, delete, select, unselect), pgs.c (listpg, addpg, delpg),
  * props.c (listprop, setprop, delprop, addpropvalue, delpropvalue), snapshots.c (listsnap,
- * refresh).  import, export, validate, apply, archive, inventory and extract come later, each
- * in a file of its own, registered here.
+ * refresh), import.c (import, validate, inventory), export.c (export, archive, extract),
+ * apply.c (apply).
  */
 #ifndef SVCCFG_COMMANDS_H
 #define SVCCFG_COMMANDS_H
@@ -52,6 +52,21 @@ int cmd_delpropvalue(svccfg_t *c, const token_t *args, size_t n);
 
 int cmd_listsnap(svccfg_t *c, const token_t *args, size_t n);
 int cmd_refresh(svccfg_t *c, const token_t *args, size_t n);
+
+/* import.c, export.c, apply.c: manifests and profiles. */
+int cmd_import(svccfg_t *c, const token_t *args, size_t n);
+int cmd_validate(svccfg_t *c, const token_t *args, size_t n);
+int cmd_inventory(svccfg_t *c, const token_t *args, size_t n);
+int cmd_export(svccfg_t *c, const token_t *args, size_t n);
+int cmd_archive(svccfg_t *c, const token_t *args, size_t n);
+int cmd_extract(svccfg_t *c, const token_t *args, size_t n);
+int cmd_apply(svccfg_t *c, const token_t *args, size_t n);
+
+/*
+ * Leading "-x" words of args, each letter one of allowed (seen[i] set for allowed[i]); returns
+ * the index of the first operand, or -1 for an unknown option.
+ */
+int args_flags(const token_t *args, size_t n, const char *allowed, char *seen);
 
 /* Shared by the families: the one optional word argument of list/listpg/listprop. */
 int args_optional_word(const token_t *args, size_t n, const char **ret);

@@ -1,0 +1,75 @@
+/*
+ * apply.c: apply PROFILE.
+ *
+ * A profile changes existing instances: their enabled flag and the properties it names (a
+ * property without a type takes the repository's).  As illumos, a service or instance that does
+ * not exist is warned about and skipped; the rest applies.  The whole profile is one batch, so
+ * it lands whole or not at all; every instance it touched is then refreshed (in the same batch).
+ */
+#include "bundles.h"
+#include "cli-error.h"
+#include "commands.h"
+#include "mapping.h"
+#include "strv.h"
+
+static int apply_one(svccfg_t *c, scf_handle_t *h, const char *file)
+{
+	_cleanup_bundle_ mf_bundle_t *b = NULL;
+	_cleanup_free_ char *err = NULL;
+	map_ctx_t m = {.h = h, .mode = MAP_APPLY, .warn = stderr};
+	int r;
+
+	if ((r = bundles_read(c, file, &b)) < 0)
+		return r;
+	if (b->type != MF_BUNDLE_PROFILE) {
+		svccfg_error(c, "%s: not a profile (its type is \"%s\"); use \"import\".", file,
+		        mf_bundle_type_to_string(b->type));
+		return SVCCFG_ERR;
+	}
+	if ((r = scf_batch_new(h, &m.b)) < 0)
+		return svccfg_scf_error(c, r, file);
+	m.bundle = b;
+	r = map_bundle(&m, &err);
+	STRV_FOREACH (i, m.instances) {
+		if (r >= 0)
+			r = scf_batch_refresh(m.b, *i);
+	}
+	if (r >= 0 && scf_batch_size(m.b) > 0)
+		r = scf_batch_commit(m.b);
+	if (r < 0 && !cli_scf_is_fatal(r)) {
+		if (!err)
+			err = map_commit_error(&m, r);
+		fprintf(stderr, "%s\n", err ? err : scf_strerror(r));
+		svccfg_error(c, "Apply of %s failed; nothing of it was written.", file);
+		r = SVCCFG_ERR;
+	} else if (r < 0)
+		r = svccfg_scf_error(c, r, file);
+	else
+		r = SVCCFG_OK;
+	scf_batch_free(m.b);
+	map_ctx_done(&m);
+	return r;
+}
+
+int cmd_apply(svccfg_t *c, const token_t *args, size_t n)
+{
+	_cleanup_strv_free_ char **files = NULL;
+	scf_handle_t *h;
+	int r, ret = SVCCFG_OK;
+
+	if (n == 0)
+		return SVCCFG_SYNTAX;
+	for (size_t i = 0; i < n; i++)
+		if (!token_is_text(&args[i]) || bundles_collect(c, args[i].text, &files) < 0)
+			return SVCCFG_ERR;
+	if ((r = svccfg_handle(c, &h)) < 0)
+		return r;
+	STRV_FOREACH (f, files) {
+		r = apply_one(c, h, *f);
+		if (r == SVCCFG_FATAL)
+			return r;
+		if (r < 0)
+			ret = SVCCFG_ERR;
+	}
+	return ret;
+}

@@ -1,0 +1,24 @@
+/*
+ * bundles.h: what import, validate, inventory and apply share: the manifest files named on the
+ * command line (a directory stands for every *.xml below it, sorted), and reading one with its
+ * diagnostics printed.
+ */
+#ifndef SVCCFG_BUNDLES_H
+#define SVCCFG_BUNDLES_H
+
+#include "bundle.h"
+#include "svccfg.h"
+
+/*
+ * Appends path to *files, or, for a directory, every regular file ending in ".xml" below it,
+ * recursively, in strcmp order.  Returns 0 or a negative errno (reported).
+ */
+int bundles_collect(svccfg_t *c, const char *path, char ***files);
+
+/*
+ * Reads (and validates) one bundle; every diagnostic goes to stderr as "FILE:LINE: message".
+ * Returns 0 and the bundle, or SVCCFG_ERR (reported) / SVCCFG_FATAL.
+ */
+int bundles_read(svccfg_t *c, const char *path, mf_bundle_t **ret);
+
+#endif

@@ -1,0 +1,287 @@
+/*
+ * import.c: import, validate and inventory.
+ *
+ * THE MODEL.  import reads each manifest (a directory: every *.xml below it, sorted), validates
+ * it, maps it into ONE batch (mapping.h) with the bookkeeping illumos keeps (the manifest's hash
+ * under svc:/smf/manifest, the manifestfiles pg of each service, the "last-import" and, for a
+ * new instance, "initial" snapshots, and a refresh of every instance unless -n) and commits it.
+ *
+ * INVARIANTS.  A manifest lands whole or not at all: it is one batch, and configd applies a
+ * batch in one SQLite transaction.  One failing manifest does not stop the others; the command
+ * fails (exit 1) if any did.  A manifest whose SHA-256 equals the one recorded at its last
+ * import, and whose services all still exist, is skipped and says so.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bundles.h"
+#include "cli-error.h"
+#include "commands.h"
+#include "manifest.h"
+#include "mapping.h"
+#include "sha256.h"
+#include "strv.h"
+
+#define HASH_SERVICE "svc:/smf/manifest"
+#define HASH_PG_TYPE "framework"
+#define HASH_PROP "md5sum" /* illumos' name; we keep a SHA-256 in it */
+#define HASH_FILE_PROP "manifestfile"
+#define MANIFESTFILES_PG "manifestfiles"
+
+typedef struct import_opts {
+	bool no_refresh; /* -n */
+} import_opts_t;
+
+int args_flags(const token_t *args, size_t n, const char *allowed, char *seen)
+{
+	size_t i;
+
+	for (i = 0; i < n && token_is_text(&args[i]) && args[i].text[0] == '-'; i++) {
+		const char *a = args[i].text + 1;
+
+		if (streq(args[i].text, "--")) {
+			i++;
+			break;
+		}
+		if (!*a)
+			return -1;
+		for (; *a; a++) {
+			const char *k = strchr(allowed, *a);
+
+			if (!k)
+				return -1;
+			seen[k - allowed] = 1;
+		}
+	}
+	return (int)i;
+}
+
+/* The SHA-256 of the file as 64 hex digits; NULL (reason in errno) if it cannot be read. */
+static char *file_hash(const char *path)
+{
+	uint8_t d[SHA256_DIGEST_SIZE], buf[65536];
+	_cleanup_fclose_ FILE *f = fopen(path, "re");
+	sha256_ctx_t ctx;
+	char *hex;
+	size_t k;
+
+	if (!f)
+		return NULL;
+	sha256_init(&ctx);
+	while ((k = fread(buf, 1, sizeof(buf), f)) > 0)
+		sha256_update(&ctx, buf, k);
+	if (ferror(f))
+		return NULL;
+	sha256_final(&ctx, d);
+	hex = malloc(2 * sizeof(d) + 1);
+	if (!hex)
+		return NULL;
+	for (size_t i = 0; i < sizeof(d); i++)
+		sprintf(hex + 2 * i, "%02x", d[i]);
+	return hex;
+}
+
+/* The manifest's absolute path, and the pg name illumos derives from it ('/' and '.' -> '_'). */
+static int hash_names(const char *file, char **abspath, char **pg)
+{
+	*abspath = realpath(file, NULL);
+	if (!*abspath)
+		return -errno;
+	*pg = map_pg_name("", *abspath + 1);
+	return *pg ? 0 : -ENOMEM;
+}
+
+/* Is the manifest unchanged since it was last imported (and are its services still there)? */
+static bool unchanged(scf_handle_t *h, const mf_bundle_t *b, const char *pg, const char *hash)
+{
+	scf_property_t *p = NULL;
+	bool same;
+
+	if (scf_property_read(h, HASH_SERVICE, pg, HASH_PROP, &p) < 0)
+		return false;
+	same = p->n_values == 1 && streq(p->values[0], hash);
+	scf_property_free(p);
+	for (size_t i = 0; same && i < b->n_services; i++) {
+		_cleanup_free_ char *f = map_service_fmri(b->services[i]->e.name);
+
+		same = f && scf_entity_exists(h, f) > 0;
+	}
+	return same;
+}
+
+static int add_bookkeeping(map_ctx_t *m, const char *abspath, const char *pg, const char *hash)
+{
+	const mf_bundle_t *b = m->bundle;
+	_cleanup_free_ char *prop = map_pg_name("", abspath + 1);
+	const char *path[] = {abspath}, *h[] = {hash};
+	int r;
+
+	if (!prop)
+		return -SCF_ERROR_NO_MEMORY;
+	for (size_t i = 0; i < b->n_services; i++) {
+		_cleanup_free_ char *f = map_service_fmri(b->services[i]->e.name);
+
+		if (!f)
+			return -SCF_ERROR_NO_MEMORY;
+		if ((r = scf_batch_pg_ensure(m->b, f, MANIFESTFILES_PG, SCF_GROUP_FRAMEWORK, 0)) <
+		                0 ||
+		        (r = scf_batch_prop_set(
+		                 m->b, f, MANIFESTFILES_PG, prop, SCF_TYPE_ASTRING, path, 1)) < 0)
+			return r;
+	}
+	if ((r = scf_batch_service_ensure(m->b, HASH_SERVICE)) < 0 ||
+	        (r = scf_batch_pg_ensure(m->b, HASH_SERVICE, pg, HASH_PG_TYPE, 0)) < 0 ||
+	        (r = scf_batch_prop_set(m->b, HASH_SERVICE, pg, HASH_PROP, SCF_TYPE_OPAQUE, h, 1)) <
+	                0 ||
+	        (r = scf_batch_prop_set(
+	                 m->b, HASH_SERVICE, pg, HASH_FILE_PROP, SCF_TYPE_ASTRING, path, 1)) < 0)
+		return r;
+	return 0;
+}
+
+/* Snapshots and refreshes come last, so they see everything the manifest wrote. */
+static int add_snapshots(svccfg_t *c, map_ctx_t *m, const import_opts_t *o)
+{
+	int r;
+
+	STRV_FOREACH (i, m->instances) {
+		if (strv_contains(m->new_instances, *i)) {
+			if (c->verbose)
+				svccfg_warn(c, "Taking \"%s\" snapshot for %s.",
+				        SCF_SNAPSHOT_INITIAL, *i);
+			if ((r = scf_batch_snapshot_take(m->b, *i, SCF_SNAPSHOT_INITIAL)) < 0)
+				return r;
+		}
+		if (c->verbose)
+			svccfg_warn(
+			        c, "Taking \"%s\" snapshot for %s.", SCF_SNAPSHOT_LAST_IMPORT, *i);
+		if ((r = scf_batch_snapshot_take(m->b, *i, SCF_SNAPSHOT_LAST_IMPORT)) < 0)
+			return r;
+		if (!o->no_refresh && (r = scf_batch_refresh(m->b, *i)) < 0)
+			return r;
+	}
+	return 0;
+}
+
+static int build_and_commit(svccfg_t *c, map_ctx_t *m, const import_opts_t *o, const char *abspath,
+        const char *pg, const char *hash)
+{
+	_cleanup_free_ char *err = NULL;
+	int r;
+
+	r = map_bundle(m, &err);
+	if (r >= 0 && (r = add_bookkeeping(m, abspath, pg, hash)) >= 0 &&
+	        (r = add_snapshots(c, m, o)) >= 0 && (r = scf_batch_commit(m->b)) >= 0)
+		return SVCCFG_OK;
+	if (cli_scf_is_fatal(r))
+		return svccfg_scf_error(c, r, m->bundle->file);
+	if (!err)
+		err = map_commit_error(m, r);
+	fprintf(stderr, "%s\n", err ? err : scf_strerror(r));
+	svccfg_error(c, "Import of %s failed; nothing of it was written.", m->bundle->file);
+	return SVCCFG_ERR;
+}
+
+static int import_one(svccfg_t *c, scf_handle_t *h, const char *file, const import_opts_t *o)
+{
+	_cleanup_bundle_ mf_bundle_t *b = NULL;
+	_cleanup_free_ char *hash = NULL, *abspath = NULL, *pg = NULL;
+	map_ctx_t m = {.h = h, .mode = MAP_IMPORT, .warn = stderr};
+	int r;
+
+	if ((r = bundles_read(c, file, &b)) < 0)
+		return r;
+	if (b->type == MF_BUNDLE_PROFILE) {
+		svccfg_error(c, "%s: not a manifest (its type is \"%s\"); use \"apply\".", file,
+		        mf_bundle_type_to_string(b->type));
+		return SVCCFG_ERR;
+	}
+	if (!(hash = file_hash(file)) || hash_names(file, &abspath, &pg) < 0) {
+		svccfg_error(c, "Could not read %s: %s.", file, strerror(errno));
+		return SVCCFG_ERR;
+	}
+	if (unchanged(h, b, pg, hash)) {
+		printf("%s: unchanged since its last import; skipped.\n", file);
+		return SVCCFG_OK;
+	}
+	if ((r = scf_batch_new(h, &m.b)) < 0)
+		return svccfg_scf_error(c, r, file);
+	m.bundle = b;
+	r = build_and_commit(c, &m, o, abspath, pg, hash);
+	scf_batch_free(m.b);
+	map_ctx_done(&m);
+	if (r == SVCCFG_OK && c->verbose)
+		svccfg_warn(c, "Successful import of %s.", file);
+	return r;
+}
+
+int cmd_import(svccfg_t *c, const token_t *args, size_t n)
+{
+	_cleanup_strv_free_ char **files = NULL;
+	char seen[2] = {0};
+	import_opts_t o = {0};
+	scf_handle_t *h;
+	int first, r, ret = SVCCFG_OK;
+
+	first = args_flags(args, n, "nV", seen);
+	if (first < 0 || (size_t)first == n)
+		return SVCCFG_SYNTAX;
+	o.no_refresh = seen[0];
+	/* -V (strict validation) is what we always do: templates are checked for structure. */
+	for (size_t i = first; i < n; i++)
+		if (!token_is_text(&args[i]) || bundles_collect(c, args[i].text, &files) < 0)
+			return SVCCFG_ERR;
+	if ((r = svccfg_handle(c, &h)) < 0)
+		return r;
+	STRV_FOREACH (f, files) {
+		r = import_one(c, h, *f, &o);
+		if (r == SVCCFG_FATAL)
+			return r;
+		if (r < 0)
+			ret = SVCCFG_ERR;
+	}
+	return ret;
+}
+
+int cmd_validate(svccfg_t *c, const token_t *args, size_t n)
+{
+	_cleanup_strv_free_ char **files = NULL;
+	int r, ret = SVCCFG_OK;
+
+	if (n == 0)
+		return SVCCFG_SYNTAX;
+	for (size_t i = 0; i < n; i++)
+		if (!token_is_text(&args[i]) || bundles_collect(c, args[i].text, &files) < 0)
+			return SVCCFG_ERR;
+	STRV_FOREACH (f, files) {
+		_cleanup_bundle_ mf_bundle_t *b = NULL;
+
+		r = bundles_read(c, *f, &b);
+		if (r == SVCCFG_FATAL)
+			return r;
+		if (r < 0)
+			ret = SVCCFG_ERR;
+	}
+	return ret;
+}
+
+int cmd_inventory(svccfg_t *c, const token_t *args, size_t n)
+{
+	_cleanup_bundle_ mf_bundle_t *b = NULL;
+	int r;
+
+	if (n != 1 || !token_is_text(&args[0]))
+		return SVCCFG_SYNTAX;
+	if ((r = bundles_read(c, args[0].text, &b)) < 0)
+		return r;
+	for (size_t i = 0; i < b->n_services; i++) {
+		const mf_service_t *s = b->services[i];
+
+		printf("svc:/%s\n", s->e.name);
+		for (size_t j = 0; j < s->n_instances; j++)
+			printf("svc:/%s:%s\n", s->e.name, s->instances[j]->e.name);
+	}
+	return SVCCFG_OK;
+}

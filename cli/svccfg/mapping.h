@@ -1,0 +1,68 @@
+/*
+ * mapping.h: a service bundle (cli/manifest/bundle.h) turned into the steps of one libscf batch.
+ *
+ * Import and apply both build one batch per bundle and commit it, so a bundle lands whole or not
+ * at all.  The mapping is illumos' (docs/manifests.md has the table); what differs between the
+ * two is whether entities may be created (import) or must already exist (apply: a missing
+ * service or instance is warned about and skipped).
+ *
+ * Every step remembers the line of the element it came from, so a refusal at commit (configd's
+ * errmsg names the step number) is reported as "FILE:LINE: ..." like a reader error.
+ */
+#ifndef SVCCFG_MAPPING_H
+#define SVCCFG_MAPPING_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "bundle.h"
+#include "libscf.h"
+
+typedef enum map_mode {
+	MAP_IMPORT = 1, /* a manifest: create what is missing, set what the manifest names */
+	MAP_APPLY,      /* a profile: change existing instances only */
+} map_mode_t;
+
+typedef struct map_ctx {
+	scf_handle_t *h;
+	scf_batch_t *b;
+	const mf_bundle_t *bundle;
+	map_mode_t mode;
+	FILE *warn; /* where apply's warnings go (stderr) */
+
+	/* Out: the instances the bundle wrote, and which of them did not exist before. */
+	char **instances;
+	char **new_instances;
+
+	/* Internal: the element line of every step, for reports. */
+	unsigned line;
+	unsigned *step_lines;
+	size_t n_step_lines;
+	int warnings;
+} map_ctx_t;
+
+/*
+ * Adds the steps of the whole bundle to ctx->b.  Returns 0, or < 0 with the reason written
+ * into *errmsg as "FILE:LINE: message" (malloc'd).
+ */
+int map_bundle(map_ctx_t *ctx, char **errmsg);
+
+/*
+ * After scf_batch_commit() failed with r: the "FILE:LINE: message" naming the element whose
+ * step configd refused (malloc'd; NULL on OOM).
+ */
+char *map_commit_error(const map_ctx_t *ctx, int r);
+
+void map_ctx_done(map_ctx_t *ctx);
+
+/*
+ * A pg or property name made of prefix and s: characters a name may not hold become '_', and
+ * it is cut to SCF_LIMIT_MAX_NAME_LENGTH.  NULL on OOM.
+ */
+char *map_pg_name(const char *prefix, const char *s);
+
+/* Service and instance FMRIs as the repository spells them. */
+char *map_service_fmri(const char *service);
+char *map_instance_fmri(const char *service, const char *instance);
+
+#endif
