@@ -25,6 +25,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <grp.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -781,6 +782,151 @@ static void test_notify(void **state)
 
 /* ------------------------------------------------------------------------------------------ */
 
+/* Waits for the next notification and checks, with a read on the same handle, that the change
+ * it announces is already committed (configd sends it after the SQLite commit). */
+static void expect_committed(scf_handle_t *w, const char *entity, const char *pg, uint64_t gen)
+{
+	scf_notification_t n = {};
+	scf_pg_t *p = NULL;
+
+	assert_int_equal(scf_notify_wait(w, NOTIFY_DEADLINE_USEC, &n), 1);
+	assert_int_equal(n.kind, SCF_NOTIFY_PG_UPDATED);
+	assert_string_equal(n.entity, entity);
+	assert_string_equal(n.pg, pg);
+	assert_int_equal(n.generation, gen);
+	OK(w, scf_pg_get(w, entity, pg, NULL, 0, &p));
+	assert_int_equal(p->generation, gen);
+	scf_pg_free(p);
+	scf_notification_clear(&n);
+}
+
+/* As nobody (a reader): a batch is refused and changes nothing.  Exit status says why not. */
+static int reader_child(void)
+{
+	scf_handle_t *h = NULL;
+	scf_batch_t *b = NULL;
+	int r;
+
+	if (setgroups(0, NULL) < 0 || setresgid(65534, 65534, 65534) < 0 ||
+	        setresuid(65534, 65534, 65534) < 0)
+		return 10;
+	if (scf_handle_create(T.root, &h) < 0)
+		return 11;
+	if (scf_batch_new(h, &b) < 0 || scf_batch_service_ensure(b, "svc:/t/batch-reader") < 0)
+		return 12;
+	r = scf_batch_commit(b);
+	if (r != -SCF_ERROR_PERMISSION_DENIED)
+		return 13;
+	if (!strstr(scf_handle_errmsg(h), "permission denied"))
+		return 14;
+	scf_batch_free(b);
+	scf_handle_destroy(h);
+	return 0;
+}
+
+static void test_batch(void **state)
+{
+	scf_handle_t *w = connect_(), *h = connect_();
+	const char *one = "1", *yes = "yes", *tru = "true", *two[] = {"a", "b"};
+	scf_batch_t *b = NULL, *bad = NULL;
+	scf_pg_t *pg = NULL;
+	int status = -1;
+	uint64_t x = 0;
+	pid_t pid;
+
+	OK(w, scf_notify_add_pgtype(w, "btype"));
+	OK(w, scf_notify_add_pgname(w, "general"));
+	OK(h, scf_service_add(h, "svc:/t/batch"));
+	OK(h, scf_instance_add(h, "svc:/t/batch:i"));
+	OK(h, scf_pg_add(h, "svc:/t/batch:i", "general", "framework", 0));
+	expect_committed(w, "svc:/t/batch:i", "general", 1);
+
+	/* Each adder checks its arguments at once; a refused step is not added. */
+	OK(h, scf_batch_new(h, &b));
+	ERR(h, scf_batch_service_ensure(b, "svc:/t/batch:i"), SCF_ERROR_INVALID_ARGUMENT);
+	ERR(h, scf_batch_instance_ensure(b, "svc:/t/batch"), SCF_ERROR_INVALID_ARGUMENT);
+	ERR(h, scf_batch_pg_ensure(b, "svc:/t/batch", "bad name", "x", 0),
+	        SCF_ERROR_INVALID_ARGUMENT);
+	ERR(h,
+	        scf_batch_prop_set(
+	                b, "svc:/t/batch:i", "general", "enabled", SCF_TYPE_BOOLEAN, &yes, 1),
+	        SCF_ERROR_INVALID_ARGUMENT);
+	assert_non_null(strstr(scf_handle_errmsg(h), "\"yes\""));
+	assert_int_equal(scf_batch_size(b), 0);
+
+	/* Every kind of step, three pgs touched, one of them several times. */
+	OK(h, scf_batch_service_ensure(b, "svc:/t/batch"));
+	OK(h, scf_batch_instance_ensure(b, "t/batch:j"));
+	OK(h, scf_batch_pg_ensure(b, "svc:/t/batch:j", "config", "btype", 0));
+	OK(h, scf_batch_prop_set(b, "svc:/t/batch:j", "config", "a", SCF_TYPE_COUNT, &one, 1));
+	OK(h,
+	        scf_batch_prop_set(
+	                b, "svc:/t/batch:i", "general", "enabled", SCF_TYPE_BOOLEAN, &tru, 1));
+	OK(h, scf_batch_prop_set(b, "svc:/t/batch:j", "config", "b", SCF_TYPE_ASTRING, two, 2));
+	OK(h, scf_batch_prop_set(b, "svc:/t/batch:i", "general", "x", SCF_TYPE_COUNT, &one, 1));
+	OK(h, scf_batch_prop_delete(b, "svc:/t/batch:i", "general", "nope"));
+	OK(h, scf_batch_pg_ensure(b, "svc:/t/batch", "general", "framework", 0));
+	OK(h, scf_batch_pg_ensure(b, "svc:/t/batch", "gone", "btype", 0));
+	OK(h, scf_batch_pg_delete(b, "svc:/t/batch", "gone"));
+	OK(h, scf_batch_snapshot_take(b, "svc:/t/batch:j", "last-import"));
+	OK(h, scf_batch_refresh(b, "svc:/t/batch:j"));
+	assert_int_equal(scf_batch_size(b), 13);
+	assert_int_equal(scf_batch_commit(b), 1);
+	scf_batch_free(b);
+
+	/* One notification per pg, in first-touch order, each after the commit. */
+	expect_committed(w, "svc:/t/batch:j", "config", 1);
+	expect_committed(w, "svc:/t/batch:i", "general", 2);
+	expect_committed(w, "svc:/t/batch", "general", 1);
+	expect_quiet(w, QUIET_USEC);
+	OK(h, scf_pg_get(h, "svc:/t/batch:j", "config", "running", 0, &pg));
+	assert_non_null(scf_pg_property(pg, "b"));
+	assert_int_equal(scf_pg_property(pg, "b")->n_values, 2);
+	assert_string_equal(scf_pg_property(pg, "b")->values[1], "b");
+	scf_pg_free(pg);
+	OK(h, scf_pg_get(h, "svc:/t/batch:j", "config", "last-import", 0, &pg));
+	assert_non_null(scf_pg_property(pg, "a"));
+	scf_pg_free(pg);
+
+	/* A step that fails at commit: nothing applied, nothing notified, the step named. */
+	OK(h, scf_batch_new(h, &bad));
+	OK(h, scf_batch_service_ensure(bad, "svc:/t/batch2"));
+	OK(h, scf_batch_instance_ensure(bad, "svc:/t/batch2:k"));
+	OK(h, scf_batch_prop_set(bad, "svc:/t/batch:i", "general", "x", SCF_TYPE_COUNT, two, 0));
+	OK(h, scf_batch_pg_ensure(bad, "svc:/t/batch:i", "general", "application", 0));
+	ERR(h, scf_batch_commit(bad), SCF_ERROR_EXISTS);
+	assert_non_null(
+	        strstr(scf_handle_errmsg(h), "step 4 (svc:/t/batch:i/:properties/general): "));
+	assert_int_equal(scf_batch_size(bad), 4);
+	ERR(h, scf_batch_commit(bad), SCF_ERROR_EXISTS); /* kept: it can be sent again */
+	scf_batch_free(bad);
+	assert_int_equal(scf_entity_exists(h, "svc:/t/batch2"), 0);
+	OK(h, scf_pg_get(h, "svc:/t/batch:i", "general", NULL, 0, &pg));
+	assert_int_equal(pg->generation, 2);
+	OK(h, scf_property_get_count(scf_pg_property(pg, "x"), &x));
+	assert_int_equal(x, 1); /* not the empty list the failed batch set */
+	scf_pg_free(pg);
+	expect_quiet(w, QUIET_USEC);
+
+	/* A reader may not: the same check as every other write. */
+	if (getuid() != 0) {
+		print_message("not root: skipping the reader's batch\n");
+	} else {
+		pid = fork();
+		assert_true(pid >= 0);
+		if (pid == 0)
+			_exit(reader_child());
+		assert_int_equal(waitpid(pid, &status, 0), pid);
+		assert_true(WIFEXITED(status));
+		assert_int_equal(WEXITSTATUS(status), 0);
+		assert_int_equal(scf_entity_exists(h, "svc:/t/batch-reader"), 0);
+	}
+	scf_handle_destroy(h);
+	scf_handle_destroy(w);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+
 static void test_resolve(void **state)
 {
 	scf_handle_t *h = connect_();
@@ -970,6 +1116,7 @@ int main(void)
 	        cmocka_unit_test(test_tx_run_threads),
 	        cmocka_unit_test(test_composed_and_snapshots),
 	        cmocka_unit_test(test_notify),
+	        cmocka_unit_test(test_batch),
 	        cmocka_unit_test(test_resolve),
 	        cmocka_unit_test(test_restarter),
 	        /* These stop, kill and restart configd: keep them last and in this order. */
