@@ -13,9 +13,9 @@
  * - Steps carry no generation.  Instead every pg the batch touches has a record, keyed by
  *   (canonical entity FMRI, pg name) in a hash table and kept in first-touch order, which
  *   remembers the pg as it was before the batch (the "original") and whether the batch
- *   changed it.  An original gets generation + 1 at its first change, not at every step, so a
- *   snapshot later in the batch already captures the new generation; a pg the batch creates
- *   stays at generation 1 however often it is written.
+ *   changed it (a command wrote or removed a row).  An original gets generation + 1 at its
+ *   first change, not at every step, so a snapshot later in the batch already captures the
+ *   new generation; a pg the batch creates stays at generation 1 however often it is written.
  * - At the end, still inside the transaction, each record is compared with what exists now:
  *   a changed or created pg gives one PgChanged, an original that is gone one PgDeleted (both,
  *   deleted first, when the batch deleted and re-created it), a pg created and deleted again
