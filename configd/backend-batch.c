@@ -91,25 +91,26 @@ static void slot_find(const Records *t, const char *fmri, const char *name, size
 static int records_grow(Records *t)
 {
 	size_t n = t->n_slots ? t->n_slots * 2 : 64, j;
-	uint32_t *old = t->slots;
+	uint32_t *slots = calloc(n, sizeof(*slots));
 	PgRecord *a;
 
-	a = realloc(t->recs, n / 2 * sizeof(*a));
-	if (!a)
+	if (!slots)
 		return -ENOMEM;
-	t->recs = a;
-	t->cap = n / 2;
-	t->slots = calloc(n, sizeof(*t->slots));
-	if (!t->slots) {
-		t->slots = old;
+	a = realloc(t->recs, n / 2 * sizeof(*a));
+	if (!a) {
+		free(slots);
 		return -ENOMEM;
 	}
+	/* Both or neither: the table stays at most half full, so a probe always ends. */
+	free(t->slots);
+	t->recs = a;
+	t->cap = n / 2;
+	t->slots = slots;
 	t->n_slots = n;
 	for (size_t k = 0; k < t->n; k++) {
 		slot_find(t, t->recs[k].fmri, t->recs[k].name, &j);
 		t->slots[j] = (uint32_t)(k + 1);
 	}
-	free(old);
 	return 0;
 }
 

@@ -444,6 +444,28 @@ static void test_deletes(void **state)
 		assert_string_not_equal(f->ev[i].pg.name, "config");
 }
 
+/* More pgs than the first record table holds: every one found again, events in order. */
+static void test_many_pgs(void **state)
+{
+	Fixture *f = *state;
+	enum { N = 300 };
+	static char names[N][16];
+	BackendStep steps[2 * N + 1];
+	size_t n = 0;
+
+	steps[n++] = (BackendStep)S_SVC(NEWSVC);
+	for (int i = 0; i < N; i++) {
+		snprintf(names[i], sizeof(names[i]), "pg%03d", (i * 7) % N);
+		steps[n++] = (BackendStep)S_PG(NEWSVC, names[i], "application", 0);
+	}
+	for (int i = N - 1; i >= 0; i--)
+		steps[n++] = (BackendStep)S_PROPS(NEWSVC, names[i], SET_X1);
+	assert_int_equal(run(f, steps, n), (int)n);
+	assert_int_equal(f->n_ev, N);
+	for (int i = 0; i < N; i++)
+		assert_event(f, (size_t)i, false, NEWSVC, names[i], 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -453,6 +475,7 @@ int main(void)
 	        cmocka_unit_test_setup_teardown(
 	                test_snapshot_and_refresh_see_earlier_steps, setup, teardown),
 	        cmocka_unit_test_setup_teardown(test_deletes, setup, teardown),
+	        cmocka_unit_test_setup_teardown(test_many_pgs, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
