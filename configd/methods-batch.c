@@ -94,10 +94,11 @@ int method_batch(sd_bus_message *m, void *userdata, sd_bus_error *error)
 	size_t n_ev = 0;
 	int r, applied;
 
-	r = auth_check_write(c, error, "Batch", "");
+	r = read_steps(m, &l);
 	if (r < 0)
 		return r;
-	r = read_steps(m, &l);
+	/* Checked once the steps are read, so the refusal can name what the batch was for. */
+	r = auth_check_write(c, error, "Batch", l.n > 0 ? l.steps[0].fmri : "");
 	if (r < 0)
 		return r;
 	applied = backend_batch(c->manager->backend, l.steps, l.n, &ev, &n_ev);

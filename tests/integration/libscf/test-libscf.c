@@ -817,7 +817,8 @@ static int reader_child(void)
 	r = scf_batch_commit(b);
 	if (r != -SCF_ERROR_PERMISSION_DENIED)
 		return 13;
-	if (!strstr(scf_handle_errmsg(h), "permission denied"))
+	if (!strstr(scf_handle_errmsg(h), "permission denied") ||
+	        !strstr(scf_handle_errmsg(h), "svc:/t/batch-reader"))
 		return 14;
 	scf_batch_free(b);
 	scf_handle_destroy(h);
