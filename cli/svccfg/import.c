@@ -233,6 +233,10 @@ int cmd_import(svccfg_t *c, const token_t *args, size_t n)
 	for (size_t i = first; i < n; i++)
 		if (!token_is_text(&args[i]) || bundles_collect(c, args[i].text, &files) < 0)
 			return SVCCFG_ERR;
+	if (!files) {
+		svccfg_error(c, "No manifests (*.xml) found.");
+		return SVCCFG_ERR;
+	}
 	if ((r = svccfg_handle(c, &h)) < 0)
 		return r;
 	STRV_FOREACH (f, files) {

@@ -636,10 +636,14 @@ static int map_dependents(map_ctx_t *ctx, const mf_service_t *s)
 static char *format_error(const map_ctx_t *ctx, unsigned line, const char *msg)
 {
 	char *s;
+	int r;
 
-	if (asprintf(&s, "%s:%u: %s", ctx->bundle->file, line, msg) < 0)
-		return NULL;
-	return s;
+	/* The bookkeeping steps (hash, snapshots) belong to no element: no line then. */
+	if (line > 0)
+		r = asprintf(&s, "%s:%u: %s", ctx->bundle->file, line, msg);
+	else
+		r = asprintf(&s, "%s: %s", ctx->bundle->file, msg);
+	return r < 0 ? NULL : s;
 }
 
 int map_bundle(map_ctx_t *ctx, char **errmsg)
@@ -670,7 +674,5 @@ char *map_commit_error(const map_ctx_t *ctx, int r)
 	/* configd names the failing step ("step 12 (...): ..."), counted from 1. */
 	if (sscanf(m, "step %zu", &stepno) == 1 && stepno >= 1 && stepno <= ctx->n_step_lines)
 		line = ctx->step_lines[stepno - 1];
-	else if (sscanf(m, "step %zu", &stepno) == 1 && stepno < ctx->n_step_lines)
-		line = ctx->step_lines[stepno];
 	return format_error(ctx, line, m);
 }

@@ -144,56 +144,89 @@ static int write_pg(bundle_writer_t *bw, const scf_pg_t *pg)
 	return end(bw);
 }
 
+/*
+ * The dependency pg that ent's dependent p wrote into its target, or NULL when the target has
+ * none (it did not exist when ent was imported; illumos writes it only then).
+ */
+static scf_pg_t *dependent_target_pg(bundle_writer_t *bw, const scf_property_t *p)
+{
+	const char *target = NULL;
+	scf_pg_t *tpg = NULL;
+
+	if (scf_property_get_string(p, &target) < 0 ||
+	        scf_pg_get(bw->h, target, p->name, NULL, 0, &tpg) < 0)
+		return NULL;
+	if (!pg_is_external(tpg)) {
+		scf_pg_free(tpg);
+		return NULL;
+	}
+	return tpg;
+}
+
+static const char *string_prop(const scf_pg_t *pg, const char *name, const char *dflt)
+{
+	const scf_property_t *q = scf_pg_property(pg, name);
+	const char *v = dflt;
+
+	if (q)
+		(void)scf_property_get_string(q, &v);
+	return v;
+}
+
 /* One <dependent>: its name and target from ent's "dependents" pg, the rest from the target. */
-static int write_dependent(bundle_writer_t *bw, const char *ent, const scf_property_t *p)
+static int write_dependent(bundle_writer_t *bw, const scf_property_t *p, const scf_pg_t *tpg)
 {
 	static const char *const written[] = {
 	        "grouping", "restart_on", "type", "entities", "external", "entity_stability", NULL};
-	const char *target = NULL, *grouping = "require_all", *restart_on = "restart";
-	const char *stability = NULL;
-	scf_pg_t *tpg = NULL;
+	const char *stability = string_prop(tpg, "entity_stability", NULL);
 	int r;
 
-	(void)ent;
-	if (scf_property_get_string(p, &target) < 0)
-		return 0;
-	if (scf_pg_get(bw->h, target, p->name, NULL, 0, &tpg) >= 0) {
-		const scf_property_t *q;
-
-		if ((q = scf_pg_property(tpg, "grouping")))
-			(void)scf_property_get_string(q, &grouping);
-		if ((q = scf_pg_property(tpg, "restart_on")))
-			(void)scf_property_get_string(q, &restart_on);
-		if ((q = scf_pg_property(tpg, "entity_stability")))
-			(void)scf_property_get_string(q, &stability);
-	}
 	if ((r = start(bw, "dependent")) < 0 || (r = attr(bw, "name", p->name)) < 0 ||
-	        (r = attr(bw, "grouping", grouping)) < 0 ||
-	        (r = attr(bw, "restart_on", restart_on)) < 0 ||
-	        (r = start(bw, "service_fmri")) < 0 || (r = attr(bw, "value", target)) < 0 ||
+	        (r = attr(bw, "grouping", string_prop(tpg, "grouping", "require_all"))) < 0 ||
+	        (r = attr(bw, "restart_on", string_prop(tpg, "restart_on", "restart"))) < 0 ||
+	        (r = start(bw, "service_fmri")) < 0 || (r = attr(bw, "value", p->values[0])) < 0 ||
 	        (r = end(bw)) < 0)
-		goto out;
+		return r;
 	if (stability &&
 	        ((r = start(bw, "stability")) < 0 || (r = attr(bw, "value", stability)) < 0 ||
 	                (r = end(bw)) < 0))
-		goto out;
-	if (tpg && (r = write_props(bw, tpg, written)) < 0)
-		goto out;
-	r = end(bw);
-out:
-	scf_pg_free(tpg);
-	return r;
+		return r;
+	if ((r = write_props(bw, tpg, written)) < 0)
+		return r;
+	return end(bw);
 }
 
-static int write_dependents(bundle_writer_t *bw, const char *ent)
+/*
+ * The "dependents" pg: a <dependent> for every entry whose target holds the pg it wrote (so a
+ * re-import writes it again); with only_plain, instead, a plain <property_group> holding the
+ * entries whose target has none, so that a re-import does not write one either.
+ */
+static int write_dependents(bundle_writer_t *bw, const char *ent, bool only_plain)
 {
 	scf_pg_t *pg = NULL;
+	bool opened = false;
 	int r = 0;
 
 	if (scf_pg_get(bw->h, ent, "dependents", NULL, 0, &pg) < 0)
 		return 0;
-	for (size_t i = 0; r >= 0 && i < pg->n_props; i++)
-		r = write_dependent(bw, ent, &pg->props[i]);
+	for (size_t i = 0; r >= 0 && i < pg->n_props; i++) {
+		scf_pg_t *tpg = dependent_target_pg(bw, &pg->props[i]);
+
+		if (tpg && !only_plain)
+			r = write_dependent(bw, &pg->props[i], tpg);
+		else if (!tpg && only_plain) {
+			if (!opened &&
+			        ((r = start(bw, "property_group")) < 0 ||
+			                (r = attr(bw, "name", pg->name)) < 0 ||
+			                (r = attr(bw, "type", pg->type)) < 0))
+				break;
+			opened = true;
+			r = write_property(bw, &pg->props[i]);
+		}
+		scf_pg_free(tpg);
+	}
+	if (r >= 0 && opened)
+		r = end(bw);
 	scf_pg_free(pg);
 	return r;
 }
@@ -211,7 +244,9 @@ static int write_pgs(bundle_writer_t *bw, const char *ent)
 
 		if ((r = scf_pg_get(bw->h, ent, infos[i].name, NULL, 0, &pg)) < 0)
 			break;
-		if (!pg_skipped(pg))
+		if (streq(pg->name, "dependents"))
+			r = write_dependents(bw, ent, true);
+		else if (!pg_skipped(pg))
 			r = write_pg(bw, pg);
 		scf_pg_free(pg);
 	}
@@ -247,7 +282,7 @@ static int write_instance(bundle_writer_t *bw, const char *inst, bool full)
 	if ((r = start(bw, "instance")) < 0 || (r = attr(bw, "name", last_component(inst))) < 0 ||
 	        (r = attr(bw, "enabled", instance_enabled(bw, inst))) < 0)
 		return r;
-	if (full && ((r = write_dependents(bw, inst)) < 0 || (r = write_pgs(bw, inst)) < 0))
+	if (full && ((r = write_dependents(bw, inst, false)) < 0 || (r = write_pgs(bw, inst)) < 0))
 		return r;
 	return end(bw);
 }
@@ -262,7 +297,7 @@ static int write_service(bundle_writer_t *bw, const char *svc, bool full)
 	if ((r = start(bw, "service")) < 0 || (r = attr(bw, "name", svc + strlen("svc:/"))) < 0 ||
 	        (r = attr(bw, "type", "service")) < 0 || (r = attr(bw, "version", "1")) < 0)
 		return r;
-	if (full && ((r = write_dependents(bw, svc)) < 0 || (r = write_pgs(bw, svc)) < 0))
+	if (full && ((r = write_dependents(bw, svc, false)) < 0 || (r = write_pgs(bw, svc)) < 0))
 		return r;
 	STRV_FOREACH (i, insts) {
 		if ((r = write_instance(bw, *i, full)) < 0)

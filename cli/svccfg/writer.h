@@ -6,7 +6,9 @@
  * pg of a service and its instances is written as a <property_group> with its type and every
  * property with its type and all its values; an instance's general/enabled also becomes its
  * `enabled` attribute; the "dependents" pg becomes <dependent> elements (their target's
- * dependency pg, marked "external", is left out of the target, as illumos does).  Not written:
+ * dependency pg, marked "external", is left out of the target, as illumos does), except the
+ * entries whose target has no such pg (it was imported after them), which stay a plain pg so
+ * that a re-import reproduces that too.  Not written:
  * non-persistent pgs, the manifestfiles pg (it names the file of the import).
  */
 #ifndef SVCCFG_WRITER_H
