@@ -73,3 +73,29 @@ rm -rf "${root:?}"/*
 start_configd
 "$bench/bench-rss" "$pid" "${BENCH_RSS_SERVICES:-100}" "${BENCH_RSS_INSTANCES:-100}" \
 	"${BENCH_RSS_PGS:-5}"
+
+# Import: svccfg import of the illumos corpus into a fresh repository, manifest by manifest, and
+# SQLite's own speed for the same rows (the limit), in the same run.  configd on CPU 0, the
+# importer on CPU 1, as for the reads.
+corpus="$(cd "$(dirname "$0")/.." && pwd)/../shared/corpus/illumos"
+if [ -x "$build/cli/bench-import" ] && [ -d "$corpus" ]; then
+	kill "$pid"; wait "$pid" || true; pid=""
+	rm -rf "${root:?}"/*
+	start_configd
+	echo
+	client=()
+	[ ${#pin[@]} -eq 0 ] || client=(taskset -c 1)
+	for _ in 1 2 3; do
+		"${client[@]}" "$build/cli/bench-import" "$corpus" "$root"
+		kill "$pid"; wait "$pid" || true; pid=""
+		rm -rf "${root:?}"/*
+		start_configd
+	done
+	# The command as a user runs it (process start-up, connection, every file).
+	mapfile -t manifests < <(find "$corpus" -name '*.xml' | LC_ALL=C sort |
+		xargs grep -L "type=.profile")
+	TIMEFORMAT="svccfg import of the ${#manifests[@]} files in one command: %3R s wall"
+	time "${client[@]}" "$build/cli/svccfg" import "${manifests[@]}" >/dev/null
+else
+	echo "run-bench: no bench-import or no corpus at $corpus; import not measured" >&2
+fi
