@@ -22,8 +22,7 @@ static int apply_one(svccfg_t *c, scf_handle_t *h, const char *file)
 	if ((r = bundles_read(c, file, &b)) < 0)
 		return r;
 	if (b->type != MF_BUNDLE_PROFILE) {
-		svccfg_error(c, "%s: not a profile (its type is \"%s\"); use \"import\".", file,
-		        mf_bundle_type_to_string(b->type));
+		svccfg_error(c, "%s: document is not a profile.", file);
 		return SVCCFG_ERR;
 	}
 	if ((r = scf_batch_new(h, &m.b)) < 0)

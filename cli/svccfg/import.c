@@ -194,8 +194,7 @@ static int import_one(svccfg_t *c, scf_handle_t *h, const char *file, const impo
 	if ((r = bundles_read(c, file, &b)) < 0)
 		return r;
 	if (b->type == MF_BUNDLE_PROFILE) {
-		svccfg_error(c, "%s: not a manifest (its type is \"%s\"); use \"apply\".", file,
-		        mf_bundle_type_to_string(b->type));
+		svccfg_error(c, "%s: document is not a manifest.", file);
 		return SVCCFG_ERR;
 	}
 	if (!(hash = file_hash(file)) || hash_names(file, &abspath, &pg) < 0) {
