@@ -12,6 +12,7 @@
 #   hash-skip    an unchanged manifest is skipped; a changed one updates what it names, and
 #                leaves an instance's enabled flag as the administrator set it
 #   inventory    the FMRIs a manifest defines
+#   options      import -n (no refresh), -v, a profile given to import and a manifest to apply
 #   bad-CASE     bad input: clear FILE:LINE error, exit 1, the repository unchanged
 #   bad-dir      a directory with one bad manifest among good ones
 source "$(dirname "$0")/lib.sh"
@@ -250,6 +251,35 @@ inventory)
 	ok "$SVCCFG" inventory "$FIX/inv.xml"
 	assert_eq $'svc:/site/inv\nsvc:/site/inv:default\nsvc:/site/inv:second' "$OUT" "inventory"
 	assert_eq "" "$(dump)" "the repository after inventory"
+	;;
+options)
+	good nr >"$FIX/nr.xml"
+	ok "$SVCCFG" import -n "$FIX/nr.xml"
+	ok "$SVCCFG" -s svc:/site/nr:default listsnap
+	assert_eq $'initial\nlast-import' "$OUT" "snapshots after import -n"
+	good vv >"$FIX/vv.xml"
+	ok "$SVCCFG" -v import "$FIX/vv.xml"
+	assert_match 'Taking "initial" snapshot for svc:/site/vv:second' "$ERR" "import -v"
+	assert_match 'Successful import of .*vv\.xml' "$ERR" "import -v"
+	ok "$SVCCFG" -s svc:/site/vv:default listsnap
+	assert_eq $'initial\nlast-import\nrunning' "$OUT" "snapshots after import"
+	before=$(dump)
+	printf '%s\n' '<?xml version="1.0"?>' \
+		'<!DOCTYPE service_bundle SYSTEM "/usr/share/lib/xml/dtd/service_bundle.dtd.1">' \
+		'<service_bundle type="profile" name="p">' \
+		'  <service name="site/vv" type="service" version="1">' \
+		'    <instance name="second" enabled="true"/>' \
+		'  </service>' '</service_bundle>' >"$FIX/p.xml"
+	refused "$SVCCFG" import "$FIX/p.xml"
+	assert_match 'p\.xml: document is not a manifest\.' "$ERR"
+	refused "$SVCCFG" apply "$FIX/vv.xml"
+	assert_match 'vv\.xml: document is not a profile\.' "$ERR"
+	refused "$SVCCFG" import -x "$FIX/vv.xml"
+	assert_unchanged "$before" "refused import and apply"
+	ok "$SVCCFG" validate "$FIX/p.xml" "$FIX/vv.xml"
+	ok "$SVCCFG" apply "$FIX/p.xml"
+	ok "$SVCCFG" -s svc:/site/vv:second listprop general/enabled
+	assert_match 'true' "$OUT" "enabled after apply"
 	;;
 bad-unreadable)
 	good ur >"$FIX/ur.xml"
