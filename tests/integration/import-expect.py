@@ -3,7 +3,7 @@
 the XML alone (xml.etree, none of the importer's code), checked against a repodump.
 
 Usage: import-expect.py DUMP MANIFEST...
-       import-expect.py --profile DUMP PROFILE
+       import-expect.py --profiles DUMP PROFILE...   (after applying them in this order)
 
 Checks: the set of services and of instances (instance elements and create_default_instance);
 each instance's general/enabled; every propval and property of every property_group of a
@@ -116,46 +116,47 @@ class Expect:
         return True
 
 
-def profile_main(dump, path):
-    """After apply: every instance of the profile that exists has its enabled flag and every
-    propval of its property groups; the others are counted as missing."""
+def profile_main(dump, paths):
+    """After applying the profiles in order: every instance they name that exists has the
+    enabled flag and the propvals of the last profile that set them; the entities that do not
+    exist are counted per profile ("PROFILE missing N")."""
     repo = parse_dump(dump)
-    root = ET.parse(path).getroot()
-    errors, checked, missing = [], 0, 0
-    for s in root.iter("service"):
-        sf = "svc:/" + s.get("name")
-        if sf not in repo:
-            missing += 1
-            continue
-        ents = [(sf, s)] + [(sf + ":" + i.get("name"), i) for i in s.findall("instance")]
-        for fmri, e in ents:
-            if fmri not in repo:
+    want, errors, checked = {}, [], 0
+    for path in paths:
+        root = ET.parse(path).getroot()
+        missing = 0
+        for s in root.iter("service"):
+            sf = "svc:/" + s.get("name")
+            if sf not in repo:
                 missing += 1
                 continue
-            want = []
-            if e.tag == "instance" and e.get("enabled") is not None:
-                want.append(("general", "enabled", "boolean", [e.get("enabled")]))
-            for pgel in e.findall("property_group"):
-                for pv in pgel.findall("propval"):
-                    want.append((pgel.get("name"), pv.get("name"), pv.get("type"),
-                                 [pv.get("value")]))
-            for pg, name, t, vals in want:
-                got = repo[fmri].get(pg, {}).get(name)
-                t = t or (got[0] if got else "astring")
-                checked += 1
-                if got != (t, [canon(t, v) for v in vals]):
-                    errors.append("%s/:properties/%s/%s: expected %s, got %s"
-                                  % (fmri, pg, name, vals, got))
-    print("import-expect: profile %s: %d values checked, missing %d"
-          % (path, checked, missing))
+            ents = [(sf, s)] + [(sf + ":" + i.get("name"), i) for i in s.findall("instance")]
+            for fmri, e in ents:
+                if fmri not in repo:
+                    missing += 1
+                    continue
+                if e.tag == "instance" and e.get("enabled") is not None:
+                    want[(fmri, "general", "enabled")] = ("boolean", [e.get("enabled")])
+                for pgel in e.findall("property_group"):
+                    for pv in pgel.findall("propval"):
+                        want[(fmri, pgel.get("name"), pv.get("name"))] = (
+                            pv.get("type"), [pv.get("value")])
+        print("%s missing %d" % (path, missing))
+    for (fmri, pg, name), (t, vals) in sorted(want.items()):
+        got = repo[fmri].get(pg, {}).get(name)
+        t = t or (got[0] if got else "astring")
+        checked += 1
+        if got != (t, [canon(t, v) for v in vals]):
+            errors.append("%s/:properties/%s/%s: expected %s, got %s" % (fmri, pg, name, vals, got))
+    print("import-expect: %d profiles, %d values checked" % (len(paths), checked))
     for e in errors[:30]:
         print("MISMATCH " + e)
     return 1 if errors else 0
 
 
 def main():
-    if sys.argv[1] == "--profile":
-        return profile_main(sys.argv[2], sys.argv[3])
+    if sys.argv[1] == "--profiles":
+        return profile_main(sys.argv[2], sys.argv[3:])
     repo = parse_dump(sys.argv[1])
     ex, n_manifests = Expect(), 0
     for path in sys.argv[2:]:
