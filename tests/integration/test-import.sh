@@ -285,6 +285,16 @@ options)
 	refused "$SVCCFG" import -x "$FIX/vv.xml"
 	assert_unchanged "$before" "refused import and apply"
 	ok "$SVCCFG" validate "$FIX/p.xml" "$FIX/vv.xml"
+	# "> FILE" as in illumos' command language, from a command file and from the command line.
+	printf 'export svc:/site/vv > "%s"\nextract > "%s"\n' "$FIX/vv-exp.xml" "$FIX/ex.xml" \
+		>"$FIX/cmds"
+	ok "$SVCCFG" -f "$FIX/cmds"
+	assert_eq "" "$OUT" "stdout of redirected exports"
+	ok "$SVCCFG" archive '>' "$FIX/ar.xml"
+	ok "$SVCCFG" validate "$FIX/vv-exp.xml" "$FIX/ex.xml" "$FIX/ar.xml"
+	ok "$SVCCFG" inventory "$FIX/vv-exp.xml"
+	assert_eq $'svc:/site/vv\nsvc:/site/vv:default\nsvc:/site/vv:second' "$OUT" "exported"
+	refused "$SVCCFG" export svc:/site/vv '>'
 	ok "$SVCCFG" apply "$FIX/p.xml"
 	ok "$SVCCFG" -s svc:/site/vv:second listprop general/enabled
 	assert_match 'true' "$OUT" "enabled after apply"
