@@ -119,6 +119,9 @@ int values_decode(const void *blob, size_t len, char ***ret, size_t *ret_n);
 void pgloc_clear(PgLoc *l);
 /* 0 when name is a valid name, else the message names it as a "what" name. */
 int backend_check_name(Backend *b, const char *name, const char *what);
+/* A new scf_pg_t (no properties) for pg name of entity, located at loc. */
+int backend_pg_new(
+        Backend *b, const char *entity, const char *name, const PgLoc *loc, scf_pg_t **ret);
 /* Finds a pg of the current view; 1 found, 0 not, < 0 error. */
 int backend_pg_find(Backend *b, int64_t entity_id, const char *name, PgLoc *ret);
 /* Reads the properties of a located pg, sorted by name. */

@@ -217,7 +217,7 @@ static int merge_props(scf_pg_t *pg, scf_property_t *sp, size_t sn)
 	return 0;
 }
 
-static int pg_new(
+int backend_pg_new(
         Backend *b, const char *entity, const char *name, const PgLoc *loc, scf_pg_t **ret)
 {
 	scf_pg_t *pg = calloc(1, sizeof(*pg));
@@ -272,7 +272,7 @@ int backend_get_pg(Backend *b, const char *entity, const char *pg, const char *s
 	}
 	if (!have_own && !have_svc)
 		return pg_not_found(b, &v, pg);
-	r = pg_new(b, v.entity.fmri, pg, have_own ? &own : &svc, &p);
+	r = backend_pg_new(b, v.entity.fmri, pg, have_own ? &own : &svc, &p);
 	if (r < 0)
 		return r;
 	r = backend_props_read(b, have_own ? &own : &svc, &p->props, &p->n_props);
@@ -436,7 +436,7 @@ int backend_add_pg(Backend *b, const char *entity, const char *pg, const char *t
 	loc = (PgLoc){.where = where, .type = strdup(type), .flags = flags, .gen = 1};
 	if (!loc.type)
 		return backend_fail(b, SCF_ERROR_NO_RESOURCES, "out of memory");
-	return pg_new(b, e.fmri, pg, &loc, ret);
+	return backend_pg_new(b, e.fmri, pg, &loc, ret);
 }
 
 int backend_delete_pg(Backend *b, const char *entity, const char *pg, scf_pg_t **ret)
@@ -459,7 +459,7 @@ int backend_delete_pg(Backend *b, const char *entity, const char *pg, scf_pg_t *
 		return backend_fail(
 		        b, SCF_ERROR_NOT_FOUND, "%s: no property group \"%s\"", e.fmri, pg);
 	if (ret) {
-		r = pg_new(b, e.fmri, pg, &loc, &p);
+		r = backend_pg_new(b, e.fmri, pg, &loc, &p);
 		if (r < 0)
 			return r;
 	}

@@ -192,26 +192,6 @@ static int commit_target(Backend *b, const char *entity, const char *pg, Entity 
 	return 0;
 }
 
-static int make_result(
-        Backend *b, const Entity *e, const char *pg, const PgLoc *loc, scf_pg_t **ret)
-{
-	scf_pg_t *p = calloc(1, sizeof(*p));
-
-	if (!p)
-		return backend_fail(b, SCF_ERROR_NO_RESOURCES, "out of memory");
-	*p = (scf_pg_t){.entity = strdup(e->fmri),
-	        .name = strdup(pg),
-	        .type = strdup(loc->type),
-	        .flags = loc->flags,
-	        .generation = loc->gen};
-	if (!p->entity || !p->name || !p->type) {
-		backend_pg_free(p);
-		return backend_fail(b, SCF_ERROR_NO_RESOURCES, "out of memory");
-	}
-	*ret = p;
-	return 0;
-}
-
 int backend_commit(Backend *b, const char *entity, const char *pg, uint64_t generation,
         const BackendCmd *cmds, size_t n_cmds, scf_pg_t **ret)
 {
@@ -245,7 +225,7 @@ int backend_commit(Backend *b, const char *entity, const char *pg, uint64_t gene
 	if (r < 0)
 		return r;
 	if (ret) {
-		int k = make_result(b, &e, pg, &loc, ret);
+		int k = backend_pg_new(b, e.fmri, pg, &loc, ret);
 		if (k < 0)
 			return k;
 	}
