@@ -10,6 +10,9 @@
  * batch in one SQLite transaction.  One failing manifest does not stop the others; the command
  * fails (exit 1) if any did.  A manifest whose SHA-256 equals the one recorded at its last
  * import, and whose services all still exist, is skipped and says so.
+ *
+ * Import returns after the commit.  Waiting until the restarter has taken up the new instances
+ * (the restarter pg) belongs after it, and is skipped with -n as the refresh is.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -83,13 +86,34 @@ static char *file_hash(const char *path)
 	return hex;
 }
 
-/* The manifest's absolute path, and the pg name illumos derives from it ('/' and '.' -> '_'). */
+/*
+ * The pg (and property) name illumos derives from a manifest's path: '/' (and any other character
+ * a name may not hold) becomes '_'.  A path too long for a name keeps its start and gets a
+ * digest of the whole path, so two long paths never share a name.
+ */
+static char *path_name(const char *abspath)
+{
+	_cleanup_free_ char *n = map_pg_name("", abspath + 1);
+	uint8_t d[SHA256_DIGEST_SIZE];
+	char *s;
+
+	if (!n || strlen(abspath + 1) < SCF_LIMIT_MAX_NAME_LENGTH)
+		return TAKE_PTR(n);
+	sha256(abspath, strlen(abspath), d);
+	n[SCF_LIMIT_MAX_NAME_LENGTH - 17] = '\0';
+	if (asprintf(&s, "%s_%02x%02x%02x%02x%02x%02x%02x%02x", n, d[0], d[1], d[2], d[3], d[4],
+	            d[5], d[6], d[7]) < 0)
+		return NULL;
+	return s;
+}
+
+/* The manifest's absolute path, and the pg name derived from it. */
 static int hash_names(const char *file, char **abspath, char **pg)
 {
 	*abspath = realpath(file, NULL);
 	if (!*abspath)
 		return -errno;
-	*pg = map_pg_name("", *abspath + 1);
+	*pg = path_name(*abspath);
 	return *pg ? 0 : -ENOMEM;
 }
 
@@ -114,7 +138,7 @@ static bool unchanged(scf_handle_t *h, const mf_bundle_t *b, const char *pg, con
 static int add_bookkeeping(map_ctx_t *m, const char *abspath, const char *pg, const char *hash)
 {
 	const mf_bundle_t *b = m->bundle;
-	_cleanup_free_ char *prop = map_pg_name("", abspath + 1);
+	_cleanup_free_ char *prop = path_name(abspath);
 	const char *path[] = {abspath}, *h[] = {hash};
 	int r;
 
