@@ -3,7 +3,9 @@
  *
  * Transactions (NEW/REPLACE/DELETE rules, stale generation, empty = no-op, all-or-nothing,
  * carry-over), entities, composed reads, snapshots, non-persistent pgs, the schema version,
- * and a backend failure (disk full) that must leave the repository unchanged.
+ * and a backend failure (disk full) that must leave the repository unchanged.  The full disk is
+ * SQLite's page limit, a failure inside SQLite before any write; test-server makes write() itself
+ * fail under a running daemon.
  */
 #include <ftw.h>
 #include <setjmp.h>

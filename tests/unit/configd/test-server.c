@@ -6,7 +6,8 @@
  * wrong: error names, notifications in commit order on the subscribing connection only,
  * the restarter registration and its end with the connection, --native, authorization of an
  * unprivileged peer, the Hello that busctl needs, the single-instance lock, connection churn,
- * and a clean exit on SIGTERM (exit status 0, which under ASan also means no leak).
+ * a real write failure (a file size limit, so write() fails under SQLite), and a clean exit on
+ * SIGTERM (exit status 0, which under ASan also means no leak).
  */
 #include <fcntl.h>
 #include <ftw.h>
@@ -36,6 +37,9 @@
 #define PATH "/org/minismf/Repository1"
 #define IFACE "org.minismf.Repository1"
 #define DEADLINE_USEC (10 * USEC_PER_SEC)
+
+/* When not 0, the largest file the next spawned daemon may write (RLIMIT_FSIZE, in bytes). */
+static rlim_t spawn_file_limit;
 
 typedef struct Daemon {
 	char root[64];
@@ -92,6 +96,14 @@ static pid_t spawn(const char *root, const char *extra, int *ret_status)
 		dup2(fd, STDERR_FILENO);
 		setenv("NOTIFY_SOCKET", sa.sun_path, 1);
 		setenv("SMF_LOG_LEVEL", "debug", 1);
+		if (spawn_file_limit) {
+			struct rlimit rl = {spawn_file_limit, spawn_file_limit};
+
+			/* Ignored, so a write past the limit fails with EFBIG instead of killing. */
+			signal(SIGXFSZ, SIG_IGN);
+			if (setrlimit(RLIMIT_FSIZE, &rl) < 0)
+				_exit(126);
+		}
 		execl(exe, exe, "--root", root, extra, (char *)NULL);
 		_exit(127);
 	}
@@ -595,6 +607,109 @@ static void test_connection_bound(void **state)
 		close(fds[i]);
 }
 
+static uint64_t pg_generation(sd_bus *bus, const char *ent, const char *pg)
+{
+	_cleanup_(sd_bus_message_unrefp) sd_bus_message *reply = NULL;
+	_cleanup_(sd_bus_error_free) sd_bus_error error = SD_BUS_ERROR_NULL;
+	const char *type;
+	uint32_t flags;
+	uint64_t gen = 0;
+
+	assert_true(sd_bus_call_method(bus, NULL, PATH, IFACE, "GetPg", &error, &reply, "sssb", ent,
+	                    pg, "", 0) >= 0);
+	assert_true(sd_bus_message_read(reply, "sut", &type, &flags, &gen) >= 0);
+	return gen;
+}
+
+/* Commits NEW prop (n copies of value) to svc:/a:i/big at gen; sd_bus_call()'s result. */
+static int commit_big(sd_bus *bus, uint64_t gen, const char *prop, const char *value, size_t n,
+        sd_bus_error *error)
+{
+	_cleanup_(sd_bus_message_unrefp) sd_bus_message *m = NULL;
+
+	assert_true(sd_bus_message_new_method_call(bus, &m, NULL, PATH, IFACE, "Commit") >= 0);
+	assert_true(sd_bus_message_append(m, "sst", "svc:/a:i", "big", gen) >= 0);
+	assert_true(sd_bus_message_open_container(m, 'a', "(ussas)") >= 0);
+	assert_true(sd_bus_message_open_container(m, 'r', "ussas") >= 0);
+	assert_true(sd_bus_message_append(m, "uss", 0, prop, "astring") >= 0);
+	assert_true(sd_bus_message_open_container(m, 'a', "s") >= 0);
+	for (size_t i = 0; i < n; i++)
+		assert_true(sd_bus_message_append(m, "s", value) >= 0);
+	assert_true(sd_bus_message_close_container(m) >= 0);
+	assert_true(sd_bus_message_close_container(m) >= 0);
+	assert_true(sd_bus_message_close_container(m) >= 0);
+	return sd_bus_call(bus, m, 0, error, NULL);
+}
+
+/*
+ * A real write failure, not one simulated inside SQLite: the daemon may not grow any file past
+ * 1 MiB (RLIMIT_FSIZE), so the write-ahead log hits the limit after a few commits of 256 KiB and
+ * write() fails under SQLite.  The failing commit must answer Backend and change nothing, and
+ * the daemon must go on serving, take a small commit, and still exit cleanly.
+ */
+static void test_write_failure(void **state)
+{
+	Daemon d = {};
+	_cleanup_free_ char *value = malloc(4096);
+	_cleanup_(sd_bus_flush_close_unrefp) sd_bus *bus = NULL;
+	char prop[16];
+	uint64_t gen;
+	int i, r = 0;
+
+	assert_non_null(value);
+	memset(value, 'x', 4095);
+	value[4095] = 0;
+	spawn_file_limit = 1024 * 1024;
+	daemon_start(&d, NULL);
+	spawn_file_limit = 0;
+	bus = connect_bus(&d);
+	call(bus, "AddService", "s", "svc:/a");
+	call(bus, "AddInstance", "s", "svc:/a:i");
+	call(bus, "AddPg", "sssu", "svc:/a:i", "big", "application", 0);
+	for (i = 0; i < 16; i++) {
+		_cleanup_(sd_bus_error_free) sd_bus_error error = SD_BUS_ERROR_NULL;
+
+		gen = pg_generation(bus, "svc:/a:i", "big");
+		snprintf(prop, sizeof(prop), "p%d", i);
+		r = commit_big(bus, gen, prop, value, 64, &error);
+		if (r < 0) {
+			if (!sd_bus_error_has_name(&error, "org.minismf.Error.Backend"))
+				print_message("commit %d: %s: %s\n", i, strna(error.name),
+				        strna(error.message));
+			assert_true(sd_bus_error_has_name(&error, "org.minismf.Error.Backend"));
+			break;
+		}
+	}
+	assert_true(r < 0); /* 16 x 256 KiB cannot fit under a 1 MiB file limit */
+	assert_true(i > 0); /* ... but the first commits did */
+	/* Nothing of the failed commit: same generation, no such property; the rest is there. */
+	assert_int_equal(pg_generation(bus, "svc:/a:i", "big"), gen);
+	{
+		_cleanup_(sd_bus_message_unrefp) sd_bus_message *reply = NULL;
+		_cleanup_(sd_bus_error_free) sd_bus_error error = SD_BUS_ERROR_NULL;
+		const char *type, *name;
+		uint32_t flags;
+		int n = 0;
+
+		assert_true(sd_bus_call_method(bus, NULL, PATH, IFACE, "GetPg", &error, &reply,
+		                    "sssb", "svc:/a:i", "big", "", 0) >= 0);
+		assert_true(sd_bus_message_read(reply, "sut", &type, &flags, &gen) >= 0);
+		assert_true(sd_bus_message_enter_container(reply, 'a', "(ssas)") >= 0);
+		while (sd_bus_message_enter_container(reply, 'r', "ssas") > 0) {
+			assert_true(sd_bus_message_read(reply, "ss", &name, &type) >= 0);
+			assert_string_not_equal(name, prop);
+			assert_true(sd_bus_message_skip(reply, "as") >= 0);
+			assert_true(sd_bus_message_exit_container(reply) >= 0);
+			n++;
+		}
+		assert_int_equal(n, i);
+	}
+	/* Still serving, and still writing what fits. */
+	commit_one(bus, "svc:/a:i", "big", gen, 0, "small", "count", "1", NULL);
+	assert_int_equal(pg_generation(bus, "svc:/a:i", "big"), gen + 1);
+	daemon_stop(&d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -606,6 +721,7 @@ int main(void)
 	        cmocka_unit_test_setup_teardown(test_unprivileged, setup, teardown),
 	        cmocka_unit_test_setup_teardown(test_second_refused, setup, teardown),
 	        cmocka_unit_test_setup_teardown(test_connection_bound, setup, teardown),
+	        cmocka_unit_test(test_write_failure),
 	};
 
 	signal(SIGPIPE, SIG_IGN);
