@@ -9,8 +9,9 @@ Checks: the set of services and of instances (instance elements and create_defau
 each instance's general/enabled; every propval and property of every property_group of a
 service or instance; every exec_method's exec and timeout_seconds; every method_context (of an
 entity or a method: its attributes, credential, profile, environment); every dependency's
-entities and grouping; every dependent's entry in "dependents"; templates' common names.  An entity/pg/property that two manifests define differently is left out (the second
-import would win, which is not what this checks).  Exits 1 listing every mismatch.
+entities and grouping; every dependent's entry in "dependents"; templates' common names.
+An entity/pg/property that two manifests define differently is left out (the second import
+would win, which is not what this checks).  Exits 1 listing every mismatch.
 """
 import re
 import sys

@@ -12,6 +12,8 @@
 #   hash-skip    an unchanged manifest is skipped; a changed one updates what it names, and
 #                leaves an instance's enabled flag as the administrator set it
 #   inventory    the FMRIs a manifest defines
+#   dependents   a dependent's pg lands in its target when the target exists (also further down
+#                the same manifest), marked external, and export gives it back as <dependent>
 #   options      import -n (no refresh), -v, a profile given to import and a manifest to apply
 #   bad-CASE     bad input: clear FILE:LINE error, exit 1, the repository unchanged
 #   bad-dir      a directory with one bad manifest among good ones
@@ -121,12 +123,13 @@ bad_manifest() {
 		good nf | sed '/filesystem\/local/d' >"$f"
 		BAD_LINE=7 BAD_RE='fs|service_fmri|FMRI' ;;
 	duplicate-instance)
-		good di | sed 's|<instance name="second" enabled="false"/>|&\n    <instance name="second" enabled="true"/>|' >"$f"
+		good di | sed 's|<instance name="second" enabled="false"/>|&\n<instance name="second"/>|' |
+			sed 's|<instance name="second"/>|<instance name="second" enabled="true"/>|' >"$f"
 		BAD_LINE=18 BAD_RE='second' ;;
 	type-clash)
 		# Valid for the reader; refused by configd at commit (general exists as framework):
 		# the whole batch must roll back.
-		good tc | sed 's|<property_group name="config" type="application">|<property_group name="general" type="application">|' >"$f"
+		good tc | sed 's|<property_group name="config"|<property_group name="general"|' >"$f"
 		BAD_LINE='[0-9]+' BAD_RE='general' ;;
 	*) fail "unknown bad case $1" ;;
 	esac
@@ -180,8 +183,8 @@ profiles)
 			before=$(dump)
 			run "$SVCCFG" apply "$p"
 			[ "$RC" -eq 1 ] || fail "apply $p: expected exit 1, got $RC"
-			assert_match "$(basename "$p"):[0-9]+: cannot include \"file:/etc/svc/profile/name_service.xml\"" \
-				"$ERR" "apply $p"
+			inc='cannot include "file:/etc/svc/profile/name_service.xml"'
+			assert_match "$(basename "$p"):[0-9]+: $inc" "$ERR" "apply $p"
 			assert_unchanged "$before" "apply of $p"
 			;;
 		*)
@@ -300,6 +303,48 @@ options)
 	ok "$SVCCFG" apply "$FIX/p.xml"
 	ok "$SVCCFG" -s svc:/site/vv:second listprop general/enabled
 	assert_match 'true' "$OUT" "enabled after apply"
+	;;
+dependents)
+	dep_manifest() { # NAME TARGET [extra service]
+		cat <<EOF
+<?xml version="1.0"?>
+<!DOCTYPE service_bundle SYSTEM "/usr/share/lib/xml/dtd/service_bundle.dtd.1">
+<service_bundle type="manifest" name="$1">
+  <service name="site/$1" type="service" version="1">
+    <create_default_instance enabled="false"/>
+    <dependent name="$1_tgt" grouping="optional_all" restart_on="none">
+      <service_fmri value="$2"/>
+    </dependent>
+  </service>
+  ${3:-}
+</service_bundle>
+EOF
+	}
+	# The target does not exist: only the dependents entry.
+	dep_manifest early svc:/site/tgt >"$FIX/early.xml"
+	ok "$SVCCFG" import "$FIX/early.xml"
+	d=$(current)
+	assert_match 'prop early_tgt fmri \[svc:/site/tgt\]' "$d" "the dependents entry"
+	assert_no_match 'pg early_tgt' "$d" "a pg in the missing target"
+	# The target further down the same manifest: its pg is written.
+	tgt='<service name="site/tgt" type="service" version="1">'
+	tgt+='<create_default_instance enabled="true"/></service>'
+	dep_manifest late svc:/site/tgt:default "$tgt" >"$FIX/late.xml"
+	ok "$SVCCFG" import "$FIX/late.xml"
+	ok "$SVCCFG" -s svc:/site/tgt:default listprop late_tgt
+	assert_line 'late_tgt dependency' "$OUT"
+	assert_line 'late_tgt/entities fmri svc:/site/late' "$OUT"
+	assert_line 'late_tgt/external boolean true' "$OUT"
+	assert_line 'late_tgt/grouping astring optional_all' "$OUT"
+	# Export: the dependent comes back as <dependent> with the target's grouping; the
+	# target's export leaves the pg to it; the one without a target stays a plain pg.
+	ok "$SVCCFG" export svc:/site/late
+	assert_match '<dependent name="late_tgt" grouping="optional_all" restart_on="none">' "$OUT"
+	ok "$SVCCFG" export svc:/site/tgt
+	assert_no_match 'late_tgt' "$OUT" "the target's export"
+	ok "$SVCCFG" export svc:/site/early
+	assert_no_match '<dependent' "$OUT" "the export of a dependent with no target pg"
+	assert_match '<property_group name="dependents" type="framework">' "$OUT"
 	;;
 bad-unreadable)
 	good ur >"$FIX/ur.xml"
