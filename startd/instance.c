@@ -1,0 +1,372 @@
+/*
+ * instance.c: the restarter's state machine for one instance, run by its worker.
+ *
+ *   uninitialized --enable--> offline --start (graph: dependencies met)--> online
+ *   any --disable--> (stop method, contract killed) --> disabled
+ *   online --dependency lost--> offline;  online --contract empty--> offline (then restarted)
+ *   start exits 95/96/99/100 or times out, or fails 3 times --> maintenance
+ *   5 restarts within 600 s after the contract emptied --> maintenance (restarting too quickly)
+ *
+ * Each transition is committed to the restarter pg (state, next_state, auxiliary_state and
+ * state_timestamp together); a transition that takes a method first commits next_state, runs
+ * the method, then commits the new state.  Every settled state is reported to the graph, which
+ * decides what to start next.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "instance.h"
+#include "log.h"
+#include "macro.h"
+#include "points.h"
+#include "proc.h"
+#include "strv.h"
+#include "timeutil.h"
+
+#define START_FAILURE_LIMIT 3 /* illumos: a start method that fails 3 times -> maintenance */
+#define RESTART_PERIOD_USEC (600 * USEC_PER_SEC)
+#define STOP_GRACE_USEC (5 * USEC_PER_SEC)
+
+static const char *const state_names[_RSTATE_MAX] = {
+        [RSTATE_NONE] = "none",
+        [RSTATE_UNINIT] = "uninitialized",
+        [RSTATE_OFFLINE] = "offline",
+        [RSTATE_ONLINE] = "online",
+        [RSTATE_DEGRADED] = "degraded",
+        [RSTATE_MAINT] = "maintenance",
+        [RSTATE_DISABLED] = "disabled",
+};
+
+const char *rstate_to_string(rstate_t s)
+{
+	return s < _RSTATE_MAX ? state_names[s] : "none";
+}
+
+rstate_t rstate_from_string(const char *s)
+{
+	for (int k = 0; s && k < _RSTATE_MAX; k++)
+		if (streq(s, state_names[k]))
+			return (rstate_t)k;
+	return RSTATE_NONE;
+}
+
+Inst *inst_new(Manager *m, const char *fmri)
+{
+	Inst *i = calloc(1, sizeof(*i));
+
+	if (!i || !(i->fmri = strdup(fmri))) {
+		free(i);
+		return NULL;
+	}
+	i->m = m;
+	i->state = RSTATE_UNINIT;
+	event_queue_init(&i->q);
+	return i;
+}
+
+void inst_free(Inst *i)
+{
+	if (!i)
+		return;
+	event_queue_done(&i->q);
+	scf_handle_destroy(i->h);
+	free(i->logfile);
+	free(i->fmri);
+	free(i);
+}
+
+static void pg_freep(scf_pg_t **p)
+{
+	scf_pg_free(*p);
+}
+
+/* Whether startd must visit this instance at shutdown: it is up or owns processes. */
+static void update_active(Inst *i)
+{
+	__atomic_store_n(&i->active, rstate_is_up(i->state) || i->pgid > 0, __ATOMIC_RELEASE);
+}
+
+static void report(Inst *i)
+{
+	update_active(i);
+	(void)event_queue_push(&i->m->graph_q, GE_STATE, i->fmri, NULL, NULL, i->state, NULL);
+}
+
+static int commit_full(Inst *i, rstate_t state, rstate_t next, const char *aux, bool pids)
+{
+	StateUpdate u = {
+	        .state = state,
+	        .next_state = next,
+	        .aux = aux,
+	        .start_pid = pids ? i->start_pid : -1,
+	        .contract = pids ? i->pgid : -1,
+	        .logfile = i->logfile,
+	};
+	int r;
+
+	if (state != i->state)
+		log_info("%s: %s -> %s (%s)", i->fmri, rstate_to_string(i->state),
+		        rstate_to_string(state), strempty(aux));
+	i->state = state;
+	i->next_state = next;
+	r = rpg_write(i->h, i->fmri, &u);
+	if (next == RSTATE_NONE)
+		report(i);
+	return r;
+}
+
+static int commit(Inst *i, rstate_t state, rstate_t next, const char *aux)
+{
+	return commit_full(i, state, next, aux, false);
+}
+
+/* Kills what is left of the instance's contract and forgets it. */
+static void kill_contract(Inst *i, int sig)
+{
+	if (i->pgid <= 0)
+		return;
+	proc_contract_remove(i->pgid);
+	if (proc_group_kill(i->pgid, sig, STOP_GRACE_USEC) < 0)
+		log_warning("%s: processes of group %d survive SIGKILL", i->fmri, (int)i->pgid);
+	i->pgid = 0;
+}
+
+/*
+ * A restarted startd finds the restarter pg its predecessor wrote.  Policy: an instance that
+ * was up and whose contract (process group) still has processes is ADOPTED: it stays online
+ * and its group is watched by polling.  Processes of any other instance (caught mid-start or
+ * mid-stop) are killed, and the instance goes back to offline (then started again if enabled).
+ * Either way no service runs twice.
+ */
+static void recover(Inst *i, const scf_pg_t *pg)
+{
+	const scf_property_t *p;
+	const char *s = NULL;
+	uint64_t v;
+	rstate_t st;
+	smodel_t model = method_model(i);
+
+	p = scf_pg_property(pg, "state");
+	if (p)
+		(void)scf_property_get_string(p, &s);
+	st = rstate_from_string(s);
+	if ((p = scf_pg_property(pg, "contract")) && scf_property_get_count(p, &v) >= 0)
+		i->pgid = (pid_t)v;
+	if ((p = scf_pg_property(pg, "start_pid")) && scf_property_get_count(p, &v) >= 0)
+		i->start_pid = (pid_t)v;
+	if ((p = scf_pg_property(pg, "logfile")) && scf_property_get_string(p, &s) >= 0)
+		i->logfile = strdup(s);
+
+	if (rstate_is_up(st) && model != SMODEL_TRANSIENT && proc_group_alive_live(i->pgid)) {
+		log_info("%s: adopting running process group %d", i->fmri, (int)i->pgid);
+		(void)proc_contract_add(i->pgid, i->fmri, true);
+		i->state = st;
+		report(i);
+		return;
+	}
+	if (proc_group_alive_live(i->pgid)) {
+		log_info("%s: stopping leftover process group %d (state was %s)", i->fmri,
+		        (int)i->pgid, rstate_to_string(st));
+		kill_contract(i, SIGTERM);
+	}
+	i->pgid = 0;
+	i->state = st;
+	if (st == RSTATE_MAINT || st == RSTATE_DISABLED || st == RSTATE_UNINIT ||
+	        (rstate_is_up(st) && model == SMODEL_TRANSIENT))
+		report(i);
+	else
+		(void)commit_full(i, RSTATE_OFFLINE, RSTATE_NONE, "none", true);
+}
+
+static void take_running_snapshot(Inst *i)
+{
+	_cleanup_strv_free_ char **snaps = NULL;
+
+	if (scf_snapshot_list(i->h, i->fmri, &snaps) < 0)
+		return;
+	if (strv_contains(snaps, SCF_SNAPSHOT_RUNNING))
+		return;
+	if (scf_snapshot_take(i->h, i->fmri, SCF_SNAPSHOT_RUNNING) < 0)
+		log_warning("%s: cannot take the running snapshot: %s", i->fmri,
+		        scf_handle_errmsg(i->h));
+}
+
+static void handle_insert(Inst *i)
+{
+	_cleanup_(pg_freep) scf_pg_t *pg = NULL;
+	int r;
+
+	r = scf_pg_get(i->h, i->fmri, SCF_PG_RESTARTER, NULL, 0, &pg);
+	if (r >= 0) {
+		recover(i, pg);
+	} else {
+		i->state = RSTATE_UNINIT;
+		startd_point("startd.restarter.before_pg_write", i->fmri);
+		/* RACE WINDOW ENDS HERE */
+		(void)commit(i, RSTATE_UNINIT, RSTATE_NONE, "insert_in_graph");
+		log_info("%s: inserted, uninitialized", i->fmri);
+	}
+	take_running_snapshot(i);
+	i->inserted = true;
+}
+
+static void handle_enable(Inst *i)
+{
+	if (i->state == RSTATE_UNINIT || i->state == RSTATE_DISABLED)
+		(void)commit(i, RSTATE_OFFLINE, RSTATE_NONE, "enable_request");
+	else
+		report(i);
+}
+
+/* Runs the stop method, kills the contract, settles in target. */
+static void stop_instance(Inst *i, rstate_t target, const char *aux)
+{
+	method_result_t res = METHOD_OK;
+	int code = 0, r;
+
+	if (rstate_is_up(i->state)) {
+		(void)commit(i, i->state, target, aux);
+		r = method_run(i, "stop", false, &res, &code);
+		if (r < 0 && r != -ENOENT)
+			log_warning("%s: cannot read the stop method", i->fmri);
+		else if (r >= 0 && res != METHOD_OK)
+			log_warning("%s: stop method failed (%d)", i->fmri, code);
+	}
+	kill_contract(i, SIGTERM);
+	(void)commit_full(i, target, RSTATE_NONE, aux, true);
+}
+
+static void handle_disable(Inst *i)
+{
+	if (i->state == RSTATE_DISABLED) {
+		report(i);
+		return;
+	}
+	stop_instance(i, RSTATE_DISABLED, "disable_request");
+}
+
+static void to_maintenance(Inst *i, const char *aux)
+{
+	kill_contract(i, SIGKILL);
+	(void)commit_full(i, RSTATE_MAINT, RSTATE_NONE, aux, true);
+}
+
+static void handle_start(Inst *i)
+{
+	smodel_t model;
+
+	if (i->state != RSTATE_OFFLINE) {
+		report(i);
+		return;
+	}
+	model = method_model(i);
+	for (unsigned attempt = 1;; attempt++) {
+		method_result_t res = METHOD_OK;
+		int code = 0, r;
+
+		(void)commit(i, RSTATE_OFFLINE, RSTATE_ONLINE, "dependencies_satisfied");
+		r = method_run(i, "start", model == SMODEL_WAIT, &res, &code);
+		if (r < 0) {
+			log_error("%s: no usable start method", i->fmri);
+			to_maintenance(i, "method_failed");
+			return;
+		}
+		if (res == METHOD_OK) {
+			if (model == SMODEL_TRANSIENT)
+				proc_contract_remove(i->pgid);
+			(void)commit_full(i, RSTATE_ONLINE, RSTATE_NONE, "none", true);
+			/* A contract that is already empty gets no event from the reaper. */
+			if (model != SMODEL_TRANSIENT && i->pgid > 0 &&
+			        !proc_group_alive(i->pgid)) {
+				Event e = {.type = RE_CONTRACT_EMPTY, .arg = i->pgid};
+				inst_handle(i, &e);
+			}
+			return;
+		}
+		log_warning("%s: start method %s (%d), attempt %u", i->fmri,
+		        res == METHOD_TIMEOUT ? "timed out" : "failed", code, attempt);
+		if (res == METHOD_FATAL || res == METHOD_TIMEOUT) {
+			to_maintenance(i, "method_failed");
+			return;
+		}
+		kill_contract(i, SIGKILL);
+		if (attempt >= START_FAILURE_LIMIT) {
+			to_maintenance(i, "fault_threshold_reached");
+			return;
+		}
+	}
+}
+
+/* Records a restart; true when it is the 5th within the period ("Restarting too quickly"). */
+static bool restarting_too_quickly(Inst *i)
+{
+	uint64_t now = now_monotonic_usec();
+	unsigned k = i->n_restarts % INST_RESTART_HISTORY;
+	bool too = i->n_restarts >= INST_RESTART_HISTORY - 1 &&
+	        now - i->restarts[(k + 1) % INST_RESTART_HISTORY] < RESTART_PERIOD_USEC;
+
+	i->restarts[k] = now;
+	i->n_restarts++;
+	return too;
+}
+
+static void handle_contract_empty(Inst *i, pid_t pgid)
+{
+	if (pgid != i->pgid || !rstate_is_up(i->state))
+		return;
+	proc_contract_remove(pgid);
+	i->pgid = 0;
+	if (restarting_too_quickly(i)) {
+		log_error("%s: restarting too quickly, changing state to maintenance", i->fmri);
+		to_maintenance(i, "restarting_too_quickly");
+		return;
+	}
+	log_info("%s: all processes of the service exited; restarting", i->fmri);
+	(void)commit_full(i, RSTATE_OFFLINE, RSTATE_NONE, "ct_ev_exit", true);
+}
+
+void inst_handle(Inst *i, const Event *e)
+{
+	if (e->type != RE_INSERT && e->type != RE_SHUTDOWN && !i->inserted)
+		return;
+	switch (e->type) {
+	case RE_INSERT:
+		handle_insert(i);
+		break;
+	case RE_ENABLE:
+		handle_enable(i);
+		break;
+	case RE_DISABLE:
+		handle_disable(i);
+		break;
+	case RE_START:
+		handle_start(i);
+		break;
+	case RE_STOP:
+		if (rstate_is_up(i->state))
+			stop_instance(i, RSTATE_OFFLINE, "dependency_activity");
+		else
+			report(i);
+		break;
+	case RE_CONTRACT_EMPTY:
+		handle_contract_empty(i, (pid_t)e->arg);
+		break;
+	case RE_REMOVE:
+		/* The entity and its restarter pg are gone: only the processes remain to stop. */
+		kill_contract(i, SIGTERM);
+		i->inserted = false;
+		i->state = RSTATE_UNINIT;
+		update_active(i);
+		break;
+	case RE_SHUTDOWN:
+		if (i->inserted && rstate_is_up(i->state))
+			stop_instance(i, RSTATE_OFFLINE, "none");
+		else
+			kill_contract(i, SIGTERM);
+		break;
+	default:
+		break;
+	}
+}

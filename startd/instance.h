@@ -1,0 +1,84 @@
+/*
+ * instance.h: one instance as the restarter sees it, and the state machine its worker runs.
+ *
+ * Invariant: everything below "worker-owned" is touched only by the thread that holds the
+ * queue's worker bit (queue.h), so at most one thread at a time runs an instance's events and
+ * methods, in queue order, without a lock.
+ */
+#ifndef STARTD_INSTANCE_H
+#define STARTD_INSTANCE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "libscf.h"
+#include "queue.h"
+#include "startd.h"
+
+/* Service models (startd/duration). */
+typedef enum smodel {
+	SMODEL_CONTRACT = 0, /* the default: runs while its contract has processes */
+	SMODEL_TRANSIENT,    /* online once start exits 0; nothing is watched */
+	SMODEL_WAIT,         /* the start method's child is the service */
+} smodel_t;
+
+#define INST_RESTART_HISTORY 5 /* illumos' critical_failure_count default */
+
+typedef struct Inst {
+	Manager *m;
+	char *fmri;
+	EventQueue q;
+
+	/* worker-owned */
+	scf_handle_t *h; /* the worker's own connection (handles are not thread-safe) */
+	bool inserted;
+	rstate_t state, next_state;
+	pid_t pgid;      /* the contract: the start method's process group, 0 = none */
+	pid_t start_pid; /* the start method's pid */
+	char *logfile;
+	uint64_t restarts[INST_RESTART_HISTORY]; /* monotonic usec of the last restarts */
+	unsigned n_restarts;
+	bool active; /* up or owning processes (atomic: read at shutdown) */
+} Inst;
+
+Inst *inst_new(Manager *m, const char *fmri);
+void inst_free(Inst *i);
+
+/* Runs one event on the instance (in its worker thread, with i->h bound). */
+void inst_handle(Inst *i, const Event *e);
+
+/* What a restarter pg commit writes: state, next_state, auxiliary_state and state_timestamp
+ * always; the pids and logfile only when set (>= 0, non-NULL). */
+typedef struct StateUpdate {
+	rstate_t state, next_state;
+	const char *aux;
+	pid_t start_pid; /* -1: leave as is */
+	pid_t contract;  /* -1: leave as is */
+	const char *logfile;
+} StateUpdate;
+
+/* rpg.c: the restarter pg, written with one atomic batch (startd is its only writer). */
+int rpg_write(scf_handle_t *h, const char *fmri, const StateUpdate *u);
+
+/* method.c */
+typedef enum method_result {
+	METHOD_OK = 0,
+	METHOD_FAILED,  /* exited non-zero (retryable) or died on a signal */
+	METHOD_FATAL,   /* exit 95/96/99/100, or cannot run at all: maintenance at once */
+	METHOD_TIMEOUT, /* exceeded timeout_seconds and was killed */
+} method_result_t;
+
+/*
+ * Runs the named method ("start", "stop") from the instance's running snapshot.  For "start",
+ * the method's process group becomes the instance's contract (i->pgid, i->start_pid);
+ * with wait_model the method is not waited for.  *code gets the exit status (or -signal).
+ * Returns 0 with *res, or < 0 when the method is not defined (-ENOENT) or cannot be read.
+ */
+int method_run(Inst *i, const char *name, bool wait_model, method_result_t *res, int *code);
+/* The instance's service model from startd/duration. */
+smodel_t method_model(Inst *i);
+/* $ROOT/var/svc/log/<service with / as ->:<instance>.log, malloc'd. */
+int method_logfile_path(const char *root, const char *fmri, char **ret);
+
+#endif

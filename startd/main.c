@@ -1,0 +1,222 @@
+/*
+ * svc.startd: the master restarter.
+ *
+ * BIG THEORY STATEMENT
+ *
+ * startd decides what runs.  It registers with svc.configd as the repository's restarter,
+ * learns about instances from repository notifications, runs their methods and records what
+ * happened in each instance's non-persistent "restarter" pg.  The threads are illumos':
+ *
+ *   repository thread (repo.c)   own handle, subscribed to pg types framework and dependency;
+ *        |                       each notification becomes a graph event, in commit order
+ *        v
+ *   graph thread (graph.c)       owns the vertices (instances with a general pg) and their
+ *        |                       dependencies; on first sight queues INSERT + ENABLE/DISABLE,
+ *        |                       later START/STOP as dependencies are met or lost
+ *        v
+ *   restarter dispatcher         moves each event to its instance's own queue
+ *   (restarter.c)
+ *        v
+ *   one queue per instance       drained in order by the instance's worker (started on
+ *   (instance.c, method.c)       demand, lingering 3 s), which owns the instance's state,
+ *                                runs its methods and commits its restarter pg; it reports
+ *                                every settled state back to the graph
+ *
+ *   reaper thread (proc.c)       startd is a child subreaper; the reaper is the only caller
+ *                                of wait*(), hands exit statuses to method waits and tells
+ *                                the restarter when an instance's process group empties
+ *   main thread                  start-up, then waits for SIGTERM/SIGINT and shuts down
+ *
+ * Invariants:
+ * - Every thread that talks to configd has its own handle (handles are not thread-safe); the
+ *   main thread's handle carries the restarter registration for startd's whole life.
+ * - An instance's events and methods run one at a time, in queue order, in its worker only.
+ * - The restarter pg of a new instance is written by its worker when it handles INSERT, never
+ *   synchronously with the instance's creation: between the two, the instance exists without
+ *   a restarter pg (the race; see docs/restarter.md).
+ * - An instance's processes are one process group (its "contract"); stopping it kills the
+ *   group, grandchildren included.  A restarted startd adopts the groups of instances that
+ *   were online and kills any other leftover group, so no service ever runs twice.
+ * - SIGTERM: stop listening, stop every service startd runs (stop method, then the group),
+ *   exit 0.  A lost repository connection does the same and exits 1.
+ */
+#include <getopt.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <systemd/sd-daemon.h>
+
+#include "config.h"
+#include "log.h"
+#include "macro.h"
+#include "paths.h"
+#include "proc.h"
+#include "startd.h"
+
+static const char *arg_root;
+
+static void help(void)
+{
+	printf("Usage: svc.startd [--root DIR]\n\n"
+	       "The master restarter of the SMF repository of DIR (default: $SMF_ROOT, else the\n"
+	       "per-user root).\n\n"
+	       "  -r, --root DIR   the root directory\n"
+	       "  -h, --help       show this help\n"
+	       "      --version    show the version\n");
+}
+
+/* 1: run; 0: exit successfully (help); < 0: usage error. */
+static int parse_argv(int argc, char *argv[])
+{
+	enum { ARG_VERSION = 0x100 };
+	static const struct option options[] = {
+	        {"root", required_argument, NULL, 'r'},
+	        {"help", no_argument, NULL, 'h'},
+	        {"version", no_argument, NULL, ARG_VERSION},
+	        {},
+	};
+	int c;
+
+	while ((c = getopt_long(argc, argv, "r:h", options, NULL)) >= 0) {
+		switch (c) {
+		case 'r':
+			arg_root = optarg;
+			break;
+		case 'h':
+			help();
+			return 0;
+		case ARG_VERSION:
+			printf("svc.startd (minismf) %s\n", PACKAGE_VERSION);
+			return 0;
+		default:
+			return -EINVAL;
+		}
+	}
+	if (optind < argc) {
+		log_error("unexpected argument \"%s\"", argv[optind]);
+		return -EINVAL;
+	}
+	return 1;
+}
+
+/* Threads inherit the mask: these signals are only ever taken synchronously. */
+static void block_signals(sigset_t *mask)
+{
+	sigemptyset(mask);
+	sigaddset(mask, SIGTERM);
+	sigaddset(mask, SIGINT);
+	sigaddset(mask, SIGCHLD);
+	pthread_sigmask(SIG_BLOCK, mask, NULL);
+	signal(SIGPIPE, SIG_IGN);
+}
+
+static int register_restarter(Manager *m)
+{
+	int r = scf_handle_create(m->root, &m->main_h);
+
+	if (r < 0) {
+		log_error("cannot reach the repository of %s: %s", m->root, scf_strerror(r));
+		return -EIO;
+	}
+	r = scf_restarter_register(m->main_h);
+	if (r == -SCF_ERROR_EXISTS)
+		log_error("another restarter is already attached to %s", m->root);
+	else if (r < 0)
+		log_error("cannot register as the restarter: %s", scf_handle_errmsg(m->main_h));
+	return r < 0 ? -EIO : 0;
+}
+
+static void manager_init(Manager *m)
+{
+	pthread_condattr_t ca;
+
+	*m = (Manager){.repo_stop_fd = -1};
+	event_queue_init(&m->graph_q);
+	event_queue_init(&m->restarter_q);
+	sem_init(&m->scanned, 0, 0);
+	pthread_mutex_init(&m->insts_lock, NULL);
+	pthread_mutex_init(&m->workers_lock, NULL);
+	pthread_condattr_init(&ca);
+	pthread_cond_init(&m->workers_cond, &ca);
+	pthread_condattr_destroy(&ca);
+}
+
+static void manager_done(Manager *m)
+{
+	scf_handle_destroy(m->main_h);
+	event_queue_done(&m->graph_q);
+	event_queue_done(&m->restarter_q);
+	sem_destroy(&m->scanned);
+	pthread_mutex_destroy(&m->insts_lock);
+	pthread_mutex_destroy(&m->workers_lock);
+	pthread_cond_destroy(&m->workers_cond);
+	free(m->root);
+}
+
+static void wait_for_stop(const sigset_t *mask)
+{
+	sigset_t set = *mask;
+	siginfo_t si;
+
+	sigdelset(&set, SIGCHLD);
+	while (sigwaitinfo(&set, &si) < 0)
+		;
+	log_info("%s: shutting down", strsignal(si.si_signo));
+}
+
+static int run(Manager *m, const sigset_t *mask)
+{
+	bool proc = false, restarter = false, graph_up = false, repo = false;
+	int r;
+
+	r = smf_root_resolve(arg_root, &m->root);
+	if (r < 0)
+		return log_error_errno(r, "cannot determine the root directory");
+	r = register_restarter(m);
+	if (r >= 0 && (r = proc_start(m)) >= 0)
+		proc = true;
+	if (r >= 0 && (r = restarter_start(m)) >= 0)
+		restarter = true;
+	if (r >= 0 && (r = graph_thread_start(m)) >= 0)
+		graph_up = true;
+	if (r >= 0 && (r = repo_thread_start(m)) >= 0)
+		repo = true;
+	if (r >= 0) {
+		while (sem_wait(&m->scanned) < 0)
+			;
+		log_info("restarter of %s ready", m->root);
+		(void)sd_notify(0, "READY=1");
+		wait_for_stop(mask);
+		(void)sd_notify(0, "STOPPING=1");
+	}
+	if (repo)
+		repo_thread_stop(m);
+	if (graph_up)
+		graph_thread_stop(m);
+	if (restarter)
+		restarter_stop(m);
+	if (proc)
+		proc_stop(m);
+	if (r < 0)
+		return r;
+	return repo_lost() ? -EIO : 0;
+}
+
+int main(int argc, char *argv[])
+{
+	Manager m;
+	sigset_t mask;
+	int r;
+
+	log_set_program("svc.startd");
+	r = parse_argv(argc, argv);
+	if (r <= 0)
+		return r < 0 ? 2 : 0;
+	block_signals(&mask);
+	manager_init(&m);
+	r = run(&m, &mask);
+	manager_done(&m);
+	return r < 0 ? 1 : 0;
+}

@@ -1,0 +1,249 @@
+/*
+ * method.c: running an instance's methods as illumos does.
+ *
+ * A method is the "exec" property of the pg named after it (type method), read from the
+ * instance's "running" snapshot composed with its service: what the last refresh committed,
+ * not what is being edited.  ":true" succeeds without a process, ":kill" signals the
+ * contract, anything else runs as /bin/sh -c "exec <exec>" with its output appended to the
+ * instance's log.  timeout_seconds 0 (or absent) means no limit; past the limit the method's
+ * whole process group is killed.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+
+#include "instance.h"
+#include "log.h"
+#include "macro.h"
+#include "paths.h"
+#include "proc.h"
+#include "strv.h"
+#include "timeutil.h"
+
+#define STOP_GRACE_USEC (5 * USEC_PER_SEC)
+
+extern char **environ;
+
+static void pg_freep(scf_pg_t **p)
+{
+	scf_pg_free(*p);
+}
+
+/* Reads a pg from "running" if there is one, else the current view; composed either way. */
+static int read_pg(Inst *i, const char *pg, scf_pg_t **ret)
+{
+	int r = scf_pg_get(i->h, i->fmri, pg, SCF_SNAPSHOT_RUNNING, SCF_READ_COMPOSED, ret);
+
+	if (r == -SCF_ERROR_NOT_FOUND)
+		r = scf_pg_get(i->h, i->fmri, pg, NULL, SCF_READ_COMPOSED, ret);
+	return r;
+}
+
+smodel_t method_model(Inst *i)
+{
+	_cleanup_(pg_freep) scf_pg_t *pg = NULL;
+	const scf_property_t *p;
+	const char *s;
+
+	if (read_pg(i, "startd", &pg) < 0 || !(p = scf_pg_property(pg, "duration")) ||
+	        scf_property_get_string(p, &s) < 0)
+		return SMODEL_CONTRACT;
+	if (streq(s, "transient"))
+		return SMODEL_TRANSIENT;
+	if (streq(s, "wait") || streq(s, "child"))
+		return SMODEL_WAIT;
+	return SMODEL_CONTRACT;
+}
+
+int method_logfile_path(const char *root, const char *fmri, char **ret)
+{
+	_cleanup_free_ char *dir = NULL, *name = NULL;
+	scf_fmri_t f = {};
+	char *s;
+	int r;
+
+	r = scf_fmri_parse(fmri, &f);
+	if (r < 0)
+		return -EINVAL;
+	r = asprintf(&name, "%s:%s.log", f.service, strempty(f.instance));
+	scf_fmri_clear(&f);
+	if (r < 0)
+		return -ENOMEM;
+	for (s = name; *s; s++)
+		if (*s == '/')
+			*s = '-';
+	if (smf_path(root, SMF_REL_LOG_DIR, &dir) < 0 || asprintf(ret, "%s/%s", dir, name) < 0)
+		return -ENOMEM;
+	return 0;
+}
+
+/* Opens the log for appending, creating its directory; the fd or < 0. */
+static int open_log(Inst *i)
+{
+	_cleanup_free_ char *dir = NULL;
+
+	if (!i->logfile && method_logfile_path(i->m->root, i->fmri, &i->logfile) < 0)
+		return -ENOMEM;
+	if (smf_path(i->m->root, SMF_REL_LOG_DIR, &dir) < 0)
+		return -ENOMEM;
+	(void)smf_mkdir_p(dir, 0755);
+	int fd = open(i->logfile, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOCTTY, 0644);
+	return fd < 0 ? negative_errno() : fd;
+}
+
+static void log_header(int fd, const char *fmt, ...) _printf_(2, 3);
+static void log_header(int fd, const char *fmt, ...)
+{
+	char when[64];
+	time_t t = time(NULL);
+	struct tm tm;
+	va_list ap;
+
+	if (fd < 0)
+		return;
+	strftime(when, sizeof(when), "%b %e %H:%M:%S", localtime_r(&t, &tm));
+	dprintf(fd, "[ %s ", when);
+	va_start(ap, fmt);
+	vdprintf(fd, fmt, ap);
+	va_end(ap);
+	dprintf(fd, " ]\n");
+}
+
+/* environ plus what illumos gives a method: SMF_FMRI, SMF_METHOD, SMF_RESTARTER, SMF_ROOT. */
+static char **method_env(Inst *i, const char *name)
+{
+	_cleanup_strv_free_ char **env = strv_new_empty();
+	char *s;
+
+	if (!env)
+		return NULL;
+	for (char **e = environ; e && *e; e++)
+		if (!strneq(*e, "SMF_FMRI=", 9) && !strneq(*e, "SMF_METHOD=", 11) &&
+		        !strneq(*e, "SMF_RESTARTER=", 14) && !strneq(*e, "NOTIFY_SOCKET=", 14) &&
+		        strv_extend(&env, *e) < 0)
+			return NULL;
+	if (asprintf(&s, "SMF_FMRI=%s", i->fmri) < 0 || strv_consume(&env, s) < 0)
+		return NULL;
+	if (asprintf(&s, "SMF_METHOD=%s", name) < 0 || strv_consume(&env, s) < 0)
+		return NULL;
+	if (strv_extend(&env, "SMF_RESTARTER=svc:/system/svc/restarter:default") < 0)
+		return NULL;
+	if (asprintf(&s, "SMF_ROOT=%s", i->m->root) < 0 || strv_consume(&env, s) < 0)
+		return NULL;
+	return TAKE_PTR(env);
+}
+
+static method_result_t classify_exit(int status, int *code)
+{
+	if (WIFEXITED(status)) {
+		*code = WEXITSTATUS(status);
+		switch (*code) {
+		case 0:
+			return METHOD_OK;
+		case 95:  /* SMF_EXIT_ERR_FATAL */
+		case 96:  /* SMF_EXIT_ERR_CONFIG */
+		case 99:  /* SMF_EXIT_ERR_NOSMF */
+		case 100: /* SMF_EXIT_ERR_PERM */
+			return METHOD_FATAL;
+		default:
+			return METHOD_FAILED;
+		}
+	}
+	*code = WIFSIGNALED(status) ? -WTERMSIG(status) : -1;
+	return METHOD_FAILED;
+}
+
+/* Spawns the exec string; the pid or < 0. */
+static pid_t spawn_exec(Inst *i, const char *name, const char *exec, int log_fd)
+{
+	_cleanup_strv_free_ char **env = method_env(i, name);
+	_cleanup_free_ char *cmd = NULL;
+
+	if (!env || asprintf(&cmd, "exec %s", exec) < 0)
+		return -ENOMEM;
+	char *argv[] = {(char *)"/bin/sh", (char *)"-c", cmd, NULL};
+	return proc_spawn(argv, env, log_fd);
+}
+
+static int exec_of(const scf_pg_t *pg, const char **exec, uint64_t *timeout)
+{
+	const scf_property_t *p = scf_pg_property(pg, "exec");
+
+	if (!p || scf_property_get_string(p, exec) < 0)
+		return -ENOENT;
+	*timeout = 0;
+	p = scf_pg_property(pg, "timeout_seconds");
+	if (p && scf_property_get_count(p, timeout) < 0)
+		*timeout = 0;
+	return 0;
+}
+
+/* Waits for the method, killing its group at the timeout. */
+static method_result_t wait_method(Inst *i, pid_t pid, uint64_t timeout_s, int *code)
+{
+	uint64_t deadline =
+	        timeout_s ? deadline_after_usec(timeout_s * USEC_PER_SEC) : USEC_INFINITY;
+	int status = 0;
+
+	if (proc_wait(pid, deadline, &status) > 0)
+		return classify_exit(status, code);
+	log_warning("%s: method timed out after %" PRIu64 " s; killing its processes", i->fmri,
+	        timeout_s);
+	(void)proc_group_kill(pid, SIGKILL, 0);
+	(void)proc_wait(pid, deadline_after_usec(STOP_GRACE_USEC), &status);
+	proc_forget(pid);
+	*code = -SIGKILL;
+	return METHOD_TIMEOUT;
+}
+
+int method_run(Inst *i, const char *name, bool wait_model, method_result_t *res, int *code)
+{
+	_cleanup_(pg_freep) scf_pg_t *pg = NULL;
+	_cleanup_close_ int log_fd = -1;
+	bool start = streq(name, "start");
+	const char *exec;
+	uint64_t timeout;
+	pid_t pid;
+	int r;
+
+	*code = 0;
+	r = read_pg(i, name, &pg);
+	if (r < 0)
+		return r == -SCF_ERROR_NOT_FOUND ? -ENOENT : -EIO;
+	if (exec_of(pg, &exec, &timeout) < 0)
+		return -ENOENT;
+	*res = METHOD_OK;
+	if (streq(exec, ":true"))
+		return 0;
+	if (streq(exec, ":kill")) {
+		(void)proc_group_kill(i->pgid, SIGTERM, STOP_GRACE_USEC);
+		return 0;
+	}
+	log_fd = open_log(i);
+	log_header(log_fd, "Executing %s method (\"%s\")", name, exec);
+	pid = spawn_exec(i, name, exec, log_fd);
+	if (pid < 0) {
+		log_error_errno(pid, "%s: cannot run the %s method", i->fmri, name);
+		*res = METHOD_FATAL;
+		return 0;
+	}
+	if (start) {
+		i->pgid = i->start_pid = pid;
+		(void)proc_contract_add(pid, i->fmri, false);
+	}
+	if (start && wait_model) {
+		proc_forget(pid);
+		return 0;
+	}
+	*res = wait_method(i, pid, timeout, code);
+	if (!start) /* what a stop method left behind is not the service's */
+		(void)proc_group_kill(pid, SIGKILL, 0);
+	log_header(log_fd, "Method \"%s\" exited with status %d", name, *code);
+	return 0;
+}

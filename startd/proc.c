@@ -1,0 +1,390 @@
+/*
+ * proc.c: spawning, reaping, process groups as contracts (see proc.h).
+ *
+ * One mutex guards the tables of children being waited for and of contracts; one condition
+ * variable is broadcast on every reap (and on every tick), which is what method waits and
+ * group-empty waits sleep on.  A child is registered under that mutex in the same critical
+ * section as posix_spawn(), and the reaper takes the mutex before it reaps, so an exit can
+ * never come before its waiter exists.  The reaper reads the process group of a dead child
+ * with waitid(WNOWAIT) + getpgid() while it is still a zombie, reaps it, and only then asks
+ * whether its group is empty.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <time.h>
+
+#include "log.h"
+#include "macro.h"
+#include "proc.h"
+#include "timeutil.h"
+
+#define REAPER_TICK_USEC (100 * USEC_PER_MSEC)
+#define GROUP_EMPTY_DEADLINE_USEC (10 * USEC_PER_SEC)
+
+typedef struct Child {
+	struct Child *next;
+	pid_t pid;
+	bool done;
+	int status;
+} Child;
+
+typedef struct Contract {
+	struct Contract *next;
+	pid_t pgid;
+	char *fmri;
+	bool adopted;
+} Contract;
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t reaped;
+static Child *children;
+static Contract *contracts;
+static volatile bool reaper_quit;
+static Manager *manager;
+
+static void timespec_at(uint64_t usec, struct timespec *ts)
+{
+	ts->tv_sec = (time_t)(usec / USEC_PER_SEC);
+	ts->tv_nsec = (long)((usec % USEC_PER_SEC) * NSEC_PER_USEC);
+}
+
+/* Sleeps on "reaped" until deadline or at most one tick; the lock is held. */
+static void wait_reaped_locked(uint64_t deadline)
+{
+	uint64_t until = deadline_after_usec(REAPER_TICK_USEC);
+	struct timespec ts;
+
+	if (deadline < until)
+		until = deadline;
+	timespec_at(until, &ts);
+	(void)pthread_cond_timedwait(&reaped, &lock, &ts);
+}
+
+bool proc_group_alive(pid_t pgid)
+{
+	if (pgid <= 1)
+		return false;
+	return kill(-pgid, 0) == 0 || errno == EPERM;
+}
+
+/* Does /proc show a member of the group that is not a zombie? */
+static bool group_has_live_member(pid_t pgid)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *de;
+	bool found = false;
+
+	if (!d)
+		return true; /* cannot tell: assume alive, never kill twice */
+	while (!found && (de = readdir(d))) {
+		char path[300], buf[512], *p;
+		int fd, pg = 0, ppid;
+		ssize_t n;
+		char st;
+
+		if (de->d_name[0] < '1' || de->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/stat", de->d_name);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		n = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		if (n <= 0)
+			continue;
+		buf[n] = 0;
+		p = strrchr(buf, ')');
+		if (p && sscanf(p + 1, " %c %d %d", &st, &ppid, &pg) == 3 && pg == pgid &&
+		        st != 'Z' && st != 'X')
+			found = true;
+	}
+	closedir(d);
+	return found;
+}
+
+bool proc_group_alive_live(pid_t pgid)
+{
+	return proc_group_alive(pgid) && group_has_live_member(pgid);
+}
+
+/* Called with the lock held: RE_CONTRACT_EMPTY for each contract whose group is gone. */
+static void check_contracts_locked(bool adopted_too)
+{
+	for (Contract **p = &contracts; *p;) {
+		Contract *c = *p;
+
+		if (c->adopted ? !adopted_too || proc_group_alive_live(c->pgid)
+		               : proc_group_alive(c->pgid)) {
+			p = &c->next;
+			continue;
+		}
+		*p = c->next;
+		(void)restarter_enqueue(manager, RE_CONTRACT_EMPTY, c->fmri, c->pgid);
+		free(c->fmri);
+		free(c);
+	}
+}
+
+static void record_exit_locked(pid_t pid, int status)
+{
+	for (Child *c = children; c; c = c->next)
+		if (c->pid == pid) {
+			c->done = true;
+			c->status = status;
+			return;
+		}
+}
+
+/* Reaps every dead child; true if any was reaped. */
+static bool reap_all(void)
+{
+	bool any = false;
+
+	for (;;) {
+		siginfo_t si = {};
+		int status;
+
+		if (waitid(P_ALL, 0, &si, WEXITED | WNOHANG | WNOWAIT) < 0 || si.si_pid == 0)
+			return any;
+		pthread_mutex_lock(&lock);
+		if (waitpid(si.si_pid, &status, 0) == si.si_pid)
+			record_exit_locked(si.si_pid, status);
+		check_contracts_locked(false);
+		pthread_cond_broadcast(&reaped);
+		pthread_mutex_unlock(&lock);
+		any = true;
+	}
+}
+
+static void *reaper_main(void *userdata)
+{
+	sigset_t set;
+	struct timespec tick = {.tv_nsec = (long)(REAPER_TICK_USEC * NSEC_PER_USEC)};
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGCHLD);
+	while (!reaper_quit) {
+		(void)sigtimedwait(&set, NULL, &tick);
+		(void)reap_all();
+		/* The tick also serves adopted contracts and group waits on them. */
+		pthread_mutex_lock(&lock);
+		check_contracts_locked(true);
+		pthread_cond_broadcast(&reaped);
+		pthread_mutex_unlock(&lock);
+	}
+	return NULL;
+}
+
+int proc_start(Manager *m)
+{
+	pthread_condattr_t ca;
+	int r;
+
+	manager = m;
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&reaped, &ca);
+	pthread_condattr_destroy(&ca);
+	if (prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) < 0)
+		return log_error_errno(negative_errno(), "cannot become a child subreaper");
+	r = -pthread_create(&m->reaper_thread, NULL, reaper_main, m);
+	if (r < 0)
+		return log_error_errno(r, "cannot start the reaper thread");
+	return 0;
+}
+
+void proc_stop(Manager *m)
+{
+	reaper_quit = true;
+	pthread_kill(m->reaper_thread, SIGCHLD);
+	pthread_join(m->reaper_thread, NULL);
+	pthread_mutex_lock(&lock);
+	while (children) {
+		Child *c = children;
+		children = c->next;
+		free(c);
+	}
+	while (contracts) {
+		Contract *c = contracts;
+		contracts = c->next;
+		free(c->fmri);
+		free(c);
+	}
+	pthread_mutex_unlock(&lock);
+}
+
+static int spawn_attrs(posix_spawnattr_t *a, posix_spawn_file_actions_t *fa, int log_fd)
+{
+	sigset_t none, dfl;
+	int r;
+
+	sigemptyset(&none);
+	sigemptyset(&dfl);
+	sigaddset(&dfl, SIGPIPE);
+	sigaddset(&dfl, SIGTERM);
+	sigaddset(&dfl, SIGINT);
+	sigaddset(&dfl, SIGCHLD);
+	r = posix_spawnattr_setflags(
+	        a, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+	if (r == 0)
+		r = posix_spawnattr_setpgroup(a, 0);
+	if (r == 0)
+		r = posix_spawnattr_setsigmask(a, &none);
+	if (r == 0)
+		r = posix_spawnattr_setsigdefault(a, &dfl);
+	if (r == 0)
+		r = posix_spawn_file_actions_addopen(fa, 0, "/dev/null", O_RDONLY, 0);
+	if (r == 0 && log_fd >= 0) {
+		r = posix_spawn_file_actions_adddup2(fa, log_fd, 1);
+		if (r == 0)
+			r = posix_spawn_file_actions_adddup2(fa, log_fd, 2);
+	} else if (r == 0) {
+		r = posix_spawn_file_actions_addopen(fa, 1, "/dev/null", O_WRONLY, 0);
+		if (r == 0)
+			r = posix_spawn_file_actions_adddup2(fa, 1, 2);
+	}
+	return -r;
+}
+
+pid_t proc_spawn(char *const argv[], char *const envp[], int log_fd)
+{
+	posix_spawn_file_actions_t fa;
+	posix_spawnattr_t a;
+	Child *c;
+	pid_t pid = -1;
+	int r;
+
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return -ENOMEM;
+	posix_spawnattr_init(&a);
+	posix_spawn_file_actions_init(&fa);
+	r = spawn_attrs(&a, &fa, log_fd);
+	pthread_mutex_lock(&lock);
+	if (r == 0)
+		r = -posix_spawn(&pid, argv[0], &fa, &a, argv, envp);
+	if (r == 0) {
+		c->pid = pid;
+		c->next = children;
+		children = TAKE_PTR(c);
+	}
+	pthread_mutex_unlock(&lock);
+	posix_spawn_file_actions_destroy(&fa);
+	posix_spawnattr_destroy(&a);
+	free(c);
+	return r < 0 ? r : pid;
+}
+
+static Child **find_child_locked(pid_t pid)
+{
+	Child **p = &children;
+
+	while (*p && (*p)->pid != pid)
+		p = &(*p)->next;
+	return p;
+}
+
+int proc_wait(pid_t pid, uint64_t deadline, int *status)
+{
+	int r = 0;
+
+	pthread_mutex_lock(&lock);
+	for (;;) {
+		Child **p = find_child_locked(pid), *c = *p;
+
+		if (!c) {
+			r = -ECHILD;
+			break;
+		}
+		if (c->done) {
+			*status = c->status;
+			*p = c->next;
+			free(c);
+			r = 1;
+			break;
+		}
+		if (deadline != USEC_INFINITY && deadline_left_usec(deadline) == 0)
+			break;
+		wait_reaped_locked(deadline);
+	}
+	pthread_mutex_unlock(&lock);
+	return r;
+}
+
+void proc_forget(pid_t pid)
+{
+	pthread_mutex_lock(&lock);
+	Child **p = find_child_locked(pid), *c = *p;
+	if (c) {
+		*p = c->next;
+		free(c);
+	}
+	pthread_mutex_unlock(&lock);
+}
+
+/* Waits until the group is empty or the deadline passes; true when empty. */
+static bool wait_group_empty(pid_t pgid, uint64_t deadline)
+{
+	bool alive;
+
+	pthread_mutex_lock(&lock);
+	while ((alive = proc_group_alive_live(pgid)) && deadline_left_usec(deadline) > 0)
+		wait_reaped_locked(deadline);
+	pthread_mutex_unlock(&lock);
+	return !alive;
+}
+
+int proc_group_kill(pid_t pgid, int sig, uint64_t grace_usec)
+{
+	if (pgid <= 1 || !proc_group_alive_live(pgid))
+		return 0;
+	(void)kill(-pgid, sig);
+	if (sig != SIGKILL) {
+		if (wait_group_empty(pgid, deadline_after_usec(grace_usec)))
+			return 0;
+		log_warning("process group %d outlived SIGTERM; sending SIGKILL", (int)pgid);
+		(void)kill(-pgid, SIGKILL);
+	}
+	return wait_group_empty(pgid, deadline_after_usec(GROUP_EMPTY_DEADLINE_USEC)) ? 0
+	                                                                              : -ETIMEDOUT;
+}
+
+int proc_contract_add(pid_t pgid, const char *fmri, bool adopted)
+{
+	Contract *c = calloc(1, sizeof(*c));
+
+	if (!c || !(c->fmri = strdup(fmri))) {
+		free(c);
+		return -ENOMEM;
+	}
+	c->pgid = pgid;
+	c->adopted = adopted;
+	pthread_mutex_lock(&lock);
+	c->next = contracts;
+	contracts = c;
+	pthread_mutex_unlock(&lock);
+	return 0;
+}
+
+void proc_contract_remove(pid_t pgid)
+{
+	pthread_mutex_lock(&lock);
+	for (Contract **p = &contracts; *p; p = &(*p)->next)
+		if ((*p)->pgid == pgid) {
+			Contract *c = *p;
+			*p = c->next;
+			free(c->fmri);
+			free(c);
+			break;
+		}
+	pthread_mutex_unlock(&lock);
+}

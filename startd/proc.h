@@ -1,0 +1,61 @@
+/*
+ * proc.h: processes, tracked like illumos contracts.
+ *
+ * startd is a child subreaper, so every process its methods leave behind (a daemon's
+ * grandchildren included) is reparented to startd and reaped here, by the reaper thread, the
+ * only caller of wait*().  Each method runs in a process group of its own; the group of a
+ * start method is the instance's "contract": its members are the instance's processes, and
+ * kill(-pgid) reaches all of them.  The reaper tells the restarter when a registered contract
+ * becomes empty.  Contracts adopted from a previous startd (whose processes were reparented
+ * elsewhere when it died) cannot be reaped here, so the reaper polls them on its tick.
+ */
+#ifndef STARTD_PROC_H
+#define STARTD_PROC_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "startd.h"
+
+/* Makes startd a subreaper and starts the reaper thread. */
+int proc_start(Manager *m);
+void proc_stop(Manager *m);
+
+/*
+ * Spawns argv with envp in a new process group (the child's pid), stdin from /dev/null,
+ * stdout and stderr on log_fd (or /dev/null if < 0), and registers it so that proc_wait() can
+ * collect its status.  Returns the pid or a negative errno.
+ */
+pid_t proc_spawn(char *const argv[], char *const envp[], int log_fd);
+
+/*
+ * Waits for a spawned child's exit until deadline (monotonic usec; USEC_INFINITY: forever).
+ * 1 with the wait status in *status (and the child forgotten), 0 at the deadline.
+ */
+int proc_wait(pid_t pid, uint64_t deadline, int *status);
+/* Forgets a child nobody will wait for (its exit is then only reaped). */
+void proc_forget(pid_t pid);
+
+/* Does the process group still have a member (zombies not yet reaped count)? */
+bool proc_group_alive(pid_t pgid);
+/*
+ * As proc_group_alive(), but zombies do not count: for groups that are not our children (an
+ * adopted contract's processes were reparented elsewhere, and their zombies wait for another
+ * reaper).  Costs a walk of /proc when the group is not empty.
+ */
+bool proc_group_alive_live(pid_t pgid);
+/*
+ * Kills the whole group: SIGTERM, then SIGKILL once grace_usec has passed, and waits for it to
+ * be empty (until a bounded deadline).  0 when empty, -ETIMEDOUT otherwise.
+ */
+int proc_group_kill(pid_t pgid, int sig, uint64_t grace_usec);
+
+/*
+ * Contracts: when the group pgid (registered for fmri) empties, the reaper enqueues
+ * RE_CONTRACT_EMPTY(fmri, pgid) to the restarter.  adopted: not our children; polled.
+ */
+int proc_contract_add(pid_t pgid, const char *fmri, bool adopted);
+void proc_contract_remove(pid_t pgid);
+
+#endif

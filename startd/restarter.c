@@ -1,0 +1,193 @@
+/*
+ * restarter.c: the restarter dispatcher, the instance table and the instance workers.
+ *
+ * The dispatcher thread drains the restarter queue (fed by the graph and by the reaper) and
+ * moves each event onto its instance's own queue, creating the instance on RE_INSERT.  An
+ * instance's queue is drained by a worker thread started on demand; the worker binds its own
+ * repository handle, runs events one at a time (methods included, so a slow method delays only
+ * its own instance), and retires after WORKER_LINGER_USEC without events, as illumos' lingering
+ * instance threads do.  Instances are freed only at exit, so a worker never outlives its
+ * instance.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+
+#include "instance.h"
+#include "log.h"
+#include "macro.h"
+#include "startd.h"
+#include "timeutil.h"
+
+#define WORKER_LINGER_USEC (3 * USEC_PER_SEC)
+#define HANDLE_RETRY_USEC (100 * USEC_PER_MSEC)
+
+int restarter_enqueue(Manager *m, int type, const char *fmri, int64_t arg)
+{
+	return event_queue_push(&m->restarter_q, type, fmri, NULL, NULL, arg, NULL);
+}
+
+static void worker_exited(Manager *m)
+{
+	pthread_mutex_lock(&m->workers_lock);
+	m->n_workers--;
+	pthread_cond_broadcast(&m->workers_cond);
+	pthread_mutex_unlock(&m->workers_lock);
+}
+
+/* Binds the worker's handle; a configd that is briefly away is retried a few times. */
+static int worker_bind(Inst *i)
+{
+	int r = 0;
+
+	for (unsigned k = 0; !i->h && k < 50; k++) {
+		r = scf_handle_create(i->m->root, &i->h);
+		if (r >= 0)
+			return 0;
+		usleep(HANDLE_RETRY_USEC);
+	}
+	if (!i->h)
+		log_error("%s: cannot reach the repository: %s", i->fmri, scf_strerror(r));
+	return i->h ? 0 : r;
+}
+
+static void *worker_main(void *userdata)
+{
+	Inst *i = userdata;
+	Manager *m = i->m;
+
+	(void)worker_bind(i);
+	for (;;) {
+		Event *e = event_queue_pop_or_retire(&i->q, WORKER_LINGER_USEC);
+		bool quit;
+
+		if (!e)
+			break;
+		quit = e->type == RE_SHUTDOWN;
+		if (i->h)
+			inst_handle(i, e);
+		event_free(e);
+		if (quit) {
+			event_queue_retire(&i->q);
+			break;
+		}
+	}
+	scf_handle_destroy(i->h);
+	i->h = NULL;
+	worker_exited(m);
+	return NULL;
+}
+
+static void start_worker(Manager *m, Inst *i)
+{
+	pthread_attr_t a;
+	pthread_t t;
+	int r;
+
+	pthread_mutex_lock(&m->workers_lock);
+	m->n_workers++;
+	pthread_mutex_unlock(&m->workers_lock);
+	pthread_attr_init(&a);
+	pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED);
+	r = pthread_create(&t, &a, worker_main, i);
+	pthread_attr_destroy(&a);
+	if (r != 0) {
+		log_error_errno(-r, "%s: cannot start a worker thread", i->fmri);
+		event_queue_retire(&i->q);
+		worker_exited(m);
+	}
+}
+
+static void inst_enqueue(Manager *m, Inst *i, int type, int64_t arg)
+{
+	bool need = false;
+
+	if (event_queue_push(&i->q, type, NULL, NULL, NULL, arg, &need) < 0) {
+		log_error("%s: out of memory, event %d dropped", i->fmri, type);
+		return;
+	}
+	if (need)
+		start_worker(m, i);
+}
+
+static void dispatch(Manager *m, const Event *e)
+{
+	Inst *i;
+
+	pthread_mutex_lock(&m->insts_lock);
+	i = hashmap_get(m->insts, e->fmri);
+	if (!i && e->type == RE_INSERT) {
+		i = inst_new(m, e->fmri);
+		if (i && hashmap_put(m->insts, e->fmri, i) < 0) {
+			inst_free(i);
+			i = NULL;
+		}
+	}
+	pthread_mutex_unlock(&m->insts_lock);
+	if (i)
+		inst_enqueue(m, i, e->type, e->arg);
+}
+
+static void *dispatch_main(void *userdata)
+{
+	Manager *m = userdata;
+
+	for (;;) {
+		Event *e = event_queue_pop(&m->restarter_q, USEC_INFINITY);
+
+		if (e->type == RE_QUIT) {
+			event_free(e);
+			return NULL;
+		}
+		if (e->fmri)
+			dispatch(m, e);
+		event_free(e);
+	}
+}
+
+int restarter_start(Manager *m)
+{
+	int r;
+
+	m->insts = hashmap_new();
+	if (!m->insts)
+		return log_error_errno(-ENOMEM, "out of memory");
+	r = -pthread_create(&m->dispatch_thread, NULL, dispatch_main, m);
+	if (r < 0)
+		return log_error_errno(r, "cannot start the restarter dispatcher");
+	return 0;
+}
+
+void restarter_stop(Manager *m)
+{
+	const char *key;
+	size_t st = 0;
+	Inst *i;
+
+	(void)restarter_enqueue(m, RE_QUIT, NULL, 0);
+	pthread_join(m->dispatch_thread, NULL);
+
+	/* Only instances that are up or own processes (or are mid-event) have work to do. */
+	pthread_mutex_lock(&m->insts_lock);
+	while ((i = hashmap_next(m->insts, &st, &key))) {
+		bool busy;
+
+		pthread_mutex_lock(&i->q.lock);
+		busy = i->q.worker;
+		pthread_mutex_unlock(&i->q.lock);
+		if (busy || __atomic_load_n(&i->active, __ATOMIC_ACQUIRE))
+			inst_enqueue(m, i, RE_SHUTDOWN, 0);
+	}
+	pthread_mutex_unlock(&m->insts_lock);
+
+	pthread_mutex_lock(&m->workers_lock);
+	while (m->n_workers > 0)
+		pthread_cond_wait(&m->workers_cond, &m->workers_lock);
+	pthread_mutex_unlock(&m->workers_lock);
+
+	st = 0;
+	while ((i = hashmap_next(m->insts, &st, &key)))
+		inst_free(i);
+	hashmap_free(m->insts);
+	m->insts = NULL;
+}

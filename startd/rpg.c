@@ -1,0 +1,66 @@
+/*
+ * rpg.c: commits to an instance's restarter pg.
+ *
+ * startd is the only writer of the restarter pg, so a batch (pg ensure + property sets, one
+ * SQLite transaction, one notification) is enough: no read-modify-write, no generation to
+ * check.  It also means the pg is never seen half-written: it appears with its state.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+
+#include "instance.h"
+#include "log.h"
+#include "macro.h"
+#include "timeutil.h"
+
+static int set1(scf_batch_t *b, const char *fmri, const char *prop, scf_type_t t, const char *v)
+{
+	const char *vals[] = {v};
+
+	return scf_batch_prop_set(b, fmri, SCF_PG_RESTARTER, prop, t, vals, 1);
+}
+
+static int set_pid(scf_batch_t *b, const char *fmri, const char *prop, pid_t pid)
+{
+	char buf[32];
+
+	if (pid < 0)
+		return 0;
+	snprintf(buf, sizeof(buf), "%d", (int)pid);
+	return set1(b, fmri, prop, SCF_TYPE_COUNT, buf);
+}
+
+int rpg_write(scf_handle_t *h, const char *fmri, const StateUpdate *u)
+{
+	scf_batch_t *b = NULL;
+	uint64_t now = now_realtime_usec();
+	char ts[64];
+	int r;
+
+	snprintf(ts, sizeof(ts), "%" PRIu64 ".%06" PRIu64, now / USEC_PER_SEC, now % USEC_PER_SEC);
+	r = scf_batch_new(h, &b);
+	if (r < 0)
+		return r;
+	r = scf_batch_pg_ensure(
+	        b, fmri, SCF_PG_RESTARTER, SCF_GROUP_FRAMEWORK, SCF_PG_FLAG_NONPERSISTENT);
+	if (r >= 0)
+		r = set1(b, fmri, "state", SCF_TYPE_ASTRING, rstate_to_string(u->state));
+	if (r >= 0)
+		r = set1(b, fmri, "next_state", SCF_TYPE_ASTRING, rstate_to_string(u->next_state));
+	if (r >= 0)
+		r = set1(b, fmri, "auxiliary_state", SCF_TYPE_ASTRING, u->aux ? u->aux : "none");
+	if (r >= 0)
+		r = set1(b, fmri, "state_timestamp", SCF_TYPE_TIME, ts);
+	if (r >= 0)
+		r = set_pid(b, fmri, "start_pid", u->start_pid);
+	if (r >= 0)
+		r = set_pid(b, fmri, "contract", u->contract);
+	if (r >= 0 && u->logfile)
+		r = set1(b, fmri, "logfile", SCF_TYPE_ASTRING, u->logfile);
+	if (r >= 0)
+		r = scf_batch_commit(b);
+	if (r < 0)
+		log_warning("%s: cannot write the restarter pg: %s", fmri, scf_handle_errmsg(h));
+	scf_batch_free(b);
+	return r;
+}

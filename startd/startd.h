@@ -1,0 +1,94 @@
+/*
+ * startd.h: the pieces of svc.startd and how they meet (the model is in main.c).
+ */
+#ifndef STARTD_H
+#define STARTD_H
+
+#include <pthread.h>
+#include <semaphore.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "hashmap.h"
+#include "libscf.h"
+#include "queue.h"
+
+/* Instance states, as illumos names them in restarter/state. */
+typedef enum rstate {
+	RSTATE_NONE = 0, /* "none": only as next_state */
+	RSTATE_UNINIT,
+	RSTATE_OFFLINE,
+	RSTATE_ONLINE,
+	RSTATE_DEGRADED,
+	RSTATE_MAINT,
+	RSTATE_DISABLED,
+	_RSTATE_MAX
+} rstate_t;
+
+const char *rstate_to_string(rstate_t s);
+rstate_t rstate_from_string(const char *s); /* RSTATE_NONE for anything unknown */
+static inline bool rstate_is_up(rstate_t s)
+{
+	return s == RSTATE_ONLINE || s == RSTATE_DEGRADED;
+}
+
+/* Events for the graph thread. */
+enum {
+	GE_SCAN = 1,   /* list every instance once (at start, after subscribing) */
+	GE_PG_CHANGED, /* fmri, pg, pgtype: a pg was created or committed */
+	GE_PG_DELETED, /* fmri, pg, pgtype: a pg (or its entity) was deleted */
+	GE_STATE,      /* fmri, arg = rstate_t: an instance's worker committed a state */
+	GE_QUIT,
+};
+
+/* Restarter events: the dispatcher's queue, then each instance's own queue. */
+enum {
+	RE_INSERT = 1,     /* first sight: write the restarter pg, take "running" */
+	RE_ENABLE,         /* general(_ovr)/enabled became (or was found) true */
+	RE_DISABLE,        /* ... false */
+	RE_START,          /* the graph found the instance offline, enabled, dependencies met */
+	RE_STOP,           /* a dependency went away: stop, go offline */
+	RE_CONTRACT_EMPTY, /* arg = process group: the last process of it is gone */
+	RE_REMOVE,         /* the instance was deleted: stop what runs */
+	RE_SHUTDOWN,       /* startd exits: stop what runs, then the worker exits */
+	RE_QUIT,           /* the dispatcher exits */
+};
+
+typedef struct Manager {
+	char *root;
+	scf_handle_t *main_h; /* the registered restarter connection; the main thread's */
+
+	EventQueue graph_q;
+	EventQueue restarter_q;
+	pthread_t repo_thread, graph_thread, dispatch_thread, reaper_thread;
+	int repo_stop_fd; /* eventfd: wakes the repository thread to exit */
+	sem_t scanned;    /* posted by the graph once the first scan is queued */
+
+	/* The restarter's instances (restarter.c), looked up by the dispatcher and at shutdown. */
+	pthread_mutex_t insts_lock;
+	Hashmap *insts;
+
+	/* Live instance workers, waited for at shutdown. */
+	pthread_mutex_t workers_lock;
+	pthread_cond_t workers_cond;
+	unsigned n_workers;
+} Manager;
+
+/* repo.c: the repository-event thread. */
+int repo_thread_start(Manager *m);
+void repo_thread_stop(Manager *m);
+/* 1 once the repository connection was lost (startd then exits with status 1). */
+int repo_lost(void);
+
+/* graph.c: the graph thread. */
+int graph_thread_start(Manager *m);
+void graph_thread_stop(Manager *m);
+
+/* restarter.c: the dispatcher and the instance table. */
+int restarter_start(Manager *m);
+/* Stops the dispatcher, then shuts every instance down (stopping its processes) and waits. */
+void restarter_stop(Manager *m);
+int restarter_enqueue(Manager *m, int type, const char *fmri, int64_t arg);
+
+#endif
