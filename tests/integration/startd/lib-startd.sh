@@ -1,0 +1,151 @@
+# lib-startd.sh: svc.startd on top of lib.sh's sandbox (sourced, bash).
+#
+# THE MODEL
+#
+# A test starts configd (lib.sh), then svc.startd on the same root.  startd's readiness is its
+# "ready" log line, polled against a deadline.  Instances are made with svccfg; states are read
+# with svcprop from the restarter pg that only startd writes, polled with a deadline (never a
+# fixed sleep).  Each service's processes are identified by their process group (the
+# restarter/contract property) and by a sleep duration unique to this test run, so tests that
+# run in parallel never look at each other's processes.  The EXIT trap stops startd (SIGTERM:
+# it stops its services), kills whatever group a test saw, then lets lib.sh clean up.
+
+source "$(dirname "$0")/../lib.sh"
+
+STARTD_PID=""
+STARTD_LOG=""
+SEEN_PGIDS=""
+# A sleep duration no other test uses, so pgrep -f counts only this test's service processes.
+SLEEP_N=$((100000 + RANDOM * 7 + $$ % 7))
+
+startd_cleanup() {
+	local rc=$?
+	if [ -n "$STARTD_PID" ] && kill -0 "$STARTD_PID" 2>/dev/null; then
+		kill -KILL "$STARTD_PID" 2>/dev/null || true
+		wait "$STARTD_PID" 2>/dev/null || true
+	fi
+	local g
+	for g in $SEEN_PGIDS; do
+		kill -KILL -- "-$g" 2>/dev/null || true
+	done
+	if [ "$rc" -ne 0 ] && [ "$rc" -ne 77 ] && [ -n "$STARTD_LOG" ] && [ -s "$STARTD_LOG" ]; then
+		echo "--- svc.startd log (last 40 lines) ---" >&2
+		tail -n 40 "$STARTD_LOG" >&2
+	fi
+	return_rc() { return "$1"; }
+	if [ "$rc" -eq 0 ]; then
+		sandbox_cleanup
+	else
+		return_rc "$rc" || sandbox_cleanup
+	fi
+}
+
+sandbox_startd() {
+	need_var SVC_STARTD SVCCFG SVCPROP
+	sandbox_start
+	STARTD_LOG="$ROOT/svc.startd.log"
+	trap startd_cleanup EXIT
+}
+
+# Starts startd and waits for its n-th "ready" line (n = starts so far).
+STARTD_STARTS=0
+startd_start() {
+	local deadline=$((SECONDS + READY_DEADLINE_S))
+	STARTD_STARTS=$((STARTD_STARTS + 1))
+	"$SVC_STARTD" --root "$ROOT" >>"$STARTD_LOG" 2>&1 &
+	STARTD_PID=$!
+	while [ "$(grep -c 'ready$' "$STARTD_LOG" 2>/dev/null || true)" -lt "$STARTD_STARTS" ]; do
+		kill -0 "$STARTD_PID" 2>/dev/null || fail "svc.startd exited before it was ready"
+		[ "$SECONDS" -lt "$deadline" ] || fail "svc.startd not ready within ${READY_DEADLINE_S}s"
+		sleep 0.01
+	done
+}
+
+# Stops startd with SIGTERM and requires exit status 0 within the deadline.
+startd_stop() {
+	local pid=$STARTD_PID deadline=$((SECONDS + READY_DEADLINE_S)) rc=0
+	kill -TERM "$pid"
+	while kill -0 "$pid" 2>/dev/null; do
+		[ "$(awk '{print $3}' "/proc/$pid/stat" 2>/dev/null)" = Z ] && break
+		[ "$SECONDS" -lt "$deadline" ] || fail "svc.startd did not exit within ${READY_DEADLINE_S}s of SIGTERM"
+		sleep 0.01
+	done
+	wait "$pid" || rc=$?
+	STARTD_PID=""
+	[ "$rc" -eq 0 ] || fail "svc.startd exited with status $rc after SIGTERM (expected 0)"
+}
+
+startd_kill9() {
+	kill -KILL "$STARTD_PID"
+	wait "$STARTD_PID" 2>/dev/null || true
+	STARTD_PID=""
+}
+
+# rprop FMRI PROP: a restarter property's value ("" when absent).
+rprop() {
+	"$SVCPROP" -p "restarter/$2" "$1" 2>/dev/null || true
+}
+
+# wait_state FMRI STATE: polls restarter/state (and next_state none) until it is STATE.
+wait_state() {
+	local fmri=$1 want=$2 deadline=$((SECONDS + ${3:-READY_DEADLINE_S})) s="" n=""
+	while :; do
+		s=$(rprop "$fmri" state)
+		n=$(rprop "$fmri" next_state)
+		[ "$s" = "$want" ] && [ "$n" = none ] && return 0
+		[ "$SECONDS" -lt "$deadline" ] ||
+			fail "$fmri: state '$s' (next '$n'), expected '$want' within the deadline"
+		sleep 0.01
+	done
+}
+
+# make_instance NAME EXEC [MODEL [TIMEOUT [ENABLED]]]: svc:/test/NAME:default with a start
+# method, a ":kill" stop method, and general/enabled (default false); refreshed.
+make_instance() {
+	local name=$1 exec=$2 model=${3:-contract} timeout=${4:-10} enabled=${5:-false}
+	cat >"$ROOT/$name.svccfg" <<EOT
+add test/$name
+select svc:/test/$name
+add default
+select svc:/test/$name:default
+addpg startd framework
+setprop startd/duration = astring: $model
+addpg start method
+setprop start/exec = astring: "$exec"
+setprop start/timeout_seconds = count: $timeout
+addpg stop method
+setprop stop/exec = astring: ":kill"
+setprop stop/timeout_seconds = count: 10
+refresh
+addpg general framework
+setprop general/enabled = boolean: $enabled
+EOT
+	ok "$SVCCFG" -f "$ROOT/$name.svccfg"
+}
+
+set_enabled() {
+	ok "$SVCCFG" -s "$1" setprop general/enabled = boolean: "$2"
+}
+
+# The pids of live (non-zombie) processes in a process group.
+group_pids() {
+	ps -e -o pid=,pgid=,stat= | awk -v g="$1" '$2 == g && $3 !~ /^Z/ {print $1}'
+}
+
+# wait_group_empty PGID: polls until the group has no live process.
+wait_group_empty() {
+	local g=$1 deadline=$((SECONDS + READY_DEADLINE_S))
+	while [ -n "$(group_pids "$g")" ]; do
+		[ "$SECONDS" -lt "$deadline" ] || fail "process group $g still has: $(group_pids "$g")"
+		sleep 0.01
+	done
+}
+
+# Live processes running "sleep $SLEEP_N" (this test's service processes).
+count_sleepers() {
+	ps -e -o stat=,args= | awk -v a="sleep $SLEEP_N" '$1 !~ /^Z/ && substr($0, index($0, $2)) == a' | wc -l
+}
+
+sleeper_pids() {
+	ps -e -o pid=,stat=,args= | awk -v a="sleep $SLEEP_N" '$2 !~ /^Z/ && substr($0, index($0, $3)) == a {print $1}'
+}

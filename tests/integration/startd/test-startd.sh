@@ -1,0 +1,231 @@
+#!/bin/bash
+# svc.startd against a real configd in a private root.  One case per run (the argument):
+#   new-instance  the restarter pg appears, written by startd alone: uninitialized -> disabled
+#   transient     a ":true" transient service: enable -> online, disable -> disabled
+#   contract      a daemon that backgrounds a child: online, its processes in one group;
+#                 killed from outside -> restarted; disable -> no process of the group left
+#   fail3         a start method exiting 1 runs 3 times, then maintenance; exit 96 at once
+#   timeout       a start method past timeout_seconds -> maintenance, its processes killed
+#   restart       SIGKILL startd, restart it: running services adopted, none twice, states
+#                 kept; SIGTERM stops the services and exits 0
+#   dependency    require_all: B waits offline for A, comes online after it, goes offline
+#                 when A is disabled
+source "$(dirname "$0")/lib-startd.sh"
+
+sandbox_startd
+CASE=${1:?usage: test-startd.sh CASE}
+TR=svc:/test/tr:default
+CT=svc:/test/ct:default
+SLEEPER="/bin/sh -c 'sleep $SLEEP_N & echo started'"
+
+case_new_instance() {
+	log "an instance created before startd runs has no restarter pg"
+	make_instance early ":true" transient
+	run "$SVCPROP" -p restarter svc:/test/early:default
+	[ "$RC" -ne 0 ] || fail "restarter pg exists before any restarter ran: $OUT"
+
+	startd_start
+	wait_state svc:/test/early:default disabled
+	log "an instance created while startd runs gets its pg from startd"
+	make_instance late ":true" transient
+	wait_state svc:/test/late:default disabled
+	local f
+	for f in svc:/test/early:default svc:/test/late:default; do
+		ok "$SVCCFG" -s "$f" listpg
+		assert_line "restarter framework NONPERSISTENT" "$OUT" "listpg $f"
+		assert_eq disable_request "$(rprop "$f" auxiliary_state)" "$f auxiliary_state"
+		assert_match '^[0-9]+(\.[0-9]+)?$' "$(rprop "$f" state_timestamp)" "$f state_timestamp"
+		assert_match "$f: inserted, uninitialized" "$(cat "$STARTD_LOG")" "startd log"
+		assert_match "$f: uninitialized -> disabled" "$(cat "$STARTD_LOG")" "startd log"
+		ok "$SVCCFG" -s "$f" listsnap
+		assert_line running "$OUT" "snapshots of $f"
+	done
+	log "an instance without a general pg is not the restarter's yet"
+	ok "$SVCCFG" -s svc:/test/late add bare
+	ok "$SVCCFG" -s svc:/test/late:bare addpg config application
+	ok "$SVCCFG" -s svc:/test/late:bare setprop config/x = count: 1
+	# A barrier: once startd has handled an instance created after these commits, it has seen
+	# the notifications of the bare instance too (they come in commit order).
+	make_instance barrier ":true" transient
+	wait_state svc:/test/barrier:default disabled
+	run "$SVCPROP" -p restarter svc:/test/late:bare
+	[ "$RC" -ne 0 ] || fail "an instance without a general pg got a restarter pg: $OUT"
+	startd_stop
+}
+
+case_transient() {
+	startd_start
+	make_instance tr ":true" transient
+	wait_state $TR disabled
+	set_enabled $TR true
+	wait_state $TR online
+	assert_eq none "$(rprop $TR auxiliary_state)" "auxiliary_state when online"
+	set_enabled $TR false
+	wait_state $TR disabled
+	log "general_ovr/enabled overrides general/enabled"
+	ok "$SVCCFG" -s $TR addpg general_ovr framework P
+	ok "$SVCCFG" -s $TR setprop general_ovr/enabled = boolean: true
+	wait_state $TR online
+	startd_stop
+}
+
+case_contract() {
+	startd_start
+	make_instance ct "$SLEEPER"
+	wait_state $CT disabled
+	set_enabled $CT true
+	wait_state $CT online
+	local g pids n
+	g=$(rprop $CT contract)
+	SEEN_PGIDS="$SEEN_PGIDS $g"
+	assert_eq "$g" "$(rprop $CT start_pid)" "start_pid (the group leader)"
+	pids=$(group_pids "$g")
+	[ -n "$pids" ] || fail "no process in the contract's group $g"
+	assert_eq "$(sleeper_pids)" "$pids" "the processes of group $g (the backgrounded sleep)"
+	log "the method's output goes to the instance's log"
+	assert_eq "$ROOT/var/svc/log/test-ct:default.log" "$(rprop $CT logfile)" "logfile"
+	assert_match '^started$' "$(cat "$ROOT/var/svc/log/test-ct:default.log")" "the log"
+
+	log "all processes gone -> the service is restarted in a new contract"
+	kill -KILL $pids
+	local deadline=$((SECONDS + READY_DEADLINE_S))
+	while [ "$(rprop $CT contract)" = "$g" ] || [ "$(rprop $CT state)" != online ] ||
+		[ "$(count_sleepers)" -ne 1 ]; do
+		[ "$SECONDS" -lt "$deadline" ] || fail "not restarted: state $(rprop $CT state)"
+		sleep 0.01
+	done
+	g=$(rprop $CT contract)
+	SEEN_PGIDS="$SEEN_PGIDS $g"
+	assert_match "all processes of the service exited" "$(cat "$STARTD_LOG")" "startd log"
+
+	log "disable stops the whole group"
+	set_enabled $CT false
+	wait_state $CT disabled
+	wait_group_empty "$g"
+	assert_eq 0 "$(count_sleepers)" "service processes left after disable"
+	startd_stop
+}
+
+case_fail3() {
+	startd_start
+	make_instance f1 "/bin/sh -c 'echo attempt; exit 1'"
+	set_enabled svc:/test/f1:default true
+	wait_state svc:/test/f1:default maintenance
+	assert_eq fault_threshold_reached "$(rprop svc:/test/f1:default auxiliary_state)" "aux"
+	assert_eq 3 "$(grep -c '^attempt$' "$ROOT/var/svc/log/test-f1:default.log")" "start runs"
+
+	log "exit 96 (SMF_EXIT_ERR_CONFIG) goes to maintenance at once"
+	make_instance f96 "/bin/sh -c 'echo attempt; exit 96'"
+	set_enabled svc:/test/f96:default true
+	wait_state svc:/test/f96:default maintenance
+	assert_eq method_failed "$(rprop svc:/test/f96:default auxiliary_state)" "aux"
+	assert_eq 1 "$(grep -c '^attempt$' "$ROOT/var/svc/log/test-f96:default.log")" "start runs"
+
+	log "maintenance stays until disabled"
+	set_enabled svc:/test/f96:default false
+	wait_state svc:/test/f96:default disabled
+	startd_stop
+}
+
+case_timeout() {
+	startd_start
+	make_instance slow "/bin/sh -c 'sleep $SLEEP_N & wait'" contract 1
+	local t0=$SECONDS
+	set_enabled svc:/test/slow:default true
+	wait_state svc:/test/slow:default maintenance
+	[ $((SECONDS - t0)) -le 5 ] || fail "maintenance came $((SECONDS - t0)) s after a 1 s timeout"
+	assert_eq method_failed "$(rprop svc:/test/slow:default auxiliary_state)" "aux"
+	local deadline=$((SECONDS + READY_DEADLINE_S))
+	while [ "$(count_sleepers)" -ne 0 ]; do
+		[ "$SECONDS" -lt "$deadline" ] || fail "the timed-out method's processes survive"
+		sleep 0.01
+	done
+	startd_stop
+}
+
+case_restart() {
+	startd_start
+	make_instance ct "$SLEEPER" contract 10 true
+	make_instance tr ":true" transient 10 true
+	make_instance off ":true" transient 10 false
+	wait_state $CT online
+	wait_state $TR online
+	wait_state svc:/test/off:default disabled
+	local g pid
+	g=$(rprop $CT contract)
+	SEEN_PGIDS="$SEEN_PGIDS $g"
+	pid=$(sleeper_pids)
+	assert_eq 1 "$(count_sleepers)" "service processes before the kill"
+
+	log "SIGKILL startd, start a new one"
+	startd_kill9
+	startd_start
+	assert_match "svc:/test/ct:default: adopting running process group $g" \
+		"$(cat "$STARTD_LOG")" "startd log"
+	# A barrier: a fresh instance handled means the adopted ones were handled before it.
+	make_instance barrier ":true" transient
+	wait_state svc:/test/barrier:default disabled
+	wait_state $CT online
+	wait_state $TR online
+	wait_state svc:/test/off:default disabled
+	assert_eq "$g" "$(rprop $CT contract)" "the contract after the restart"
+	assert_eq 1 "$(count_sleepers)" "service processes after the restart"
+	assert_eq "$pid" "$(sleeper_pids)" "the service process after the restart"
+
+	log "the adopted contract is watched: its end restarts the service"
+	kill -KILL "$pid"
+	local deadline=$((SECONDS + READY_DEADLINE_S))
+	while [ "$(rprop $CT contract)" = "$g" ] || [ "$(rprop $CT state)" != online ] ||
+		[ "$(count_sleepers)" -ne 1 ]; do
+		[ "$SECONDS" -lt "$deadline" ] || fail "adopted service not restarted"
+		sleep 0.01
+	done
+	g=$(rprop $CT contract)
+	SEEN_PGIDS="$SEEN_PGIDS $g"
+
+	log "SIGTERM stops the services and exits 0"
+	startd_stop
+	wait_group_empty "$g"
+	assert_eq 0 "$(count_sleepers)" "service processes after SIGTERM"
+}
+
+case_dependency() {
+	startd_start
+	make_instance a ":true" transient 10 false
+	make_instance b ":true" transient 10 false
+	cat >"$ROOT/dep.svccfg" <<'EOT'
+select svc:/test/b:default
+addpg need_a dependency
+setprop need_a/grouping = astring: require_all
+setprop need_a/restart_on = astring: none
+setprop need_a/type = astring: service
+setprop need_a/entities = fmri: svc:/test/a:default
+EOT
+	ok "$SVCCFG" -f "$ROOT/dep.svccfg"
+	set_enabled svc:/test/b:default true
+	wait_state svc:/test/b:default offline
+	wait_state svc:/test/a:default disabled
+	# b stays offline while a is not online (a barrier shows startd had the time to act)
+	make_instance barrier ":true" transient
+	wait_state svc:/test/barrier:default disabled
+	assert_eq offline "$(rprop svc:/test/b:default state)" "b before a runs"
+	set_enabled svc:/test/a:default true
+	wait_state svc:/test/a:default online
+	wait_state svc:/test/b:default online
+	set_enabled svc:/test/a:default false
+	wait_state svc:/test/a:default disabled
+	wait_state svc:/test/b:default offline
+	startd_stop
+}
+
+case "$CASE" in
+new-instance) case_new_instance ;;
+transient) case_transient ;;
+contract) case_contract ;;
+fail3) case_fail3 ;;
+timeout) case_timeout ;;
+restart) case_restart ;;
+dependency) case_dependency ;;
+*) fail "unknown case $CASE" ;;
+esac
+log "ok"
