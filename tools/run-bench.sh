@@ -78,7 +78,7 @@ start_configd
 # SQLite's own speed for the same rows (the limit), in the same run.  configd on CPU 0, the
 # importer on CPU 1, as for the reads.
 corpus="$(cd "$(dirname "$0")/.." && pwd)/../shared/corpus/illumos"
-if [ -x "$build/cli/bench-import" ] && [ -d "$corpus" ]; then
+if [ -x "$build/tests/bench/bench-import" ] && [ -d "$corpus" ]; then
 	kill "$pid"; wait "$pid" || true; pid=""
 	rm -rf "${root:?}"/*
 	start_configd
@@ -86,7 +86,7 @@ if [ -x "$build/cli/bench-import" ] && [ -d "$corpus" ]; then
 	client=()
 	[ ${#pin[@]} -eq 0 ] || client=(taskset -c 1)
 	for _ in 1 2 3; do
-		"${client[@]}" "$build/cli/bench-import" "$corpus" "$root"
+		"${client[@]}" "$build/tests/bench/bench-import" "$corpus" "$root"
 		kill "$pid"; wait "$pid" || true; pid=""
 		rm -rf "${root:?}"/*
 		start_configd

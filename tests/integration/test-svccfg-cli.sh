@@ -3,7 +3,7 @@
 # listing formats, the command-file error policy (message with file and line, nothing after the
 # first failure runs), abbreviation messages, the "may be running" guard of delete, --root,
 # command-line quoting, and svcprop's views (running snapshot vs current, non-persistent pgs).
-source "$(dirname "$0")/../../tests/integration/lib.sh"
+source "$(dirname "$0")/lib.sh"
 need_var SVCCFG SVCPROP
 sandbox_start
 
