@@ -12,6 +12,7 @@
 
 #include "cli-resolve.h"
 #include "commands.h"
+#include "dependents.h"
 #include "strv.h"
 
 /* 1 if fmri is a valid FMRI of an existing entity, 0 if not, < 0 (reported) on error. */
@@ -269,6 +270,24 @@ static int check_not_running(svccfg_t *c, scf_handle_t *h, const char *fmri, boo
 	return r < 0 ? r : 0;
 }
 
+/* The entity and the dependency pgs it wrote into others as dependents, in one batch. */
+static int delete_entity(scf_handle_t *h, const char *fmri)
+{
+	scf_batch_t *b = NULL;
+	int r;
+
+	r = scf_batch_new(h, &b);
+	if (r < 0)
+		return r;
+	r = dependents_add_cleanup(h, b, fmri);
+	if (r >= 0)
+		r = scf_batch_entity_delete(b, fmri);
+	if (r >= 0)
+		r = scf_batch_commit(b);
+	scf_batch_free(b);
+	return r;
+}
+
 int cmd_delete(svccfg_t *c, const token_t *args, size_t n)
 {
 	_cleanup_free_ char *fmri = NULL;
@@ -289,7 +308,7 @@ int cmd_delete(svccfg_t *c, const token_t *args, size_t n)
 	is_instance = strchr(fmri + strlen("svc:"), ':') != NULL;
 	if (!force && (r = check_not_running(c, h, fmri, is_instance)) < 0)
 		return r;
-	r = scf_entity_delete(h, fmri);
+	r = delete_entity(h, fmri);
 	if (r < 0)
 		return svccfg_scf_error(c, r, fmri);
 	/* The selection must not name what no longer exists. */

@@ -345,6 +345,16 @@ EOF
 	ok "$SVCCFG" export svc:/site/early
 	assert_no_match '<dependent' "$OUT" "the export of a dependent with no target pg"
 	assert_match '<property_group name="dependents" type="framework">' "$OUT"
+	# Deleting the dependent's service takes the pg it wrote into the target along (one
+	# batch); a pg of that name that is not ours (not external) is left alone.
+	ok "$SVCCFG" delete svc:/site/late
+	ok "$SVCCFG" -s svc:/site/tgt:default listpg
+	assert_no_match 'late_tgt' "$OUT" "the target's pg after deleting its dependent"
+	assert_match 'general' "$OUT" "the target itself"
+	ok "$SVCCFG" -s svc:/site/tgt addpg early_tgt dependency
+	ok "$SVCCFG" delete svc:/site/early
+	ok "$SVCCFG" -s svc:/site/tgt listpg
+	assert_match '^early_tgt' "$OUT" "an administrator's pg of the same name"
 	;;
 bad-unreadable)
 	good ur >"$FIX/ur.xml"
