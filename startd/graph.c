@@ -274,6 +274,8 @@ static void send_enabled(Graph *g, Vertex *v)
 	(void)restarter_enqueue(g->m, v->enabled ? RE_ENABLE : RE_DISABLE, v->fmri, 0);
 }
 
+static void process_actions(Graph *g, Vertex *v);
+
 /* First sight of an instance: insert it if it has a general pg of its own. */
 static void maybe_insert(Graph *g, const char *fmri)
 {
@@ -297,6 +299,81 @@ static void maybe_insert(Graph *g, const char *fmri)
 	startd_point("startd.graph.before_insert", fmri);
 	(void)restarter_enqueue(g->m, RE_INSERT, fmri, 0);
 	send_enabled(g, v);
+	process_actions(g, v);
+}
+
+/* restarter_actions properties (integer timestamps written by svcadm), in processing order. */
+static const struct {
+	const char *name;
+	int event;
+} actions[] = {
+        {"maint_off", RE_MAINT_OFF},
+        {"maint_on", RE_MAINT_ON},
+        {"maint_on_temporary", RE_MAINT_ON},
+        {"maint_on_immediate", RE_MAINT_ON_IMMEDIATE},
+        {"degraded", RE_DEGRADED},
+        {"restore", RE_RESTORE},
+        {"refresh", RE_REFRESH},
+        {"restart", RE_RESTART},
+};
+
+static bool same_values(const scf_property_t *a, const scf_property_t *b)
+{
+	if (!a || !b || a->n_values != b->n_values)
+		return false;
+	for (size_t k = 0; k < a->n_values; k++)
+		if (!streq(a->values[k], b->values[k]))
+			return false;
+	return true;
+}
+
+/* Deletes the actions handled, unless svcadm wrote a newer timestamp meanwhile. */
+static int unset_actions(scf_tx_t *tx, void *userdata)
+{
+	const scf_pg_t *seen = userdata, *now = scf_tx_pg(tx);
+
+	for (size_t k = 0; k < ELEMENTSOF(actions); k++) {
+		const scf_property_t *p = scf_pg_property(now, actions[k].name);
+
+		if (p && same_values(p, scf_pg_property(seen, actions[k].name))) {
+			int r = scf_tx_delete(tx, actions[k].name);
+			if (r < 0)
+				return r;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Administrative actions, as illumos: each property of restarter_actions present is one
+ * request; it is handed to the instance and deleted, so that it is acted on once.
+ */
+static void process_actions(Graph *g, Vertex *v)
+{
+	_cleanup_(pg_freep) scf_pg_t *pg = NULL;
+	bool any = false;
+
+	if (scf_pg_get(g->h, v->fmri, SCF_PG_RESTARTER_ACTIONS, NULL, 0, &pg) < 0)
+		return;
+	for (size_t k = 0; k < ELEMENTSOF(actions); k++) {
+		const scf_property_t *p = scf_pg_property(pg, actions[k].name);
+
+		if (!p || p->n_values == 0)
+			continue;
+		any = true;
+		log_info("%s: %s requested", v->fmri, actions[k].name);
+		if (actions[k].event == RE_REFRESH)
+			read_deps(g, v);
+		(void)restarter_enqueue(g->m, actions[k].event, v->fmri, 0);
+		/* Out of maintenance the instance starts over, as on first sight. */
+		if (actions[k].event == RE_MAINT_OFF)
+			send_enabled(g, v);
+	}
+	if (any && scf_tx_run(g->h, v->fmri, SCF_PG_RESTARTER_ACTIONS, unset_actions, pg, 0) < 0)
+		log_warning(
+		        "%s: cannot clear restarter_actions: %s", v->fmri, scf_handle_errmsg(g->h));
+	if (any)
+		evaluate(g);
 }
 
 static void refresh_enabled(Graph *g, Vertex *v)
@@ -357,6 +434,8 @@ static void pg_event(Graph *g, const Event *e)
 	}
 	if (streq(e->pg, SCF_PG_GENERAL) || streq(e->pg, SCF_PG_GENERAL_OVR))
 		refresh_enabled(g, v);
+	else if (streq(e->pg, SCF_PG_RESTARTER_ACTIONS) && !deleted)
+		process_actions(g, v);
 	else if (e->pgtype && streq(e->pgtype, SCF_GROUP_DEPENDENCY)) {
 		read_deps(g, v);
 		evaluate(g);

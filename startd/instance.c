@@ -327,9 +327,69 @@ static void handle_contract_empty(Inst *i, pid_t pgid)
 	(void)commit_full(i, RSTATE_OFFLINE, RSTATE_NONE, "ct_ev_exit", true);
 }
 
+static void handle_maint_on(Inst *i, bool immediate)
+{
+	if (i->state == RSTATE_MAINT) {
+		report(i);
+		return;
+	}
+	if (immediate || !rstate_is_up(i->state))
+		to_maintenance(i, "administrative_request");
+	else
+		stop_instance(i, RSTATE_MAINT, "administrative_request");
+}
+
+static void handle_refresh(Inst *i)
+{
+	method_result_t res = METHOD_OK;
+	int code = 0, r;
+
+	if (!rstate_is_up(i->state))
+		return;
+	r = method_run(i, "refresh", false, &res, &code);
+	if (r >= 0 && res != METHOD_OK)
+		log_warning("%s: refresh method failed (%d)", i->fmri, code);
+}
+
+/* The administrative actions of restarter_actions; false if e is not one. */
+static bool handle_action(Inst *i, const Event *e)
+{
+	switch (e->type) {
+	case RE_RESTART:
+		if (rstate_is_up(i->state))
+			stop_instance(i, RSTATE_OFFLINE, "restart_request");
+		else
+			report(i);
+		return true;
+	case RE_REFRESH:
+		handle_refresh(i);
+		return true;
+	case RE_MAINT_ON:
+	case RE_MAINT_ON_IMMEDIATE:
+		handle_maint_on(i, e->type == RE_MAINT_ON_IMMEDIATE);
+		return true;
+	case RE_MAINT_OFF:
+		if (i->state == RSTATE_MAINT)
+			(void)commit(i, RSTATE_UNINIT, RSTATE_NONE, "clear_request");
+		return true;
+	case RE_DEGRADED:
+		if (i->state == RSTATE_ONLINE)
+			(void)commit(i, RSTATE_DEGRADED, RSTATE_NONE, "administrative_request");
+		return true;
+	case RE_RESTORE:
+		if (i->state == RSTATE_DEGRADED)
+			(void)commit(i, RSTATE_ONLINE, RSTATE_NONE, "administrative_request");
+		return true;
+	default:
+		return false;
+	}
+}
+
 void inst_handle(Inst *i, const Event *e)
 {
 	if (e->type != RE_INSERT && e->type != RE_SHUTDOWN && !i->inserted)
+		return;
+	if (handle_action(i, e))
 		return;
 	switch (e->type) {
 	case RE_INSERT:

@@ -51,8 +51,16 @@ enum {
 	RE_STOP,           /* a dependency went away: stop, go offline */
 	RE_CONTRACT_EMPTY, /* arg = process group: the last process of it is gone */
 	RE_REMOVE,         /* the instance was deleted: stop what runs */
-	RE_SHUTDOWN,       /* startd exits: stop what runs, then the worker exits */
-	RE_QUIT,           /* the dispatcher exits */
+	/* restarter_actions (svcadm), one event per action found: */
+	RE_RESTART,            /* restart: stop, then start again */
+	RE_REFRESH,            /* refresh: run the refresh method */
+	RE_MAINT_ON,           /* maint_on, maint_on_temporary: stop, maintenance */
+	RE_MAINT_ON_IMMEDIATE, /* maint_on_immediate: kill without the stop method */
+	RE_MAINT_OFF,          /* maint_off (svcadm clear): maintenance -> uninitialized */
+	RE_DEGRADED,           /* degraded: online -> degraded */
+	RE_RESTORE,            /* restore: degraded -> online */
+	RE_SHUTDOWN,           /* startd exits: stop what runs, then the worker exits */
+	RE_QUIT,               /* the dispatcher exits */
 };
 
 typedef struct Manager {

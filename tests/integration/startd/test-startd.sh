@@ -8,6 +8,8 @@
 #   timeout       a start method past timeout_seconds -> maintenance, its processes killed
 #   restart       SIGKILL startd, restart it: running services adopted, none twice, states
 #                 kept; SIGTERM stops the services and exits 0
+#   actions       restarter_actions (what svcadm writes): restart, maint_on, maint_off,
+#                 degraded, restore; each request is acted on once and deleted
 #   dependency    require_all: B waits offline for A, comes online after it, goes offline
 #                 when A is disabled
 source "$(dirname "$0")/lib-startd.sh"
@@ -218,6 +220,64 @@ EOT
 	startd_stop
 }
 
+# action FMRI NAME: one administrative request, as svcadm makes it (an integer timestamp).
+action() {
+	ok "$SVCCFG" -s "$1" setprop "restarter_actions/$2" = integer: "$(date +%s)"
+}
+
+# wait_action_done FMRI NAME: startd deletes a request once it has acted on it.
+wait_action_done() {
+	local deadline=$((SECONDS + READY_DEADLINE_S))
+	while "$SVCPROP" -q -p "restarter_actions/$2" "$1"; do
+		[ "$SECONDS" -lt "$deadline" ] || fail "restarter_actions/$2 of $1 never handled"
+		sleep 0.01
+	done
+}
+
+case_actions() {
+	startd_start
+	make_instance ct "$SLEEPER" contract 10 true
+	wait_state $CT online
+	local g
+	g=$(rprop $CT contract)
+	SEEN_PGIDS="$SEEN_PGIDS $g"
+	ok "$SVCCFG" -s $CT addpg restarter_actions framework P
+
+	log "restart: a new contract, the old group gone"
+	action $CT restart
+	wait_action_done $CT restart
+	local deadline=$((SECONDS + READY_DEADLINE_S))
+	while [ "$(rprop $CT contract)" = "$g" ] || [ "$(rprop $CT state)" != online ]; do
+		[ "$SECONDS" -lt "$deadline" ] || fail "not restarted: $(rprop $CT state)"
+		sleep 0.01
+	done
+	wait_group_empty "$g"
+	g=$(rprop $CT contract)
+	SEEN_PGIDS="$SEEN_PGIDS $g"
+	assert_eq 1 "$(count_sleepers)" "service processes after restart"
+
+	log "maint_on: maintenance, processes stopped; maint_off: back online"
+	action $CT maint_on
+	wait_state $CT maintenance
+	assert_eq administrative_request "$(rprop $CT auxiliary_state)" "aux"
+	wait_group_empty "$g"
+	action $CT maint_off
+	wait_action_done $CT maint_off
+	wait_state $CT online
+	g=$(rprop $CT contract)
+	SEEN_PGIDS="$SEEN_PGIDS $g"
+	assert_eq 1 "$(count_sleepers)" "service processes after clear"
+
+	log "degraded and restore"
+	action $CT degraded
+	wait_state $CT degraded
+	action $CT restore
+	wait_state $CT online
+	assert_eq "$g" "$(rprop $CT contract)" "degraded/restore keep the contract"
+	startd_stop
+	assert_eq 0 "$(count_sleepers)" "service processes after SIGTERM"
+}
+
 case "$CASE" in
 new-instance) case_new_instance ;;
 transient) case_transient ;;
@@ -226,6 +286,7 @@ fail3) case_fail3 ;;
 timeout) case_timeout ;;
 restart) case_restart ;;
 dependency) case_dependency ;;
+actions) case_actions ;;
 *) fail "unknown case $CASE" ;;
 esac
 log "ok"
