@@ -90,12 +90,13 @@ int backend_entity_lookup(Backend *b, const char *fmri, Entity *ret)
 static int list_fmris(Backend *b, sqlite3_stmt *s, int column, char ***ret)
 {
 	_cleanup_strv_free_ char **l = strv_new_empty();
+	size_t n = 0;
 	int r;
 
 	if (!l)
 		return backend_fail(b, SCF_ERROR_NO_RESOURCES, "out of memory");
 	while ((r = backend_step_row(b, s, "listing entities")) > 0)
-		if (strv_extend(&l, (const char *)sqlite3_column_text(s, column)) < 0)
+		if (strv_extend_counted(&l, &n, (const char *)sqlite3_column_text(s, column)) < 0)
 			return backend_fail(b, SCF_ERROR_NO_RESOURCES, "out of memory");
 	if (r < 0)
 		return r;
@@ -255,11 +256,12 @@ static int list_children(Backend *b, int64_t id, int64_t **ids, char ***fmris, s
 	sqlite3_bind_int64(s, 1, id);
 	while ((r = backend_step_row(b, s, "listing instances")) > 0) {
 		int64_t *a = realloc(*ids, (*n + 1) * sizeof(int64_t));
+		size_t k = *n;
 
 		if (!a)
 			return backend_fail(b, SCF_ERROR_NO_RESOURCES, "out of memory");
 		*ids = a;
-		if (strv_extend(fmris, (const char *)sqlite3_column_text(s, 1)) < 0)
+		if (strv_extend_counted(fmris, &k, (const char *)sqlite3_column_text(s, 1)) < 0)
 			return backend_fail(b, SCF_ERROR_NO_RESOURCES, "out of memory");
 		a[(*n)++] = sqlite3_column_int64(s, 0);
 	}

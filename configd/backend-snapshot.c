@@ -222,6 +222,7 @@ int backend_list_snapshots(Backend *b, const char *instance, char ***ret)
 	_cleanup_(entity_clear) Entity e = {};
 	_cleanup_stmt_ sqlite3_stmt *s = NULL;
 	_cleanup_strv_free_ char **l = NULL;
+	size_t n = 0;
 	int r;
 
 	r = lookup_instance(b, instance, &e);
@@ -235,7 +236,7 @@ int backend_list_snapshots(Backend *b, const char *instance, char ***ret)
 		return -SCF_ERROR_BACKEND_ACCESS;
 	sqlite3_bind_int64(s, 1, e.id);
 	while ((r = backend_step_row(b, s, "listing snapshots")) > 0)
-		if (strv_extend(&l, (const char *)sqlite3_column_text(s, 0)) < 0)
+		if (strv_extend_counted(&l, &n, (const char *)sqlite3_column_text(s, 0)) < 0)
 			return backend_fail(b, SCF_ERROR_NO_RESOURCES, "out of memory");
 	if (r < 0)
 		return r;

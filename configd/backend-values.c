@@ -43,9 +43,8 @@ int values_decode(const void *blob, size_t len, char ***ret, size_t *ret_n)
 
 		if (!z) /* a truncated blob: keep what is whole */
 			break;
-		if (strv_extend(&l, p) < 0)
+		if (strv_extend_counted(&l, &n, p) < 0)
 			return -SCF_ERROR_NO_RESOURCES;
-		n++;
 		p = z + 1;
 	}
 	*ret = TAKE_PTR(l);

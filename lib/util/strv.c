@@ -52,6 +52,37 @@ int strv_extend(char ***l, const char *s)
 	return r;
 }
 
+/* The slots a counted list of n strings has: n + 1, rounded up to a power of two. */
+static size_t counted_slots(size_t n)
+{
+	size_t slots = 1;
+
+	while (slots < n + 1)
+		slots *= 2;
+	return slots;
+}
+
+int strv_extend_counted(char ***l, size_t *n, const char *s)
+{
+	char *c = strdup(s);
+	char **m = *l;
+
+	if (!c)
+		return -ENOMEM;
+	/* A NULL list has no slot at all; otherwise the slots are what the doubling left. */
+	if (!m || *n + 2 > counted_slots(*n)) {
+		m = realloc(*l, counted_slots(*n + 1) * sizeof(char *));
+		if (!m) {
+			free(c);
+			return -ENOMEM;
+		}
+	}
+	m[*n] = c;
+	m[++*n] = NULL;
+	*l = m;
+	return 0;
+}
+
 bool strv_contains(char *const *l, const char *s)
 {
 	STRV_FOREACH (i, l)

@@ -21,6 +21,12 @@ size_t strv_length(char *const *l);
 int strv_extend(char ***l, const char *s);
 /* Appends s itself, taking ownership of it on success only. */
 int strv_consume(char ***l, char *s);
+/*
+ * strv_extend() for building a long list: the caller keeps its length in *n, so appending does
+ * not walk the list, and the array grows by doubling, so n appends cost O(n), not O(n^2).  The
+ * list must start as NULL or strv_new_empty() with *n = 0 and grow only through this function.
+ */
+int strv_extend_counted(char ***l, size_t *n, const char *s);
 bool strv_contains(char *const *l, const char *s);
 char **strv_copy(char *const *l);
 /* Sorts in strcmp() order, in place. */
