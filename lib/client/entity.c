@@ -119,12 +119,18 @@ static int resolve_full(scf_handle_t *h, const char *pattern, unsigned flags, ch
 	return 0;
 }
 
-static int filter_into(scf_handle_t *h, char ***out, char **candidates, const char *pattern)
+/*
+ * Appends the candidates that pattern matches.  configd lists each entity once and services and
+ * instances never share an FMRI, so there is nothing to deduplicate: a membership test per
+ * candidate would make a pattern such as "*" quadratic in the size of the repository.
+ */
+static int filter_into(
+        scf_handle_t *h, char ***out, size_t *n, char **candidates, const char *pattern)
 {
 	STRV_FOREACH (c, candidates) {
-		if (!scf_fmri_abbrev_match(pattern, *c) || strv_contains(*out, *c))
+		if (!scf_fmri_abbrev_match(pattern, *c))
 			continue;
-		if (strv_extend(out, *c) < 0)
+		if (strv_extend_counted(out, n, *c) < 0)
 			return client_set_error(h, -SCF_ERROR_NO_MEMORY, "out of memory");
 	}
 	return 0;
@@ -133,6 +139,7 @@ static int filter_into(scf_handle_t *h, char ***out, char **candidates, const ch
 int scf_fmri_resolve(scf_handle_t *h, const char *pattern, unsigned flags, char ***ret)
 {
 	_cleanup_strv_free_ char **out = NULL, **services = NULL, **instances = NULL;
+	size_t n = 0;
 	int r;
 
 	client_clear_error(h);
@@ -148,14 +155,14 @@ int scf_fmri_resolve(scf_handle_t *h, const char *pattern, unsigned flags, char 
 	if (flags & SCF_RESOLVE_SERVICES) {
 		r = scf_service_list(h, &services);
 		if (r >= 0)
-			r = filter_into(h, &out, services, pattern);
+			r = filter_into(h, &out, &n, services, pattern);
 		if (r < 0)
 			return r;
 	}
 	if (flags & SCF_RESOLVE_INSTANCES) {
 		r = scf_instance_list(h, NULL, &instances);
 		if (r >= 0)
-			r = filter_into(h, &out, instances, pattern);
+			r = filter_into(h, &out, &n, instances, pattern);
 		if (r < 0)
 			return r;
 	}
