@@ -288,22 +288,10 @@ static struct {
 	size_t n;
 } targets;
 
-static bool target_seen(const char *key)
-{
-	for (size_t i = 0; i < targets.n; i++)
-		if (streq(targets.v[i].key, key))
-			return true;
-	return false;
-}
-
 static void target_add(const char *key, const char *entity, scf_pg_t *pg, const char *prop)
 {
 	target_t *v;
 
-	if (target_seen(key)) {
-		scf_pg_free(pg);
-		return;
-	}
 	v = realloc(targets.v, (targets.n + 1) * sizeof(*v));
 	if (!v)
 		die("Could not allocate memory");
@@ -429,8 +417,51 @@ static void process_pg_target(const target_t *t)
 	}
 }
 
+static void target_clear(target_t *t)
+{
+	scf_pg_free(t->pg);
+	free(t->key);
+	free(t->entity);
+}
+
+static int cmp_target_index(const void *a, const void *b)
+{
+	size_t i = *(const size_t *)a, j = *(const size_t *)b;
+	int c = strcmp(targets.v[i].key, targets.v[j].key);
+
+	return c ? c : (i > j) - (i < j);
+}
+
+/*
+ * Keeps the first of targets with the same key, in operand order.  Sorting an index makes this
+ * O(n log n): a pattern such as "*" over a large repository yields every entity as a target.
+ */
+static void targets_dedup(void)
+{
+	_cleanup_free_ size_t *idx = calloc(targets.n + 1, sizeof(size_t));
+	_cleanup_free_ bool *dup = calloc(targets.n + 1, sizeof(bool));
+	size_t k = 0;
+
+	if (!idx || !dup)
+		die("Could not allocate memory");
+	for (size_t i = 0; i < targets.n; i++)
+		idx[i] = i;
+	qsort(idx, targets.n, sizeof(size_t), cmp_target_index);
+	for (size_t i = 1; i < targets.n; i++)
+		if (streq(targets.v[idx[i]].key, targets.v[idx[i - 1]].key))
+			dup[idx[i]] = true;
+	for (size_t i = 0; i < targets.n; i++) {
+		if (dup[i])
+			target_clear(&targets.v[i]);
+		else
+			targets.v[k++] = targets.v[i];
+	}
+	targets.n = k;
+}
+
 static void process_targets(void)
 {
+	targets_dedup();
 	/* Several things to show: each line must say which one it is about. */
 	if (targets.n > 1)
 		g.types = g.fmris = true;
@@ -441,9 +472,7 @@ static void process_targets(void)
 			process_pg_target(t);
 		else
 			process_entity(t->entity);
-		scf_pg_free(t->pg);
-		free(t->key);
-		free(t->entity);
+		target_clear(t);
 	}
 	free(targets.v);
 }

@@ -50,6 +50,13 @@ ok "$SVCPROP" -p config/port sendmail
 assert_eq 25 "$OUT" "svcprop with abbreviation sendmail"
 ok "$SVCPROP" -p config/port network/smtp:sendmail
 assert_eq 25 "$OUT" "svcprop network/smtp:sendmail"
+# Operands naming one entity several ways show it once (and so without designators); the
+# order of distinct entities is the operands' order.
+ok "$SVCPROP" -p config/port sendmail 'smtp:*' "$I" network/smtp:sendmail
+assert_eq 25 "$OUT" "svcprop with four operands naming one instance"
+ok "$SVCPROP" -p svcpg/over "$S" sendmail "$S"
+assert_eq "$S/:properties/svcpg/over astring service-value
+$I/:properties/svcpg/over astring instance-value" "$OUT" "svcprop SERVICE INSTANCE SERVICE"
 # An abbreviation of a service stands for its instances (illumos' SCF_WALK_EXPLICIT): "smtp"
 # is one entity, the instance, so designators carry no FMRI; only "svc:/network/smtp" names
 # the service itself.
