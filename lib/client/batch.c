@@ -134,42 +134,8 @@ static int set_name(scf_batch_t *b, char **dst, const char *name, const char *wh
 
 static int set_values(batch_step *s, scf_batch_t *b, const char *const *values, size_t n)
 {
-	const char *tname = scf_type_to_string(s->value_type);
-	_cleanup_strv_free_ char **l = strv_new_empty();
-	int r;
-
-	if (!l)
-		return oom(b);
-	if (!tname)
-		return client_set_error(b->h, -SCF_ERROR_INVALID_ARGUMENT,
-		        "%s/:properties/%s/%s: invalid type", s->fmri, s->pg, s->prop);
-	if (n > SCF_LIMIT_MAX_VALUES)
-		return client_set_error(b->h, -SCF_ERROR_CONSTRAINT_VIOLATED,
-		        "%s/:properties/%s/%s: %zu values are more than %d", s->fmri, s->pg,
-		        s->prop, n, SCF_LIMIT_MAX_VALUES);
-	if (n > 0 && !values)
-		return client_set_error(b->h, -SCF_ERROR_INVALID_ARGUMENT,
-		        "%s/:properties/%s/%s: values missing", s->fmri, s->pg, s->prop);
-	for (size_t i = 0; i < n; i++) {
-		const char *v = values[i] ? values[i] : "";
-		char *canon = NULL;
-
-		r = scf_value_normalize(s->value_type, v, &canon);
-		if (r == -SCF_ERROR_CONSTRAINT_VIOLATED)
-			return client_set_error(b->h, r,
-			        "%s/:properties/%s/%s: a value of %zu bytes is longer than %d",
-			        s->fmri, s->pg, s->prop, strlen(v), SCF_LIMIT_MAX_VALUE_LENGTH);
-		if (r < 0)
-			return client_set_error(b->h, r,
-			        "%s/:properties/%s/%s: \"%s\" is not a valid %s", s->fmri, s->pg,
-			        s->prop, v, tname);
-		if (!canon && !(canon = strdup(v)))
-			return oom(b);
-		if (strv_consume(&l, canon) < 0)
-			return oom(b);
-	}
-	s->values = TAKE_PTR(l);
-	return 0;
+	return client_normalize_values(
+	        b->h, s->fmri, s->pg, s->prop, s->value_type, values, n, &s->values);
 }
 
 /* Appends *s (taking its contents) when r says the adder's checks passed. */

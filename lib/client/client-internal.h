@@ -67,6 +67,13 @@ void client_notify_free_queue(scf_handle_t *h);
 void client_property_done(scf_property_t *p);
 int client_property_copy(const scf_property_t *src, scf_property_t *dst);
 
+/*
+ * Checks n values of type for entity/pg/prop (count, each value, its length) and returns their
+ * canonical forms in *ret; the error message names the property and the bad value (tx.c).
+ */
+int client_normalize_values(scf_handle_t *h, const char *entity, const char *pg, const char *prop,
+        scf_type_t type, const char *const *values, size_t n, char ***ret);
+
 DEFINE_TRIVIAL_CLEANUP_FUNC(scf_pg_t *, scf_pg_free)
 
 #endif

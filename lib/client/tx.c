@@ -136,40 +136,41 @@ static int check_name(scf_tx_t *tx, const char *prop)
 	return 0;
 }
 
-static int normalize_values(scf_tx_t *tx, const char *prop, scf_type_t type,
-        const char *const *values, size_t n, char ***ret)
+int client_normalize_values(scf_handle_t *h, const char *entity, const char *pg, const char *prop,
+        scf_type_t type, const char *const *values, size_t n, char ***ret)
 {
 	_cleanup_strv_free_ char **l = strv_new_empty();
 	const char *tname = scf_type_to_string(type);
+	size_t k = 0;
 	int r;
 
 	if (!l)
-		return client_set_error(tx->h, -SCF_ERROR_NO_MEMORY, "out of memory");
+		return client_set_error(h, -SCF_ERROR_NO_MEMORY, "out of memory");
 	if (!tname)
-		return tx_error(tx, -SCF_ERROR_INVALID_ARGUMENT, prop, "invalid type");
+		return client_set_error(h, -SCF_ERROR_INVALID_ARGUMENT,
+		        "%s/:properties/%s/%s: invalid type", entity, pg, prop);
 	if (n > SCF_LIMIT_MAX_VALUES)
-		return tx_error(tx, -SCF_ERROR_CONSTRAINT_VIOLATED, prop, "too many values");
+		return client_set_error(h, -SCF_ERROR_CONSTRAINT_VIOLATED,
+		        "%s/:properties/%s/%s: %zu values are more than %d", entity, pg, prop, n,
+		        SCF_LIMIT_MAX_VALUES);
 	if (n > 0 && !values)
-		return tx_error(tx, -SCF_ERROR_INVALID_ARGUMENT, prop, "values missing");
+		return client_set_error(h, -SCF_ERROR_INVALID_ARGUMENT,
+		        "%s/:properties/%s/%s: values missing", entity, pg, prop);
 	for (size_t i = 0; i < n; i++) {
-		char *canon = NULL;
+		const char *v = values[i] ? values[i] : "";
+		_cleanup_free_ char *canon = NULL;
 
-		r = scf_value_normalize(type, values[i] ? values[i] : "", &canon);
+		r = scf_value_normalize(type, v, &canon);
 		if (r == -SCF_ERROR_CONSTRAINT_VIOLATED)
-			return client_set_error(tx->h, r,
-			        "%s/:properties/%s/%s: value of %zu bytes is too long",
-			        tx->pg->entity, tx->pgname, prop, strlen(strempty(values[i])));
+			return client_set_error(h, r,
+			        "%s/:properties/%s/%s: a value of %zu bytes is longer than %d",
+			        entity, pg, prop, strlen(v), SCF_LIMIT_MAX_VALUE_LENGTH);
 		if (r < 0)
-			return client_set_error(tx->h, r,
-			        "%s/:properties/%s/%s: \"%s\" is not %s %s", tx->pg->entity,
-			        tx->pgname, prop, strempty(values[i]),
-			        strchr("aeiou", tname[0]) ? "an" : "a", tname);
-		if (!canon && !(canon = strdup(values[i])))
-			return client_set_error(tx->h, -SCF_ERROR_NO_MEMORY, "out of memory");
-		if (strv_consume(&l, canon) < 0) {
-			free(canon);
-			return client_set_error(tx->h, -SCF_ERROR_NO_MEMORY, "out of memory");
-		}
+			return client_set_error(h, r,
+			        "%s/:properties/%s/%s: \"%s\" is not a valid %s", entity, pg, prop,
+			        v, tname);
+		if (strv_extend_counted(&l, &k, canon ? canon : v) < 0)
+			return client_set_error(h, -SCF_ERROR_NO_MEMORY, "out of memory");
 	}
 	*ret = TAKE_PTR(l);
 	return 0;
@@ -188,7 +189,8 @@ static int add_command(scf_tx_t *tx, uint32_t op, const char *prop, scf_type_t t
 	if (r < 0)
 		return r;
 	if (op != TX_OP_DELETE) {
-		r = normalize_values(tx, prop, type, values, n, &canon);
+		r = client_normalize_values(
+		        tx->h, tx->pg->entity, tx->pgname, prop, type, values, n, &canon);
 		if (r < 0)
 			return r;
 	} else if (!(canon = strv_new_empty()))
