@@ -131,14 +131,17 @@ int cmd_addpg(svccfg_t *c, const token_t *args, size_t n)
 
 int pg_delete(svccfg_t *c, const char *name)
 {
-	scf_pg_t *pg = NULL;
 	scf_handle_t *h;
 	int r;
 
-	r = pg_read(c, name, &pg);
-	if (r < 0)
-		return r;
-	scf_pg_free(pg);
+	/*
+	 * No read first: DeletePg answers NotFound itself, and a pg whose values are too large
+	 * for one D-Bus reply (over 64 MiB), which nothing can read, can still be deleted.
+	 */
+	if (scf_name_validate(name) < 0) {
+		svccfg_error(c, "Invalid property group name \"%s\".", name);
+		return SVCCFG_ERR;
+	}
 	if ((r = svccfg_handle(c, &h)) < 0)
 		return r;
 	r = scf_pg_delete(h, svccfg_entity(c), name);
