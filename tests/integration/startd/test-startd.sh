@@ -10,6 +10,9 @@
 #                 kept; SIGTERM stops the services and exits 0
 #   actions       restarter_actions (what svcadm writes): restart, maint_on, maint_off,
 #                 degraded, restore; each request is acted on once and deleted
+#   wait-model    the start method's process is the service: online; when it dies, restarted
+#   second        a second startd on the same root is refused, the first goes on
+#   lost-configd  configd dies: startd stops its services and exits 1
 #   dependency    require_all: B waits offline for A, comes online after it, goes offline
 #                 when A is disabled
 source "$(dirname "$0")/lib-startd.sh"
@@ -278,6 +281,54 @@ case_actions() {
 	assert_eq 0 "$(count_sleepers)" "service processes after SIGTERM"
 }
 
+case_wait_model() {
+	startd_start
+	make_instance w "sleep $SLEEP_N" wait 10 true
+	local I=svc:/test/w:default pid
+	wait_state $I online
+	pid=$(rprop $I start_pid)
+	SEEN_PGIDS="$SEEN_PGIDS $pid"
+	assert_eq "$pid" "$(sleeper_pids)" "the service process is the start method's"
+	kill -KILL "$pid"
+	local deadline=$((SECONDS + READY_DEADLINE_S))
+	while [ "$(rprop $I start_pid)" = "$pid" ] || [ "$(rprop $I state)" != online ] ||
+		[ "$(count_sleepers)" -ne 1 ]; do
+		[ "$SECONDS" -lt "$deadline" ] || fail "wait service not restarted"
+		sleep 0.01
+	done
+	SEEN_PGIDS="$SEEN_PGIDS $(rprop $I start_pid)"
+	startd_stop
+	assert_eq 0 "$(count_sleepers)" "service processes after SIGTERM"
+}
+
+case_second() {
+	startd_start
+	run timeout 20 "$SVC_STARTD" --root "$ROOT"
+	assert_rc 1 "a second startd"
+	assert_match "another restarter is already attached" "$ERR" "its message"
+	make_instance tr ":true" transient 10 true
+	wait_state $TR online
+	startd_stop
+}
+
+case_lost_configd() {
+	startd_start
+	make_instance ct "$SLEEPER" contract 10 true
+	wait_state $CT online
+	SEEN_PGIDS="$SEEN_PGIDS $(rprop $CT contract)"
+	configd_kill9
+	local deadline=$((SECONDS + READY_DEADLINE_S)) rc=0
+	while kill -0 "$STARTD_PID" 2>/dev/null &&
+		[ "$(awk '{print $3}' "/proc/$STARTD_PID/stat" 2>/dev/null)" != Z ]; do
+		[ "$SECONDS" -lt "$deadline" ] || fail "startd still runs without a repository"
+		sleep 0.01
+	done
+	wait "$STARTD_PID" || rc=$?
+	STARTD_PID=""
+	assert_eq 1 "$rc" "startd's exit status without a repository"
+	assert_eq 0 "$(count_sleepers)" "service processes left behind"
+}
+
 case "$CASE" in
 new-instance) case_new_instance ;;
 transient) case_transient ;;
@@ -287,6 +338,9 @@ timeout) case_timeout ;;
 restart) case_restart ;;
 dependency) case_dependency ;;
 actions) case_actions ;;
+wait-model) case_wait_model ;;
+second) case_second ;;
+lost-configd) case_lost_configd ;;
 *) fail "unknown case $CASE" ;;
 esac
 log "ok"
