@@ -166,6 +166,7 @@ static void recover(Inst *i, const scf_pg_t *pg)
 		report(i);
 		return;
 	}
+	bool had_contract = i->pgid > 0;
 	if (proc_group_alive_live(i->pgid)) {
 		log_info("%s: stopping leftover process group %d (state was %s)", i->fmri,
 		        (int)i->pgid, rstate_to_string(st));
@@ -173,8 +174,9 @@ static void recover(Inst *i, const scf_pg_t *pg)
 	}
 	i->pgid = 0;
 	i->state = st;
+	/* Up without a contract (transient, or a start that left nothing, as EMI): stays up. */
 	if (st == RSTATE_MAINT || st == RSTATE_DISABLED || st == RSTATE_UNINIT ||
-	        (rstate_is_up(st) && model == SMODEL_TRANSIENT))
+	        (rstate_is_up(st) && (model == SMODEL_TRANSIENT || !had_contract)))
 		report(i);
 	else
 		(void)commit_full(i, RSTATE_OFFLINE, RSTATE_NONE, "none", true);

@@ -27,6 +27,9 @@
  *                                the restarter when an instance's process group empties
  *   main thread                  start-up, then waits for SIGTERM/SIGINT and shuts down
  *
+ * Before the graph and the repository thread start, svc:/system/early-manifest-import:default
+ * (if it exists and is enabled) is run to completion and marked online (emi.c).
+ *
  * Invariants:
  * - Every thread that talks to configd has its own handle (handles are not thread-safe); the
  *   main thread's handle carries the restarter registration for startd's whole life.
@@ -179,6 +182,8 @@ static int run(Manager *m, const sigset_t *mask)
 		proc = true;
 	if (r >= 0 && (r = restarter_start(m)) >= 0)
 		restarter = true;
+	if (r >= 0)
+		r = emi_run(m);
 	if (r >= 0 && (r = graph_thread_start(m)) >= 0)
 		graph_up = true;
 	if (r >= 0 && (r = repo_thread_start(m)) >= 0)

@@ -83,6 +83,9 @@ typedef struct Manager {
 	unsigned n_workers;
 } Manager;
 
+/* emi.c: runs svc:/system/early-manifest-import:default to completion if it exists. */
+int emi_run(Manager *m);
+
 /* repo.c: the repository-event thread. */
 int repo_thread_start(Manager *m);
 void repo_thread_stop(Manager *m);

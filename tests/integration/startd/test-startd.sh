@@ -13,6 +13,8 @@
 #   wait-model    the start method's process is the service: online; when it dies, restarted
 #   second        a second startd on the same root is refused, the first goes on
 #   lost-configd  configd dies: startd stops its services and exits 1
+#   emi           early-manifest-import runs once, to completion, before startd listens, and is
+#                 online; what it imported is then handled as usual
 #   dependency    require_all: B waits offline for A, comes online after it, goes offline
 #                 when A is disabled
 source "$(dirname "$0")/lib-startd.sh"
@@ -329,6 +331,53 @@ case_lost_configd() {
 	assert_eq 0 "$(count_sleepers)" "service processes left behind"
 }
 
+case_emi() {
+	local E=svc:/system/early-manifest-import:default
+	cat >"$ROOT/imported.svccfg" <<'EOT'
+add test/imported
+select svc:/test/imported
+add default
+select svc:/test/imported:default
+addpg startd framework
+setprop startd/duration = astring: transient
+addpg start method
+setprop start/exec = astring: ":true"
+refresh
+addpg general framework
+setprop general/enabled = boolean: true
+EOT
+	cat >"$ROOT/emi.svccfg" <<EOT
+add system/early-manifest-import
+select svc:/system/early-manifest-import
+add default
+select $E
+addpg startd framework
+setprop startd/duration = astring: transient
+addpg start method
+setprop start/exec = astring: "$SVCCFG -f $ROOT/imported.svccfg"
+setprop start/timeout_seconds = count: 60
+refresh
+addpg general framework
+setprop general/enabled = boolean: true
+EOT
+	ok "$SVCCFG" -f "$ROOT/emi.svccfg"
+	startd_start
+	# EMI ran before "ready": the imported instance exists already.
+	ok "$SVCCFG" -s svc:/test/imported:default listpg
+	assert_eq online "$(rprop $E state)" "EMI state when startd is ready"
+	wait_state svc:/test/imported:default online
+	make_instance barrier ":true" transient
+	wait_state svc:/test/barrier:default disabled
+	wait_state $E online
+	assert_eq 1 "$(grep -c 'Executing start method' "$ROOT/var/svc/log/system-early-manifest-import:default.log")" \
+		"EMI start runs"
+	local lines
+	lines=$(grep -n -e 'running early manifest import' -e 'ready$' "$STARTD_LOG" | cut -d: -f1 | tr '\n' ' ')
+	assert_match '^[0-9]+ [0-9]+ $' "$lines" "EMI and ready lines"
+	[ "${lines%% *}" -lt "$(echo "$lines" | cut -d' ' -f2)" ] || fail "EMI ran after ready: $lines"
+	startd_stop
+}
+
 case "$CASE" in
 new-instance) case_new_instance ;;
 transient) case_transient ;;
@@ -338,6 +387,7 @@ timeout) case_timeout ;;
 restart) case_restart ;;
 dependency) case_dependency ;;
 actions) case_actions ;;
+emi) case_emi ;;
 wait-model) case_wait_model ;;
 second) case_second ;;
 lost-configd) case_lost_configd ;;
