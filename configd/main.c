@@ -96,17 +96,24 @@ static int parse_argv(int argc, char *argv[])
 static int make_dirs(const Manager *m)
 {
 	_cleanup_free_ char *vol = NULL;
+	mode_t old_umask;
 	struct stat st;
 	int r;
 
 	r = smf_path(m->root, SMF_REL_VOLATILE_DIR, &vol);
 	if (r < 0)
 		return log_error_errno(r, "out of memory");
+	/*
+	 * Readers reach the socket through every directory below the root, so what we create must
+	 * be 0755 whatever umask we were started with (077 would lock every other user out).
+	 */
+	old_umask = umask(022);
 	r = smf_mkdir_p(vol, 0755);
+	umask(old_umask);
 	if (r < 0)
 		return log_error_errno(r, "cannot create %s", vol);
 	if (stat(vol, &st) == 0 && (st.st_mode & 07777) != 0755 && st.st_uid == geteuid())
-		(void)chmod(vol, 0755); /* a umask may have narrowed it */
+		(void)chmod(vol, 0755); /* it existed, narrower */
 	return 0;
 }
 

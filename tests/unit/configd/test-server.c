@@ -40,6 +40,8 @@
 
 /* When not 0, the largest file the next spawned daemon may write (RLIMIT_FSIZE, in bytes). */
 static rlim_t spawn_file_limit;
+/* When >= 0, the umask the next spawned daemon starts with. */
+static int spawn_umask = -1;
 
 typedef struct Daemon {
 	char root[64];
@@ -96,6 +98,8 @@ static pid_t spawn(const char *root, const char *extra, int *ret_status)
 		dup2(fd, STDERR_FILENO);
 		setenv("NOTIFY_SOCKET", sa.sun_path, 1);
 		setenv("SMF_LOG_LEVEL", "debug", 1);
+		if (spawn_umask >= 0)
+			umask((mode_t)spawn_umask);
 		if (spawn_file_limit) {
 			struct rlimit rl = {spawn_file_limit, spawn_file_limit};
 
@@ -185,6 +189,24 @@ static int setup_native(void **state)
 
 	daemon_start(d, "--native");
 	*state = d;
+	return 0;
+}
+
+/* A daemon that may not grow a file past 1 MiB (RLIMIT_FSIZE). */
+static int setup_file_limit(void **state)
+{
+	spawn_file_limit = 1024 * 1024;
+	setup(state);
+	spawn_file_limit = 0;
+	return 0;
+}
+
+/* A daemon started with umask 077. */
+static int setup_umask(void **state)
+{
+	spawn_umask = 077;
+	setup(state);
+	spawn_umask = -1;
 	return 0;
 }
 
@@ -649,9 +671,9 @@ static int commit_big(sd_bus *bus, uint64_t gen, const char *prop, const char *v
  */
 static void test_write_failure(void **state)
 {
-	Daemon d = {};
+	Daemon *d = *state;
 	_cleanup_free_ char *value = malloc(4096);
-	_cleanup_(sd_bus_flush_close_unrefp) sd_bus *bus = NULL;
+	_cleanup_(sd_bus_flush_close_unrefp) sd_bus *bus = connect_bus(d);
 	char prop[16];
 	uint64_t gen;
 	int i, r = 0;
@@ -659,10 +681,6 @@ static void test_write_failure(void **state)
 	assert_non_null(value);
 	memset(value, 'x', 4095);
 	value[4095] = 0;
-	spawn_file_limit = 1024 * 1024;
-	daemon_start(&d, NULL);
-	spawn_file_limit = 0;
-	bus = connect_bus(&d);
 	call(bus, "AddService", "s", "svc:/a");
 	call(bus, "AddInstance", "s", "svc:/a:i");
 	call(bus, "AddPg", "sssu", "svc:/a:i", "big", "application", 0);
@@ -707,7 +725,27 @@ static void test_write_failure(void **state)
 	/* Still serving, and still writing what fits. */
 	commit_one(bus, "svc:/a:i", "big", gen, 0, "small", "count", "1", NULL);
 	assert_int_equal(pg_generation(bus, "svc:/a:i", "big"), gen + 1);
-	daemon_stop(&d);
+}
+
+/*
+ * Readers reach the socket through $ROOT/etc/svc/volatile, so every directory configd creates
+ * there must be searchable by all, whatever umask it was started with.
+ */
+static void test_umask(void **state)
+{
+	static const char *const dirs[] = {"etc", "etc/svc", SMF_REL_VOLATILE_DIR};
+	Daemon *d = *state;
+
+	for (size_t i = 0; i < ELEMENTSOF(dirs); i++) {
+		char path[256];
+		struct stat st;
+
+		snprintf(path, sizeof(path), "%s/%s", d->root, dirs[i]);
+		assert_int_equal(stat(path, &st), 0);
+		if ((st.st_mode & 0755) != 0755)
+			print_message("%s: mode %o\n", path, (unsigned)(st.st_mode & 07777));
+		assert_int_equal(st.st_mode & 0755, 0755);
+	}
 }
 
 int main(void)
@@ -721,7 +759,8 @@ int main(void)
 	        cmocka_unit_test_setup_teardown(test_unprivileged, setup, teardown),
 	        cmocka_unit_test_setup_teardown(test_second_refused, setup, teardown),
 	        cmocka_unit_test_setup_teardown(test_connection_bound, setup, teardown),
-	        cmocka_unit_test(test_write_failure),
+	        cmocka_unit_test_setup_teardown(test_write_failure, setup_file_limit, teardown),
+	        cmocka_unit_test_setup_teardown(test_umask, setup_umask, teardown),
 	};
 
 	signal(SIGPIPE, SIG_IGN);
