@@ -111,6 +111,7 @@ static int commit_full(Inst *i, rstate_t state, rstate_t next, const char *aux, 
 		        rstate_to_string(state), strempty(aux));
 	i->state = state;
 	i->next_state = next;
+	i->aux = aux;
 	r = rpg_write(i->h, i->fmri, &u);
 	if (next == RSTATE_NONE)
 		report(i);
@@ -120,6 +121,11 @@ static int commit_full(Inst *i, rstate_t state, rstate_t next, const char *aux, 
 static int commit(Inst *i, rstate_t state, rstate_t next, const char *aux)
 {
 	return commit_full(i, state, next, aux, false);
+}
+
+void inst_note_pids(Inst *i)
+{
+	(void)commit_full(i, i->state, i->next_state, i->aux, true);
 }
 
 /* Kills what is left of the instance's contract and forgets it. */
@@ -285,6 +291,11 @@ static void handle_start(Inst *i)
 				Event e = {.type = RE_CONTRACT_EMPTY, .arg = i->pgid};
 				inst_handle(i, &e);
 			}
+			return;
+		}
+		if (res == METHOD_CANCELED) {
+			kill_contract(i, SIGKILL);
+			(void)commit_full(i, RSTATE_OFFLINE, RSTATE_NONE, "none", true);
 			return;
 		}
 		log_warning("%s: start method %s (%d), attempt %u", i->fmri,

@@ -34,6 +34,7 @@ typedef struct Inst {
 	scf_handle_t *h; /* the worker's own connection (handles are not thread-safe) */
 	bool inserted;
 	rstate_t state, next_state;
+	const char *aux; /* the auxiliary_state last committed (a static string) */
 	pid_t pgid;      /* the contract: the start method's process group, 0 = none */
 	pid_t start_pid; /* the start method's pid */
 	char *logfile;
@@ -44,6 +45,10 @@ typedef struct Inst {
 
 Inst *inst_new(Manager *m, const char *fmri);
 void inst_free(Inst *i);
+
+/* Records start_pid and contract as soon as a start method is spawned, with the state as is, so
+ * that a startd killed during the method leaves the group for its successor to find. */
+void inst_note_pids(Inst *i);
 
 /* Runs one event on the instance (in its worker thread, with i->h bound). */
 void inst_handle(Inst *i, const Event *e);
@@ -64,9 +69,10 @@ int rpg_write(scf_handle_t *h, const char *fmri, const StateUpdate *u);
 /* method.c */
 typedef enum method_result {
 	METHOD_OK = 0,
-	METHOD_FAILED,  /* exited non-zero (retryable) or died on a signal */
-	METHOD_FATAL,   /* exit 95/96/99/100, or cannot run at all: maintenance at once */
-	METHOD_TIMEOUT, /* exceeded timeout_seconds and was killed */
+	METHOD_FAILED,   /* exited non-zero (retryable) or died on a signal */
+	METHOD_FATAL,    /* exit 95/96/99/100, or cannot run at all: maintenance at once */
+	METHOD_TIMEOUT,  /* exceeded timeout_seconds and was killed */
+	METHOD_CANCELED, /* a start method killed because startd shuts down */
 } method_result_t;
 
 /*

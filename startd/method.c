@@ -184,22 +184,27 @@ static int exec_of(const scf_pg_t *pg, const char **exec, uint64_t *timeout)
 	return 0;
 }
 
-/* Waits for the method, killing its group at the timeout. */
-static method_result_t wait_method(Inst *i, pid_t pid, uint64_t timeout_s, int *code)
+/* Waits for the method, killing its group at the timeout (or, for a start, at shutdown). */
+static method_result_t wait_method(
+        Inst *i, pid_t pid, uint64_t timeout_s, bool cancellable, int *code)
 {
 	uint64_t deadline =
 	        timeout_s ? deadline_after_usec(timeout_s * USEC_PER_SEC) : USEC_INFINITY;
-	int status = 0;
+	int status = 0, r;
 
-	if (proc_wait(pid, deadline, &status) > 0)
+	r = proc_wait(pid, deadline, &status, cancellable);
+	if (r > 0)
 		return classify_exit(status, code);
-	log_warning("%s: method timed out after %" PRIu64 " s; killing its processes", i->fmri,
-	        timeout_s);
+	if (r == -ECANCELED)
+		log_info("%s: shutting down; killing the running method", i->fmri);
+	else
+		log_warning("%s: method timed out after %" PRIu64 " s; killing its processes",
+		        i->fmri, timeout_s);
 	(void)proc_group_kill(pid, SIGKILL, 0);
-	(void)proc_wait(pid, deadline_after_usec(STOP_GRACE_USEC), &status);
+	(void)proc_wait(pid, deadline_after_usec(STOP_GRACE_USEC), &status, false);
 	proc_forget(pid);
 	*code = -SIGKILL;
-	return METHOD_TIMEOUT;
+	return r == -ECANCELED ? METHOD_CANCELED : METHOD_TIMEOUT;
 }
 
 int method_run(Inst *i, const char *name, bool wait_model, method_result_t *res, int *code)
@@ -236,12 +241,13 @@ int method_run(Inst *i, const char *name, bool wait_model, method_result_t *res,
 	if (start) {
 		i->pgid = i->start_pid = pid;
 		(void)proc_contract_add(pid, i->fmri, false);
+		inst_note_pids(i);
 	}
 	if (start && wait_model) {
 		proc_forget(pid);
 		return 0;
 	}
-	*res = wait_method(i, pid, timeout, code);
+	*res = wait_method(i, pid, timeout, start, code);
 	if (!start) /* what a stop method left behind is not the service's */
 		(void)proc_group_kill(pid, SIGKILL, 0);
 	log_header(log_fd, "Method \"%s\" exited with status %d", name, *code);

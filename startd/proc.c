@@ -49,6 +49,7 @@ static pthread_cond_t reaped;
 static Child *children;
 static Contract *contracts;
 static volatile bool reaper_quit;
+static bool waits_cancelled; /* under lock */
 static Manager *manager;
 
 static void timespec_at(uint64_t usec, struct timespec *ts)
@@ -293,7 +294,15 @@ static Child **find_child_locked(pid_t pid)
 	return p;
 }
 
-int proc_wait(pid_t pid, uint64_t deadline, int *status)
+void proc_cancel_waits(void)
+{
+	pthread_mutex_lock(&lock);
+	waits_cancelled = true;
+	pthread_cond_broadcast(&reaped);
+	pthread_mutex_unlock(&lock);
+}
+
+int proc_wait(pid_t pid, uint64_t deadline, int *status, bool cancellable)
 {
 	int r = 0;
 
@@ -310,6 +319,10 @@ int proc_wait(pid_t pid, uint64_t deadline, int *status)
 			*p = c->next;
 			free(c);
 			r = 1;
+			break;
+		}
+		if (cancellable && waits_cancelled) {
+			r = -ECANCELED;
 			break;
 		}
 		if (deadline != USEC_INFINITY && deadline_left_usec(deadline) == 0)

@@ -31,9 +31,12 @@ pid_t proc_spawn(char *const argv[], char *const envp[], int log_fd);
 
 /*
  * Waits for a spawned child's exit until deadline (monotonic usec; USEC_INFINITY: forever).
- * 1 with the wait status in *status (and the child forgotten), 0 at the deadline.
+ * 1 with the wait status in *status (and the child forgotten), 0 at the deadline,
+ * -ECANCELED when cancellable and proc_cancel_waits() was called (startd is shutting down).
  */
-int proc_wait(pid_t pid, uint64_t deadline, int *status);
+int proc_wait(pid_t pid, uint64_t deadline, int *status, bool cancellable);
+/* Makes every cancellable wait return at once, now and from now on (shutdown). */
+void proc_cancel_waits(void);
 /* Forgets a child nobody will wait for (its exit is then only reaped). */
 void proc_forget(pid_t pid);
 

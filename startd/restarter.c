@@ -16,6 +16,7 @@
 #include "instance.h"
 #include "log.h"
 #include "macro.h"
+#include "proc.h"
 #include "startd.h"
 #include "timeutil.h"
 
@@ -166,6 +167,8 @@ void restarter_stop(Manager *m)
 
 	(void)restarter_enqueue(m, RE_QUIT, NULL, 0);
 	pthread_join(m->dispatch_thread, NULL);
+	/* A start method in progress would hold its worker (and so shutdown) up to its timeout. */
+	proc_cancel_waits();
 
 	/* Only instances that are up or own processes (or are mid-event) have work to do. */
 	pthread_mutex_lock(&m->insts_lock);

@@ -24,8 +24,22 @@ startd_cleanup() {
 		kill -KILL "$STARTD_PID" 2>/dev/null || true
 		wait "$STARTD_PID" 2>/dev/null || true
 	fi
-	local g
+	local g left
+	# A passing test leaves no service process behind, whatever it did to startd.
+	left=$(ps -e -o pid=,comm=,args= | awk -v n="$SLEEP_N" '$2 == "sleep" && index($0, n)')
+	if [ "$rc" -eq 0 ] && [ -n "$left" ]; then
+		echo "[$TEST_NAME] FAIL: service processes left behind:" >&2
+		echo "$left" >&2
+		rc=1
+	fi
+	# Groups of the sleep processes with this test's unique duration (never our own group).
+	local mine
+	mine=$(ps -o pgid= -p $$ | tr -d ' ')
+	SEEN_PGIDS="$SEEN_PGIDS $(ps -e -o pgid=,comm=,args= |
+		awk -v n="$SLEEP_N" '$2 == "sleep" && index($0, n) {print $1}')"
 	for g in $SEEN_PGIDS; do
+		# "-0" or "-1" would be our own group or every process: never.
+		[[ "$g" =~ ^[0-9]+$ ]] && [ "$g" -gt 1 ] && [ "$g" != "$mine" ] || continue
 		kill -KILL -- "-$g" 2>/dev/null || true
 	done
 	if [ "$rc" -ne 0 ] && [ "$rc" -ne 77 ] && [ -n "$STARTD_LOG" ] && [ -s "$STARTD_LOG" ]; then

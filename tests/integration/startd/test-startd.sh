@@ -10,6 +10,8 @@
 #                 kept; SIGTERM stops the services and exits 0
 #   actions       restarter_actions (what svcadm writes): restart, maint_on, maint_off,
 #                 degraded, restore; each request is acted on once and deleted
+#   mid-start     startd killed while a start method runs: the new startd kills that group
+#                 and starts the service again, so only one copy runs
 #   wait-model    the start method's process is the service: online; when it dies, restarted
 #   second        a second startd on the same root is refused, the first goes on
 #   lost-configd  configd dies: startd stops its services and exits 1
@@ -378,6 +380,36 @@ EOT
 	startd_stop
 }
 
+case_mid_start() {
+	startd_start
+	make_instance ms "/bin/sh -c 'sleep $SLEEP_N & sleep 1$SLEEP_N'" contract 600 true
+	local I=svc:/test/ms:default g deadline=$((SECONDS + READY_DEADLINE_S))
+	# The start method runs (and never ends by itself): offline, on its way to online.
+	while [ "$(rprop $I next_state)" != online ] || [ "$(count_sleepers)" -ne 1 ]; do
+		[ "$SECONDS" -lt "$deadline" ] || fail "start method not running"
+		sleep 0.01
+	done
+	g=$(ps -o pgid= -p "$(sleeper_pids)" | tr -d ' ')
+	SEEN_PGIDS="$SEEN_PGIDS $g"
+	assert_eq "$g" "$(rprop $I contract)" "the group recorded while start runs"
+	startd_kill9
+	startd_start
+	deadline=$((SECONDS + READY_DEADLINE_S))
+	until grep -q "svc:/test/ms:default: stopping leftover process group $g" "$STARTD_LOG"; do
+		[ "$SECONDS" -lt "$deadline" ] || fail "the leftover group was not stopped"
+		sleep 0.01
+	done
+	wait_group_empty "$g"
+	deadline=$((SECONDS + READY_DEADLINE_S))
+	while [ "$(count_sleepers)" -ne 1 ]; do
+		[ "$SECONDS" -lt "$deadline" ] || fail "service not started again"
+		sleep 0.01
+	done
+	SEEN_PGIDS="$SEEN_PGIDS $(ps -o pgid= -p "$(sleeper_pids)" | tr -d ' ')"
+	startd_stop
+	assert_eq 0 "$(count_sleepers)" "service processes after SIGTERM"
+}
+
 case "$CASE" in
 new-instance) case_new_instance ;;
 transient) case_transient ;;
@@ -388,6 +420,7 @@ restart) case_restart ;;
 dependency) case_dependency ;;
 actions) case_actions ;;
 emi) case_emi ;;
+mid-start) case_mid_start ;;
 wait-model) case_wait_model ;;
 second) case_second ;;
 lost-configd) case_lost_configd ;;
