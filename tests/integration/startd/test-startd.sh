@@ -19,10 +19,12 @@
 #                 online; what it imported is then handled as usual
 #   dependency    require_all: B waits offline for A, comes online after it, goes offline
 #                 when A is disabled
+# usage: test-startd.sh CASE [PATH-OF-svc.startd] (else $SVC_STARTD)
 source "$(dirname "$0")/lib-startd.sh"
 
+CASE=${1:?usage: test-startd.sh CASE [svc.startd]}
+SVC_STARTD=${2:-${SVC_STARTD:-}}
 sandbox_startd
-CASE=${1:?usage: test-startd.sh CASE}
 TR=svc:/test/tr:default
 CT=svc:/test/ct:default
 SLEEPER="/bin/sh -c 'sleep $SLEEP_N & echo started'"
