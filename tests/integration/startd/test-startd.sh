@@ -12,6 +12,8 @@
 #                 degraded, restore; each request is acted on once and deleted
 #   mid-start     startd killed while a start method runs: the new startd kills that group
 #                 and starts the service again, so only one copy runs
+#   too-quickly   a contract service whose processes all exit at once is restarted, and the 5th
+#                 restart within 600 s puts it in maintenance (restarting_too_quickly)
 #   wait-model    the start method's process is the service: online; when it dies, restarted
 #   second        a second startd on the same root is refused, the first goes on
 #   lost-configd  configd dies: startd stops its services and exits 1
@@ -412,6 +414,16 @@ case_mid_start() {
 	assert_eq 0 "$(count_sleepers)" "service processes after SIGTERM"
 }
 
+case_too_quickly() {
+	startd_start
+	make_instance quick "/bin/sh -c 'echo run'" contract 10 true
+	local I=svc:/test/quick:default
+	wait_state $I maintenance
+	assert_eq restarting_too_quickly "$(rprop $I auxiliary_state)" "aux"
+	assert_eq 5 "$(grep -c '^run$' "$ROOT/var/svc/log/test-quick:default.log")" "start runs"
+	startd_stop
+}
+
 case "$CASE" in
 new-instance) case_new_instance ;;
 transient) case_transient ;;
@@ -423,6 +435,7 @@ dependency) case_dependency ;;
 actions) case_actions ;;
 emi) case_emi ;;
 mid-start) case_mid_start ;;
+too-quickly) case_too_quickly ;;
 wait-model) case_wait_model ;;
 second) case_second ;;
 lost-configd) case_lost_configd ;;
