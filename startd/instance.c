@@ -152,7 +152,7 @@ static void recover(Inst *i, const scf_pg_t *pg)
 	const char *s = NULL;
 	uint64_t v;
 	rstate_t st;
-	smodel_t model = method_model(i);
+	smodel_t model = i->model = method_model(i);
 
 	p = scf_pg_property(pg, "state");
 	if (p)
@@ -162,8 +162,10 @@ static void recover(Inst *i, const scf_pg_t *pg)
 		i->pgid = (pid_t)v;
 	if ((p = scf_pg_property(pg, "start_pid")) && scf_property_get_count(p, &v) >= 0)
 		i->start_pid = (pid_t)v;
-	if ((p = scf_pg_property(pg, "logfile")) && scf_property_get_string(p, &s) >= 0)
+	if ((p = scf_pg_property(pg, "logfile")) && scf_property_get_string(p, &s) >= 0) {
+		free(i->logfile);
 		i->logfile = strdup(s);
+	}
 
 	if (rstate_is_up(st) && model != SMODEL_TRANSIENT && proc_group_alive_live(i->pgid)) {
 		log_info("%s: adopting running process group %d", i->fmri, (int)i->pgid);
@@ -269,7 +271,7 @@ static void handle_start(Inst *i)
 		report(i);
 		return;
 	}
-	model = method_model(i);
+	model = i->model = method_model(i);
 	for (unsigned attempt = 1;; attempt++) {
 		method_result_t res = METHOD_OK;
 		int code = 0, r;
@@ -327,7 +329,8 @@ static bool restarting_too_quickly(Inst *i)
 
 static void handle_contract_empty(Inst *i, pid_t pgid)
 {
-	if (pgid != i->pgid || !rstate_is_up(i->state))
+	/* A transient service's leftovers may come and go: nothing of it is watched. */
+	if (pgid != i->pgid || !rstate_is_up(i->state) || i->model == SMODEL_TRANSIENT)
 		return;
 	proc_contract_remove(pgid);
 	i->pgid = 0;

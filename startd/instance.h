@@ -35,6 +35,7 @@ typedef struct Inst {
 	bool inserted;
 	rstate_t state, next_state;
 	const char *aux; /* the auxiliary_state last committed (a static string) */
+	smodel_t model;  /* as read at the last start (or recovery) */
 	pid_t pgid;      /* the contract: the start method's process group, 0 = none */
 	pid_t start_pid; /* the start method's pid */
 	char *logfile;

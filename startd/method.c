@@ -159,13 +159,70 @@ static method_result_t classify_exit(int status, int *code)
 	return METHOD_FAILED;
 }
 
+/*
+ * The method tokens illumos expands in exec: %f the instance's FMRI, %s the service name, %i
+ * the instance name, %m the method name, %r the restarter's name, %% a percent sign.  Other
+ * sequences are kept as they are.
+ */
+static char *expand_tokens(Inst *i, const char *name, const char *exec)
+{
+	_cleanup_free_ char *buf = NULL;
+	scf_fmri_t f = {};
+	size_t len = 0;
+	FILE *out;
+
+	if (scf_fmri_parse(i->fmri, &f) < 0)
+		return NULL;
+	out = open_memstream(&buf, &len);
+	if (!out) {
+		scf_fmri_clear(&f);
+		return NULL;
+	}
+	for (const char *p = exec; *p; p++) {
+		const char *sub = NULL;
+
+		if (p[0] == '%' && p[1]) {
+			switch (p[1]) {
+			case 'f':
+				sub = i->fmri;
+				break;
+			case 's':
+				sub = f.service;
+				break;
+			case 'i':
+				sub = strempty(f.instance);
+				break;
+			case 'm':
+				sub = name;
+				break;
+			case 'r':
+				sub = "svc.startd";
+				break;
+			case '%':
+				sub = "%";
+				break;
+			}
+		}
+		if (sub) {
+			fputs(sub, out);
+			p++;
+		} else
+			fputc(*p, out);
+	}
+	scf_fmri_clear(&f);
+	if (fclose(out) != 0)
+		return NULL;
+	return TAKE_PTR(buf);
+}
+
 /* Spawns the exec string; the pid or < 0. */
 static pid_t spawn_exec(Inst *i, const char *name, const char *exec, int log_fd)
 {
 	_cleanup_strv_free_ char **env = method_env(i, name);
 	_cleanup_free_ char *cmd = NULL;
+	_cleanup_free_ char *expanded = expand_tokens(i, name, exec);
 
-	if (!env || asprintf(&cmd, "exec %s", exec) < 0)
+	if (!env || !expanded || asprintf(&cmd, "exec %s", expanded) < 0)
 		return -ENOMEM;
 	char *argv[] = {(char *)"/bin/sh", (char *)"-c", cmd, NULL};
 	return proc_spawn(argv, env, log_fd);

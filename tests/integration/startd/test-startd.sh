@@ -1,7 +1,8 @@
 #!/bin/bash
 # svc.startd against a real configd in a private root.  One case per run (the argument):
 #   new-instance  the restarter pg appears, written by startd alone: uninitialized -> disabled
-#   transient     a ":true" transient service: enable -> online, disable -> disabled
+#   transient     a ":true" transient service: enable -> online, disable -> disabled;
+#                 general_ovr overrides; %-tokens in exec are expanded
 #   contract      a daemon that backgrounds a child: online, its processes in one group;
 #                 killed from outside -> restarted; disable -> no process of the group left
 #   fail3         a start method exiting 1 runs 3 times, then maintenance; exit 96 at once
@@ -79,6 +80,11 @@ case_transient() {
 	ok "$SVCCFG" -s $TR addpg general_ovr framework P
 	ok "$SVCCFG" -s $TR setprop general_ovr/enabled = boolean: true
 	wait_state $TR online
+	log "method tokens: %f %s %i %m %r %%"
+	make_instance tok "/bin/sh -c 'echo %f %s %i %m %r %%'" transient 10 true
+	wait_state svc:/test/tok:default online
+	assert_match '^svc:/test/tok:default test/tok default start svc.startd %$' \
+		"$(cat "$ROOT/var/svc/log/test-tok:default.log")" "the method's output"
 	startd_stop
 }
 
