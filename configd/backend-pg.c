@@ -433,9 +433,13 @@ int backend_add_pg(Backend *b, const char *entity, const char *pg, const char *t
 	r = backend_step_done(b, s, "adding a property group");
 	if (r < 0 || !ret)
 		return r;
-	loc = (PgLoc){.where = where, .type = strdup(type), .flags = flags, .gen = 1};
-	if (!loc.type)
-		return backend_fail(b, SCF_ERROR_NO_RESOURCES, "out of memory");
+	/* Read it back: the generation is 1 only for a name this entity never had before. */
+	r = backend_pg_find(b, e.id, pg, &loc);
+	if (r == 0)
+		r = backend_fail(
+		        b, SCF_ERROR_INTERNAL, "%s: property group \"%s\" vanished", e.fmri, pg);
+	if (r < 0)
+		return r;
 	return backend_pg_new(b, e.fmri, pg, &loc, ret);
 }
 

@@ -43,9 +43,39 @@ static const char schema_v1[] =
         "  name TEXT NOT NULL, type TEXT NOT NULL, vals BLOB NOT NULL,"
         "  PRIMARY KEY (snap_pg, name)) WITHOUT ROWID;";
 
+/*
+ * Version 1 -> 2: the last generation of every pg that was deleted, by entity FMRI and pg name.
+ * A pg created again under the same name starts above it, so a transaction that read the old
+ * pg can never commit into the new one (the generation check alone would let it through when
+ * both happened to reach the same number).  Rows are written by the triggers below.
+ */
+static const char schema_v2[] = "CREATE TABLE main.pg_gens ("
+                                "  fmri TEXT NOT NULL, name TEXT NOT NULL, gen INTEGER NOT NULL,"
+                                "  PRIMARY KEY (fmri, name)) WITHOUT ROWID;";
+
 static const char *const migrations[BACKEND_SCHEMA_VERSION] = {
         [0] = schema_v1,
+        [1] = schema_v2,
 };
+
+/*
+ * The triggers that keep main.pg_gens.  They are TEMP (per connection, recreated at every
+ * open) because only a temp trigger may read one database and write another, and a pg of
+ * either database must leave its mark.  A cascade from a deleted entity removes its pgs after
+ * the entity row is gone, when the FMRI can no longer be looked up; so the entity's own
+ * BEFORE DELETE trigger records its pgs, and the pg triggers cover single deletions.
+ * (Non-persistent pgs are deleted explicitly before their entity, so its row is still there.)
+ */
+static const char triggers[] =
+        "CREATE TEMP TRIGGER pg_gone AFTER DELETE ON main.pgs BEGIN"
+        "  INSERT OR REPLACE INTO pg_gens SELECT fmri, OLD.name, OLD.gen"
+        "    FROM main.entities WHERE id = OLD.entity; END;"
+        "CREATE TEMP TRIGGER np_pg_gone AFTER DELETE ON np.pgs BEGIN"
+        "  INSERT OR REPLACE INTO pg_gens SELECT fmri, OLD.name, OLD.gen"
+        "    FROM main.entities WHERE id = OLD.entity; END;"
+        "CREATE TEMP TRIGGER entity_gone BEFORE DELETE ON main.entities BEGIN"
+        "  INSERT OR REPLACE INTO pg_gens SELECT OLD.fmri, name, gen"
+        "    FROM main.pgs WHERE entity = OLD.id; END;";
 
 /* The non-persistent database: pgs (entity ids point into main) and their properties. */
 static const char schema_np[] =
@@ -118,5 +148,8 @@ int backend_schema_setup(Backend *b)
 		if (r < 0)
 			return r;
 	}
-	return exec(b, schema_np, "creating the non-persistent schema");
+	r = exec(b, schema_np, "creating the non-persistent schema");
+	if (r < 0)
+		return r;
+	return exec(b, triggers, "creating the generation triggers");
 }

@@ -52,8 +52,11 @@ static const char *const stmt_sql[_STMT_MAX] = {
                            "WHERE entity = ?1 AND name = ?2",
         [STMT_PG_LIST] = "SELECT name, type, flags, gen FROM main.pgs WHERE entity = ?1 UNION ALL "
                          "SELECT name, type, flags, gen FROM np.pgs WHERE entity = ?1 ORDER BY 1",
+        /* Generation 1, or one above the last pg of that name on that entity (pg_gens). */
         [STMT_PG_INSERT] = "INSERT INTO $db.pgs (entity, name, type, flags, gen) "
-                           "VALUES (?1, ?2, ?3, ?4, 1)",
+                           "VALUES (?1, ?2, ?3, ?4, COALESCE((SELECT g.gen + 1 FROM "
+                           "main.pg_gens g JOIN main.entities e ON e.fmri = g.fmri "
+                           "WHERE e.id = ?1 AND g.name = ?2), 1))",
         [STMT_PG_DELETE] = "DELETE FROM $db.pgs WHERE id = ?1",
         [STMT_PG_SET_GEN] = "UPDATE $db.pgs SET gen = ?2 WHERE id = ?1",
         [STMT_NP_DELETE_ENTITY] = "DELETE FROM np.pgs WHERE entity = ?1",

@@ -23,7 +23,7 @@
 #define BACKEND_NOT_LATEST (_SCF_ERROR_MAX + 1)
 
 /* The current schema (PRAGMA user_version of the persistent database). */
-#define BACKEND_SCHEMA_VERSION 1
+#define BACKEND_SCHEMA_VERSION 2
 
 typedef struct Backend Backend;
 

@@ -409,6 +409,48 @@ static long long count_rows(Backend *b, const char *sql)
 	return n;
 }
 
+/*
+ * A transaction that read a pg must not commit into another pg that took its place: delete and
+ * re-create the pg (persistent, non-persistent, and through the entity's deletion), bring the
+ * new one as far as the old one was, and the stale commit must still be refused.
+ */
+static void stale_commit_refused(
+        Fixture *f, const char *ent, const char *pg, uint32_t flags, bool via_entity)
+{
+	const char *const one[] = {"1", NULL};
+	uint64_t seen;
+
+	assert_int_equal(commit1(f->b, ent, pg, generation(f->b, ent, pg), BACKEND_CMD_NEW, "a",
+	                         "count", one),
+	        1);
+	seen = generation(f->b, ent, pg); /* the stale reader's generation */
+	if (via_entity) {
+		assert_int_equal(backend_delete_entity(f->b, ent, NULL, NULL), 0);
+		assert_int_equal(backend_add_instance(f->b, ent), 0);
+	} else
+		assert_int_equal(backend_delete_pg(f->b, ent, pg, NULL), 0);
+	assert_int_equal(backend_add_pg(f->b, ent, pg, "framework", flags, NULL), 0);
+	assert_true(generation(f->b, ent, pg) > seen);
+	assert_int_equal(commit1(f->b, ent, pg, seen, BACKEND_CMD_NEW, "b", "count", one),
+	        -BACKEND_NOT_LATEST);
+	assert_string_equal(show(f->b, ent, pg, NULL, false, "b"), "<none>");
+}
+
+static void test_recreated_pg_new_generation(void **state)
+{
+	Fixture *f = *state;
+
+	stale_commit_refused(f, INST, "general", 0, false);
+	assert_int_equal(backend_add_pg(f->b, INST, "restarter", "framework",
+	                         SCF_PG_FLAG_NONPERSISTENT, NULL),
+	        0);
+	stale_commit_refused(f, INST, "restarter", SCF_PG_FLAG_NONPERSISTENT, false);
+	stale_commit_refused(f, INST, "general", 0, true);
+	/* A name never used before still starts at 1. */
+	assert_int_equal(backend_add_pg(f->b, INST, "fresh", "application", 0, NULL), 0);
+	assert_int_equal(generation(f->b, INST, "fresh"), 1);
+}
+
 static void test_nonpersistent(void **state)
 {
 	Fixture *f = *state;
@@ -522,6 +564,7 @@ int main(void)
 	        cmocka_unit_test_setup_teardown(test_snapshots, setup, teardown),
 	        cmocka_unit_test_setup_teardown(test_nonpersistent, setup, teardown),
 	        cmocka_unit_test_setup_teardown(test_schema_version, setup, teardown),
+	        cmocka_unit_test_setup_teardown(test_recreated_pg_new_generation, setup, teardown),
 	        cmocka_unit_test_setup_teardown(test_backend_full, setup, teardown),
 	        cmocka_unit_test_setup_teardown(test_backend_readonly, setup, teardown),
 	};
