@@ -99,3 +99,12 @@ if [ -x "$build/tests/bench/bench-import" ] && [ -d "$corpus" ]; then
 else
 	echo "run-bench: no bench-import or no corpus at $corpus; import not measured" >&2
 fi
+
+# Benchmarks that bring their own sandbox (configd and startd): every tests/bench/bench-*.sh,
+# called with the build directory.  Each prints its figures next to its goal.
+for script in "$(cd "$(dirname "$0")/.." && pwd)"/tests/bench/bench-*.sh; do
+	[ -e "$script" ] || continue
+	echo
+	echo "=== $(basename "$script")"
+	bash "$script" "$build" || echo "run-bench: $(basename "$script") failed" >&2
+done
