@@ -178,10 +178,11 @@ static int connection_setup_bus(Connection *c, int fd)
 	r = sd_bus_set_fd(c->bus, fd, fd);
 	if (r < 0)
 		return r;
+	/*
+	 * No sd_bus_negotiate_creds(): the peer's uid and pid are read once, from SO_PEERCRED at
+	 * accept (connection_new), so the kernel need not attach credentials to every message.
+	 */
 	r = sd_bus_set_server(c->bus, 1, m->server_id);
-	if (r >= 0)
-		r = sd_bus_negotiate_creds(
-		        c->bus, 1, SD_BUS_CREDS_PID | SD_BUS_CREDS_UID | SD_BUS_CREDS_EUID);
 	if (r >= 0)
 		r = methods_add_to_bus(c);
 	if (r >= 0)
