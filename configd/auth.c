@@ -8,6 +8,7 @@
  * every method SD_BUS_VTABLE_UNPRIVILEGED; this is the check that replaces it.
  */
 #include "configd.h"
+#include "macro.h"
 
 bool auth_may_write(const Connection *c)
 {
@@ -19,6 +20,6 @@ int auth_check_write(Connection *c, sd_bus_error *error, const char *method, con
 	if (auth_may_write(c))
 		return 0;
 	return sd_bus_error_setf(error, "org.minismf.Error.PermissionDenied",
-	        "permission denied: uid %u may read but not modify the repository (%s %s)",
-	        (unsigned)c->uid, method, what ? what : "");
+	        "permission denied: uid %u may read but not modify the repository (%s%s%s)",
+	        (unsigned)c->uid, method, what ? " " : "", strempty(what));
 }

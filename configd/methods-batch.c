@@ -94,11 +94,14 @@ int method_batch(sd_bus_message *m, void *userdata, sd_bus_error *error)
 	size_t n_ev = 0;
 	int r, applied;
 
-	r = read_steps(m, &l);
+	/*
+	 * The writer is checked before anything is parsed: a reader must not make configd (one
+	 * thread, serving everyone) read and allocate a batch of any size only to refuse it.
+	 */
+	r = auth_check_write(c, error, "Batch", NULL);
 	if (r < 0)
 		return r;
-	/* Checked once the steps are read, so the refusal can name what the batch was for. */
-	r = auth_check_write(c, error, "Batch", l.n > 0 ? l.steps[0].fmri : "");
+	r = read_steps(m, &l);
 	if (r < 0)
 		return r;
 	applied = backend_batch(c->manager->backend, l.steps, l.n, &ev, &n_ev);

@@ -520,6 +520,21 @@ static void test_unprivileged(void **state)
 			        !sd_bus_error_has_name(&e, "org.minismf.Error.PermissionDenied"))
 				_exit(12);
 		}
+		{
+			_cleanup_(sd_bus_error_free) sd_bus_error e = SD_BUS_ERROR_NULL;
+
+			/*
+			 * Refused before configd parses the steps: the refusal cannot name them.
+			 * (It named the first step's FMRI when it parsed the whole batch first.)
+			 */
+			r = sd_bus_call_method(bus, NULL, PATH, IFACE, "Batch", &e, NULL,
+			        "a(ussssua(ussas))", 1, 0, "svc:/batched", "", "", "", 0, 0);
+			if (r >= 0 ||
+			        !sd_bus_error_has_name(&e, "org.minismf.Error.PermissionDenied"))
+				_exit(13);
+			if (strstr(e.message, "svc:/batched") || !strstr(e.message, "(Batch)"))
+				_exit(14);
+		}
 		sd_bus_flush_close_unref(bus);
 		_exit(0);
 	}
