@@ -16,7 +16,8 @@
  *   error message, the notification queue.  A handle is not thread-safe (sd-bus objects are
  *   not), so threads each own one, exactly as on illumos.
  * - Never hang on a dead daemon.  A missing socket or a refused connect is NO_SERVER at
- *   creation; once created, a configd that goes away makes the pending call fail with
+ *   creation; a configd that does not accept (its backlog is full) is TIMEOUT after the
+ *   handle's timeout; once created, a configd that goes away makes the pending call fail with
  *   CONNECTION_BROKEN (sd-bus sees EOF/ECONNRESET at once), and every later call too.  A live
  *   but stuck configd costs at most the per-call timeout.
  * - Every public entry point clears the handle's error first and sets it on failure, so
@@ -63,7 +64,10 @@ static int connect_bus(scf_handle_t *h)
 	r = smf_path(h->root, SMF_REL_DOOR, &door);
 	if (r < 0)
 		return -SCF_ERROR_NO_MEMORY;
-	fd = smf_unix_connect(door);
+	/* configd at its connection bound leaves us in its backlog: wait no longer than a call. */
+	fd = smf_unix_connect_timeout(door, h->timeout_usec);
+	if (fd == -ETIMEDOUT)
+		return -SCF_ERROR_TIMEOUT;
 	if (fd < 0)
 		return fd == -ENOMEM ? -SCF_ERROR_NO_MEMORY : -SCF_ERROR_NO_SERVER;
 	r = sd_bus_new(&h->bus);

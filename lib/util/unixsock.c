@@ -4,9 +4,11 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <sys/un.h>
 
 #include "macro.h"
+#include "timeutil.h"
 #include "unixsock.h"
 
 /*
@@ -39,7 +41,51 @@ static int make_addr(const char *path, struct sockaddr_un *addr, int *dirfd)
 	return 0;
 }
 
-int smf_unix_connect(const char *path)
+/*
+ * Bounds a blocking connect().  A non-blocking connect() on a UNIX stream socket whose listener's
+ * backlog is full fails with EAGAIN at once and leaves nothing to poll for, so instead the
+ * socket gets a send timeout, which the kernel applies to the wait for room in the backlog: the
+ * connect returns as soon as the server accepts, or with EAGAIN when the time is up.
+ */
+static int set_send_timeout(int fd, uint64_t usec)
+{
+	struct timeval tv = {
+	        .tv_sec = (time_t)(usec / 1000000u),
+	        .tv_usec = (suseconds_t)(usec % 1000000u),
+	};
+
+	if (setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv)) < 0)
+		return negative_errno();
+	return 0;
+}
+
+static int connect_until(int fd, const struct sockaddr_un *addr, uint64_t timeout_usec)
+{
+	uint64_t deadline = deadline_after_usec(timeout_usec);
+	int r;
+
+	for (;;) {
+		uint64_t left = deadline_left_usec(deadline);
+
+		if (timeout_usec != UINT64_MAX) {
+			if (left == 0)
+				return -ETIMEDOUT;
+			r = set_send_timeout(fd, left);
+			if (r < 0)
+				return r;
+		}
+		if (connect(fd, (const struct sockaddr *)addr, sizeof(*addr)) >= 0)
+			break;
+		if (errno == EAGAIN && timeout_usec != UINT64_MAX)
+			return -ETIMEDOUT;
+		if (errno != EINTR)
+			return negative_errno();
+	}
+	/* Later sends are the caller's business (sd-bus makes the socket non-blocking). */
+	return timeout_usec == UINT64_MAX ? 0 : set_send_timeout(fd, 0);
+}
+
+int smf_unix_connect_timeout(const char *path, uint64_t timeout_usec)
 {
 	_cleanup_close_ int fd = -1, dirfd = -1;
 	struct sockaddr_un addr;
@@ -51,9 +97,15 @@ int smf_unix_connect(const char *path)
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd < 0)
 		return negative_errno();
-	if (connect(fd, (struct sockaddr *)&addr, sizeof(addr)) < 0)
-		return negative_errno();
+	r = connect_until(fd, &addr, timeout_usec);
+	if (r < 0)
+		return r;
 	return TAKE_FD(fd);
+}
+
+int smf_unix_connect(const char *path)
+{
+	return smf_unix_connect_timeout(path, UINT64_MAX);
 }
 
 int smf_unix_listen(const char *path, unsigned mode, int backlog)

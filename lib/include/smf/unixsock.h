@@ -10,7 +10,17 @@
 #ifndef SMF_UNIXSOCK_H
 #define SMF_UNIXSOCK_H
 
-/* Connects a SOCK_STREAM|SOCK_CLOEXEC socket to path; returns the fd or -errno. */
+#include <stdint.h>
+
+/*
+ * Connects a SOCK_STREAM|SOCK_CLOEXEC socket to path; returns the fd or -errno.  A server whose
+ * listen backlog is full (it stopped accepting) makes connect() wait: at most timeout_usec
+ * (then -ETIMEDOUT; UINT64_MAX waits for ever), and no longer than it takes the server to
+ * accept.  A missing socket is -ENOENT, a refused one -ECONNREFUSED, a socket the caller may not
+ * reach -EACCES, at once.
+ */
+int smf_unix_connect_timeout(const char *path, uint64_t timeout_usec);
+/* smf_unix_connect_timeout() without a timeout. */
 int smf_unix_connect(const char *path);
 
 /*

@@ -763,6 +763,41 @@ static void test_umask(void **state)
 	}
 }
 
+/*
+ * A server that does not accept: once its backlog is full, a connect waits, but no longer than
+ * its timeout, and succeeds as soon as the server accepts again.  No daemon: a bare listener
+ * with a backlog of 0 (which the kernel lets hold one waiting connection).
+ */
+static void test_connect_timeout(void **state)
+{
+	char dir[] = "/tmp/test-connect.XXXXXX", path[64];
+	_cleanup_close_ int lfd = -1, first = -1, third = -1;
+	uint64_t start, took;
+	int fd;
+
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/door", dir);
+	lfd = smf_unix_listen(path, 0666, 0);
+	assert_true(lfd >= 0);
+	first = smf_unix_connect_timeout(path, DEADLINE_USEC);
+	assert_true(first >= 0);
+	start = now_monotonic_usec();
+	fd = smf_unix_connect_timeout(path, 200 * USEC_PER_MSEC);
+	took = now_monotonic_usec() - start;
+	if (fd >= 0)
+		close(fd);
+	assert_int_equal(fd, -ETIMEDOUT);
+	assert_true(took >= 150 * USEC_PER_MSEC);
+	assert_true(took < 5 * USEC_PER_SEC);
+	/* Room in the backlog again: the next connect gets in. */
+	close(accept4(lfd, NULL, NULL, SOCK_CLOEXEC));
+	third = smf_unix_connect_timeout(path, DEADLINE_USEC);
+	assert_true(third >= 0);
+	assert_int_equal(smf_unix_connect_timeout("/nonexistent/door", DEADLINE_USEC), -ENOENT);
+	unlink(path);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -776,6 +811,7 @@ int main(void)
 	        cmocka_unit_test_setup_teardown(test_connection_bound, setup, teardown),
 	        cmocka_unit_test_setup_teardown(test_write_failure, setup_file_limit, teardown),
 	        cmocka_unit_test_setup_teardown(test_umask, setup_umask, teardown),
+	        cmocka_unit_test(test_connect_timeout),
 	};
 
 	signal(SIGPIPE, SIG_IGN);
