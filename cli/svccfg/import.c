@@ -11,8 +11,8 @@
  * fails (exit 1) if any did.  A manifest whose SHA-256 equals the one recorded at its last
  * import, and whose services all still exist, is skipped and says so.
  *
- * Import returns after the commit.  Waiting until the restarter has taken up the new instances
- * (the restarter pg) belongs after it, and is skipped with -n as the refresh is.
+ * After every manifest is committed and refreshed, import waits until the restarter has taken
+ * up each instance they wrote (import-wait.c); -n skips the wait as it skips the refresh.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -22,6 +22,7 @@
 #include "bundles.h"
 #include "cli-error.h"
 #include "commands.h"
+#include "import-wait.h"
 #include "manifest.h"
 #include "mapping.h"
 #include "sha256.h"
@@ -34,7 +35,10 @@
 #define MANIFESTFILES_PG "manifestfiles"
 
 typedef struct import_opts {
-	bool no_refresh; /* -n */
+	bool no_refresh;       /* -n */
+	uint64_t timeout_usec; /* --timeout, for the wait */
+	char **wait_for;       /* the instances of every manifest committed (unless -n) */
+	size_t n_wait_for;
 } import_opts_t;
 
 int args_flags(const token_t *args, size_t n, const char *allowed, char *seen)
@@ -208,7 +212,18 @@ static int build_and_commit(svccfg_t *c, map_ctx_t *m, const import_opts_t *o, c
 	return SVCCFG_ERR;
 }
 
-static int import_one(svccfg_t *c, scf_handle_t *h, const char *file, const import_opts_t *o)
+/* Remembers the instances a committed manifest wrote, for the wait. */
+static int add_wait_for(import_opts_t *o, char *const *instances)
+{
+	if (o->no_refresh)
+		return 0;
+	STRV_FOREACH (i, instances)
+		if (strv_extend_counted(&o->wait_for, &o->n_wait_for, *i) < 0)
+			return -SCF_ERROR_NO_MEMORY;
+	return 0;
+}
+
+static int import_one(svccfg_t *c, scf_handle_t *h, const char *file, import_opts_t *o)
 {
 	_cleanup_bundle_ mf_bundle_t *b = NULL;
 	_cleanup_free_ char *hash = NULL, *abspath = NULL, *pg = NULL;
@@ -233,6 +248,8 @@ static int import_one(svccfg_t *c, scf_handle_t *h, const char *file, const impo
 		return svccfg_scf_error(c, r, file);
 	m.bundle = b;
 	r = build_and_commit(c, &m, o, abspath, pg, hash);
+	if (r == SVCCFG_OK && add_wait_for(o, m.instances) < 0)
+		r = svccfg_scf_error(c, -SCF_ERROR_NO_MEMORY, file);
 	scf_batch_free(m.b);
 	map_ctx_done(&m);
 	if (r == SVCCFG_OK && c->verbose)
@@ -240,19 +257,48 @@ static int import_one(svccfg_t *c, scf_handle_t *h, const char *file, const impo
 	return r;
 }
 
+/*
+ * The options before the operands: -n, -V (also bundled) and --timeout SECONDS (or
+ * --timeout=SECONDS).  Returns the index of the first operand, or -1.
+ */
+static int import_options(const token_t *args, size_t n, import_opts_t *o)
+{
+	size_t i = 0;
+
+	while (i < n && token_is_text(&args[i]) && args[i].text[0] == '-') {
+		const char *a = args[i].text, *t = NULL;
+		char seen[2] = {0};
+
+		if (streq(a, "--"))
+			return (int)i + 1;
+		if (streq(a, "--timeout"))
+			t = ++i < n && token_is_text(&args[i]) ? args[i].text : "";
+		else if (strncmp(a, "--timeout=", strlen("--timeout=")) == 0)
+			t = a + strlen("--timeout=");
+		if (t) {
+			if (import_wait_parse_timeout(t, &o->timeout_usec) < 0)
+				return -1;
+		} else if (args_flags(&args[i], 1, "nV", seen) != 1)
+			return -1;
+		o->no_refresh |= seen[0];
+		/* -V (strict validation) is what we always do: templates are checked for structure. */
+		i++;
+	}
+	return (int)i;
+}
+
 int cmd_import(svccfg_t *c, const token_t *args, size_t n)
 {
 	_cleanup_strv_free_ char **files = NULL;
-	char seen[2] = {0};
 	import_opts_t o = {0};
 	scf_handle_t *h;
 	int first, r, ret = SVCCFG_OK;
 
-	first = args_flags(args, n, "nV", seen);
+	if (import_wait_default_timeout(c, &o.timeout_usec) < 0)
+		return SVCCFG_ERR;
+	first = import_options(args, n, &o);
 	if (first < 0 || (size_t)first == n)
 		return SVCCFG_SYNTAX;
-	o.no_refresh = seen[0];
-	/* -V (strict validation) is what we always do: templates are checked for structure. */
 	for (size_t i = first; i < n; i++)
 		if (!token_is_text(&args[i]) || bundles_collect(c, args[i].text, &files) < 0)
 			return SVCCFG_ERR;
@@ -265,11 +311,17 @@ int cmd_import(svccfg_t *c, const token_t *args, size_t n)
 	STRV_FOREACH (f, files) {
 		r = import_one(c, h, *f, &o);
 		if (r == SVCCFG_FATAL)
-			return r;
+			break;
 		if (r < 0)
 			ret = SVCCFG_ERR;
 	}
-	return ret;
+	if (r != SVCCFG_FATAL && o.wait_for) {
+		r = import_wait(c, h, o.wait_for, o.timeout_usec);
+		if (r < 0)
+			ret = r;
+	}
+	strv_free(o.wait_for);
+	return r == SVCCFG_FATAL ? r : ret;
 }
 
 int cmd_validate(svccfg_t *c, const token_t *args, size_t n)

@@ -1,0 +1,265 @@
+/*
+ * import-wait.c: the import wait, the fix for the race between import and the restarter.
+ *
+ * THE MODEL.  configd commits a new instance; svc.startd learns of it by a notification and,
+ * later, from that instance's worker, writes its restarter pg.  Until then the instance looks
+ * "misconfigured" to svcadm.  So import, after committing and refreshing every manifest, waits
+ * until each instance it wrote has a restarter pg with a state property.  It never polls:
+ *
+ *   1. register interest in pgs named "restarter" on the handle;
+ *   2. THEN read each instance once: whatever startd wrote before step 1 is seen here, and
+ *      whatever it writes after step 1 comes as a notification, so nothing falls in between;
+ *   3. block in scf_notify_wait() until the deadline, re-reading only the instance a
+ *      notification names (a restarter pg can be created empty and filled by a later commit).
+ *
+ * It does not wait (and says so in one line) when nobody would ever write the pg: no restarter
+ * is attached (configd --native, startd down), or svc:/system/early-manifest-import:default
+ * exists and is neither online nor disabled (startd is still running EMI, which is likely us,
+ * and handles no notification until it ends).  Not at all, silently, with SVCCFG_IMPORT_NOWAIT=1
+ * (the old behaviour, for the race harness) or with -n (import.c does not call us then).
+ *
+ * INVARIANTS.  The notification interest is dropped (scf_notify_reset) before returning, so a
+ * later command of the same svccfg session does not pile up notifications.  The deadline is
+ * bounded (default 60 s, --timeout, SVCCFG_IMPORT_TIMEOUT); reaching it is an error that names
+ * every instance still without a state (instances deleted meanwhile are not waited for).
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "import-wait.h"
+#include "strv.h"
+#include "timeutil.h"
+
+#define EMI_FMRI "svc:/system/early-manifest-import:default"
+#define STATE_PROP "state"
+
+typedef struct wait_set {
+	char **fmris; /* sorted copy, for bsearch by the notification's entity */
+	bool *done;
+	size_t n, left;
+} wait_set_t;
+
+int import_wait_parse_timeout(const char *s, uint64_t *ret)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || *end || !isfinite(v) || v <= 0 || v > 1e9)
+		return -EINVAL;
+	*ret = (uint64_t)(v * (double)USEC_PER_SEC);
+	return 0;
+}
+
+int import_wait_default_timeout(svccfg_t *c, uint64_t *ret)
+{
+	const char *e = getenv("SVCCFG_IMPORT_TIMEOUT");
+
+	*ret = IMPORT_WAIT_DEFAULT_SEC * USEC_PER_SEC;
+	if (!e || !*e)
+		return 0;
+	if (import_wait_parse_timeout(e, ret) < 0) {
+		svccfg_error(c, "SVCCFG_IMPORT_TIMEOUT: \"%s\" is not a number of seconds.", e);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* 1 if the instance's restarter pg has a state, 0 if not (yet), < 0 on a libscf error. */
+static int has_state(scf_handle_t *h, const char *fmri)
+{
+	scf_property_t *p = NULL;
+	int r;
+
+	r = scf_property_read(h, fmri, SCF_PG_RESTARTER, STATE_PROP, &p);
+	if (r == -SCF_ERROR_NOT_FOUND)
+		return 0;
+	if (r < 0)
+		return r;
+	r = p->n_values > 0;
+	scf_property_free(p);
+	return r;
+}
+
+/* The EMI instance's state: NULL if it does not exist, "none" if it has no state yet. */
+static int emi_state(scf_handle_t *h, char **ret)
+{
+	scf_property_t *p = NULL;
+	int r;
+
+	*ret = NULL;
+	r = scf_entity_exists(h, EMI_FMRI);
+	if (r <= 0)
+		return r;
+	r = scf_property_read(h, EMI_FMRI, SCF_PG_RESTARTER, STATE_PROP, &p);
+	if (r < 0 && r != -SCF_ERROR_NOT_FOUND)
+		return r;
+	*ret = strdup(r >= 0 && p->n_values > 0 ? p->values[0] : "none");
+	scf_property_free(p);
+	return *ret ? 1 : -SCF_ERROR_NO_MEMORY;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void wait_set_done(wait_set_t *s)
+{
+	strv_free(s->fmris);
+	free(s->done);
+}
+
+static int wait_set_init(wait_set_t *s, char *const *instances)
+{
+	*s = (wait_set_t){.fmris = strv_copy(instances), .n = strv_length(instances)};
+	s->done = calloc(s->n + 1, sizeof(bool));
+	if (!s->fmris || !s->done)
+		return -SCF_ERROR_NO_MEMORY;
+	qsort(s->fmris, s->n, sizeof(char *), cmp_str);
+	s->left = s->n;
+	return 0;
+}
+
+/* Reads instance k and marks it done if it has a state. */
+static int wait_set_check(wait_set_t *s, scf_handle_t *h, size_t k)
+{
+	int r;
+
+	if (s->done[k])
+		return 0;
+	r = has_state(h, s->fmris[k]);
+	if (r > 0) {
+		s->done[k] = true;
+		s->left--;
+	}
+	return r < 0 ? r : 0;
+}
+
+static int wait_set_notified(wait_set_t *s, scf_handle_t *h, const scf_notification_t *n)
+{
+	char **hit;
+
+	if (n->kind != SCF_NOTIFY_PG_UPDATED || !streq(n->pg, SCF_PG_RESTARTER))
+		return 0;
+	hit = bsearch(&n->entity, s->fmris, s->n, sizeof(char *), cmp_str);
+	return hit ? wait_set_check(s, h, hit - s->fmris) : 0;
+}
+
+/* Steps 2 and 3 of the model; returns with s->left > 0 only at the deadline. */
+static int wait_loop(wait_set_t *s, scf_handle_t *h, uint64_t deadline)
+{
+	int r;
+
+	for (size_t k = 0; k < s->n; k++)
+		if ((r = wait_set_check(s, h, k)) < 0)
+			return r;
+	while (s->left > 0) {
+		scf_notification_t n;
+		uint64_t left = deadline_left_usec(deadline);
+
+		if (left == 0)
+			return 0;
+		r = scf_notify_wait(h, left, &n);
+		if (r <= 0)
+			return r;
+		r = wait_set_notified(s, h, &n);
+		scf_notification_clear(&n);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+/* The deadline passed: name what is still missing (and still exists). */
+static int report_missing(svccfg_t *c, scf_handle_t *h, wait_set_t *s, uint64_t timeout_usec)
+{
+	_cleanup_free_ char *list = NULL;
+	size_t len = 0, cnt = 0;
+
+	for (size_t k = 0; k < s->n; k++) {
+		const char *f = s->fmris[k];
+		char *l;
+
+		if (s->done[k] || scf_entity_exists(h, f) == 0)
+			continue;
+		l = realloc(list, len + strlen(f) + 3);
+		if (!l)
+			return svccfg_scf_error(c, -SCF_ERROR_NO_MEMORY, "import");
+		list = l;
+		len += sprintf(list + len, "%s%s", cnt++ ? ", " : "", f);
+	}
+	if (cnt == 0)
+		return SVCCFG_OK;
+	svccfg_error(c,
+	        "Timed out after %.3g s waiting for the restarter to take up %s (no "
+	        "\"restarter\" property group with a state).",
+	        (double)timeout_usec / (double)USEC_PER_SEC, list);
+	return SVCCFG_ERR;
+}
+
+/* 1 if we should wait; 0 (said why) if not; < 0 on a libscf error. */
+static int should_wait(svccfg_t *c, scf_handle_t *h, char *const *instances)
+{
+	_cleanup_free_ char *emi = NULL;
+	size_t n = strv_length(instances);
+	int r;
+
+	r = scf_restarter_attached(h);
+	if (r <= 0) {
+		if (r == 0)
+			svccfg_warn(c,
+			        "No restarter is attached to the repository; not waiting for "
+			        "it to take up %s%s.",
+			        instances[0], n > 1 ? " and the other instances" : "");
+		return r;
+	}
+	r = emi_state(h, &emi);
+	if (r < 0)
+		return r;
+	if (emi && !streq(emi, "online") && !streq(emi, "disabled")) {
+		if (n > 1)
+			svccfg_warn(c,
+			        "Not validating instance %s (and %zu more) because EMI's state "
+			        "is %s.",
+			        instances[0], n - 1, emi);
+		else
+			svccfg_warn(c, "Not validating instance %s because EMI's state is %s.",
+			        instances[0], emi);
+		return 0;
+	}
+	return 1;
+}
+
+int import_wait(svccfg_t *c, scf_handle_t *h, char *const *instances, uint64_t timeout_usec)
+{
+	uint64_t deadline = deadline_after_usec(timeout_usec);
+	const char *nowait = getenv("SVCCFG_IMPORT_NOWAIT");
+	wait_set_t s;
+	int r, q;
+
+	if (!instances || !instances[0] || (nowait && streq(nowait, "1")))
+		return SVCCFG_OK;
+	r = should_wait(c, h, instances);
+	if (r <= 0)
+		return r < 0 ? svccfg_scf_error(c, r, "import") : SVCCFG_OK;
+	/* Step 1 before step 2: see the model. */
+	if ((r = scf_notify_add_pgname(h, SCF_PG_RESTARTER)) < 0)
+		return svccfg_scf_error(c, r, "import");
+	r = wait_set_init(&s, instances);
+	if (r >= 0)
+		r = wait_loop(&s, h, deadline);
+	q = scf_notify_reset(h);
+	if (r >= 0 && q < 0)
+		r = q;
+	if (r >= 0)
+		r = s.left ? report_missing(c, h, &s, timeout_usec) : SVCCFG_OK;
+	else
+		r = svccfg_scf_error(c, r, "import");
+	wait_set_done(&s);
+	return r;
+}
