@@ -16,7 +16,8 @@
  *   error message, the notification queue.  A handle is not thread-safe (sd-bus objects are
  *   not), so threads each own one, exactly as on illumos.
  * - Never hang on a dead daemon.  A missing socket or a refused connect is NO_SERVER at
- *   creation; a configd that does not accept (its backlog is full) is TIMEOUT after the
+ *   creation (PERMISSION_DENIED when the socket or a directory above it may not be reached);
+ *   a configd that does not accept (its backlog is full) is TIMEOUT after the
  *   handle's timeout; once created, a configd that goes away makes the pending call fail with
  *   CONNECTION_BROKEN (sd-bus sees EOF/ECONNRESET at once), and every later call too.  A live
  *   but stuck configd costs at most the per-call timeout.
@@ -68,6 +69,9 @@ static int connect_bus(scf_handle_t *h)
 	fd = smf_unix_connect_timeout(door, h->timeout_usec);
 	if (fd == -ETIMEDOUT)
 		return -SCF_ERROR_TIMEOUT;
+	/* A configd serves there, but this user may not reach it: say so, not "unavailable". */
+	if (fd == -EACCES || fd == -EPERM)
+		return -SCF_ERROR_PERMISSION_DENIED;
 	if (fd < 0)
 		return fd == -ENOMEM ? -SCF_ERROR_NO_MEMORY : -SCF_ERROR_NO_SERVER;
 	r = sd_bus_new(&h->bus);

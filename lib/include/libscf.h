@@ -170,7 +170,9 @@ typedef struct scf_handle scf_handle_t;
 /*
  * Connects to the configd serving root (NULL: $SMF_ROOT, then the per-user default; see
  * paths.h).  Returns 0 and a handle in *ret, or -SCF_ERROR_NO_SERVER when nothing serves that
- * root ("repository unavailable"), -SCF_ERROR_TIMEOUT when configd did not accept the
+ * root ("repository unavailable"), -SCF_ERROR_PERMISSION_DENIED when
+ * this user may not connect to its socket (the socket or a directory above it denies access),
+ * -SCF_ERROR_TIMEOUT when configd did not accept the
  * connection within the default per-call timeout (it is at its connection bound, or stuck),
  * -SCF_ERROR_VERSION_MISMATCH, -SCF_ERROR_NO_MEMORY.
  */

@@ -31,8 +31,10 @@
 #include <cmocka.h>
 
 #include "libscf.h"
+#include "macro.h"
 #include "paths.h"
 #include "timeutil.h"
+#include "unixsock.h"
 
 #define READY_DEADLINE_USEC (20 * USEC_PER_SEC)
 #define STOP_DEADLINE_USEC (10 * USEC_PER_SEC)
@@ -259,6 +261,50 @@ static void test_handle(void **state)
 	assert_string_equal(scf_strerror(-SCF_ERROR_NOT_FOUND), scf_strerror(SCF_ERROR_NOT_FOUND));
 	scf_handle_destroy(h);
 	scf_handle_destroy(NULL);
+}
+
+/* In a child: a socket we may not connect to is PERMISSION_DENIED, not NO_SERVER. */
+static int denied_child(const char *root)
+{
+	scf_handle_t *h = NULL;
+	int r;
+
+	if (geteuid() == 0 && (setgroups(0, NULL) < 0 || setresgid(65534, 65534, 65534) < 0 ||
+	                               setresuid(65534, 65534, 65534) < 0))
+		return 10;
+	r = scf_handle_create(root, &h);
+	scf_handle_destroy(h);
+	if (r != -SCF_ERROR_PERMISSION_DENIED) {
+		fprintf(stderr, "scf_handle_create: %d (%s)\n", r, scf_strerror(r));
+		return 11;
+	}
+	return 0;
+}
+
+static void test_handle_denied(void **state)
+{
+	char root[] = "/tmp/test-libscf-denied.XXXXXX";
+	_cleanup_free_ char *vol = NULL, *door = NULL;
+	_cleanup_close_ int lfd = -1;
+	int status;
+	pid_t pid;
+
+	assert_non_null(mkdtemp(root));
+	assert_int_equal(chmod(root, 0755), 0);
+	assert_true(smf_path(root, SMF_REL_VOLATILE_DIR, &vol) >= 0);
+	assert_true(smf_path(root, SMF_REL_DOOR, &door) >= 0);
+	assert_true(smf_mkdir_p(vol, 0755) >= 0);
+	/* Mode 0: connect() needs write permission on the socket (root drops it in the child). */
+	lfd = smf_unix_listen(door, 0, 16);
+	assert_true(lfd >= 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0)
+		_exit(denied_child(root));
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+	nftw(root, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
 }
 
 static void test_entities(void **state)
@@ -817,8 +863,9 @@ static int reader_child(void)
 	r = scf_batch_commit(b);
 	if (r != -SCF_ERROR_PERMISSION_DENIED)
 		return 13;
+	/* Refused before configd reads the steps, so the message names the method, not them. */
 	if (!strstr(scf_handle_errmsg(h), "permission denied") ||
-	        !strstr(scf_handle_errmsg(h), "svc:/t/batch-reader"))
+	        !strstr(scf_handle_errmsg(h), "Batch"))
 		return 14;
 	scf_batch_free(b);
 	scf_handle_destroy(h);
@@ -1110,6 +1157,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	        cmocka_unit_test(test_handle),
+	        cmocka_unit_test(test_handle_denied),
 	        cmocka_unit_test(test_entities),
 	        cmocka_unit_test(test_pgs),
 	        cmocka_unit_test(test_typed_reads),
