@@ -302,7 +302,7 @@ static void handle_start(Inst *i)
 		}
 		log_warning("%s: start method %s (%d), attempt %u", i->fmri,
 		        res == METHOD_TIMEOUT ? "timed out" : "failed", code, attempt);
-		if (res == METHOD_FATAL || res == METHOD_TIMEOUT) {
+		if (res == METHOD_FATAL || res == METHOD_CONFIG || res == METHOD_TIMEOUT) {
 			to_maintenance(i, "method_failed");
 			return;
 		}

@@ -72,6 +72,7 @@ typedef enum method_result {
 	METHOD_OK = 0,
 	METHOD_FAILED,   /* exited non-zero (retryable) or died on a signal */
 	METHOD_FATAL,    /* exit 95/96/99/100, or cannot run at all: maintenance at once */
+	METHOD_CONFIG,   /* its method_context cannot be set up: maintenance at once */
 	METHOD_TIMEOUT,  /* exceeded timeout_seconds and was killed */
 	METHOD_CANCELED, /* a start method killed because startd shuts down */
 } method_result_t;

@@ -18,6 +18,7 @@
 #include <sys/wait.h>
 #include <time.h>
 
+#include "context.h"
 #include "instance.h"
 #include "log.h"
 #include "macro.h"
@@ -115,8 +116,12 @@ static void log_header(int fd, const char *fmt, ...)
 	dprintf(fd, " ]\n");
 }
 
-/* environ plus what illumos gives a method: SMF_FMRI, SMF_METHOD, SMF_RESTARTER, SMF_ROOT. */
-static char **method_env(Inst *i, const char *name)
+/*
+ * environ, then the method_context's variables (HOME, USER, LOGNAME of its user, then its
+ * environment property), then what illumos gives every method: SMF_FMRI, SMF_METHOD,
+ * SMF_RESTARTER, and SMF_ROOT for our private roots.
+ */
+static char **method_env(Inst *i, const char *name, const MethodContext *ctx)
 {
 	_cleanup_strv_free_ char **env = strv_new_empty();
 	char *s;
@@ -127,6 +132,9 @@ static char **method_env(Inst *i, const char *name)
 		if (!strneq(*e, "SMF_FMRI=", 9) && !strneq(*e, "SMF_METHOD=", 11) &&
 		        !strneq(*e, "SMF_RESTARTER=", 14) && !strneq(*e, "NOTIFY_SOCKET=", 14) &&
 		        strv_extend(&env, *e) < 0)
+			return NULL;
+	STRV_FOREACH (kv, ctx->env)
+		if (env_set(&env, *kv) < 0)
 			return NULL;
 	if (asprintf(&s, "SMF_FMRI=%s", i->fmri) < 0 || strv_consume(&env, s) < 0)
 		return NULL;
@@ -215,17 +223,28 @@ static char *expand_tokens(Inst *i, const char *name, const char *exec)
 	return TAKE_PTR(buf);
 }
 
-/* Spawns the exec string; the pid or < 0. */
-static pid_t spawn_exec(Inst *i, const char *name, const char *exec, int log_fd)
+/* Spawns the exec string in its method context; the pid or < 0. */
+static pid_t spawn_exec(
+        Inst *i, const char *name, const char *exec, const MethodContext *ctx, int log_fd)
 {
-	_cleanup_strv_free_ char **env = method_env(i, name);
+	_cleanup_strv_free_ char **env = method_env(i, name, ctx);
 	_cleanup_free_ char *cmd = NULL;
 	_cleanup_free_ char *expanded = expand_tokens(i, name, exec);
 
 	if (!env || !expanded || asprintf(&cmd, "exec %s", expanded) < 0)
 		return -ENOMEM;
 	char *argv[] = {(char *)"/bin/sh", (char *)"-c", cmd, NULL};
-	return proc_spawn(argv, env, log_fd);
+	SpawnOpts o = {
+	        .log_fd = log_fd,
+	        .cwd = ctx->cwd,
+	        .set_ids = ctx->set_ids,
+	        .uid = ctx->uid,
+	        .gid = ctx->gid,
+	        .groups = ctx->groups,
+	        .n_groups = ctx->n_groups,
+	        .cgroup_procs_fd = -1,
+	};
+	return proc_spawn(argv, env, &o);
 }
 
 static int exec_of(const scf_pg_t *pg, const char **exec, uint64_t *timeout)
@@ -267,6 +286,8 @@ static method_result_t wait_method(
 int method_run(Inst *i, const char *name, bool wait_model, method_result_t *res, int *code)
 {
 	_cleanup_(pg_freep) scf_pg_t *pg = NULL;
+	_cleanup_(method_context_done) MethodContext ctx = {};
+	_cleanup_free_ char *why = NULL;
 	_cleanup_close_ int log_fd = -1;
 	bool start = streq(name, "start");
 	const char *exec;
@@ -288,8 +309,17 @@ int method_run(Inst *i, const char *name, bool wait_model, method_result_t *res,
 		return 0;
 	}
 	log_fd = open_log(i);
+	r = method_context_load(i->h, i->fmri, pg, &ctx, &why);
+	if (r < 0) {
+		/* illumos: a context that cannot be set up is a configuration error. */
+		log_error(
+		        "%s: %s method: method_context: %s", i->fmri, name, why ?: "out of memory");
+		log_header(log_fd, "%s method: method_context: %s", name, why ?: "out of memory");
+		*res = METHOD_CONFIG;
+		return 0;
+	}
 	log_header(log_fd, "Executing %s method (\"%s\")", name, exec);
-	pid = spawn_exec(i, name, exec, log_fd);
+	pid = spawn_exec(i, name, exec, &ctx, log_fd);
 	if (pid < 0) {
 		log_error_errno(pid, "%s: cannot run the %s method", i->fmri, name);
 		*res = METHOD_FATAL;
@@ -308,5 +338,8 @@ int method_run(Inst *i, const char *name, bool wait_model, method_result_t *res,
 	if (!start) /* what a stop method left behind is not the service's */
 		(void)proc_group_kill(pid, SIGKILL, 0);
 	log_header(log_fd, "Method \"%s\" exited with status %d", name, *code);
+	if (*code == 127 || *code == 126)
+		log_error("%s: %s method: \"%s\" %s (exit %d)", i->fmri, name, exec,
+		        *code == 127 ? "not found" : "cannot be executed", *code);
 	return 0;
 }

@@ -15,12 +15,13 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
-#include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
+#include <grp.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "log.h"
 #include "macro.h"
@@ -223,66 +224,102 @@ void proc_stop(Manager *m)
 	pthread_mutex_unlock(&lock);
 }
 
-static int spawn_attrs(posix_spawnattr_t *a, posix_spawn_file_actions_t *fa, int log_fd)
+/* Async-signal-safe: writes "svc.startd: <what> (errno N)" to stderr (the method's log). */
+static void child_complain(const char *what, int err)
 {
-	sigset_t none, dfl;
-	int r;
+	char num[16];
+	size_t k = sizeof(num);
 
-	sigemptyset(&none);
-	sigemptyset(&dfl);
-	sigaddset(&dfl, SIGPIPE);
-	sigaddset(&dfl, SIGTERM);
-	sigaddset(&dfl, SIGINT);
-	sigaddset(&dfl, SIGCHLD);
-	r = posix_spawnattr_setflags(
-	        a, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
-	if (r == 0)
-		r = posix_spawnattr_setpgroup(a, 0);
-	if (r == 0)
-		r = posix_spawnattr_setsigmask(a, &none);
-	if (r == 0)
-		r = posix_spawnattr_setsigdefault(a, &dfl);
-	if (r == 0)
-		r = posix_spawn_file_actions_addopen(fa, 0, "/dev/null", O_RDONLY, 0);
-	if (r == 0 && log_fd >= 0) {
-		r = posix_spawn_file_actions_adddup2(fa, log_fd, 1);
-		if (r == 0)
-			r = posix_spawn_file_actions_adddup2(fa, log_fd, 2);
-	} else if (r == 0) {
-		r = posix_spawn_file_actions_addopen(fa, 1, "/dev/null", O_WRONLY, 0);
-		if (r == 0)
-			r = posix_spawn_file_actions_adddup2(fa, 1, 2);
-	}
-	return -r;
+	num[--k] = 0;
+	do
+		num[--k] = (char)('0' + err % 10);
+	while ((err /= 10) > 0 && k > 0);
+	(void)!write(2, "svc.startd: ", 12);
+	(void)!write(2, what, strlen(what));
+	(void)!write(2, " (errno ", 8);
+	(void)!write(2, num + k, strlen(num + k));
+	(void)!write(2, ")\n", 2);
 }
 
-pid_t proc_spawn(char *const argv[], char *const envp[], int log_fd)
+static void child_stdio(int log_fd)
 {
-	posix_spawn_file_actions_t fa;
-	posix_spawnattr_t a;
-	Child *c;
-	pid_t pid = -1;
-	int r;
+	int fd = open("/dev/null", O_RDONLY);
 
-	c = calloc(1, sizeof(*c));
+	if (fd >= 0 && fd != 0) {
+		dup2(fd, 0);
+		close(fd);
+	}
+	if (log_fd < 0)
+		log_fd = open("/dev/null", O_WRONLY);
+	if (log_fd >= 0) {
+		dup2(log_fd, 1);
+		dup2(log_fd, 2);
+	}
+}
+
+/* In the forked child: only async-signal-safe calls until execve(). */
+_noreturn_ static void child_exec(char *const argv[], char *const envp[], const SpawnOpts *o)
+{
+	static const int dfl[] = {SIGPIPE, SIGTERM, SIGINT, SIGCHLD, SIGHUP};
+	struct sigaction sa = {.sa_handler = SIG_DFL};
+	sigset_t none;
+
+	for (size_t k = 0; k < ELEMENTSOF(dfl); k++)
+		(void)sigaction(dfl[k], &sa, NULL);
+	sigemptyset(&none);
+	(void)sigprocmask(SIG_SETMASK, &none, NULL);
+	(void)setpgid(0, 0);
+	/* Entering the cgroup before anything runs: no process of the method is outside it. */
+	if (o->cgroup_procs_fd >= 0)
+		(void)!write(o->cgroup_procs_fd, "0", 1);
+	child_stdio(o->log_fd);
+	if (o->set_ids) {
+		if (setgroups(o->n_groups, o->groups) < 0) {
+			child_complain(
+			        "method_context: cannot set the supplementary groups", errno);
+			_exit(96);
+		}
+		if (setgid(o->gid) < 0) {
+			child_complain("method_context: cannot set the group", errno);
+			_exit(96);
+		}
+		if (setuid(o->uid) < 0) {
+			child_complain("method_context: cannot set the user", errno);
+			_exit(96);
+		}
+	}
+	if (o->cwd && chdir(o->cwd) < 0) {
+		child_complain("method_context: cannot change to the working_directory", errno);
+		_exit(96);
+	}
+	execve(argv[0], argv, envp);
+	child_complain("cannot execute /bin/sh", errno);
+	_exit(127);
+}
+
+pid_t proc_spawn(char *const argv[], char *const envp[], const SpawnOpts *opts)
+{
+	Child *c = calloc(1, sizeof(*c));
+	pid_t pid;
+	int err = 0;
+
 	if (!c)
 		return -ENOMEM;
-	posix_spawnattr_init(&a);
-	posix_spawn_file_actions_init(&fa);
-	r = spawn_attrs(&a, &fa, log_fd);
+	/* Forked under the lock: the reaper cannot reap the child before it is registered. */
 	pthread_mutex_lock(&lock);
-	if (r == 0)
-		r = -posix_spawn(&pid, argv[0], &fa, &a, argv, envp);
-	if (r == 0) {
+	pid = fork();
+	if (pid == 0)
+		child_exec(argv, envp, opts);
+	if (pid > 0) {
+		(void)setpgid(pid, pid); /* also here: a kill(-pid) right after must reach it */
 		c->pid = pid;
 		c->next = children;
 		children = TAKE_PTR(c);
-	}
+	} else
+		err = negative_errno();
 	pthread_mutex_unlock(&lock);
-	posix_spawn_file_actions_destroy(&fa);
-	posix_spawnattr_destroy(&a);
 	free(c);
-	return r < 0 ? r : pid;
+	return pid < 0 ? err : pid;
 }
 
 static Child **find_child_locked(pid_t pid)

@@ -23,11 +23,28 @@ int proc_start(Manager *m);
 void proc_stop(Manager *m);
 
 /*
- * Spawns argv with envp in a new process group (the child's pid), stdin from /dev/null,
- * stdout and stderr on log_fd (or /dev/null if < 0), and registers it so that proc_wait() can
- * collect its status.  Returns the pid or a negative errno.
+ * What a method's child becomes before it execs (the method_context, and its cgroup): all
+ * resolved by the parent, since between fork() and exec() in a threaded process only
+ * async-signal-safe calls are allowed.
  */
-pid_t proc_spawn(char *const argv[], char *const envp[], int log_fd);
+typedef struct SpawnOpts {
+	int log_fd;      /* stdout and stderr; < 0: /dev/null */
+	const char *cwd; /* NULL: startd's own */
+	bool set_ids;    /* switch to uid/gid (and the supplementary groups) */
+	uid_t uid;
+	gid_t gid;
+	const gid_t *groups;
+	size_t n_groups;
+	int cgroup_procs_fd; /* an open cgroup.procs to enter first; < 0: none */
+} SpawnOpts;
+
+/*
+ * Spawns argv with envp in a new process group (the child's pid), stdin from /dev/null, as
+ * opts says, and registers it so that proc_wait() can collect its status.  A child that cannot
+ * take on its context writes why to its log and exits 96 (SMF_EXIT_ERR_CONFIG); one that
+ * cannot exec exits 127, as a shell would.  Returns the pid or a negative errno.
+ */
+pid_t proc_spawn(char *const argv[], char *const envp[], const SpawnOpts *opts);
 
 /*
  * Waits for a spawned child's exit until deadline (monotonic usec; USEC_INFINITY: forever).

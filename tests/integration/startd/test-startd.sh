@@ -20,6 +20,10 @@
 #   lost-configd  configd dies: startd stops its services and exits 1
 #   emi           early-manifest-import runs once, to completion, before startd listens, and is
 #                 online; what it imported is then handled as usual
+#   context       method_context (user, working_directory, environment) from the method pg,
+#                 else from the method_context pg, as the method sees it
+#   bad-context   an unknown user -> maintenance (method_failed) with the reason logged; a
+#                 missing executable -> exit 127 three times -> maintenance
 #   dependency    require_all: B waits offline for A, comes online after it, goes offline
 #                 when A is disabled
 # usage: test-startd.sh CASE [PATH-OF-svc.startd] (else $SVC_STARTD)
@@ -430,6 +434,71 @@ case_too_quickly() {
 	startd_stop
 }
 
+# ctx_instance NAME: a transient instance whose start method prints its context to its log.
+ctx_instance() {
+	local name=$1
+	make_instance "$name" "/bin/sh -c 'echo ctx user=\$(id -un) dir=\$(pwd) foo=\$FOO bar=\$BAR home=\$HOME'" transient
+}
+
+case_context() {
+	local user=nobody I=svc:/test/mc:default J=svc:/test/mi:default
+	[ "$(id -u)" -eq 0 ] || user=$(id -un)
+	log "method_context in the method pg: user $user, working_directory, environment"
+	startd_start
+	ctx_instance mc
+	ok "$SVCCFG" -s $I setprop start/user = astring: "$user"
+	ok "$SVCCFG" -s $I setprop start/working_directory = astring: /usr
+	ok "$SVCCFG" -s $I setprop start/environment = astring: '("FOO=one" "BAR=two")'
+	ok "$SVCCFG" -s $I refresh
+	set_enabled $I true
+	wait_state $I online
+	local home
+	home=$(getent passwd "$user" | cut -d: -f6)
+	assert_match "^ctx user=$user dir=/usr foo=one bar=two home=$home\$" \
+		"$(grep '^ctx' "$ROOT/var/svc/log/test-mc:default.log")" "the method's context"
+
+	log "the method_context pg is used when the method pg has none"
+	ctx_instance mi
+	ok "$SVCCFG" -s $J addpg method_context application
+	ok "$SVCCFG" -s $J setprop method_context/working_directory = astring: /
+	ok "$SVCCFG" -s $J setprop method_context/environment = astring: '("FOO=pg")'
+	ok "$SVCCFG" -s $J refresh
+	set_enabled $J true
+	wait_state $J online
+	assert_match "^ctx user=$(id -un) dir=/ foo=pg bar= home=" \
+		"$(grep '^ctx' "$ROOT/var/svc/log/test-mi:default.log")" "the method_context pg"
+	startd_stop
+}
+
+case_bad_context() {
+	local U=svc:/test/nouser:default X=svc:/test/noexec:default
+	startd_start
+	log "an unknown user: maintenance at once, method_failed, the reason logged"
+	make_instance nouser "/bin/true" transient
+	ok "$SVCCFG" -s $U setprop start/user = astring: no_such_user_$$
+	ok "$SVCCFG" -s $U refresh
+	set_enabled $U true
+	wait_state $U maintenance
+	assert_eq method_failed "$(rprop $U auxiliary_state)" "aux of an unknown user"
+	assert_match "method_context: user \"no_such_user_$$\" does not exist" \
+		"$(cat "$STARTD_LOG")" "startd's log"
+	assert_match "method_context: user \"no_such_user_$$\" does not exist" \
+		"$(cat "$ROOT/var/svc/log/test-nouser:default.log")" "the instance's log"
+
+	log "a missing executable: exit 127, retried, then maintenance"
+	make_instance noexec "/nonexistent/daemon-$$ --flag" contract 10 true
+	wait_state $X maintenance
+	assert_eq fault_threshold_reached "$(rprop $X auxiliary_state)" "aux of a missing executable"
+	assert_eq 3 "$(grep -c 'exited with status 127' "$ROOT/var/svc/log/test-noexec:default.log")" \
+		"start attempts"
+	assert_match "\"/nonexistent/daemon-$$ --flag\" not found \\(exit 127\\)" \
+		"$(cat "$STARTD_LOG")" "startd's log"
+	log "startd is still up and serves other instances"
+	make_instance tr ":true" transient 10 true
+	wait_state $TR online
+	startd_stop
+}
+
 case "$CASE" in
 new-instance) case_new_instance ;;
 transient) case_transient ;;
@@ -445,6 +514,8 @@ too-quickly) case_too_quickly ;;
 wait-model) case_wait_model ;;
 second) case_second ;;
 lost-configd) case_lost_configd ;;
+context) case_context ;;
+bad-context) case_bad_context ;;
 *) fail "unknown case $CASE" ;;
 esac
 log "ok"

@@ -1,0 +1,252 @@
+/*
+ * context.c: resolving a method_context as illumos does.
+ *
+ * Where the properties come from: the method's own pg when it has any method_context property
+ * (a <method_context> inside the <exec_method>), else the instance's "method_context" pg
+ * composed with the service's.  Everything is resolved here, in the worker, because the forked
+ * child may only make async-signal-safe calls: names become ids, ":default" becomes the
+ * user's primary group, all its groups, and its home directory.  A name that does not resolve
+ * is a configuration error (illumos: the method cannot run, the instance goes to maintenance).
+ */
+#include <errno.h>
+#include <grp.h>
+#include <pwd.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "context.h"
+#include "macro.h"
+#include "strv.h"
+
+#define NSS_BUF_SIZE 16384
+#define MAX_GROUPS 256
+
+static const char *const context_props[] = {
+        "user",
+        "group",
+        "supp_groups",
+        "working_directory",
+        "environment",
+        "use_profile",
+        "profile",
+        "privileges",
+        "limit_privileges",
+        "project",
+        "resource_pool",
+};
+
+static void pg_freep(scf_pg_t **p)
+{
+	scf_pg_free(*p);
+}
+
+static bool has_context(const scf_pg_t *pg)
+{
+	for (size_t k = 0; pg && k < ELEMENTSOF(context_props); k++)
+		if (scf_pg_property(pg, context_props[k]))
+			return true;
+	return false;
+}
+
+/* A single-valued string property; NULL when absent, empty or ":default". */
+static const char *prop_str(const scf_pg_t *pg, const char *name)
+{
+	const scf_property_t *p = scf_pg_property(pg, name);
+	const char *s;
+
+	if (!p || scf_property_get_string(p, &s) < 0 || !s[0] || streq(s, ":default"))
+		return NULL;
+	return s;
+}
+
+static bool parse_id(const char *s, unsigned long *ret)
+{
+	char *end;
+
+	if (!s[0] || s[0] < '0' || s[0] > '9')
+		return false;
+	errno = 0;
+	*ret = strtoul(s, &end, 10);
+	return errno == 0 && !*end;
+}
+
+static int fail(char **why, const char *fmt, ...) _printf_(2, 3);
+static int fail(char **why, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	if (vasprintf(why, fmt, ap) < 0)
+		*why = NULL;
+	va_end(ap);
+	return -EINVAL;
+}
+
+static int resolve_group(const char *name, gid_t *ret)
+{
+	_cleanup_free_ char *buf = malloc(NSS_BUF_SIZE);
+	struct group gr, *res = NULL;
+	unsigned long id;
+
+	if (parse_id(name, &id)) {
+		*ret = (gid_t)id;
+		return 0;
+	}
+	if (!buf)
+		return -ENOMEM;
+	if (getgrnam_r(name, &gr, buf, NSS_BUF_SIZE, &res) != 0 || !res)
+		return -ENOENT;
+	*ret = res->gr_gid;
+	return 0;
+}
+
+/* supp_groups: names or ids separated by commas or blanks. */
+static int resolve_supp(const char *list, MethodContext *ctx, char **why)
+{
+	_cleanup_free_ char *copy = strdup(list);
+	char *save = NULL;
+
+	if (!copy || !(ctx->groups = calloc(MAX_GROUPS, sizeof(gid_t))))
+		return -ENOMEM;
+	for (char *t = strtok_r(copy, ", \t", &save); t; t = strtok_r(NULL, ", \t", &save)) {
+		if (ctx->n_groups == MAX_GROUPS)
+			return fail(why, "too many supplementary groups in \"%s\"", list);
+		if (resolve_group(t, &ctx->groups[ctx->n_groups]) < 0)
+			return fail(why, "group \"%s\" does not exist", t);
+		ctx->n_groups++;
+	}
+	return 0;
+}
+
+static int add_user_env(MethodContext *ctx, const struct passwd *pw)
+{
+	char *s;
+
+	if (asprintf(&s, "HOME=%s", pw->pw_dir) < 0 || strv_consume(&ctx->env, s) < 0)
+		return -ENOMEM;
+	if (asprintf(&s, "LOGNAME=%s", pw->pw_name) < 0 || strv_consume(&ctx->env, s) < 0)
+		return -ENOMEM;
+	if (asprintf(&s, "USER=%s", pw->pw_name) < 0 || strv_consume(&ctx->env, s) < 0)
+		return -ENOMEM;
+	return 0;
+}
+
+/* user, group, supp_groups, and the home directory as the default working directory. */
+static int resolve_ids(const scf_pg_t *pg, MethodContext *ctx, char **why)
+{
+	_cleanup_free_ char *buf = malloc(NSS_BUF_SIZE);
+	const char *user = prop_str(pg, "user"), *group = prop_str(pg, "group");
+	const char *supp = prop_str(pg, "supp_groups");
+	struct passwd pw, *res = NULL;
+	unsigned long id;
+	int r;
+
+	if (!user && !group)
+		return 0;
+	if (!buf)
+		return -ENOMEM;
+	ctx->set_ids = true;
+	ctx->uid = geteuid();
+	ctx->gid = getegid();
+	if (user) {
+		if (parse_id(user, &id))
+			(void)getpwuid_r((uid_t)id, &pw, buf, NSS_BUF_SIZE, &res);
+		else
+			(void)getpwnam_r(user, &pw, buf, NSS_BUF_SIZE, &res);
+		if (!res)
+			return fail(why, "user \"%s\" does not exist", user);
+		ctx->uid = res->pw_uid;
+		ctx->gid = res->pw_gid;
+		if ((r = add_user_env(ctx, res)) < 0)
+			return r;
+		if (!ctx->cwd && !(ctx->cwd = strdup(res->pw_dir)))
+			return -ENOMEM;
+	}
+	if (group && resolve_group(group, &ctx->gid) < 0)
+		return fail(why, "group \"%s\" does not exist", group);
+	if (supp)
+		return resolve_supp(supp, ctx, why);
+	/* ":default": the user's groups, as initgroups() would set them. */
+	int n = MAX_GROUPS;
+	if (!(ctx->groups = calloc(MAX_GROUPS, sizeof(gid_t))))
+		return -ENOMEM;
+	if (res && getgrouplist(res->pw_name, ctx->gid, ctx->groups, &n) >= 0)
+		ctx->n_groups = (size_t)n;
+	else {
+		ctx->groups[0] = ctx->gid;
+		ctx->n_groups = 1;
+	}
+	return 0;
+}
+
+static int resolve(const scf_pg_t *pg, MethodContext *ctx, char **why)
+{
+	const char *wd = prop_str(pg, "working_directory");
+	const scf_property_t *env = scf_pg_property(pg, "environment");
+	int r;
+
+	if (wd && !(ctx->cwd = strdup(wd)))
+		return -ENOMEM;
+	r = resolve_ids(pg, ctx, why);
+	if (r < 0)
+		return r;
+	for (size_t k = 0; env && k < env->n_values; k++) {
+		const char *kv = env->values[k];
+
+		/* SMF_ variables are the restarter's to set (illumos refuses them at import). */
+		if (!strchr(kv, '=') || kv[0] == '=' || strneq(kv, "SMF_", 4))
+			continue;
+		if (env_set(&ctx->env, kv) < 0)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+int method_context_load(scf_handle_t *h, const char *fmri, const scf_pg_t *method_pg,
+        MethodContext *ctx, char **why)
+{
+	_cleanup_(pg_freep) scf_pg_t *mc = NULL;
+	int r;
+
+	*ctx = (MethodContext){};
+	*why = NULL;
+	if (has_context(method_pg))
+		return resolve(method_pg, ctx, why);
+	r = scf_pg_get(h, fmri, "method_context", SCF_SNAPSHOT_RUNNING, SCF_READ_COMPOSED, &mc);
+	if (r == -SCF_ERROR_NOT_FOUND)
+		r = scf_pg_get(h, fmri, "method_context", NULL, SCF_READ_COMPOSED, &mc);
+	if (r < 0)
+		return 0;
+	return resolve(mc, ctx, why);
+}
+
+void method_context_done(MethodContext *ctx)
+{
+	free(ctx->groups);
+	free(ctx->cwd);
+	strv_free(ctx->env);
+	*ctx = (MethodContext){};
+}
+
+int env_set(char ***env, const char *kv)
+{
+	size_t klen = strcspn(kv, "=") + 1;
+	char *copy = strdup(kv);
+
+	if (!copy)
+		return -ENOMEM;
+	for (char **e = *env; e && *e; e++)
+		if (strneq(*e, kv, klen)) {
+			free(*e);
+			*e = copy;
+			return 0;
+		}
+	if (strv_consume(env, copy) < 0) {
+		free(copy);
+		return -ENOMEM;
+	}
+	return 0;
+}

@@ -1,0 +1,36 @@
+/*
+ * context.h: a method's method_context (user, group, supp_groups, working_directory,
+ * environment), resolved in startd before the method is spawned.
+ */
+#ifndef STARTD_CONTEXT_H
+#define STARTD_CONTEXT_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+#include "libscf.h"
+
+typedef struct MethodContext {
+	bool set_ids; /* a user or group was named: the child switches to uid/gid/groups */
+	uid_t uid;
+	gid_t gid;
+	gid_t *groups;
+	size_t n_groups;
+	char *cwd;  /* NULL: startd's own */
+	char **env; /* "K=V" to set over the inherited environment (HOME/USER/LOGNAME first) */
+} MethodContext;
+
+/*
+ * As illumos: the context properties of the method pg if it has any, else those of the
+ * "method_context" pg (running snapshot, composed with the service).  Returns 0, or
+ * -EINVAL with *why (malloc'd) when the context names something that does not exist: a
+ * configuration error, so the instance goes to maintenance.
+ */
+int method_context_load(scf_handle_t *h, const char *fmri, const scf_pg_t *method_pg,
+        MethodContext *ctx, char **why);
+void method_context_done(MethodContext *ctx);
+
+/* Sets "K=V" in an environment list, replacing an entry with the same K. */
+int env_set(char ***env, const char *kv);
+
+#endif
