@@ -295,9 +295,11 @@ int scf_pg_add(
 int scf_pg_delete(scf_handle_t *h, const char *entity, const char *pg);
 
 /*
- * Typed reads of a property's first value (as illumos' scf_value_get_*): -SCF_ERROR_NOT_FOUND
- * if it has no value, -SCF_ERROR_TYPE_MISMATCH if the type does not fit (a count is also read
- * by get_integer only if it fits), -SCF_ERROR_CONSTRAINT_VIOLATED if it has several values.
+ * Typed reads of a single-valued property (as illumos' scf_property_get_value() followed by
+ * scf_value_get_*): the property must have exactly one value.  -SCF_ERROR_TYPE_MISMATCH if the
+ * type does not fit (a count is also read by get_integer, if it fits; checked first),
+ * -SCF_ERROR_NOT_FOUND if it has no value, -SCF_ERROR_CONSTRAINT_VIOLATED if it has several
+ * (then *ret is left alone: read p->values for a multi-valued property).
  */
 int scf_property_get_boolean(const scf_property_t *p, bool *ret);
 int scf_property_get_count(const scf_property_t *p, uint64_t *ret);
@@ -344,7 +346,9 @@ int scf_tx_delete(scf_tx_t *tx, const char *prop);
 /*
  * Commits atomically: 1 committed; 0 the pg changed since it was read ("not latest": nothing
  * was applied; scf_tx_reset() and build the commands again); < 0 error (nothing applied).
- * An empty transaction commits as a no-op (returns 1, the generation does not move).
+ * An empty transaction is checked like any other (pg deleted: -SCF_ERROR_DELETED; stale
+ * generation: 0) and otherwise commits as a no-op: 1, the generation does not move, no
+ * notification is sent.
  */
 int scf_tx_commit(scf_tx_t *tx);
 /* Drops the commands and re-reads the pg (new generation). */

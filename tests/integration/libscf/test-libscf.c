@@ -469,7 +469,10 @@ static void test_typed_reads(void **state)
 	assert_string_equal(p->values[1], "");
 	assert_string_equal(p->values[2], "c");
 	assert_null(p->values[3]);
+	/* Several values: an error, not the first one (illumos' scf_property_get_value()). */
+	s = "untouched";
 	ERR(h, scf_property_get_string(p, &s), SCF_ERROR_CONSTRAINT_VIOLATED);
+	assert_string_equal(s, "untouched");
 
 	p = scf_pg_property(pg, "none");
 	assert_int_equal(p->n_values, 0);
@@ -568,6 +571,16 @@ static void test_tx_rules(void **state)
 	assert_string_equal(prop_value(scf_tx_pg(tx), "z"), "from-h2");
 	OK(h, scf_tx_set(tx, "z", SCF_TYPE_ASTRING, &v, 1));
 	assert_int_equal(scf_tx_commit(tx), 1);
+	scf_tx_free(tx);
+	scf_tx_free(tx2);
+
+	/* An empty transaction is checked like any other: a stale generation answers 0. */
+	OK(h, scf_tx_begin(h, "svc:/t/tx", "p", &tx));
+	OK(h2, scf_tx_begin(h2, "svc:/t/tx", "p", &tx2));
+	OK(h2, scf_tx_set(tx2, "z", SCF_TYPE_ASTRING, &v, 1));
+	assert_int_equal(scf_tx_commit(tx2), 1);
+	assert_int_equal(scf_tx_commit(tx), 0);
+	assert_int_equal(scf_tx_generation(tx) + 1, scf_tx_generation(tx2));
 	scf_tx_free(tx);
 	scf_tx_free(tx2);
 
