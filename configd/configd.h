@@ -56,6 +56,7 @@ struct Manager {
 	bool native;
 	int listen_fd;
 	sd_event_source *listen_source;
+	sd_event_source *accept_retry; /* resumes accepting after a shortage of fds or memory */
 	sd_id128_t server_id;
 	Connection *connections;
 	unsigned n_connections;

@@ -19,7 +19,9 @@
  * (defer_free set) and gets no more notifications.  Freeing drops the connection's interests
  * and, if it was the restarter, the registration.  Connections are bounded
  * (CONFIGD_MAX_CONNECTIONS): at the bound configd stops accepting, with one log line, until
- * one closes; new clients wait in the listen backlog meanwhile.
+ * one closes; new clients wait in the listen backlog meanwhile.  When accept() itself fails for
+ * want of fds or memory, accepting pauses the same way but also resumes on a short timer, since
+ * no connection may be open whose closing would resume it.
  */
 #include <fcntl.h>
 #include <sys/epoll.h>
@@ -33,6 +35,8 @@
 
 /* Messages handled per connection before the others get their turn. */
 #define CONNECTION_BATCH 32u
+/* After accept() ran out of fds or memory, try again this much later. */
+#define ACCEPT_RETRY_USEC (100 * 1000u)
 
 static void connection_free(Connection *c)
 {
@@ -242,6 +246,29 @@ static void pause_accepting(Manager *m, const char *why)
 	sd_event_source_set_enabled(m->listen_source, SD_EVENT_OFF);
 }
 
+/*
+ * Out of fds or memory, the pause cannot wait for a connection to close: there may be none.  So
+ * accepting also resumes after ACCEPT_RETRY_USEC; if the shortage persists, accept fails again
+ * and pauses again, so a shortage costs one failed accept4() per interval, not a busy loop.
+ */
+static void pause_accepting_for_resources(Manager *m, const char *why)
+{
+	pause_accepting(m, why);
+	if (sd_event_source_set_time_relative(m->accept_retry, ACCEPT_RETRY_USEC) < 0 ||
+	        sd_event_source_set_enabled(m->accept_retry, SD_EVENT_ONESHOT) < 0)
+		log_warning("cannot arm the accept retry timer; accepting resumes when a client "
+		            "leaves");
+}
+
+static int on_accept_retry(sd_event_source *s, uint64_t usec, void *userdata)
+{
+	Manager *m = userdata;
+
+	if (m->n_connections < CONFIGD_MAX_CONNECTIONS)
+		sd_event_source_set_enabled(m->listen_source, SD_EVENT_ON);
+	return 0;
+}
+
 static int on_accept(sd_event_source *s, int fd, uint32_t revents, void *userdata)
 {
 	Manager *m = userdata;
@@ -258,7 +285,7 @@ static int on_accept(sd_event_source *s, int fd, uint32_t revents, void *userdat
 		if (cfd < 0) {
 			if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS ||
 			        errno == ENOMEM)
-				pause_accepting(m, strerror(errno));
+				pause_accepting_for_resources(m, strerror(errno));
 			else if (errno != EAGAIN && errno != EINTR && errno != ECONNABORTED)
 				log_warning("accept: %s", strerror(errno));
 			return 0;
@@ -283,12 +310,20 @@ int server_start(Manager *m)
 	r = sd_event_add_io(m->event, &m->listen_source, m->listen_fd, EPOLLIN, on_accept, m);
 	if (r < 0)
 		return log_error_errno(r, "cannot watch %s", m->door_path);
+	/* Made now, disarmed: when it is needed there may be no fd left for sd-event's timerfd. */
+	r = sd_event_add_time_relative(
+	        m->event, &m->accept_retry, CLOCK_MONOTONIC, 0, 1000, on_accept_retry, m);
+	if (r >= 0)
+		r = sd_event_source_set_enabled(m->accept_retry, SD_EVENT_OFF);
+	if (r < 0)
+		return log_error_errno(r, "cannot make the accept retry timer");
 	return 0;
 }
 
 void server_stop(Manager *m)
 {
 	m->listen_source = sd_event_source_disable_unref(m->listen_source);
+	m->accept_retry = sd_event_source_disable_unref(m->accept_retry);
 	if (m->listen_fd >= 0) {
 		close(m->listen_fd);
 		m->listen_fd = -1;

@@ -644,6 +644,37 @@ static void test_connection_bound(void **state)
 		close(fds[i]);
 }
 
+/*
+ * accept() out of fds with no client connected: nothing will ever close and resume accepting,
+ * so configd must retry by itself.  The test lowers the daemon's fd limit below what it holds
+ * (prlimit), lets a client arrive, waits for the pause to be logged, and restores the limit.
+ */
+static void test_accept_retry(void **state)
+{
+	Daemon *d = *state;
+	struct rlimit old, low;
+	int replies = 0;
+	uint64_t deadline;
+	sd_bus *bus;
+
+	assert_int_equal(prlimit(d->pid, RLIMIT_NOFILE, NULL, &old), 0);
+	low = (struct rlimit){.rlim_cur = 3, .rlim_max = old.rlim_max};
+	assert_int_equal(prlimit(d->pid, RLIMIT_NOFILE, &low, NULL), 0);
+	bus = connect_bus(d);
+	assert_true(sd_bus_call_method_async(bus, NULL, NULL, PATH, IFACE, "ListServices", on_reply,
+	                    &replies, "") >= 0);
+	deadline = deadline_after_usec(DEADLINE_USEC);
+	while (!log_contains(d, "not accepting clients for now")) {
+		assert_true(deadline_left_usec(deadline) > 0);
+		pump(bus, &replies, 10 * USEC_PER_MSEC);
+	}
+	assert_int_equal(replies, 0);
+	assert_int_equal(prlimit(d->pid, RLIMIT_NOFILE, &old, NULL), 0);
+	pump(bus, &replies, DEADLINE_USEC);
+	assert_int_equal(replies, 1);
+	sd_bus_flush_close_unref(bus);
+}
+
 static uint64_t pg_generation(sd_bus *bus, const char *ent, const char *pg)
 {
 	_cleanup_(sd_bus_message_unrefp) sd_bus_message *reply = NULL;
@@ -809,6 +840,7 @@ int main(void)
 	        cmocka_unit_test_setup_teardown(test_unprivileged, setup, teardown),
 	        cmocka_unit_test_setup_teardown(test_second_refused, setup, teardown),
 	        cmocka_unit_test_setup_teardown(test_connection_bound, setup, teardown),
+	        cmocka_unit_test_setup_teardown(test_accept_retry, setup, teardown),
 	        cmocka_unit_test_setup_teardown(test_write_failure, setup_file_limit, teardown),
 	        cmocka_unit_test_setup_teardown(test_umask, setup_umask, teardown),
 	        cmocka_unit_test(test_connect_timeout),
