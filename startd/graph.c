@@ -442,7 +442,7 @@ static void pg_event(Graph *g, const Event *e)
 	}
 }
 
-static void scan(Graph *g)
+static void scan(Graph *g, bool first)
 {
 	_cleanup_strv_free_ char **l = NULL;
 	int r;
@@ -452,7 +452,34 @@ static void scan(Graph *g)
 		log_error("cannot list instances: %s", scf_handle_errmsg(g->h));
 	STRV_FOREACH (f, l)
 		maybe_insert(g, *f);
-	sem_post(&g->m->scanned);
+	if (first)
+		sem_post(&g->m->scanned);
+}
+
+/*
+ * configd restarted (repo.c has re-registered and re-subscribed): the old handle is dead.
+ * Whatever changed while it was away is read again, and instances created meanwhile are
+ * found by a new scan (the subscription is already back, so nothing falls in between).
+ */
+static void reconnect(Graph *g)
+{
+	scf_handle_t *h = NULL;
+	size_t st = 0;
+	Vertex *v;
+
+	if (scf_handle_create(g->m->root, &h) < 0) {
+		log_error("graph: cannot reach the restarted repository");
+		return;
+	}
+	scf_handle_destroy(g->h);
+	g->h = h;
+	while ((v = hashmap_next(g->vertices, &st, NULL))) {
+		refresh_enabled(g, v);
+		read_deps(g, v);
+		process_actions(g, v);
+	}
+	scan(g, false);
+	evaluate(g);
 }
 
 static void state_event(Graph *g, const Event *e)
@@ -476,7 +503,10 @@ static void *graph_main(void *userdata)
 
 		switch (type) {
 		case GE_SCAN:
-			scan(g);
+			scan(g, true);
+			break;
+		case GE_RECONNECT:
+			reconnect(g);
 			break;
 		case GE_PG_CHANGED:
 		case GE_PG_DELETED:

@@ -436,6 +436,10 @@ void inst_handle(Inst *i, const Event *e)
 		i->state = RSTATE_UNINIT;
 		update_active(i);
 		break;
+	case RE_RESYNC:
+		/* The pg is non-persistent: a restarted configd lost it.  Processes are untouched. */
+		(void)commit_full(i, i->state, i->next_state, i->aux, true);
+		break;
 	case RE_SHUTDOWN:
 		if (i->inserted && rstate_is_up(i->state))
 			stop_instance(i, RSTATE_OFFLINE, "none");

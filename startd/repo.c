@@ -6,17 +6,29 @@
  * the order configd sent them.  It subscribes before the graph's first scan is queued, so an
  * instance created during start-up is seen by one or the other (the graph ignores the second
  * sight).  Changes to the restarter pg are startd's own writes and are dropped here.
+ *
+ * When the connection breaks, configd is presumed restarting: this thread polls its socket
+ * (every RECONNECT_POLL_MSEC, until SVC_STARTD_RECONNECT_TIMEOUT seconds, default 60),
+ * then registers again as the restarter (on the main handle, which nobody else uses after
+ * start-up), subscribes again, and asks the graph to re-read and rescan and every instance to
+ * rewrite its restarter pg, which died with the old configd.  Services keep running through
+ * all of it.  If configd does not come back in time, startd stops its services and exits 1.
  */
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <sys/eventfd.h>
 #include <unistd.h>
 
 #include "log.h"
 #include "macro.h"
 #include "startd.h"
+#include "timeutil.h"
+
+#define RECONNECT_POLL_MSEC 20
+#define RECONNECT_TIMEOUT_S 60
 
 static scf_handle_t *repo_h;
 static int exit_status_lost; /* set when configd went away: main exits 1 */
@@ -44,22 +56,101 @@ static int drain(Manager *m)
 	}
 }
 
+static int subscribe(Manager *m)
+{
+	int r = scf_handle_create(m->root, &repo_h);
+
+	if (r >= 0)
+		r = scf_notify_add_pgtype(repo_h, SCF_GROUP_FRAMEWORK);
+	if (r >= 0)
+		r = scf_notify_add_pgtype(repo_h, SCF_GROUP_DEPENDENCY);
+	if (r < 0) {
+		log_error("cannot subscribe to repository notifications: %s", scf_strerror(r));
+		return -EIO;
+	}
+	return 0;
+}
+
+static uint64_t reconnect_timeout_usec(void)
+{
+	const char *e = getenv("SVC_STARTD_RECONNECT_TIMEOUT");
+	char *end;
+	unsigned long s;
+
+	if (!e || !*e)
+		return RECONNECT_TIMEOUT_S * USEC_PER_SEC;
+	s = strtoul(e, &end, 10);
+	return *end ? RECONNECT_TIMEOUT_S * USEC_PER_SEC : s * USEC_PER_SEC;
+}
+
+/* Polls configd's socket until it answers; the new handle, or NULL at the deadline or stop. */
+static scf_handle_t *wait_for_configd(Manager *m)
+{
+	uint64_t deadline = deadline_after_usec(reconnect_timeout_usec());
+
+	for (;;) {
+		struct pollfd p = {.fd = m->repo_stop_fd, .events = POLLIN};
+		scf_handle_t *h = NULL;
+
+		if (scf_handle_create(m->root, &h) >= 0)
+			return h;
+		if (deadline_left_usec(deadline) == 0)
+			return NULL;
+		if (poll(&p, 1, RECONNECT_POLL_MSEC) > 0)
+			return NULL;
+	}
+}
+
+/* 0 once registered and subscribed again with everything rewritten; < 0: give up. */
+static int reconnect(Manager *m)
+{
+	scf_handle_t *h;
+	int r;
+
+	log_warning("lost the repository connection; waiting for svc.configd to come back");
+	scf_handle_destroy(repo_h);
+	repo_h = NULL;
+	h = wait_for_configd(m);
+	if (!h) {
+		log_error("the repository did not come back");
+		return -ETIMEDOUT;
+	}
+	scf_handle_destroy(m->main_h);
+	m->main_h = h;
+	r = scf_restarter_register(h);
+	if (r < 0) {
+		log_error("cannot register again as the restarter: %s", scf_handle_errmsg(h));
+		return -EIO;
+	}
+	/* Subscribed before the graph rescans, so nothing created meanwhile is missed. */
+	r = subscribe(m);
+	if (r < 0)
+		return r;
+	(void)event_queue_push(&m->graph_q, GE_RECONNECT, NULL, NULL, NULL, 0, NULL);
+	(void)restarter_enqueue(m, RE_RESYNC, NULL, 0);
+	log_info("reconnected to the repository of %s", m->root);
+	return 0;
+}
+
 static void *repo_main(void *userdata)
 {
 	Manager *m = userdata;
 
 	for (;;) {
 		struct pollfd p[2] = {
-		        {.fd = scf_notify_fd(repo_h), .events = POLLIN},
+		        {.fd = -1, .events = POLLIN},
 		        {.fd = m->repo_stop_fd, .events = POLLIN},
 		};
 
 		if (drain(m) < 0) {
-			log_error("lost the repository connection; stopping");
+			if (reconnect(m) >= 0)
+				continue; /* a new handle, a new fd */
+			log_error("no repository; stopping");
 			exit_status_lost = 1;
 			kill(getpid(), SIGTERM);
 			return NULL;
 		}
+		p[0].fd = scf_notify_fd(repo_h);
 		if (poll(p, 2, -1) < 0 && errno != EINTR) {
 			log_error_errno(negative_errno(), "poll");
 			return NULL;
@@ -81,15 +172,9 @@ int repo_thread_start(Manager *m)
 	m->repo_stop_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	if (m->repo_stop_fd < 0)
 		return log_error_errno(negative_errno(), "eventfd");
-	r = scf_handle_create(m->root, &repo_h);
-	if (r >= 0)
-		r = scf_notify_add_pgtype(repo_h, SCF_GROUP_FRAMEWORK);
-	if (r >= 0)
-		r = scf_notify_add_pgtype(repo_h, SCF_GROUP_DEPENDENCY);
-	if (r < 0) {
-		log_error("cannot subscribe to repository notifications: %s", scf_strerror(r));
-		return -EIO;
-	}
+	r = subscribe(m);
+	if (r < 0)
+		return r;
 	/* Subscribed: from here on nothing is missed, so the graph may scan. */
 	r = event_queue_push(&m->graph_q, GE_SCAN, NULL, NULL, NULL, 0, NULL);
 	if (r < 0)

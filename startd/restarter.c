@@ -65,6 +65,13 @@ static void *worker_main(void *userdata)
 		if (!e)
 			break;
 		quit = e->type == RE_SHUTDOWN;
+		/* A handle from before a configd restart is dead for good: bind a new one. */
+		if (e->type == RE_RESYNC) {
+			scf_handle_destroy(i->h);
+			i->h = NULL;
+		}
+		if (!i->h)
+			(void)worker_bind(i);
 		if (i->h)
 			inst_handle(i, e);
 		event_free(e);
@@ -129,6 +136,21 @@ static void dispatch(Manager *m, const Event *e)
 		inst_enqueue(m, i, e->type, e->arg);
 }
 
+/* After a configd restart every instance rewrites its restarter pg from its own state. */
+static void resync_all(Manager *m)
+{
+	size_t st = 0, n = 0;
+	Inst *i;
+
+	pthread_mutex_lock(&m->insts_lock);
+	while ((i = hashmap_next(m->insts, &st, NULL))) {
+		inst_enqueue(m, i, RE_RESYNC, 0);
+		n++;
+	}
+	pthread_mutex_unlock(&m->insts_lock);
+	log_info("rewriting the restarter pg of %zu instances", n);
+}
+
 static void *dispatch_main(void *userdata)
 {
 	Manager *m = userdata;
@@ -140,7 +162,9 @@ static void *dispatch_main(void *userdata)
 			event_free(e);
 			return NULL;
 		}
-		if (e->fmri)
+		if (e->type == RE_RESYNC && !e->fmri)
+			resync_all(m);
+		else if (e->fmri)
 			dispatch(m, e);
 		event_free(e);
 	}

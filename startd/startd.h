@@ -39,6 +39,7 @@ enum {
 	GE_PG_CHANGED, /* fmri, pg, pgtype: a pg was created or committed */
 	GE_PG_DELETED, /* fmri, pg, pgtype: a pg (or its entity) was deleted */
 	GE_STATE,      /* fmri, arg = rstate_t: an instance's worker committed a state */
+	GE_RECONNECT,  /* configd restarted: rebind, re-read every vertex, rescan */
 	GE_QUIT,
 };
 
@@ -59,6 +60,8 @@ enum {
 	RE_MAINT_OFF,          /* maint_off (svcadm clear): maintenance -> uninitialized */
 	RE_DEGRADED,           /* degraded: online -> degraded */
 	RE_RESTORE,            /* restore: degraded -> online */
+	RE_RESYNC,             /* configd restarted: rebind, rewrite the restarter pg (to every
+	                          instance when queued without an FMRI) */
 	RE_SHUTDOWN,           /* startd exits: stop what runs, then the worker exits */
 	RE_QUIT,               /* the dispatcher exits */
 };

@@ -17,7 +17,10 @@
 #                 restart within 600 s puts it in maintenance (restarting_too_quickly)
 #   wait-model    the start method's process is the service: online; when it dies, restarted
 #   second        a second startd on the same root is refused, the first goes on
-#   lost-configd  configd dies: startd stops its services and exits 1
+#   lost-configd  configd dies for good: startd stops its services and exits 1
+#   configd-restart  configd killed and started again under a running startd: startd
+#                 registers again, every restarter pg comes back, services run on untouched
+#                 (no second copy), and startd serves the new configd
 #   emi           early-manifest-import runs once, to completion, before startd listens, and is
 #                 online; what it imported is then handled as usual
 #   context       method_context (user, working_directory, environment) from the method pg,
@@ -330,6 +333,8 @@ case_second() {
 }
 
 case_lost_configd() {
+	# It waits this long for configd to come back (default 60 s).
+	export SVC_STARTD_RECONNECT_TIMEOUT=1
 	startd_start
 	make_instance ct "$SLEEPER" contract 10 true
 	wait_state $CT online
@@ -499,6 +504,42 @@ case_bad_context() {
 	startd_stop
 }
 
+case_configd_restart() {
+	local OFF=svc:/test/off:default NEW=svc:/test/new:default
+	startd_start
+	make_instance ct "$SLEEPER" contract 10 true
+	make_instance tr ":true" transient 10 true
+	make_instance off ":true" transient
+	wait_state $CT online
+	wait_state $TR online
+	wait_state $OFF disabled
+	local g pids
+	g=$(rprop $CT contract)
+	SEEN_PGIDS="$SEEN_PGIDS $g"
+	pids=$(group_pids "$g")
+	[ -n "$pids" ] || fail "the contract service has no process"
+
+	log "configd killed and restarted: the restarter pgs come back from startd's state"
+	configd_kill9
+	configd_start
+	wait_state $CT online
+	wait_state $TR online
+	wait_state $OFF disabled
+	assert_eq "$g" "$(rprop $CT contract)" "contract after the configd restart"
+	assert_eq "$pids" "$(group_pids "$g")" "the service's processes (untouched)"
+	assert_eq 1 "$(count_sleepers)" "copies of the service"
+	assert_eq 2 "$(grep -c 'restarter attached' "$CONFIGD_LOG")" "restarter registrations"
+	kill -0 "$STARTD_PID" || fail "startd exited"
+
+	log "startd serves the new configd"
+	make_instance new ":true" transient 10 true
+	wait_state $NEW online
+	set_enabled $CT false
+	wait_state $CT disabled
+	wait_group_empty "$g"
+	startd_stop
+}
+
 case "$CASE" in
 new-instance) case_new_instance ;;
 transient) case_transient ;;
@@ -515,6 +556,7 @@ wait-model) case_wait_model ;;
 second) case_second ;;
 lost-configd) case_lost_configd ;;
 context) case_context ;;
+configd-restart) case_configd_restart ;;
 bad-context) case_bad_context ;;
 *) fail "unknown case $CASE" ;;
 esac
