@@ -205,17 +205,21 @@ static int report_missing(svccfg_t *c, scf_handle_t *h, wait_set_t *s, uint64_t 
 /* 1 if we should wait; 0 (said why) if not; < 0 on a libscf error. */
 static int should_wait(svccfg_t *c, scf_handle_t *h, char *const *instances)
 {
+	static bool said_no_restarter;
 	_cleanup_free_ char *emi = NULL;
 	size_t n = strv_length(instances);
 	int r;
 
 	r = scf_restarter_attached(h);
 	if (r <= 0) {
-		if (r == 0)
+		/* Once per process: a command file importing 100 manifests would say it 100 times. */
+		if (r == 0 && !said_no_restarter) {
+			said_no_restarter = true;
 			svccfg_warn(c,
 			        "No restarter is attached to the repository; not waiting for "
 			        "it to take up %s%s.",
 			        instances[0], n > 1 ? " and the other instances" : "");
+		}
 		return r;
 	}
 	r = emi_state(h, &emi);
