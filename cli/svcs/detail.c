@@ -1,0 +1,89 @@
+/*
+ * detail.c: svcs -l, one paragraph of "label value" lines per instance, as illumos.
+ *
+ * "enabled" hides the override: it shows the effective value and says "(temporary)" when
+ * general_ovr differs from general.  Dependencies are the instance's dependency pgs as startd
+ * reads them, one line each: grouping/restart_on, then every entity with its state.
+ */
+#include <string.h>
+
+#include "macro.h"
+#include "strv.h"
+#include "svcs.h"
+
+#define DETAILED_WIDTH (11 + 2) /* strlen("description") + two blanks */
+
+static void line(const char *label, const char *value)
+{
+	printf("%-*s%s\n", DETAILED_WIDTH, label, value);
+}
+
+static void print_enabled(const Inst *i)
+{
+	int perm = i->enabled_perm, temp = i->enabled_ovr;
+
+	if (temp >= 0) {
+		if (temp != perm)
+			printf("%-*s%s (temporary)\n", DETAILED_WIDTH, "enabled",
+			        temp ? "true" : "false");
+		else
+			line("enabled", temp ? "true" : "false");
+	} else if (perm >= 0)
+		line("enabled", perm ? "true" : "false");
+}
+
+static void print_dependency(const InstSet *all, const Dep *d)
+{
+	char buf[64];
+
+	printf("%-*s%s/%s", DETAILED_WIDTH, "dependency", d->grouping ? d->grouping : "?",
+	        d->restart_on ? d->restart_on : "?");
+	STRV_FOREACH (e, d->entities)
+		printf(" %s (%s)", *e, instset_dep_state(all, *e, buf, sizeof(buf)));
+	putchar('\n');
+}
+
+static void print_processes(const Inst *i)
+{
+	Proc *p;
+	size_t n;
+
+	if (i->contract <= 0 || procs_of_group(i->contract, &p, &n) < 0)
+		return;
+	for (size_t k = 0; k < n; k++)
+		printf("%-*s%d %s\n", DETAILED_WIDTH, "process", p[k].pid,
+		        p[k].args && *p[k].args ? p[k].args : p[k].comm);
+	procs_free(p, n);
+}
+
+void detail_print(
+        const InstSet *all, const Inst *i, bool processes, bool verbose _unused_, bool first)
+{
+	char tbuf[128];
+
+	if (!first)
+		putchar('\n');
+	line("fmri", i->fmri);
+	if (i->desc)
+		line("name", i->desc);
+	print_enabled(i);
+	if (i->has_rpg) {
+		if (i->state)
+			line("state", i->state);
+		if (i->next_state)
+			line("next_state", i->next_state);
+		if (i->has_stime) {
+			format_long_time(i->stime_sec, tbuf, sizeof(tbuf));
+			line("state_time", tbuf);
+		}
+		if (i->logfile)
+			line("logfile", i->logfile);
+	}
+	line("restarter", i->restarter ? i->restarter : SVCS_DEFAULT_RESTARTER);
+	if (i->contract > 0)
+		printf("%-*s%lld \n", DETAILED_WIDTH, "contract_id", (long long)i->contract);
+	for (size_t k = 0; k < i->n_deps; k++)
+		print_dependency(all, &i->deps[k]);
+	if (processes)
+		print_processes(i);
+}

@@ -1,0 +1,445 @@
+/*
+ * load.c: reading what svcs shows, with as few waits on configd as the protocol allows.
+ *
+ * The protocol reads one pg per round trip, and a listing needs one or two pgs per instance,
+ * so `svcs -a` over 10,000 instances is 10,000+ round trips.  Each round trip is mostly
+ * waiting (the client for configd, configd for the client), so the reads are spread over a
+ * few threads, each with its own handle (a handle is not thread-safe): configd's one thread
+ * then always has a request queued, and the wall time approaches configd's own service time
+ * instead of the sum of the round trips.  Threads take instances by an atomic index; each
+ * Inst is written by exactly one thread, so nothing else is shared.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "macro.h"
+#include "strv.h"
+#include "svcs.h"
+
+#define LOAD_THREADS_MAX 4
+#define LOAD_PER_THREAD_MIN 64
+
+int inst_init(Inst *i, const char *fmri)
+{
+	scf_fmri_t f = {0};
+	int r;
+
+	*i = (Inst){.enabled_perm = -1, .enabled_ovr = -1};
+	r = scf_fmri_parse(fmri, &f);
+	if (r < 0)
+		return r;
+	i->fmri = strdup(fmri);
+	i->svc = TAKE_PTR(f.service);
+	i->inst = TAKE_PTR(f.instance);
+	scf_fmri_clear(&f);
+	if (!i->fmri || !i->svc || !i->inst)
+		return -SCF_ERROR_NO_MEMORY;
+	return 0;
+}
+
+static void dep_done(Dep *d)
+{
+	free(d->name);
+	free(d->grouping);
+	free(d->restart_on);
+	strv_free(d->entities);
+}
+
+void inst_done(Inst *i)
+{
+	free(i->fmri);
+	free(i->svc);
+	free(i->inst);
+	free(i->state);
+	free(i->next_state);
+	free(i->aux);
+	free(i->logfile);
+	free(i->restarter);
+	free(i->desc);
+	for (size_t k = 0; k < i->n_deps; k++)
+		dep_done(&i->deps[k]);
+	free(i->deps);
+}
+
+/* A string property's first value, copied; NULL when missing or not a string. */
+static char *pg_string(const scf_pg_t *pg, const char *name)
+{
+	const scf_property_t *p = scf_pg_property(pg, name);
+	const char *s;
+
+	if (!p || scf_property_get_string(p, &s) < 0)
+		return NULL;
+	return strdup(s);
+}
+
+static int pg_bool(const scf_pg_t *pg, const char *name)
+{
+	const scf_property_t *p = scf_pg_property(pg, name);
+	bool b;
+
+	if (!p || scf_property_get_boolean(p, &b) < 0)
+		return -1;
+	return b;
+}
+
+/* state_timestamp is a time: "seconds[.fraction]". */
+static void parse_stime(Inst *i, const scf_pg_t *pg)
+{
+	const scf_property_t *p = scf_pg_property(pg, "state_timestamp");
+	char *end;
+	long long sec;
+
+	if (!p || p->n_values < 1)
+		return;
+	errno = 0;
+	sec = strtoll(p->values[0], &end, 10);
+	if (errno != 0 || end == p->values[0])
+		return;
+	i->has_stime = true;
+	i->stime_sec = sec;
+	if (*end == '.') {
+		char frac[7] = "000000";
+		size_t k = strlen(end + 1);
+
+		memcpy(frac, end + 1, k < 6 ? k : 6);
+		i->stime_usec = (int32_t)strtol(frac, NULL, 10);
+	}
+}
+
+/* Reads a pg; 0 and *ret NULL when it does not exist. */
+static int get_pg(
+        scf_handle_t *h, const char *fmri, const char *name, unsigned flags, scf_pg_t **ret)
+{
+	int r = scf_pg_get(h, fmri, name, NULL, flags, ret);
+
+	if (r == -SCF_ERROR_NOT_FOUND) {
+		*ret = NULL;
+		return 0;
+	}
+	return r;
+}
+
+static int load_restarter(scf_handle_t *h, Inst *i)
+{
+	const scf_property_t *p;
+	scf_pg_t *pg;
+	uint64_t c;
+	int r;
+
+	r = get_pg(h, i->fmri, SCF_PG_RESTARTER, 0, &pg);
+	if (r < 0 || !pg)
+		return r;
+	i->has_rpg = true;
+	i->state = pg_string(pg, "state");
+	i->next_state = pg_string(pg, "next_state");
+	i->aux = pg_string(pg, "auxiliary_state");
+	i->logfile = pg_string(pg, "logfile");
+	parse_stime(i, pg);
+	p = scf_pg_property(pg, "contract");
+	if (p && scf_property_get_count(p, &c) >= 0)
+		i->contract = (int64_t)c;
+	scf_pg_free(pg);
+	return 0;
+}
+
+static int load_general(scf_handle_t *h, Inst *i)
+{
+	scf_pg_t *pg;
+	int r;
+
+	r = get_pg(h, i->fmri, SCF_PG_GENERAL, SCF_READ_COMPOSED, &pg);
+	if (r < 0)
+		return r;
+	if (pg) {
+		i->enabled_perm = pg_bool(pg, "enabled");
+		i->restarter = pg_string(pg, "restarter");
+		scf_pg_free(pg);
+	}
+	r = get_pg(h, i->fmri, SCF_PG_GENERAL_OVR, 0, &pg);
+	if (r < 0)
+		return r;
+	if (pg) {
+		i->enabled_ovr = pg_bool(pg, "enabled");
+		scf_pg_free(pg);
+	}
+	return 0;
+}
+
+static int load_desc(scf_handle_t *h, Inst *i)
+{
+	scf_pg_t *pg;
+	int r;
+
+	r = get_pg(h, i->fmri, "tm_common_name", SCF_READ_COMPOSED, &pg);
+	if (r < 0 || !pg)
+		return r;
+	i->desc = pg_string(pg, "C");
+	scf_pg_free(pg);
+	/* A multi-line name is shown on one line, as illumos does. */
+	for (char *c = i->desc; c && *c; c++)
+		if (*c == '\n')
+			*c = ' ';
+	return 0;
+}
+
+static int dep_from_pg(const scf_pg_t *pg, Dep *d)
+{
+	const scf_property_t *p = scf_pg_property(pg, "entities");
+
+	*d = (Dep){0};
+	d->name = strdup(pg->name);
+	d->grouping = pg_string(pg, "grouping");
+	d->restart_on = pg_string(pg, "restart_on");
+	d->entities = strv_new_empty();
+	if (!d->name || !d->entities)
+		return -SCF_ERROR_NO_MEMORY;
+	for (size_t k = 0; p && k < p->n_values; k++)
+		if (strv_extend(&d->entities, p->values[k]) < 0)
+			return -SCF_ERROR_NO_MEMORY;
+	return 0;
+}
+
+/* Dependencies as startd sees them: dependency-type pgs, current view, composed. */
+static int load_deps(scf_handle_t *h, Inst *i)
+{
+	scf_pg_info_t *infos = NULL;
+	size_t n = 0;
+	int r;
+
+	r = scf_pg_list(h, i->fmri, NULL, SCF_READ_COMPOSED, &infos, &n);
+	if (r == -SCF_ERROR_NOT_FOUND)
+		return 0;
+	if (r < 0)
+		return r;
+	for (size_t k = 0; k < n && r >= 0; k++) {
+		scf_pg_t *pg;
+
+		if (!streq(infos[k].type, SCF_GROUP_DEPENDENCY))
+			continue;
+		r = get_pg(h, i->fmri, infos[k].name, SCF_READ_COMPOSED, &pg);
+		if (r < 0 || !pg)
+			continue;
+		Dep *nd = realloc(i->deps, (i->n_deps + 1) * sizeof(Dep));
+		if (!nd)
+			r = -SCF_ERROR_NO_MEMORY;
+		else {
+			i->deps = nd;
+			r = dep_from_pg(pg, &i->deps[i->n_deps++]);
+		}
+		scf_pg_free(pg);
+	}
+	scf_pg_info_free(infos, n);
+	return r;
+}
+
+static int load_one(scf_handle_t *h, Inst *i, unsigned what)
+{
+	unsigned todo = what & ~i->loaded;
+	int r = 0;
+
+	if (todo & LOAD_RESTARTER)
+		r = load_restarter(h, i);
+	if (r >= 0 && (todo & LOAD_GENERAL))
+		r = load_general(h, i);
+	if (r >= 0 && (todo & LOAD_DESC))
+		r = load_desc(h, i);
+	if (r >= 0 && (todo & LOAD_DEPS))
+		r = load_deps(h, i);
+	if (r >= 0)
+		i->loaded |= todo;
+	return r;
+}
+
+typedef struct Loader {
+	const char *root;
+	Inst **v;
+	size_t n;
+	unsigned what;
+	atomic_size_t next;
+	atomic_int error;
+} Loader;
+
+static void loader_run(Loader *l, scf_handle_t *h)
+{
+	size_t k;
+	int r;
+
+	while ((k = atomic_fetch_add(&l->next, 1)) < l->n && atomic_load(&l->error) == 0) {
+		r = load_one(h, l->v[k], l->what);
+		if (r < 0) {
+			int zero = 0;
+			atomic_compare_exchange_strong(&l->error, &zero, r);
+		}
+	}
+}
+
+static void *loader_thread(void *arg)
+{
+	Loader *l = arg;
+	scf_handle_t *h = NULL;
+	int r, zero = 0;
+
+	r = scf_handle_create(l->root, &h);
+	if (r < 0) {
+		atomic_compare_exchange_strong(&l->error, &zero, r);
+		return NULL;
+	}
+	loader_run(l, h);
+	scf_handle_destroy(h);
+	return NULL;
+}
+
+int inst_load(scf_handle_t *h, Inst **v, size_t n, unsigned what)
+{
+	Loader l = {.root = scf_handle_root(h), .v = v, .n = n, .what = what};
+	pthread_t tids[LOAD_THREADS_MAX];
+	size_t nt = n / LOAD_PER_THREAD_MIN, started = 0;
+
+	if (nt > LOAD_THREADS_MAX)
+		nt = LOAD_THREADS_MAX;
+	/* The calling thread works too, on its own handle. */
+	for (size_t t = 1; t < nt; t++) {
+		if (pthread_create(&tids[started], NULL, loader_thread, &l) != 0)
+			break;
+		started++;
+	}
+	loader_run(&l, h);
+	for (size_t t = 0; t < started; t++)
+		pthread_join(tids[t], NULL);
+	return atomic_load(&l.error);
+}
+
+bool inst_enabled(const Inst *i)
+{
+	if (i->enabled_ovr >= 0)
+		return i->enabled_ovr;
+	return i->enabled_perm > 0;
+}
+
+bool inst_listed_by_default(const Inst *i)
+{
+	return i->enabled_perm == 1 || i->enabled_ovr == 1;
+}
+
+static int inst_cmp_fmri(const void *a, const void *b)
+{
+	return strcmp(((const Inst *)a)->fmri, ((const Inst *)b)->fmri);
+}
+
+int instset_init(InstSet *s, scf_handle_t *h)
+{
+	char **l = NULL;
+	size_t n;
+	int r;
+
+	*s = (InstSet){.h = h};
+	r = scf_instance_list(h, NULL, &l);
+	if (r < 0)
+		return r;
+	n = strv_length(l);
+	s->v = calloc(n ? n : 1, sizeof(Inst));
+	if (!s->v) {
+		strv_free(l);
+		return -SCF_ERROR_NO_MEMORY;
+	}
+	for (size_t k = 0; k < n; k++) {
+		r = inst_init(&s->v[s->n], l[k]);
+		if (r < 0) {
+			inst_done(&s->v[s->n]);
+			continue;
+		}
+		s->n++;
+	}
+	strv_free(l);
+	/* configd lists sorted already; sorting again keeps bsearch honest. */
+	qsort(s->v, s->n, sizeof(Inst), inst_cmp_fmri);
+	return 0;
+}
+
+void instset_done(InstSet *s)
+{
+	for (size_t k = 0; k < s->n; k++)
+		inst_done(&s->v[k]);
+	free(s->v);
+	*s = (InstSet){0};
+}
+
+int instset_load(InstSet *s, unsigned what)
+{
+	_cleanup_free_ Inst **v = malloc((s->n ? s->n : 1) * sizeof(Inst *));
+
+	if (!v)
+		return -SCF_ERROR_NO_MEMORY;
+	for (size_t k = 0; k < s->n; k++)
+		v[k] = &s->v[k];
+	return inst_load(s->h, v, s->n, what);
+}
+
+Inst *instset_find(const InstSet *s, const char *fmri)
+{
+	Inst key = {.fmri = (char *)fmri};
+
+	return bsearch(&key, s->v, s->n, sizeof(Inst), inst_cmp_fmri);
+}
+
+static const char *file_state(const char *entity)
+{
+	const char *path = entity + 5;
+
+	if (strneq(path, "//localhost", 11))
+		path += 11;
+	else if (strneq(path, "//", 2))
+		path += 2;
+	if (access(path, F_OK) == 0)
+		return "online";
+	return errno == ENOENT ? "absent" : "unknown";
+}
+
+static const char *loaded_state(const InstSet *s, Inst *i)
+{
+	if (load_one(s->h, i, LOAD_RESTARTER) < 0 || !i->state)
+		return "-";
+	return i->state;
+}
+
+const char *instset_dep_state(const InstSet *s, const char *entity, char *buf, size_t sz)
+{
+	_cleanup_free_ char *canon = NULL;
+	scf_fmri_t f = {0};
+	const char *st;
+	Inst *i;
+
+	if (strneq(entity, "file:", 5))
+		return file_state(entity);
+	if (scf_fmri_parse(entity, &f) < 0 || !f.service || f.pg) {
+		scf_fmri_clear(&f);
+		return "invalid";
+	}
+	if (scf_fmri_format(&f, &canon) < 0) {
+		scf_fmri_clear(&f);
+		return "invalid";
+	}
+	if (f.instance) {
+		scf_fmri_clear(&f);
+		i = instset_find(s, canon);
+		return i ? loaded_state(s, i) : "absent";
+	}
+	scf_fmri_clear(&f);
+	/* A service: the state of its only instance, else "multiple" (or "absent"). */
+	size_t len = strlen(canon), found = 0;
+	st = "absent";
+	for (size_t k = 0; k < s->n; k++) {
+		i = &s->v[k];
+		if (!strneq(i->fmri, canon, len) || i->fmri[len] != ':')
+			continue;
+		if (++found > 1)
+			return "multiple";
+		st = loaded_state(s, i);
+	}
+	snprintf(buf, sz, "%s", st);
+	return buf;
+}

@@ -1,0 +1,134 @@
+/*
+ * procs.c: the processes of an instance, for -p.
+ *
+ * startd runs every instance in its own process group and records the group in
+ * restarter/contract (our stand-in for an illumos contract), so the instance's processes are
+ * the live processes of that group, found in /proc.  Zombies are left out: they no longer run.
+ */
+#include <ctype.h>
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "macro.h"
+#include "svcs.h"
+
+static int64_t boot_time(void)
+{
+	_cleanup_fclose_ FILE *f = fopen("/proc/stat", "re");
+	char line[256];
+	long long bt;
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "btime %lld", &bt) == 1)
+			return bt;
+	return 0;
+}
+
+static char *read_cmdline(int pid)
+{
+	char path[64], buf[4096];
+	_cleanup_fclose_ FILE *f = NULL;
+	size_t n;
+
+	snprintf(path, sizeof(path), "/proc/%d/cmdline", pid);
+	f = fopen(path, "re");
+	if (!f)
+		return NULL;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	while (n > 0 && buf[n - 1] == '\0')
+		n--;
+	for (size_t k = 0; k < n; k++)
+		if (buf[k] == '\0')
+			buf[k] = ' ';
+	buf[n] = '\0';
+	return strdup(buf);
+}
+
+/* Fills p from /proc/PID/stat when the process belongs to group pgid and is not a zombie. */
+static bool read_proc(int pid, int64_t pgid, int64_t btime, long hz, Proc *p)
+{
+	char path[64], buf[1024], *open_paren, *close_paren;
+	_cleanup_fclose_ FILE *f = NULL;
+	char state;
+	long long pgrp;
+	unsigned long long start;
+	size_t n;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	f = fopen(path, "re");
+	if (!f)
+		return false;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	buf[n] = '\0';
+	open_paren = strchr(buf, '(');
+	close_paren = strrchr(buf, ')');
+	if (!open_paren || !close_paren || close_paren < open_paren)
+		return false;
+	/* After "(comm)": state ppid pgrp session tty tpgid flags minflt cminflt majflt cmajflt
+	 * utime stime cutime cstime priority nice num_threads itrealvalue starttime */
+	if (sscanf(close_paren + 2,
+	            "%c %*d %lld %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d %*d "
+	            "%*d %llu",
+	            &state, &pgrp, &start) != 3)
+		return false;
+	if (pgrp != pgid || state == 'Z' || state == 'X')
+		return false;
+	*p = (Proc){.pid = pid, .start_sec = btime + (int64_t)(start / (unsigned long long)hz)};
+	n = (size_t)(close_paren - open_paren - 1);
+	if (n >= sizeof(p->comm))
+		n = sizeof(p->comm) - 1;
+	memcpy(p->comm, open_paren + 1, n);
+	p->args = read_cmdline(pid);
+	return true;
+}
+
+static int proc_cmp(const void *a, const void *b)
+{
+	const Proc *x = a, *y = b;
+
+	return (x->pid > y->pid) - (x->pid < y->pid);
+}
+
+int procs_of_group(int64_t pgid, Proc **ret, size_t *n)
+{
+	DIR *d;
+	struct dirent *de;
+	Proc *v = NULL, p;
+	int64_t bt = boot_time();
+	long hz = sysconf(_SC_CLK_TCK);
+
+	*ret = NULL;
+	*n = 0;
+	if (pgid <= 1)
+		return 0;
+	d = opendir("/proc");
+	if (!d)
+		return -SCF_ERROR_INTERNAL;
+	while ((de = readdir(d))) {
+		if (!isdigit((unsigned char)de->d_name[0]))
+			continue;
+		if (!read_proc(atoi(de->d_name), pgid, bt, hz > 0 ? hz : 100, &p))
+			continue;
+		Proc *nv = realloc(v, (*n + 1) * sizeof(Proc));
+		if (!nv) {
+			free(p.args);
+			break;
+		}
+		v = nv;
+		v[(*n)++] = p;
+	}
+	closedir(d);
+	if (*n > 1)
+		qsort(v, *n, sizeof(Proc), proc_cmp);
+	*ret = v;
+	return 0;
+}
+
+void procs_free(Proc *p, size_t n)
+{
+	for (size_t k = 0; k < n; k++)
+		free(p[k].args);
+	free(p);
+}

@@ -1,0 +1,126 @@
+/*
+ * svcs.h: what svcs knows about an instance, and the pieces that print it.
+ *
+ * Every mode (listing, -l, -x, -d/-D) works on one array of Inst records, filled by
+ * inst_load() with only the pgs the mode needs (see load.c for why the reads run in parallel).
+ * A string field is NULL when the repository has no such value; printers decide what a
+ * missing value looks like, as illumos does ("-" in columns, nothing in -l).
+ */
+#ifndef SVCS_H
+#define SVCS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <libscf.h>
+
+#define SVCS_DEFAULT_RESTARTER "svc:/system/svc/restarter:default"
+
+typedef struct Dep {
+	char *name;       /* the pg name */
+	char *grouping;   /* require_all, require_any, optional_all, exclude_all; NULL: missing */
+	char *restart_on; /* NULL: missing */
+	char **entities;  /* FMRIs as written (svc:/..., file://...) */
+} Dep;
+
+typedef struct Inst {
+	char *fmri; /* canonical: svc:/service:instance */
+	char *svc;  /* "network/ssh" */
+	char *inst; /* "default" */
+
+	/* restarter pg */
+	bool has_rpg;
+	char *state, *next_state, *aux, *logfile;
+	bool has_stime;
+	int64_t stime_sec;
+	int32_t stime_usec;
+	int64_t contract; /* the instance's process group; 0: none */
+
+	/* general (composed) and general_ovr; -1: not set */
+	int enabled_perm, enabled_ovr;
+	char *restarter;
+
+	char *desc; /* tm_common_name/C */
+
+	Dep *deps;
+	size_t n_deps;
+
+	unsigned loaded; /* LOAD_* flags already read */
+} Inst;
+
+/* What inst_load() reads. */
+enum {
+	LOAD_RESTARTER = 1 << 0,
+	LOAD_GENERAL = 1 << 1, /* general and general_ovr */
+	LOAD_DESC = 1 << 2,
+	LOAD_DEPS = 1 << 3,
+};
+
+/* load.c */
+int inst_init(Inst *i, const char *fmri);
+void inst_done(Inst *i);
+/* Reads what (LOAD_*) for each instance not loaded with it yet; in parallel when many. */
+int inst_load(scf_handle_t *h, Inst **v, size_t n, unsigned what);
+/* The effective enabled value (override first), false when neither is set. */
+bool inst_enabled(const Inst *i);
+/* As illumos' listing filter: either general/enabled or general_ovr/enabled is true. */
+bool inst_listed_by_default(const Inst *i);
+/* The state string, or NULL without a restarter pg. */
+static inline bool inst_running(const Inst *i)
+{
+	return i->state &&
+	        (__builtin_strcmp(i->state, "online") == 0 ||
+	                __builtin_strcmp(i->state, "degraded") == 0);
+}
+
+/* Index of all instances by FMRI, for dependency lookups (-d, -D, -l, -x). */
+typedef struct InstSet {
+	scf_handle_t *h; /* for reading what was not loaded yet */
+	Inst *v;         /* sorted by FMRI */
+	size_t n;
+} InstSet;
+/* Every instance of the repository, nothing loaded. */
+int instset_init(InstSet *s, scf_handle_t *h);
+void instset_done(InstSet *s);
+int instset_load(InstSet *s, unsigned what);
+Inst *instset_find(const InstSet *s, const char *fmri);
+/* The state shown for a dependency target, as illumos' -l: a state, "absent", "multiple"... */
+const char *instset_dep_state(const InstSet *s, const char *entity, char *buf, size_t sz);
+
+/* columns.c */
+/* -o: appends the columns of a comma-separated list; *bad gets an unknown name (malloc'd). */
+int columns_parse(const char *spec, int **cols, size_t *n, char **bad);
+int columns_add_sort(const char *name, bool reverse); /* -s / -S */
+void columns_default_sort(void);
+void columns_print_header(const int *cols, size_t n);
+/* The line of one instance (no newline, trailing blanks trimmed); malloc'd. */
+char *columns_format(const Inst *i, const int *cols, size_t n);
+/* qsort comparator over Inst pointers, by the sort keys given. */
+int columns_compare(const void *a, const void *b);
+/* Whether the NSTATE/N/SN column is shown (then STATE gets no '*'). */
+extern bool columns_nstate_shown;
+unsigned columns_load_flags(const int *cols, size_t n);
+void columns_help(FILE *f);
+
+/* time.c */
+void format_stime(int64_t sec, char *buf, size_t sz);     /* STIME column */
+void format_long_time(int64_t sec, char *buf, size_t sz); /* -l, -x ("%c") */
+
+/* procs.c: processes of a process group, sorted by pid. */
+typedef struct Proc {
+	int pid;
+	int64_t start_sec; /* realtime */
+	char comm[32];
+	char *args;
+} Proc;
+int procs_of_group(int64_t pgid, Proc **ret, size_t *n);
+void procs_free(Proc *p, size_t n);
+
+/* detail.c */
+void detail_print(const InstSet *all, const Inst *i, bool processes, bool verbose, bool first);
+
+/* explain.c */
+int explain(scf_handle_t *h, InstSet *all, Inst **sel, size_t n_sel, bool verbose);
+
+#endif
