@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cgroup.h"
 #include "instance.h"
 #include "log.h"
 #include "macro.h"
@@ -128,15 +129,20 @@ void inst_note_pids(Inst *i)
 	(void)commit_full(i, i->state, i->next_state, i->aux, true);
 }
 
-/* Kills what is left of the instance's contract and forgets it. */
+/*
+ * Kills what is left of the instance's contract and forgets it; then whatever escaped the
+ * group (setsid) but not the instance's cgroup leaf, if there is one.
+ */
 static void kill_contract(Inst *i, int sig)
 {
-	if (i->pgid <= 0)
-		return;
-	proc_contract_remove(i->pgid);
-	if (proc_group_kill(i->pgid, sig, STOP_GRACE_USEC) < 0)
-		log_warning("%s: processes of group %d survive SIGKILL", i->fmri, (int)i->pgid);
-	i->pgid = 0;
+	if (i->pgid > 0) {
+		proc_contract_remove(i->pgid);
+		if (proc_group_kill(i->pgid, sig, STOP_GRACE_USEC) < 0)
+			log_warning(
+			        "%s: processes of group %d survive SIGKILL", i->fmri, (int)i->pgid);
+		i->pgid = 0;
+	}
+	(void)cgroup_kill(i->fmri);
 }
 
 /*

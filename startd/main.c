@@ -51,6 +51,7 @@
 
 #include <systemd/sd-daemon.h>
 
+#include "cgroup.h"
 #include "config.h"
 #include "log.h"
 #include "macro.h"
@@ -178,6 +179,8 @@ static int run(Manager *m, const sigset_t *mask)
 	if (r < 0)
 		return log_error_errno(r, "cannot determine the root directory");
 	r = register_restarter(m);
+	if (r >= 0)
+		(void)cgroup_init(m->root); /* off where not writable */
 	if (r >= 0 && (r = proc_start(m)) >= 0)
 		proc = true;
 	if (r >= 0 && (r = restarter_start(m)) >= 0)
@@ -204,6 +207,7 @@ static int run(Manager *m, const sigset_t *mask)
 		restarter_stop(m);
 	if (proc)
 		proc_stop(m);
+	cgroup_done();
 	if (r < 0)
 		return r;
 	return repo_lost() ? -EIO : 0;

@@ -18,6 +18,7 @@
 #include <sys/wait.h>
 #include <time.h>
 
+#include "cgroup.h"
 #include "context.h"
 #include "instance.h"
 #include "log.h"
@@ -230,6 +231,7 @@ static pid_t spawn_exec(
 	_cleanup_strv_free_ char **env = method_env(i, name, ctx);
 	_cleanup_free_ char *cmd = NULL;
 	_cleanup_free_ char *expanded = expand_tokens(i, name, exec);
+	_cleanup_close_ int cg_fd = cgroup_open_procs(i->fmri);
 
 	if (!env || !expanded || asprintf(&cmd, "exec %s", expanded) < 0)
 		return -ENOMEM;
@@ -242,7 +244,7 @@ static pid_t spawn_exec(
 	        .gid = ctx->gid,
 	        .groups = ctx->groups,
 	        .n_groups = ctx->n_groups,
-	        .cgroup_procs_fd = -1,
+	        .cgroup_procs_fd = cg_fd,
 	};
 	return proc_spawn(argv, env, &o);
 }

@@ -42,6 +42,11 @@ startd_cleanup() {
 		[[ "$g" =~ ^[0-9]+$ ]] && [ "$g" -gt 1 ] && [ "$g" != "$mine" ] || continue
 		kill -KILL -- "-$g" 2>/dev/null || true
 	done
+	# A startd killed here leaves its cgroup directory: remove what is empty by now.
+	local cg
+	for cg in $(sed -n 's/^svc.startd: cgroup v2 leaves under //p' "$STARTD_LOG" 2>/dev/null | sort -u); do
+		rmdir "$cg"/*/ "$cg" 2>/dev/null || true
+	done
 	if [ "$rc" -ne 0 ] && [ "$rc" -ne 77 ] && [ -n "$STARTD_LOG" ] && [ -s "$STARTD_LOG" ]; then
 		echo "--- svc.startd log (last 40 lines) ---" >&2
 		tail -n 40 "$STARTD_LOG" >&2

@@ -27,6 +27,8 @@
 #                 else from the method_context pg, as the method sees it
 #   bad-context   an unknown user -> maintenance (method_failed) with the reason logged; a
 #                 missing executable -> exit 127 three times -> maintenance
+#   cgroup        a service process that calls setsid() is still killed on disable (its cgroup
+#                 v2 leaf); skipped where no cgroup v2 hierarchy is writable
 #   dependency    require_all: B waits offline for A, comes online after it, goes offline
 #                 when A is disabled
 # usage: test-startd.sh CASE [PATH-OF-svc.startd] (else $SVC_STARTD)
@@ -540,6 +542,47 @@ case_configd_restart() {
 	startd_stop
 }
 
+# Can this test make a cgroup v2 directory where startd would (below its own cgroup)?
+cgroup_writable() {
+	local mnt own probe
+	mnt=$(awk '$3 == "cgroup2" {print $2; exit}' /proc/self/mounts)
+	own=$(sed -n 's/^0:://p' /proc/self/cgroup)
+	[ -n "$mnt" ] && [ -n "$own" ] || return 1
+	[ "$own" = / ] && own=""
+	probe="$mnt$own/minismf-probe-$$"
+	mkdir "$probe" 2>/dev/null || return 1
+	rmdir "$probe"
+}
+
+case_cgroup() {
+	cgroup_writable || skip "no writable cgroup v2 hierarchy: the setsid escapee is not caught"
+	local E=svc:/test/esc:default
+	startd_start
+	assert_match "cgroup v2 leaves under " "$(cat "$STARTD_LOG")" "startd's log"
+	log "a daemon whose child calls setsid leaves the process group, not the cgroup"
+	make_instance esc "/bin/sh -c 'setsid sleep $SLEEP_N & sleep $SLEEP_N & echo started'" contract 10 true
+	wait_state $E online
+	local g deadline=$((SECONDS + READY_DEADLINE_S))
+	g=$(rprop $E contract)
+	SEEN_PGIDS="$SEEN_PGIDS $g"
+	while [ "$(count_sleepers)" -lt 2 ]; do
+		[ "$SECONDS" -lt "$deadline" ] || fail "the service's two processes did not appear"
+		sleep 0.01
+	done
+	local p escaped=0
+	for p in $(sleeper_pids); do
+		[ "$(ps -o pgid= -p "$p" | tr -d ' ')" = "$g" ] || escaped=$((escaped + 1))
+		assert_match "minismf-" "$(cat /proc/$p/cgroup)" "process $p's cgroup"
+	done
+	assert_eq 1 "$escaped" "processes outside the contract's group"
+	log "disable kills the escapee too"
+	set_enabled $E false
+	wait_state $E disabled
+	wait_group_empty "$g"
+	assert_eq 0 "$(count_sleepers)" "service processes after disable"
+	startd_stop
+}
+
 case "$CASE" in
 new-instance) case_new_instance ;;
 transient) case_transient ;;
@@ -556,6 +599,7 @@ wait-model) case_wait_model ;;
 second) case_second ;;
 lost-configd) case_lost_configd ;;
 context) case_context ;;
+cgroup) case_cgroup ;;
 configd-restart) case_configd_restart ;;
 bad-context) case_bad_context ;;
 *) fail "unknown case $CASE" ;;

@@ -1,0 +1,175 @@
+/*
+ * cgroup.c: per-instance cgroup v2 leaves (see cgroup.h).
+ *
+ * The directory is derived from the root's path, not from startd's pid, so a restarted
+ * startd finds the leaves of the services it adopts.  No controller is enabled: the leaves
+ * only group processes, which v2 allows below a cgroup that has processes of its own.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cgroup.h"
+#include "log.h"
+#include "macro.h"
+#include "timeutil.h"
+
+#define KILL_DEADLINE_USEC (10 * USEC_PER_SEC)
+#define KILL_POLL_USEC (5 * USEC_PER_MSEC)
+
+static char *base; /* NULL: off */
+
+/* The cgroup2 mount point, from /proc/self/mounts. */
+static char *cgroup2_mount(void)
+{
+	_cleanup_(fclosep) FILE *f = fopen("/proc/self/mounts", "re");
+	char dev[256], dir[4096], type[64];
+
+	while (f && fscanf(f, "%255s %4095s %63s %*[^\n]", dev, dir, type) == 3)
+		if (streq(type, "cgroup2"))
+			return strdup(dir);
+	return NULL;
+}
+
+/* startd's own cgroup ("0::/path" in /proc/self/cgroup). */
+static char *own_cgroup(void)
+{
+	_cleanup_(fclosep) FILE *f = fopen("/proc/self/cgroup", "re");
+	char line[4096];
+
+	while (f && fgets(line, sizeof(line), f))
+		if (strneq(line, "0::", 3)) {
+			line[strcspn(line, "\n")] = 0;
+			return strdup(line + 3);
+		}
+	return NULL;
+}
+
+static uint32_t fnv1a(const char *s)
+{
+	uint32_t h = 2166136261u;
+
+	for (; *s; s++)
+		h = (h ^ (uint8_t)*s) * 16777619u;
+	return h;
+}
+
+bool cgroup_init(const char *root)
+{
+	_cleanup_free_ char *mnt = cgroup2_mount(), *own = own_cgroup();
+	char *dir;
+
+	if (!mnt || !own)
+		return false;
+	if (asprintf(&dir, "%s%s/minismf-%08x", mnt, streq(own, "/") ? "" : own, fnv1a(root)) < 0)
+		return false;
+	if (mkdir(dir, 0755) < 0 && errno != EEXIST) {
+		free(dir);
+		return false;
+	}
+	base = dir;
+	log_info("cgroup v2 leaves under %s", base);
+	return true;
+}
+
+/* Empty leaves are removed; a populated one refuses rmdir() and stays (adoption). */
+void cgroup_done(void)
+{
+	DIR *d = base ? opendir(base) : NULL;
+	struct dirent *de;
+
+	while (d && (de = readdir(d)))
+		if (de->d_type == DT_DIR && de->d_name[0] != '.')
+			(void)unlinkat(dirfd(d), de->d_name, AT_REMOVEDIR);
+	if (d)
+		closedir(d);
+	if (base)
+		(void)rmdir(base);
+	free(base);
+	base = NULL;
+}
+
+/* base/<fmri with '/' as '%'>[/file]: one level, and distinct FMRIs stay distinct. */
+static char *leaf_path(const char *fmri, const char *file)
+{
+	_cleanup_free_ char *name = strdup(fmri);
+	char *p;
+
+	if (!name)
+		return NULL;
+	for (char *s = name; *s; s++)
+		if (*s == '/')
+			*s = '%';
+	if (asprintf(&p, "%s/%s%s%s", base, name, file ? "/" : "", strempty(file)) < 0)
+		return NULL;
+	return p;
+}
+
+int cgroup_open_procs(const char *fmri)
+{
+	_cleanup_free_ char *dir = NULL, *procs = NULL;
+
+	if (!base || !(dir = leaf_path(fmri, NULL)) || !(procs = leaf_path(fmri, "cgroup.procs")))
+		return -1;
+	if (mkdir(dir, 0755) < 0 && errno != EEXIST)
+		return -1;
+	return open(procs, O_WRONLY | O_CLOEXEC);
+}
+
+/* Whether the leaf still has a process (cgroup.procs lists no zombie). */
+static bool leaf_populated(const char *procs)
+{
+	_cleanup_(fclosep) FILE *f = fopen(procs, "re");
+	int pid;
+
+	return f && fscanf(f, "%d", &pid) == 1;
+}
+
+/* Without cgroup.kill (before Linux 5.14): SIGKILL to each pid listed. */
+static void kill_listed(const char *procs)
+{
+	_cleanup_(fclosep) FILE *f = fopen(procs, "re");
+	int pid;
+
+	while (f && fscanf(f, "%d", &pid) == 1)
+		(void)kill(pid, SIGKILL);
+}
+
+int cgroup_kill(const char *fmri)
+{
+	_cleanup_free_ char *dir = NULL, *procs = NULL, *killf = NULL;
+	uint64_t deadline = deadline_after_usec(KILL_DEADLINE_USEC);
+	bool has_kill;
+	int fd;
+
+	if (!base || !(dir = leaf_path(fmri, NULL)) || !(procs = leaf_path(fmri, "cgroup.procs")) ||
+	        !(killf = leaf_path(fmri, "cgroup.kill")))
+		return 0;
+	if (!leaf_populated(procs)) {
+		(void)rmdir(dir);
+		return 0;
+	}
+	log_info("%s: killing the processes left in its cgroup", fmri);
+	fd = open(killf, O_WRONLY | O_CLOEXEC);
+	has_kill = fd >= 0 && write(fd, "1", 1) == 1;
+	if (fd >= 0)
+		close(fd);
+	while (leaf_populated(procs)) {
+		if (deadline_left_usec(deadline) == 0) {
+			log_warning("%s: processes survive in %s", fmri, dir);
+			return -ETIMEDOUT;
+		}
+		if (!has_kill)
+			kill_listed(procs);
+		usleep(KILL_POLL_USEC);
+	}
+	(void)rmdir(dir);
+	return 0;
+}
