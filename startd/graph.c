@@ -13,6 +13,14 @@
  * offline instance whose dependencies are satisfied gets RE_START; an online one whose
  * dependencies are no longer satisfied gets RE_STOP.  A pending flag per vertex keeps one
  * request in flight until the worker reports back.
+ *
+ * restart_on, as illumos: a dependency that goes down carries a reason, ranked none (disabled,
+ * stopped for its own dependencies, taken to maintenance by the administrator) < error (a
+ * fault: its processes died, its method failed) < restart (restarted on request); a refresh is
+ * ranked above them all.  A dependent is stopped (and so started again once the dependency is
+ * back) only when its group's restart_on is at least the reason's rank; below it the group is
+ * "tolerated" while the dependent stays up, until it is satisfied again.  A refresh of a
+ * dependency restarts the dependents whose restart_on is refresh.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -33,8 +41,18 @@ typedef enum grouping {
 	DEP_EXCLUDE_ALL,
 } grouping_t;
 
+/* restart_on values, and the rank of the reason a dependency went down. */
+typedef enum restart_on {
+	RESTART_ON_NONE = 0,
+	RESTART_ON_ERROR,
+	RESTART_ON_RESTART,
+	RESTART_ON_REFRESH,
+} restart_on_t;
+
 typedef struct DepGroup {
 	grouping_t grouping;
+	restart_on_t restart_on;
+	bool tolerated;  /* a member went down for a reason below restart_on: not a stop */
 	char **entities; /* canonical FMRIs (or file: URIs) */
 } DepGroup;
 
@@ -122,6 +140,18 @@ static grouping_t parse_grouping(const char *s)
 	return DEP_REQUIRE_ALL;
 }
 
+/* Absent: "restart", as svccfg export assumes. */
+static restart_on_t parse_restart_on(const char *s)
+{
+	if (streq(s, "none"))
+		return RESTART_ON_NONE;
+	if (streq(s, "error"))
+		return RESTART_ON_ERROR;
+	if (streq(s, "refresh"))
+		return RESTART_ON_REFRESH;
+	return RESTART_ON_RESTART;
+}
+
 static int read_dep_group(scf_handle_t *h, const char *fmri, const char *name, DepGroup *d)
 {
 	_cleanup_(pg_freep) scf_pg_t *pg = NULL;
@@ -136,6 +166,11 @@ static int read_dep_group(scf_handle_t *h, const char *fmri, const char *name, D
 	if (p)
 		(void)scf_property_get_string(p, &s);
 	d->grouping = parse_grouping(s);
+	s = "restart";
+	p = scf_pg_property(pg, "restart_on");
+	if (p)
+		(void)scf_property_get_string(p, &s);
+	d->restart_on = parse_restart_on(s);
 	d->entities = strv_new_empty();
 	if (!d->entities)
 		return -ENOMEM;
@@ -252,6 +287,94 @@ static bool deps_satisfied(Graph *g, const Vertex *v)
 	return true;
 }
 
+/* For an up vertex: must it stop?  Tolerated groups do not count until satisfied again. */
+static bool must_stop(Graph *g, Vertex *v)
+{
+	bool stop = false;
+
+	for (size_t k = 0; k < v->n_deps; k++) {
+		DepGroup *d = &v->deps[k];
+
+		if (group_satisfied(g, d))
+			d->tolerated = false;
+		else if (!d->tolerated)
+			stop = true;
+	}
+	return stop;
+}
+
+/* Does the dependency group name the vertex (itself, or its service)? */
+static bool group_names(const DepGroup *d, const Vertex *v)
+{
+	STRV_FOREACH (e, d->entities)
+		if (streq(*e, v->fmri) ||
+		        (strlen(*e) == v->service_len && strneq(*e, v->fmri, v->service_len)))
+			return true;
+	return false;
+}
+
+/* The rank of the reason an instance went down, from the auxiliary_state it recorded. */
+static restart_on_t down_reason(const char *aux)
+{
+	static const char *const faults[] = {
+	        "ct_ev_exit",
+	        "method_failed",
+	        "fault_threshold_reached",
+	        "restarting_too_quickly",
+	};
+
+	if (!aux)
+		return RESTART_ON_NONE;
+	if (streq(aux, "restart_request"))
+		return RESTART_ON_RESTART;
+	for (size_t k = 0; k < ELEMENTSOF(faults); k++)
+		if (streq(aux, faults[k]))
+			return RESTART_ON_ERROR;
+	return RESTART_ON_NONE;
+}
+
+/* dep went down for reason: the up dependents whose restart_on is below it keep running. */
+static void tolerate_down(Graph *g, const Vertex *dep, restart_on_t reason)
+{
+	size_t st = 0;
+	Vertex *v;
+
+	if (reason == RESTART_ON_NONE)
+		return;
+	while ((v = hashmap_next(g->vertices, &st, NULL))) {
+		if (!rstate_is_up(v->state))
+			continue;
+		for (size_t k = 0; k < v->n_deps; k++) {
+			DepGroup *d = &v->deps[k];
+
+			if (d->grouping != DEP_EXCLUDE_ALL && d->restart_on < reason &&
+			        group_names(d, dep))
+				d->tolerated = true;
+		}
+	}
+}
+
+/* dep was refreshed: dependents with restart_on=refresh are restarted. */
+static void propagate_refresh(Graph *g, const Vertex *dep)
+{
+	size_t st = 0;
+	Vertex *v;
+
+	while ((v = hashmap_next(g->vertices, &st, NULL))) {
+		if (!rstate_is_up(v->state) || v == dep)
+			continue;
+		for (size_t k = 0; k < v->n_deps; k++)
+			if (v->deps[k].grouping != DEP_EXCLUDE_ALL &&
+			        v->deps[k].restart_on == RESTART_ON_REFRESH &&
+			        group_names(&v->deps[k], dep)) {
+				log_info(
+				        "%s: restarting for the refresh of %s", v->fmri, dep->fmri);
+				(void)restarter_enqueue(g->m, RE_RESTART, v->fmri, 0);
+				break;
+			}
+	}
+}
+
 static void evaluate(Graph *g)
 {
 	size_t st = 0;
@@ -262,7 +385,7 @@ static void evaluate(Graph *g)
 		        deps_satisfied(g, v)) {
 			v->start_pending = true;
 			(void)restarter_enqueue(g->m, RE_START, v->fmri, 0);
-		} else if (rstate_is_up(v->state) && !v->stop_pending && !deps_satisfied(g, v)) {
+		} else if (rstate_is_up(v->state) && !v->stop_pending && must_stop(g, v)) {
 			v->stop_pending = true;
 			(void)restarter_enqueue(g->m, RE_STOP, v->fmri, 0);
 		}
@@ -362,8 +485,10 @@ static void process_actions(Graph *g, Vertex *v)
 			continue;
 		any = true;
 		log_info("%s: %s requested", v->fmri, actions[k].name);
-		if (actions[k].event == RE_REFRESH)
+		if (actions[k].event == RE_REFRESH) {
 			read_deps(g, v);
+			propagate_refresh(g, v);
+		}
 		(void)restarter_enqueue(g->m, actions[k].event, v->fmri, 0);
 		/* Out of maintenance the instance starts over, as on first sight. */
 		if (actions[k].event == RE_MAINT_OFF)
@@ -486,10 +611,18 @@ static void state_event(Graph *g, const Event *e)
 {
 	Vertex *v = hashmap_get(g->vertices, e->fmri);
 
+	rstate_t old;
+
 	if (!v)
 		return;
+	old = v->state;
 	v->state = (rstate_t)e->arg;
 	v->start_pending = v->stop_pending = false;
+	if (rstate_is_up(old) && !rstate_is_up(v->state))
+		tolerate_down(g, v, down_reason(e->pg));
+	if (!rstate_is_up(v->state))
+		for (size_t k = 0; k < v->n_deps; k++)
+			v->deps[k].tolerated = false;
 	evaluate(g);
 }
 

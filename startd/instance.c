@@ -92,7 +92,8 @@ static void update_active(Inst *i)
 static void report(Inst *i)
 {
 	update_active(i);
-	(void)event_queue_push(&i->m->graph_q, GE_STATE, i->fmri, NULL, NULL, i->state, NULL);
+	/* The auxiliary state rides along: restart_on needs to know why a dependency went down. */
+	(void)event_queue_push(&i->m->graph_q, GE_STATE, i->fmri, i->aux, NULL, i->state, NULL);
 }
 
 static int commit_full(Inst *i, rstate_t state, rstate_t next, const char *aux, bool pids)

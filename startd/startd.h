@@ -38,7 +38,7 @@ enum {
 	GE_SCAN = 1,   /* list every instance once (at start, after subscribing) */
 	GE_PG_CHANGED, /* fmri, pg, pgtype: a pg was created or committed */
 	GE_PG_DELETED, /* fmri, pg, pgtype: a pg (or its entity) was deleted */
-	GE_STATE,      /* fmri, arg = rstate_t: an instance's worker committed a state */
+	GE_STATE,      /* fmri, pg = auxiliary_state, arg = rstate_t: a worker settled a state */
 	GE_RECONNECT,  /* configd restarted: rebind, re-read every vertex, rescan */
 	GE_QUIT,
 };

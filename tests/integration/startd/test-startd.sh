@@ -27,6 +27,9 @@
 #                 else from the method_context pg, as the method sees it
 #   bad-context   an unknown user -> maintenance (method_failed) with the reason logged; a
 #                 missing executable -> exit 127 three times -> maintenance
+#   restart-on    dependents by restart_on: a dependency's fault restarts error/restart/refresh,
+#                 its restart restarts restart/refresh, its refresh restarts refresh; none is
+#                 only stopped when the dependency is disabled
 #   cgroup        a service process that calls setsid() is still killed on disable (its cgroup
 #                 v2 leaf); skipped where no cgroup v2 hierarchy is writable
 #   dependency    require_all: B waits offline for A, comes online after it, goes offline
@@ -542,6 +545,82 @@ case_configd_restart() {
 	startd_stop
 }
 
+# starts NAME: how many times the start method of svc:/test/NAME:default ran.
+starts() {
+	local c
+	c=$(grep -c '^started$' "$ROOT/var/svc/log/test-$1:default.log" 2>/dev/null)
+	echo "${c:-0}"
+}
+
+# wait_starts NAME N: polls until the start method of NAME ran N times and it is online.
+wait_starts() {
+	local deadline=$((SECONDS + READY_DEADLINE_S))
+	while [ "$(starts "$1")" -lt "$2" ]; do
+		[ "$SECONDS" -lt "$deadline" ] || fail "$1 started $(starts "$1") times, expected $2"
+		sleep 0.01
+	done
+	wait_state "svc:/test/$1:default" online
+}
+
+case_restart_on() {
+	local A=svc:/test/a:default n
+	startd_start
+	make_instance a "$SLEEPER" contract 10 true
+	ok "$SVCCFG" -s $A addpg restarter_actions framework P
+	wait_state $A online
+	SEEN_PGIDS="$SEEN_PGIDS $(rprop $A contract)"
+	for n in none error restart refresh; do
+		make_instance "d$n" "/bin/sh -c 'echo started'" transient
+		cat >"$ROOT/dep-$n.svccfg" <<EOT
+select svc:/test/d$n:default
+addpg need_a dependency
+setprop need_a/grouping = astring: require_all
+setprop need_a/restart_on = astring: $n
+setprop need_a/type = astring: service
+setprop need_a/entities = fmri: svc:/test/a
+EOT
+		ok "$SVCCFG" -f "$ROOT/dep-$n.svccfg"
+		set_enabled "svc:/test/d$n:default" true
+		wait_starts "d$n" 1
+	done
+
+	log "a's processes die (an error): restart_on error, restart, refresh restart; none does not"
+	local g
+	g=$(rprop $A contract)
+	kill -KILL -- "-$g"
+	wait_starts derror 2
+	wait_starts drestart 2
+	wait_starts drefresh 2
+	wait_state $A online
+	SEEN_PGIDS="$SEEN_PGIDS $(rprop $A contract)"
+	assert_eq 1 "$(starts dnone)" "starts of restart_on=none"
+	assert_eq online "$(rprop svc:/test/dnone:default state)" "restart_on=none stays online"
+
+	log "a restarted on request: restart_on restart and refresh restart"
+	action $A restart
+	wait_starts drestart 3
+	wait_starts drefresh 3
+	wait_state $A online
+	SEEN_PGIDS="$SEEN_PGIDS $(rprop $A contract)"
+	assert_eq 1 "$(starts dnone)" "starts of restart_on=none"
+	assert_eq 2 "$(starts derror)" "starts of restart_on=error"
+
+	log "a refreshed: only restart_on refresh restarts"
+	action $A refresh
+	wait_action_done $A refresh
+	wait_starts drefresh 4
+	assert_eq 3 "$(starts drestart)" "starts of restart_on=restart"
+	assert_eq 2 "$(starts derror)" "starts of restart_on=error"
+
+	log "a disabled: every dependent goes offline, whatever its restart_on"
+	set_enabled $A false
+	wait_state $A disabled
+	for n in none error restart refresh; do
+		wait_state "svc:/test/d$n:default" offline
+	done
+	startd_stop
+}
+
 # Can this test make a cgroup v2 directory where startd would (below its own cgroup)?
 cgroup_writable() {
 	local mnt own probe
@@ -599,6 +678,7 @@ wait-model) case_wait_model ;;
 second) case_second ;;
 lost-configd) case_lost_configd ;;
 context) case_context ;;
+restart-on) case_restart_on ;;
 cgroup) case_cgroup ;;
 configd-restart) case_configd_restart ;;
 bad-context) case_bad_context ;;
