@@ -22,6 +22,8 @@
 
 #define WORKER_LINGER_USEC (3 * USEC_PER_SEC)
 #define HANDLE_RETRY_USEC (100 * USEC_PER_MSEC)
+/* illumos' RINST_QUEUE_THRESHOLD: past it, administrative requests are dropped. */
+#define ADMIN_QUEUE_THRESHOLD 100
 
 int restarter_enqueue(Manager *m, int type, const char *fmri, int64_t arg)
 {
@@ -118,6 +120,11 @@ static void inst_enqueue(Manager *m, Inst *i, int type, int64_t arg)
 		start_worker(m, i);
 }
 
+static bool is_admin_event(int type)
+{
+	return type >= RE_RESTART && type <= RE_RESTORE;
+}
+
 static void dispatch(Manager *m, const Event *e)
 {
 	Inst *i;
@@ -132,8 +139,15 @@ static void dispatch(Manager *m, const Event *e)
 		}
 	}
 	pthread_mutex_unlock(&m->insts_lock);
-	if (i)
-		inst_enqueue(m, i, e->type, e->arg);
+	if (!i)
+		return;
+	/* An instance stuck in a long method must not pile up svcadm requests without bound. */
+	if (is_admin_event(e->type) && event_queue_length(&i->q) > ADMIN_QUEUE_THRESHOLD) {
+		log_warning("%s: %zu events queued; dropping an administrative request", i->fmri,
+		        event_queue_length(&i->q));
+		return;
+	}
+	inst_enqueue(m, i, e->type, e->arg);
 }
 
 /* After a configd restart every instance rewrites its restarter pg from its own state. */

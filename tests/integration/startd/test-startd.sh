@@ -30,6 +30,7 @@
 #   restart-on    dependents by restart_on: a dependency's fault restarts error/restart/refresh,
 #                 its restart restarts restart/refresh, its refresh restarts refresh; none is
 #                 only stopped when the dependency is disabled
+#   admin-cap     more than 100 events queued for an instance: administrative requests dropped
 #   cgroup        a service process that calls setsid() is still killed on disable (its cgroup
 #                 v2 leaf); skipped where no cgroup v2 hierarchy is writable
 #   dependency    require_all: B waits offline for A, comes online after it, goes offline
@@ -621,6 +622,36 @@ EOT
 	startd_stop
 }
 
+case_admin_cap() {
+	local B=svc:/test/busy:default deadline k=0 j
+	startd_start
+	log "an instance busy in its start method gets requests until more than 100 are queued"
+	make_instance busy "/bin/sh -c 'sleep $SLEEP_N'" contract 0 true
+	ok "$SVCCFG" -s $B addpg restarter_actions framework P
+	deadline=$((SECONDS + READY_DEADLINE_S))
+	while [ "$(count_sleepers)" -lt 1 ]; do
+		[ "$SECONDS" -lt "$deadline" ] || fail "the start method did not run"
+		sleep 0.01
+	done
+	SEEN_PGIDS="$SEEN_PGIDS $(rprop $B contract)"
+	while ! grep -q "busy:default: [0-9]* events queued; dropping an administrative request" \
+		"$STARTD_LOG"; do
+		[ "$SECONDS" -lt "$deadline" ] || fail "no administrative request dropped"
+		{
+			echo "select $B"
+			for j in $(seq 50); do
+				k=$((k + 1))
+				echo "setprop restarter_actions/restart = integer: $k"
+			done
+		} >"$ROOT/flood.svccfg"
+		ok "$SVCCFG" -f "$ROOT/flood.svccfg"
+	done
+	log "startd goes on, and stops cleanly"
+	make_instance tr ":true" transient 10 true
+	wait_state $TR online
+	startd_stop
+}
+
 # Can this test make a cgroup v2 directory where startd would (below its own cgroup)?
 cgroup_writable() {
 	local mnt own probe
@@ -678,6 +709,7 @@ wait-model) case_wait_model ;;
 second) case_second ;;
 lost-configd) case_lost_configd ;;
 context) case_context ;;
+admin-cap) case_admin_cap ;;
 restart-on) case_restart_on ;;
 cgroup) case_cgroup ;;
 configd-restart) case_configd_restart ;;
