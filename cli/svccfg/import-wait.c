@@ -116,11 +116,22 @@ static void wait_set_done(wait_set_t *s)
 
 static int wait_set_init(wait_set_t *s, char *const *instances)
 {
+	size_t k = 0;
+
 	*s = (wait_set_t){.fmris = strv_copy(instances), .n = strv_length(instances)};
 	s->done = calloc(s->n + 1, sizeof(bool));
 	if (!s->fmris || !s->done)
 		return -SCF_ERROR_NO_MEMORY;
 	qsort(s->fmris, s->n, sizeof(char *), cmp_str);
+	/* Two manifests may name one instance: it must be one entry, or only one copy is marked. */
+	for (size_t i = 0; i < s->n; i++) {
+		if (k > 0 && streq(s->fmris[i], s->fmris[k - 1]))
+			free(s->fmris[i]);
+		else
+			s->fmris[k++] = s->fmris[i];
+	}
+	s->fmris[k] = NULL;
+	s->n = k;
 	s->left = s->n;
 	return 0;
 }

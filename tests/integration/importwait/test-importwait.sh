@@ -6,7 +6,8 @@
 #                 other processes import fresh manifests in parallel
 #   nowait        SVCCFG_IMPORT_NOWAIT=1 and startd held before its restarter pg write: right
 #                 after the import the instance has no restarter pg, and svcadm enable -s says
-#                 it is misconfigured and exits 3 (the race, shown on the first try)
+#                 it is misconfigured and exits 3 (the race, shown on the first try); without
+#                 SVCCFG_IMPORT_NOWAIT, import returns after the write
 #   no-restarter  no startd: import returns at once, saying why it does not wait
 #   emi-offline   early-manifest-import exists and is offline: no wait, with illumos' notice
 #   deadline      startd held longer than --timeout 1: exit 1 naming the instance, after ~1 s
@@ -118,9 +119,11 @@ case_nowait() {
 	else
 		log "svcadm is not built: the misconfigured message is not checked"
 	fi
-	# The same held startd, with the wait: import returns only after the write.
+	# The same held startd, with the wait: import returns only after the write.  Two files
+	# naming one instance: it is waited for once, not until the deadline.
 	f=$(mf nw2)
-	ok "$SVCCFG" import "$f"
+	cp "$f" "$ROOT/nw2-copy.xml"
+	ok "$SVCCFG" import --timeout 30 "$f" "$ROOT/nw2-copy.xml"
 	[ -n "$(rprop svc:/test/nw2:default state)" ] || fail "the waiting import returned before the restarter pg"
 	startd_stop
 }
