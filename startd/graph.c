@@ -152,14 +152,15 @@ static restart_on_t parse_restart_on(const char *s)
 	return RESTART_ON_RESTART;
 }
 
-static int read_dep_group(scf_handle_t *h, const char *fmri, const char *name, DepGroup *d)
+static int read_dep_group(
+        scf_handle_t *h, const char *fmri, const char *snap, const char *name, DepGroup *d)
 {
 	_cleanup_(pg_freep) scf_pg_t *pg = NULL;
 	const scf_property_t *p;
 	const char *s = "require_all";
 	int r;
 
-	r = scf_pg_get(h, fmri, name, NULL, SCF_READ_COMPOSED, &pg);
+	r = scf_pg_get(h, fmri, name, snap, SCF_READ_COMPOSED, &pg);
 	if (r < 0)
 		return r;
 	p = scf_pg_property(pg, "grouping");
@@ -186,20 +187,31 @@ static int read_dep_group(scf_handle_t *h, const char *fmri, const char *name, D
 	return 0;
 }
 
-/* Re-reads the dependency pgs (current view, composed with the service). */
+/*
+ * Re-reads the dependency pgs, as illumos from the "running" snapshot (composed with the
+ * service): an edit counts once the instance is refreshed.  An instance not yet refreshed
+ * (no snapshot) has only its current view.
+ */
 static void read_deps(Graph *g, Vertex *v)
 {
+	const char *snap = SCF_SNAPSHOT_RUNNING;
 	scf_pg_info_t *infos = NULL;
 	size_t n = 0;
+	int r;
 
 	deps_free(v);
-	if (scf_pg_list(g->h, v->fmri, NULL, SCF_READ_COMPOSED, &infos, &n) < 0)
+	r = scf_pg_list(g->h, v->fmri, snap, SCF_READ_COMPOSED, &infos, &n);
+	if (r == -SCF_ERROR_NOT_FOUND) {
+		snap = NULL;
+		r = scf_pg_list(g->h, v->fmri, NULL, SCF_READ_COMPOSED, &infos, &n);
+	}
+	if (r < 0)
 		return;
 	v->deps = calloc(n ? n : 1, sizeof(DepGroup));
 	for (size_t k = 0; v->deps && k < n; k++) {
 		if (!streq(infos[k].type, SCF_GROUP_DEPENDENCY))
 			continue;
-		if (read_dep_group(g->h, v->fmri, infos[k].name, &v->deps[v->n_deps]) < 0) {
+		if (read_dep_group(g->h, v->fmri, snap, infos[k].name, &v->deps[v->n_deps]) < 0) {
 			strv_free(v->deps[v->n_deps].entities);
 			v->deps[v->n_deps].entities = NULL;
 			continue;

@@ -73,7 +73,8 @@ startd_start() {
 	STARTD_STARTS=$((STARTD_STARTS + 1))
 	"$SVC_STARTD" --root "$ROOT" >>"$STARTD_LOG" 2>&1 &
 	STARTD_PID=$!
-	while [ "$(grep -c 'ready$' "$STARTD_LOG" 2>/dev/null || true)" -lt "$STARTD_STARTS" ]; do
+	local n
+	while n=$(grep -c 'ready$' "$STARTD_LOG" 2>/dev/null); [ "${n:-0}" -lt "$STARTD_STARTS" ]; do
 		kill -0 "$STARTD_PID" 2>/dev/null || fail "svc.startd exited before it was ready"
 		[ "$SECONDS" -lt "$deadline" ] || fail "svc.startd not ready within ${READY_DEADLINE_S}s"
 		sleep 0.01

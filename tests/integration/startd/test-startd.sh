@@ -34,7 +34,7 @@
 #   cgroup        a service process that calls setsid() is still killed on disable (its cgroup
 #                 v2 leaf); skipped where no cgroup v2 hierarchy is writable
 #   dependency    require_all: B waits offline for A, comes online after it, goes offline
-#                 when A is disabled
+#                 when A is disabled; dependencies are read from the running snapshot
 # usage: test-startd.sh CASE [PATH-OF-svc.startd] (else $SVC_STARTD)
 source "$(dirname "$0")/lib-startd.sh"
 
@@ -232,8 +232,13 @@ setprop need_a/grouping = astring: require_all
 setprop need_a/restart_on = astring: none
 setprop need_a/type = astring: service
 setprop need_a/entities = fmri: svc:/test/a:default
+refresh
 EOT
 	ok "$SVCCFG" -f "$ROOT/dep.svccfg"
+	log "dependencies count from the running snapshot: once refreshed (svcadm refresh)"
+	ok "$SVCCFG" -s svc:/test/b:default addpg restarter_actions framework P
+	action svc:/test/b:default refresh
+	wait_action_done svc:/test/b:default refresh
 	set_enabled svc:/test/b:default true
 	wait_state svc:/test/b:default offline
 	wait_state svc:/test/a:default disabled
@@ -244,6 +249,29 @@ EOT
 	set_enabled svc:/test/a:default true
 	wait_state svc:/test/a:default online
 	wait_state svc:/test/b:default online
+
+	log "a dependency added but not refreshed does not count; refreshed, it does"
+	cat >"$ROOT/depx.svccfg" <<'EOT'
+select svc:/test/b:default
+addpg need_x dependency
+setprop need_x/grouping = astring: require_all
+setprop need_x/restart_on = astring: none
+setprop need_x/type = astring: service
+setprop need_x/entities = fmri: svc:/test/nosuch
+EOT
+	ok "$SVCCFG" -f "$ROOT/depx.svccfg"
+	make_instance barrier2 ":true" transient
+	wait_state svc:/test/barrier2:default disabled
+	assert_eq online/none "$(rprop svc:/test/b:default state)/$(rprop svc:/test/b:default next_state)" \
+		"b with an unrefreshed dependency"
+	ok "$SVCCFG" -s svc:/test/b:default refresh
+	action svc:/test/b:default refresh
+	wait_state svc:/test/b:default offline
+	ok "$SVCCFG" -s svc:/test/b:default delpg need_x
+	ok "$SVCCFG" -s svc:/test/b:default refresh
+	action svc:/test/b:default refresh
+	wait_state svc:/test/b:default online
+
 	set_enabled svc:/test/a:default false
 	wait_state svc:/test/a:default disabled
 	wait_state svc:/test/b:default offline
@@ -579,8 +607,12 @@ setprop need_a/grouping = astring: require_all
 setprop need_a/restart_on = astring: $n
 setprop need_a/type = astring: service
 setprop need_a/entities = fmri: svc:/test/a
+refresh
 EOT
 		ok "$SVCCFG" -f "$ROOT/dep-$n.svccfg"
+		ok "$SVCCFG" -s "svc:/test/d$n:default" addpg restarter_actions framework P
+		action "svc:/test/d$n:default" refresh
+		wait_action_done "svc:/test/d$n:default" refresh
 		set_enabled "svc:/test/d$n:default" true
 		wait_starts "d$n" 1
 	done
