@@ -146,7 +146,8 @@ static int load_restarter(scf_handle_t *h, Inst *i)
 	return 0;
 }
 
-static int load_general(scf_handle_t *h, Inst *i)
+/* filter_only: general_ovr is not needed when general/enabled is true already. */
+static int load_general(scf_handle_t *h, Inst *i, bool filter_only)
 {
 	scf_pg_t *pg;
 	int r;
@@ -156,9 +157,12 @@ static int load_general(scf_handle_t *h, Inst *i)
 		return r;
 	if (pg) {
 		i->enabled_perm = pg_bool(pg, "enabled");
+		free(i->restarter); /* read before by a LOAD_FILTER */
 		i->restarter = pg_string(pg, "restarter");
 		scf_pg_free(pg);
 	}
+	if (filter_only && i->enabled_perm == 1)
+		return 0;
 	r = get_pg(h, i->fmri, SCF_PG_GENERAL_OVR, 0, &pg);
 	if (r < 0)
 		return r;
@@ -244,7 +248,9 @@ static int load_one(scf_handle_t *h, Inst *i, unsigned what)
 	if (todo & LOAD_RESTARTER)
 		r = load_restarter(h, i);
 	if (r >= 0 && (todo & LOAD_GENERAL))
-		r = load_general(h, i);
+		r = load_general(h, i, false);
+	else if (r >= 0 && (todo & LOAD_FILTER) && !(i->loaded & LOAD_GENERAL))
+		r = load_general(h, i, true);
 	if (r >= 0 && (todo & LOAD_DESC))
 		r = load_desc(h, i);
 	if (r >= 0 && (todo & LOAD_DEPS))

@@ -338,7 +338,7 @@ static void select_default(void)
 	int r;
 
 	if (!g.all) {
-		r = instset_load(&g.set, LOAD_GENERAL);
+		r = instset_load(&g.set, LOAD_FILTER);
 		if (r < 0)
 			die_scf(r);
 	}

@@ -55,6 +55,8 @@ enum {
 	LOAD_GENERAL = 1 << 1, /* general and general_ovr */
 	LOAD_DESC = 1 << 2,
 	LOAD_DEPS = 1 << 3,
+	/* Just enough of general/general_ovr to decide inst_listed_by_default(). */
+	LOAD_FILTER = 1 << 4,
 };
 
 /* load.c */

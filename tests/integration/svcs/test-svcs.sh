@@ -68,6 +68,11 @@ case_format() {
 	ok "$SVCCFG" -f - <<<"select svc:/test/tmp:default
 addpg general_ovr framework P
 setprop general_ovr/enabled = boolean: true"
+	# Temporarily disabled: still listed without -a, as illumos (either value true is enough).
+	service test/tdis; inst test/tdis default true; rpg svc:/test/tdis:default disabled none "$recent"
+	ok "$SVCCFG" -f - <<<"select svc:/test/tdis:default
+addpg general_ovr framework P
+setprop general_ovr/enabled = boolean: false"
 	service test/new; inst test/new default true # no restarter pg: the race window
 	ok "$SVCCFG" -f - <<<"select svc:/test/on
 addpg tm_common_name template
@@ -82,6 +87,7 @@ setprop tm_common_name/C = ustring: \"The on service\""
 	expect_eq "$RC" 0 "svcs exit"
 	local want
 	want=$(printf '%-14s %-8s %s\n' STATE STIME FMRI \
+		disabled "$t_recent" svc:/test/tdis:default \
 		online "$t_day" svc:/test/early:default \
 		online "$t_recent" svc:/test/tmp:default \
 		online "$t_recent" svc:/test/on:default \
@@ -93,8 +99,8 @@ setprop tm_common_name/C = ustring: \"The on service\""
 	expect_eq "$OUT" "$want" "default listing"
 
 	run "$SVCS" -a -H
-	expect_eq "$(head -1 <<<"$OUT")" "$(printf '%-14s %-8s %s' disabled "$t_recent" svc:/test/dis:default)" "-a lists disabled first"
-	expect_eq "$(wc -l <<<"$OUT")" 7 "-a -H line count"
+	expect_eq "$(head -2 <<<"$OUT")" "$(printf '%-14s %-8s %s\n' disabled "$t_recent" svc:/test/dis:default disabled "$t_recent" svc:/test/tdis:default)" "-a lists disabled first"
+	expect_eq "$(wc -l <<<"$OUT")" 8 "-a -H line count"
 
 	run "$SVCS" -H -o fmri,ctid,state -s ctid -S fmri
 	expect_eq "$(tail -1 <<<"$OUT")" "$(printf '%-50s %6s %s' svc:/test/on:default 4242 online)" "-o/-s: the largest ctid last"
@@ -125,7 +131,9 @@ setprop tm_common_name/C = ustring: \"The on service\""
 	run "$SVCS" -l
 	expect_eq "$RC" 2 "-l without operands is a usage error"
 	run "$SVCS" -R svc:/system/svc/restarter:default -H -a
-	expect_eq "$(wc -l <<<"$OUT")" 7 "-R default restarter"
+	expect_eq "$(wc -l <<<"$OUT")" 8 "-R default restarter"
+	run "$SVCS" -R svc:/test/on:default -H -a
+	expect_eq "$OUT" "" "-R another restarter"
 }
 
 case_long() {
