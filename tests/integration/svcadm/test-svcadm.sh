@@ -12,6 +12,8 @@
 #                 chain; a dependency on a service that does not exist: exit 4
 #   bad-input     unknown FMRI, ambiguous abbreviation, usage errors: illumos' messages and exit
 #                 codes, nothing written; a service operand stands for all its instances
+#   other-entity  enable -s waiting on a slow start while someone else disables the instance:
+#                 "has been disabled by another entity", exit 3
 #   misconfigured an instance created while no startd runs: enable -s prints the race's symptom
 #                 and exits 3
 # usage: test-svcadm.sh CASE [svc.startd [svcadm]] (else $SVC_STARTD, $SVCADM)
@@ -163,7 +165,12 @@ case_actions() {
 	ok "$SVCADM" refresh ct
 	assert_eq 2 "$("$SVCPROP" -s running -p config/v $CT)" "running after refresh"
 	wait_gone $CT refresh
-	[ -e "$ROOT/refreshed" ] || fail "the refresh method did not run"
+	# startd deletes the request when it queues it; the method runs after, in the worker.
+	local deadline=$((SECONDS + READY_DEADLINE_S))
+	until [ -e "$ROOT/refreshed" ]; do
+		[ "$SECONDS" -lt "$deadline" ] || fail "the refresh method did not run"
+		sleep 0.01
+	done
 
 	log "mark maintenance, clear"
 	ok "$SVCADM" mark maintenance ct
@@ -225,7 +232,7 @@ case_deps() {
 	log "a dependency on an instance that does not exist: exit 4"
 	run "$SVCADM" enable -s test/c
 	assert_rc 4 "enable -s with a missing dependency"
-	assert_eq offline "$(state svc:/test/c:default)" "c"
+	wait_state svc:/test/c:default offline
 	log "an optional_all dependency on nothing does not hold d back"
 	ok "$SVCADM" enable -s test/d
 	log "disabling a makes b go offline; enable -s b then exits 4"
@@ -287,6 +294,44 @@ case_bad_input() {
 	assert_match "^svcadm: " "$ERR" "no configd"
 }
 
+# wait_prop FMRI PG/PROP VALUE: polls the current value until it is VALUE.
+wait_prop() {
+	local deadline=$((SECONDS + READY_DEADLINE_S))
+	until [ "$("$SVCPROP" -c -p "$2" "$1" 2>/dev/null)" = "$3" ]; do
+		[ "$SECONDS" -lt "$deadline" ] || fail "$1: $2 never became $3"
+		sleep 0.01
+	done
+}
+
+case_other_entity() {
+	startd_start
+	# The start method blocks on a fifo until the test writes to it: no timing involved.
+	mkfifo "$ROOT/go"
+	import other "$(manifest slow "/bin/sh -c 'read x &lt; $ROOT/go'" transient)"
+	local S=svc:/test/slow:default bg rc=0
+	"$SVCADM" enable -s slow 2>"$ROOT/bg.err" &
+	bg=$!
+	wait_prop $S general/enabled true
+	ok "$SVCADM" disable slow
+	wait "$bg" || rc=$?
+	RC=$rc OUT="" ERR=$(cat "$ROOT/bg.err")
+	assert_rc 3 "enable -s of an instance disabled meanwhile"
+	assert_eq "svcadm: Instance \"$S\" has been disabled by another entity." "$ERR" "message"
+	echo go >"$ROOT/go"
+	wait_state $S disabled
+
+	log "enable -s returns once the start method is released; disable -s"
+	"$SVCADM" enable -s slow &
+	bg=$!
+	# Opening the fifo for writing blocks until the start method opens it to read.
+	echo go >"$ROOT/go"
+	wait "$bg" || fail "enable -s of slow failed"
+	assert_eq online "$(state $S)" "after enable -s"
+	ok "$SVCADM" disable -s slow
+	assert_eq disabled "$(state $S)" "after disable -s"
+	startd_stop
+}
+
 case_misconfigured() {
 	log "no startd: nobody writes the restarter pg"
 	make_instance mis ':true' transient
@@ -312,6 +357,7 @@ actions) case_actions ;;
 deps) case_deps ;;
 bad-input) case_bad_input ;;
 misconfigured) case_misconfigured ;;
+other-entity) case_other_entity ;;
 *) fail "unknown case $CASE" ;;
 esac
 log "ok"
