@@ -28,6 +28,7 @@
 
 typedef struct XInfo {
 	Inst **causes;
+	Inst **next_hop; /* per cause: the dependency through which it holds this one up */
 	size_t n_causes;
 	char **baddeps;
 	bool done, active;
@@ -47,9 +48,9 @@ static XInfo *xi(Explainer *e, const Inst *i)
 	return &e->x[i - e->all->v];
 }
 
-static void add_cause(XInfo *x, Inst *c)
+static void add_cause(XInfo *x, Inst *c, Inst *hop)
 {
-	Inst **n;
+	Inst **n, **h;
 
 	for (size_t k = 0; k < x->n_causes; k++)
 		if (x->causes[k] == c)
@@ -58,7 +59,12 @@ static void add_cause(XInfo *x, Inst *c)
 	if (!n)
 		return;
 	x->causes = n;
-	x->causes[x->n_causes++] = c;
+	h = realloc(x->next_hop, (x->n_causes + 1) * sizeof(Inst *));
+	if (!h)
+		return;
+	x->next_hop = h;
+	x->causes[x->n_causes] = c;
+	x->next_hop[x->n_causes++] = hop;
 }
 
 static void determine_causes(Explainer *e, Inst *i);
@@ -90,11 +96,11 @@ static void inherit(Explainer *e, XInfo *x, Inst *dep)
 
 	determine_causes(e, dep);
 	if (dx->active && dx->n_causes == 0) {
-		add_cause(x, dep); /* a cycle: stop here */
+		add_cause(x, dep, dep); /* a cycle: stop here */
 		return;
 	}
 	for (size_t k = 0; k < dx->n_causes; k++)
-		add_cause(x, dx->causes[k]);
+		add_cause(x, dx->causes[k], dep);
 }
 
 static void dependency_causes(Explainer *e, Inst *i, const Dep *d)
@@ -133,7 +139,7 @@ static void dependency_causes(Explainer *e, Inst *i, const Dep *d)
 
 			if (exclude) {
 				if (inst_running(t))
-					add_cause(x, t);
+					add_cause(x, t, t);
 			} else if (!inst_running(t)) {
 				/* optional_all waits only for what is on its way up */
 				if (optional &&
@@ -161,7 +167,7 @@ static void determine_causes(Explainer *e, Inst *i)
 				dependency_causes(e, i, &i->deps[k]);
 		/* A missing dependency is no other service's fault: the instance is a root. */
 		if (x->n_causes == 0 || x->baddeps)
-			add_cause(x, i);
+			add_cause(x, i, i);
 	}
 	x->active = false;
 	x->done = true;
@@ -237,7 +243,31 @@ static void see(Explainer *e, const char *dc)
 		printf("   See: %s%s\n", e->msgbase, dc);
 }
 
-static void dependency_reasons(Explainer *e, const Inst *i)
+static Inst *hop_towards(Explainer *e, const Inst *from, const Inst *cause)
+{
+	XInfo *x = xi(e, from);
+
+	for (size_t k = 0; k < x->n_causes; k++)
+		if (x->causes[k] == cause)
+			return x->next_hop[k];
+	return NULL;
+}
+
+/* -v: the chain of dependencies from the instance to the cause, one more indent per hop. */
+static void print_path(Explainer *e, const Inst *i, const Inst *cause)
+{
+	const Inst *p = i;
+	int indent = 1;
+
+	printf("  Path: %s\n", i->fmri);
+	while ((p = hop_towards(e, p, cause)) && indent < 64) {
+		printf("%6s  %*s%s\n", "", indent++ * 2, "", p->fmri);
+		if (p == cause)
+			break;
+	}
+}
+
+static void dependency_reasons(Explainer *e, const Inst *i, bool verbose)
 {
 	XInfo *x = xi(e, i);
 
@@ -259,6 +289,8 @@ static void dependency_reasons(Explainer *e, const Inst *i)
 		if (inst_running(c)) {
 			printf("Reason: Service %s is running.\n", c->fmri);
 			see(e, "SMF-8000-FJ");
+			if (verbose)
+				print_path(e, i, c);
 			continue;
 		}
 		if (strlen("Reason: Service ") + strlen(c->fmri) + 1 + strlen(sum) <= 80)
@@ -266,6 +298,8 @@ static void dependency_reasons(Explainer *e, const Inst *i)
 		else
 			printf("Reason: Service %s\n        %s\n", c->fmri, sum);
 		see(e, "SMF-8000-GE");
+		if (verbose)
+			print_path(e, i, c);
 	}
 }
 
@@ -296,7 +330,7 @@ static void maintenance_reason(Explainer *e, const Inst *i)
 	}
 }
 
-static void reasons(Explainer *e, const Inst *i)
+static void reasons(Explainer *e, const Inst *i, bool verbose)
 {
 	const char *s = strempty(i->state);
 	const char *rst = i->restarter ? i->restarter : SVCS_DEFAULT_RESTARTER;
@@ -328,7 +362,7 @@ static void reasons(Explainer *e, const Inst *i)
 			puts("Reason: Start method is running.");
 			see(e, "SMF-8000-C4");
 		} else if (streq(ns, "none") || !*ns) {
-			dependency_reasons(e, i);
+			dependency_reasons(e, i, verbose);
 		} else {
 			printf("Reason: Transitioning to state %s.\n", ns);
 			see(e, "SMF-8000-PH");
@@ -413,7 +447,7 @@ static void print_one(Explainer *e, Inst *i, bool verbose, bool first)
 		        tbuf);
 	} else
 		printf(" State: %s\n", i->has_rpg ? strempty(i->state) : "uninitialized");
-	reasons(e, i);
+	reasons(e, i, verbose);
 	docs(e, i, verbose);
 	if (i->logfile)
 		printf("   See: %s\n", i->logfile);
@@ -493,6 +527,7 @@ int explain(scf_handle_t *h, InstSet *all, Inst **sel, size_t n_sel, bool verbos
 	}
 	for (size_t k = 0; k < all->n; k++) {
 		free(e.x[k].causes);
+		free(e.x[k].next_hop);
 		strv_free(e.x[k].baddeps);
 	}
 	free(e.x);

@@ -218,7 +218,17 @@ setprop d/restart_on = astring: none
 setprop d/type = astring: service
 setprop d/entities = fmri: svc:/test/dep:default
 refresh"
+	make_instance user2 ":true" transient 10 false
+	ok "$SVCCFG" -f - <<<"select svc:/test/user2:default
+addpg d dependency
+setprop d/grouping = astring: require_all
+setprop d/restart_on = astring: none
+setprop d/type = astring: service
+setprop d/entities = fmri: svc:/test/user:default
+refresh"
 	set_enabled svc:/test/user:default true
+	set_enabled svc:/test/user2:default true
+	wait_state svc:/test/user2:default offline
 	wait_state svc:/test/fail:default maintenance
 	wait_state svc:/test/dep:default disabled
 	# user: enabled, offline, waiting for dep
@@ -243,10 +253,17 @@ refresh"
 	expect_eq "$(grep -c '^svc:/' <<<"$OUT")" 2 "-x lists the two root causes"
 	expect_match "$(sed -n 1p <<<"$OUT")" '^svc:/test/dep:default' "most impact first"
 	expect_match "$OUT" "Reason: Disabled by an administrator." "disabled reason"
-	expect_match "$OUT" "Impact: 1 dependent service is not running.  \(Use -v for list.\)" "impact count"
+	expect_match "$OUT" "Impact: 2 dependent services are not running.  \(Use -v for list.\)" "impact count"
 	run "$SVCS" -xv svc:/test/dep:default
-	expect_match "$OUT" "Impact: 1 dependent service is not running:" "-v impact"
+	expect_match "$OUT" "Impact: 2 dependent services are not running:" "-v impact"
 	expect_match "$OUT" "^        svc:/test/user:default$" "-v impact list"
+	expect_match "$OUT" "^        svc:/test/user2:default$" "-v impact list (through user)"
+	run "$SVCS" -xv svc:/test/user2:default
+	expect_eq "$(sed -n 3,7p <<<"$OUT")" "Reason: Service svc:/test/dep:default is disabled.
+   See: http://illumos.org/msg/SMF-8000-GE
+  Path: svc:/test/user2:default
+          svc:/test/user:default
+            svc:/test/dep:default" "-xv: the root cause and the path to it"
 	run "$SVCS" -H svc:/test/user:default
 	expect_match "$OUT" "^offline " "user is listed offline"
 }
