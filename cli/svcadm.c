@@ -782,9 +782,10 @@ static int cmd_mark(int argc, char **argv)
 		maint = false;
 	else
 		usage();
-	/* illumos: -t means nothing for degraded (it never survives a restart anyway). */
-	if (!maint && temp)
-		usage();
+	if (!maint && temp) {
+		warn("-t may not be used with degraded.");
+		exit(EXIT_USAGE);
+	}
 	if (immediate)
 		prop = temp ? "maint_on_immtemp" : "maint_on_immediate";
 	else

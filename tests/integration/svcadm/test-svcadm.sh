@@ -274,6 +274,9 @@ case_bad_input() {
 		assert_match "[Uu]sage: " "$ERR" "svcadm $u"
 	done
 	assert_match 'not a valid major milestone' "$ERR" "milestone bogus"
+	run "$SVCADM" mark -t degraded test/one
+	assert_rc 2 "mark -t degraded"
+	assert_eq "svcadm: -t may not be used with degraded." "$ERR" "mark -t degraded"
 	assert_unchanged "$before" "refused commands"
 
 	log "a bad operand does not stop the good ones, but the status is 1"
