@@ -520,6 +520,9 @@ static void refresh_enabled(Graph *g, Vertex *v)
 	if (e == v->enabled)
 		return;
 	v->enabled = e;
+	/* Being enabled is a start: what was refreshed by then counts (svccfg refresh is silent). */
+	if (e)
+		read_deps(g, v);
 	send_enabled(g, v);
 }
 
