@@ -11,8 +11,10 @@
  *   - restart, refresh, clear, mark: an integer timestamp property of the NONPERSISTENT pg
  *     restarter_actions (restart, refresh, maint_off, restore, maint_on[_immediate|
  *     _temporary|_immtemp], degraded, degrade_immediate); startd acts on it and deletes it.
- *     refresh first retakes the "running" snapshot (libscf's smf_refresh_instance() does that
- *     on the client side in illumos), so the restarter reads the new configuration;
+ *     refresh first retakes the "running" snapshot, so that the restarter reads the new
+ *     configuration when it acts.  In illumos startd retakes it when it handles the action
+ *     (smf_refresh_instance() only writes the action); our startd does not, so svcadm does;
+ *     when startd does, this take must go (two takes would make "previous" = "running");
  *   - milestone: options_ovr/milestone (or options/milestone with -d) of startd's instance.
  *
  * Operands are FMRIs or abbreviations, expanded as illumos' scf_walk_fmri(): a pattern must
