@@ -42,7 +42,7 @@ bench_sandbox_start() {
 	"$BUILD/startd/svc.startd" --root "$BENCH_ROOT" >>"$BENCH_ROOT/startd.log" 2>&1 &
 	# startd first: stopped before configd.
 	BENCH_PIDS=("$!" "${BENCH_PIDS[@]}")
-	bench_wait_for svc.startd "$!" grep -q 'ready$' "$BENCH_ROOT/startd.log"
+	bench_wait_for svc.startd "$!" grep -qs 'ready$' "$BENCH_ROOT/startd.log"
 }
 
 if [ "${BASH_SOURCE[0]}" = "$0" ]; then
