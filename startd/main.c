@@ -38,10 +38,15 @@
  *   synchronously with the instance's creation: between the two, the instance exists without
  *   a restarter pg (the race; see docs/restarter.md).
  * - An instance's processes are one process group (its "contract"); stopping it kills the
- *   group, grandchildren included.  A restarted startd adopts the groups of instances that
- *   were online and kills any other leftover group, so no service ever runs twice.
+ *   group, grandchildren included, and, where cgroup v2 is writable, whatever is left in the
+ *   instance's cgroup leaf (a process that called setsid()).  A restarted startd adopts the
+ *   groups of instances that were online and kills any other leftover group, so no service
+ *   ever runs twice.
+ * - A restarted configd has lost every restarter pg (non-persistent): startd reconnects,
+ *   registers and subscribes again, and each worker rewrites its instance's pg from its own
+ *   state; services are not touched (repo.c).
  * - SIGTERM: stop listening, stop every service startd runs (stop method, then the group),
- *   exit 0.  A lost repository connection does the same and exits 1.
+ *   exit 0.  A repository that does not come back in time: the same, exit 1.
  */
 #include <getopt.h>
 #include <pthread.h>
