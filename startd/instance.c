@@ -307,8 +307,9 @@ static void handle_start(Inst *i)
 			(void)commit_full(i, RSTATE_OFFLINE, RSTATE_NONE, "none", true);
 			return;
 		}
-		log_warning("%s: start method %s (%d), attempt %u", i->fmri,
-		        res == METHOD_TIMEOUT ? "timed out" : "failed", code, attempt);
+		if (res != METHOD_CONFIG)
+			log_warning("%s: start method %s (%d), attempt %u", i->fmri,
+			        res == METHOD_TIMEOUT ? "timed out" : "failed", code, attempt);
 		if (res == METHOD_FATAL || res == METHOD_CONFIG || res == METHOD_TIMEOUT) {
 			to_maintenance(i, "method_failed");
 			return;
