@@ -56,5 +56,5 @@ time5() {
 	printf '%-40s best %5d ms, median %5d ms   (goal %s)\n' "$label" "${t[0]}" "${t[2]}" "$goal"
 }
 time5 "svcs -a, $n instances" "<= 500 ms" "$svcs" -a
-time5 "svcs (enabled filter), $n instances" "none; reads 3 pgs each" "$svcs"
+time5 "svcs (enabled filter), $n instances" "none; 2 reads each here" "$svcs"
 time5 "svcs -a -o state,fmri -s fmri" "none" "$svcs" -a -o state,fmri -s fmri
