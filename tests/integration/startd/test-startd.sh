@@ -476,16 +476,22 @@ case_too_quickly() {
 # ctx_instance NAME: a transient instance whose start method prints its context to its log.
 ctx_instance() {
 	local name=$1
-	make_instance "$name" "/bin/sh -c 'echo ctx user=\$(id -un) dir=\$(pwd) foo=\$FOO bar=\$BAR home=\$HOME'" transient
+	make_instance "$name" "/bin/sh -c 'echo ctx user=\$(id -un) dir=\$(pwd) foo=\$FOO bar=\$BAR home=\$HOME; echo grp \$(id -gn) / \$(id -Gn)'" transient
 }
 
 case_context() {
-	local user=nobody I=svc:/test/mc:default J=svc:/test/mi:default
-	[ "$(id -u)" -eq 0 ] || user=$(id -un)
-	log "method_context in the method pg: user $user, working_directory, environment"
+	local user=nobody group=daemon supp="daemon nogroup" I=svc:/test/mc:default J=svc:/test/mi:default
+	if [ "$(id -u)" -ne 0 ]; then
+		user=$(id -un)
+		group=$(id -gn)
+		supp=$group
+	fi
+	log "method_context in the method pg: user $user, group $group, working_directory, environment"
 	startd_start
 	ctx_instance mc
 	ok "$SVCCFG" -s $I setprop start/user = astring: "$user"
+	ok "$SVCCFG" -s $I setprop start/group = astring: "$group"
+	ok "$SVCCFG" -s $I setprop start/supp_groups = astring: "\"$supp\""
 	ok "$SVCCFG" -s $I setprop start/working_directory = astring: /usr
 	ok "$SVCCFG" -s $I setprop start/environment = astring: '("FOO=one" "BAR=two")'
 	ok "$SVCCFG" -s $I refresh
@@ -495,6 +501,8 @@ case_context() {
 	home=$(getent passwd "$user" | cut -d: -f6)
 	assert_match "^ctx user=$user dir=/usr foo=one bar=two home=$home\$" \
 		"$(grep '^ctx' "$ROOT/var/svc/log/test-mc:default.log")" "the method's context"
+	assert_eq "grp $group / $supp" "$(grep '^grp' "$ROOT/var/svc/log/test-mc:default.log")" \
+		"the method's group and supplementary groups"
 
 	log "the method_context pg is used when the method pg has none"
 	ctx_instance mi
@@ -523,6 +531,15 @@ case_bad_context() {
 		"$(cat "$STARTD_LOG")" "startd's log"
 	assert_match "method_context: user \"no_such_user_$$\" does not exist" \
 		"$(cat "$ROOT/var/svc/log/test-nouser:default.log")" "the instance's log"
+
+	log "an unknown group: the same"
+	make_instance nogroup "/bin/true" transient
+	ok "$SVCCFG" -s svc:/test/nogroup:default setprop start/group = astring: no_such_group_$$
+	ok "$SVCCFG" -s svc:/test/nogroup:default refresh
+	set_enabled svc:/test/nogroup:default true
+	wait_state svc:/test/nogroup:default maintenance
+	assert_match "method_context: group \"no_such_group_$$\" does not exist" \
+		"$(cat "$STARTD_LOG")" "startd's log"
 
 	log "a missing executable: exit 127, retried, then maintenance"
 	make_instance noexec "/nonexistent/daemon-$$ --flag" contract 10 true
