@@ -56,8 +56,55 @@ static void print_processes(const Inst *i)
 	procs_free(p, n);
 }
 
-void detail_print(
-        const InstSet *all, const Inst *i, bool processes, bool verbose _unused_, bool first)
+static void print_value(const char *v)
+{
+	if (!strpbrk(v, " \t\n\"()")) {
+		printf("%s ", v);
+		return;
+	}
+	putchar('"');
+	for (const char *c = v; *c; c++) {
+		if (*c == '"' || *c == '\\')
+			putchar('\\');
+		putchar(*c);
+	}
+	printf("\" ");
+}
+
+/* -v: the application pgs as the instance runs them (running snapshot, else current). */
+static void print_application_pgs(scf_handle_t *h, const Inst *i)
+{
+	const char *snap = SCF_SNAPSHOT_RUNNING;
+	scf_pg_info_t *infos = NULL;
+	size_t n = 0;
+
+	if (scf_pg_list(h, i->fmri, snap, SCF_READ_COMPOSED, &infos, &n) < 0) {
+		snap = NULL;
+		if (scf_pg_list(h, i->fmri, NULL, SCF_READ_COMPOSED, &infos, &n) < 0)
+			return;
+	}
+	for (size_t k = 0; k < n; k++) {
+		scf_pg_t *pg;
+
+		if (!streq(infos[k].type, SCF_GROUP_APPLICATION) ||
+		        scf_pg_get(h, i->fmri, infos[k].name, snap, SCF_READ_COMPOSED, &pg) < 0)
+			continue;
+		printf("%s (%s)\n", pg->name, SCF_GROUP_APPLICATION);
+		for (size_t p = 0; p < pg->n_props; p++) {
+			const scf_property_t *prop = &pg->props[p];
+
+			printf("%s/%s (%s) = ", pg->name, prop->name,
+			        scf_type_to_string(prop->type));
+			for (size_t v = 0; v < prop->n_values; v++)
+				print_value(prop->values[v]);
+			putchar('\n');
+		}
+		scf_pg_free(pg);
+	}
+	scf_pg_info_free(infos, n);
+}
+
+void detail_print(const InstSet *all, const Inst *i, bool processes, bool verbose, bool first)
 {
 	char tbuf[128];
 
@@ -86,4 +133,6 @@ void detail_print(
 		print_dependency(all, &i->deps[k]);
 	if (processes)
 		print_processes(i);
+	if (verbose)
+		print_application_pgs(all->h, i);
 }

@@ -170,6 +170,14 @@ dependency   require_all/none svc:/test/a:default (online) svc:/test/gone (absen
 	expect_eq "$(grep -c '^$' <<<"$OUT")" 1 "one blank line between paragraphs"
 	run "$SVCS" -L a
 	expect_eq "$OUT" "$ROOT/var/svc/log/x.log" "-L"
+	ok "$SVCCFG" -f - <<<"select svc:/test/a
+addpg config application
+setprop config/port = count: 25
+setprop config/names = astring: (\"plain\" \"two words\")"
+	run "$SVCS" -lv svc:/test/a:default
+	expect_eq "$(sed -n '/^config (application)$/,$p' <<<"$OUT")" 'config (application)
+config/names (astring) = plain "two words" 
+config/port (count) = 25 ' "-l -v: application pgs"
 }
 
 case_deps() {
