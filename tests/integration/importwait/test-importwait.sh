@@ -10,6 +10,8 @@
 #                 SVCCFG_IMPORT_NOWAIT, import returns after the write
 #   no-restarter  no startd: import returns at once, saying why it does not wait
 #   emi-offline   early-manifest-import exists and is offline: no wait, with illumos' notice
+#   emi-import    EMI's start method is svccfg import: it does not wait for the restarter that
+#                 runs it (EMI is not online meanwhile), and startd comes up at once
 #   deadline      startd held longer than --timeout 1: exit 1 naming the instance, after ~1 s
 # usage: test-importwait.sh CASE PATH-OF-svc.startd [PATH-OF-svcadm or ""]
 source "$(dirname "$0")/../startd/lib-startd.sh"
@@ -170,6 +172,34 @@ EOT
 	startd_stop
 }
 
+case_emi_import() {
+	local E=svc:/system/early-manifest-import:default
+	mkdir -p "$ROOT/var/svc/manifest/site"
+	manifest em >"$ROOT/var/svc/manifest/site/em.xml"
+	ok "$SVCCFG" -f /dev/stdin <<EOT
+add system/early-manifest-import
+select svc:/system/early-manifest-import
+add default
+select $E
+addpg startd framework
+setprop startd/duration = astring: transient
+addpg start method
+setprop start/exec = astring: "$SVCCFG import $ROOT/var/svc/manifest"
+setprop start/timeout_seconds = count: 60
+refresh
+addpg general framework
+setprop general/enabled = boolean: true
+EOT
+	# A wait inside EMI would hold startd until the import's 60 s deadline; ready is due sooner.
+	SVCCFG_IMPORT_TIMEOUT=60 startd_start
+	assert_eq online "$(rprop $E state)" "EMI's state once startd is ready"
+	# Which state startd records while EMI runs is its business; it is neither online nor disabled.
+	assert_match "Not validating instance svc:/test/em:default because EMI's state is [a-z_]+\\." \
+		"$(cat "$ROOT/var/svc/log/system-early-manifest-import:default.log")" "EMI's log"
+	wait_state svc:/test/em:default disabled
+	startd_stop
+}
+
 case_deadline() {
 	local t0 t1 f
 	SMF_DELAY=startd.restarter.before_pg_write=${HOLD_MS}ms startd_start
@@ -195,6 +225,7 @@ loop200) case_loop200 ;;
 nowait) case_nowait ;;
 no-restarter) case_no_restarter ;;
 emi-offline) case_emi_offline ;;
+emi-import) case_emi_import ;;
 deadline) case_deadline ;;
 *) fail "unknown case $CASE" ;;
 esac
