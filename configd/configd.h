@@ -27,6 +27,8 @@
  * this the connection is closed rather than let it grow without bound or skip a signal.
  */
 #define CONFIGD_MAX_QUEUED_SIGNALS 65536u
+/* At exit, how long clients get to read the replies configd queued before it was stopped. */
+#define CONFIGD_EXIT_FLUSH_USEC (2000u * 1000u)
 /* Interests (names plus types) one connection may register. */
 #define CONFIGD_MAX_INTERESTS 1024u
 

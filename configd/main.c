@@ -18,7 +18,9 @@
  *   before anything else is touched, and held until exit.
  * - The socket appears (atomically, by rename) only once the databases are open and the loop
  *   is ready, so "the socket exists" means "configd answers".  READY=1 goes to $NOTIFY_SOCKET
- *   right after.  SIGTERM/SIGINT remove the socket first, then close the databases.
+ *   right after.  SIGTERM/SIGINT remove the socket first, then give clients a bounded time
+ *   (CONFIGD_EXIT_FLUSH_USEC) to read the replies already queued for them, then close the
+ *   connections and the databases.  Requests that arrive after the signal are not served.
  * - A write either commits whole in one SQLite transaction or changes nothing; notifications
  *   for it are queued only after the commit (notify.c), on the connections that asked.
  * - Authorization is by the peer's kernel credentials (auth.c): root and the owner of the

@@ -24,6 +24,7 @@
  * no connection may be open whose closing would resume it.
  */
 #include <fcntl.h>
+#include <poll.h>
 #include <sys/epoll.h>
 #include <sys/socket.h>
 
@@ -31,6 +32,7 @@
 #include "log.h"
 #include "macro.h"
 #include "methods.h"
+#include "timeutil.h"
 #include "unixsock.h"
 
 /* Messages handled per connection before the others get their turn. */
@@ -320,6 +322,69 @@ int server_start(Manager *m)
 	return 0;
 }
 
+/* During the final flush: requests that arrive now are not served (we are going away). */
+static int on_message_at_exit(sd_bus_message *msg, void *userdata, sd_bus_error *error)
+{
+	return 1;
+}
+
+/* Arms the connections that still have output to write; returns how many. */
+static size_t flush_prepare(Manager *m, struct pollfd *p, Connection **conns)
+{
+	size_t n = 0;
+
+	for (Connection *c = m->connections; c; c = c->next) {
+		uint64_t queued = 0;
+		int events;
+
+		if (c->defer_free || sd_bus_get_n_queued_write(c->bus, &queued) < 0 || queued == 0)
+			continue;
+		events = sd_bus_get_events(c->bus);
+		if (events < 0)
+			continue;
+		p[n] = (struct pollfd){.fd = sd_bus_get_fd(c->bus), .events = (short)events};
+		conns[n++] = c;
+	}
+	return n;
+}
+
+/*
+ * Replies (and notifications) already queued when we were told to stop are sent, if their
+ * clients read them within CONFIGD_EXIT_FLUSH_USEC: a client whose call was served must not see
+ * the connection drop instead of its reply.  sd_bus_flush() would wait for ever on a client that
+ * does not read, so this polls every connection with one deadline.
+ */
+static void server_flush(Manager *m)
+{
+	uint64_t deadline = deadline_after_usec(CONFIGD_EXIT_FLUSH_USEC);
+	_cleanup_free_ struct pollfd *p = NULL;
+	_cleanup_free_ Connection **conns = NULL;
+	size_t n;
+
+	if (m->n_connections == 0)
+		return;
+	p = calloc(m->n_connections, sizeof(*p));
+	conns = calloc(m->n_connections, sizeof(*conns));
+	if (!p || !conns)
+		return;
+	for (Connection *c = m->connections; c; c = c->next)
+		if (!c->defer_free)
+			(void)sd_bus_add_filter(c->bus, NULL, on_message_at_exit, NULL);
+	while ((n = flush_prepare(m, p, conns)) > 0) {
+		uint64_t left = deadline_left_usec(deadline);
+
+		if (left == 0) {
+			log_warning("%zu clients did not read their last replies", n);
+			return;
+		}
+		if (poll(p, n, (int)((left + 999) / 1000)) < 0 && errno != EINTR)
+			return;
+		for (size_t i = 0; i < n; i++)
+			if (p[i].revents)
+				(void)sd_bus_process(conns[i]->bus, NULL);
+	}
+}
+
 void server_stop(Manager *m)
 {
 	m->listen_source = sd_event_source_disable_unref(m->listen_source);
@@ -330,6 +395,7 @@ void server_stop(Manager *m)
 		if (unlink(m->door_path) < 0 && errno != ENOENT)
 			log_warning("cannot remove %s: %s", m->door_path, strerror(errno));
 	}
+	server_flush(m);
 	while (m->connections)
 		connection_free(m->connections);
 }

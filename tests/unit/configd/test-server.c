@@ -773,6 +773,72 @@ static void test_write_failure(void **state)
 	assert_int_equal(pg_generation(bus, "svc:/a:i", "big"), gen + 1);
 }
 
+/* Commits NEW prop (n copies of value) to ent/pg at gen; sd_bus_call()'s result. */
+static int commit_values(sd_bus *bus, const char *ent, const char *pg, uint64_t gen,
+        const char *prop, const char *value, size_t n)
+{
+	_cleanup_(sd_bus_message_unrefp) sd_bus_message *m = NULL;
+
+	assert_true(sd_bus_message_new_method_call(bus, &m, NULL, PATH, IFACE, "Commit") >= 0);
+	assert_true(sd_bus_message_append(m, "sst", ent, pg, gen) >= 0);
+	assert_true(sd_bus_message_open_container(m, 'a', "(ussas)") >= 0);
+	assert_true(sd_bus_message_open_container(m, 'r', "ussas") >= 0);
+	assert_true(sd_bus_message_append(m, "uss", 0, prop, "astring") >= 0);
+	assert_true(sd_bus_message_open_container(m, 'a', "s") >= 0);
+	for (size_t i = 0; i < n; i++)
+		assert_true(sd_bus_message_append(m, "s", value) >= 0);
+	assert_true(sd_bus_message_close_container(m) >= 0);
+	assert_true(sd_bus_message_close_container(m) >= 0);
+	assert_true(sd_bus_message_close_container(m) >= 0);
+	return sd_bus_call(bus, m, 0, NULL, NULL);
+}
+
+/*
+ * SIGTERM while a reply larger than the socket's buffer (sd-bus makes it 8 MiB, which the kernel
+ * doubles) is still queued: configd must let the client read all of it before it closes the
+ * connection (it used to drop the rest).  The reply is a composed read of two pgs of 15.6 MB.
+ */
+static void test_exit_flush(void **state)
+{
+	static const char *const ents[] = {"svc:/a", "svc:/a:i"};
+	Daemon *d = *state;
+	_cleanup_free_ char *value = malloc(4096);
+	_cleanup_(sd_bus_flush_close_unrefp) sd_bus *bus = connect_bus(d);
+	uint64_t deadline;
+	struct pollfd p;
+	int replies = 0;
+
+	assert_non_null(value);
+	memset(value, 'x', 4095);
+	value[4095] = 0;
+	call(bus, "AddService", "s", "svc:/a");
+	call(bus, "AddInstance", "s", "svc:/a:i");
+	for (int i = 0; i < 2; i++) {
+		char p1[8], p2[8];
+
+		snprintf(p1, sizeof(p1), "%c1", 'a' + i);
+		snprintf(p2, sizeof(p2), "%c2", 'a' + i);
+		call(bus, "AddPg", "sssu", ents[i], "big", "application", 0);
+		assert_true(commit_values(bus, ents[i], "big", 1, p1, value, 1900) >= 0);
+		assert_true(commit_values(bus, ents[i], "big", 2, p2, value, 1900) >= 0);
+	}
+	assert_true(sd_bus_call_method_async(bus, NULL, NULL, PATH, IFACE, "GetPg", on_reply,
+	                    &replies, "sssb", "svc:/a:i", "big", "", 1) >= 0);
+	assert_true(sd_bus_flush(bus) >= 0);
+	/* The first bytes of the reply are here: configd queued the rest. */
+	p = (struct pollfd){.fd = sd_bus_get_fd(bus), .events = POLLIN};
+	assert_int_equal(poll(&p, 1, DEADLINE_USEC / USEC_PER_MSEC), 1);
+	assert_int_equal(kill(d->pid, SIGTERM), 0);
+	/* Read nothing more until configd is on its way out, or it could finish writing first. */
+	deadline = deadline_after_usec(DEADLINE_USEC);
+	while (!log_contains(d, "shutting down")) {
+		assert_true(deadline_left_usec(deadline) > 0);
+		poll(NULL, 0, 5);
+	}
+	pump(bus, &replies, DEADLINE_USEC);
+	assert_int_equal(replies, 1);
+}
+
 /*
  * Readers reach the socket through $ROOT/etc/svc/volatile, so every directory configd creates
  * there must be searchable by all, whatever umask it was started with.
@@ -843,6 +909,7 @@ int main(void)
 	        cmocka_unit_test_setup_teardown(test_accept_retry, setup, teardown),
 	        cmocka_unit_test_setup_teardown(test_write_failure, setup_file_limit, teardown),
 	        cmocka_unit_test_setup_teardown(test_umask, setup_umask, teardown),
+	        cmocka_unit_test_setup_teardown(test_exit_flush, setup, teardown),
 	        cmocka_unit_test(test_connect_timeout),
 	};
 
