@@ -259,6 +259,8 @@ static int step_props(Batch *x)
 		r = backend_cmd_apply(x->b, &loc, where, &x->cmds[i]);
 		changed = changed || r > 0;
 	}
+	if (r >= 0 && changed && cmds_may_grow(x->cmds, s->n_cmds))
+		r = backend_pg_check_size(x->b, &loc, where);
 	if (r < 0 || !changed || !record_is_orig(rec) || rec->changed)
 		return r < 0 ? r : 0;
 	/* The original's one new generation, now, so later snapshots in the batch record it. */

@@ -44,6 +44,7 @@ typedef enum StmtId {
 	STMT_SNAP_PG_LOOKUP,
 	STMT_SNAP_PG_LIST,
 	STMT_PGS_MAIN_OF_ENTITY,
+	STMT_PG_WIRE_SIZE,
 	_STMT_MAX
 } StmtId;
 
@@ -115,6 +116,22 @@ void entity_clear(Entity *e);
 int values_encode(const char *const *values, size_t n, char **ret, size_t *ret_len);
 int values_decode(const void *blob, size_t len, char ***ret, size_t *ret_n);
 
+/*
+ * The bytes one property (name, type, values blob of n_values) takes in GetPg's a(ssas): at
+ * most 7 of alignment before the struct, each string its length, NUL, length word and up to 3
+ * of padding, and the array's length word.  An upper bound, exact up to padding.
+ */
+uint64_t values_wire_size(size_t name_len, size_t type_len, const void *blob, size_t blob_len);
+/* Registers smf_wire_size(name, type, vals) (values_wire_size() of a props row) with SQLite. */
+int values_register_sql(Backend *b);
+/* Sums values_wire_size() over the properties of a located pg. */
+int backend_pg_wire_size(Backend *b, const PgLoc *loc, uint64_t *ret);
+/*
+ * Inside a write: CONSTRAINT_VIOLATED (message starting with where) when the located pg now
+ * exceeds BACKEND_MAX_PG_BYTES.
+ */
+int backend_pg_check_size(Backend *b, const PgLoc *loc, const char *where);
+
 /* backend-pg.c */
 void pgloc_clear(PgLoc *l);
 /* 0 when name is a valid name, else the message names it as a "what" name. */
@@ -141,6 +158,8 @@ typedef struct PreparedCmd {
 int backend_cmds_prepare(Backend *b, const char *where, const BackendCmd *cmds, size_t n,
         uint32_t max_op, PreparedCmd **ret);
 void backend_cmds_free(PreparedCmd *p, size_t n);
+/* Whether any command may add bytes to a pg (all but DELETE and REMOVE). */
+bool cmds_may_grow(const PreparedCmd *p, size_t n);
 /* Inside a transaction: applies one command to the located pg; 1 if a row changed, else 0. */
 int backend_cmd_apply(Backend *b, const PgLoc *loc, const char *where, const PreparedCmd *c);
 int backend_pg_set_generation(Backend *b, const PgLoc *loc, uint64_t gen);

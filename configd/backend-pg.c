@@ -247,6 +247,34 @@ static int pg_not_found(Backend *b, const View *v, const char *name)
 	        b, SCF_ERROR_NOT_FOUND, "%s: no property group \"%s\"", v->entity.fmri, name);
 }
 
+/*
+ * Refuses a read whose reply D-Bus could not carry (only a pg stored before writes were
+ * bounded can be that large), naming the pg, instead of failing inside sd-bus.
+ */
+static int check_readable(
+        Backend *b, const View *v, const char *name, const PgLoc *own, const PgLoc *svc)
+{
+	uint64_t size = 0, part;
+	int r;
+
+	for (int i = 0; i < 2; i++) {
+		const PgLoc *loc = i ? svc : own;
+
+		if (!loc)
+			continue;
+		r = backend_pg_wire_size(b, loc, &part);
+		if (r < 0)
+			return r;
+		size += part;
+	}
+	if (size <= BACKEND_MAX_READ_BYTES)
+		return 0;
+	return backend_fail(b, SCF_ERROR_CONSTRAINT_VIOLATED,
+	        "%s/:properties/%s: %llu bytes of properties, more than one reply can carry (%u); "
+	        "delete properties or the property group",
+	        v->entity.fmri, name, (unsigned long long)size, BACKEND_MAX_READ_BYTES);
+}
+
 int backend_get_pg(Backend *b, const char *entity, const char *pg, const char *snapshot,
         bool composed, scf_pg_t **ret)
 {
@@ -272,6 +300,10 @@ int backend_get_pg(Backend *b, const char *entity, const char *pg, const char *s
 	}
 	if (!have_own && !have_svc)
 		return pg_not_found(b, &v, pg);
+	r = check_readable(b, &v, pg, have_own ? &own : NULL,
+	        have_svc && (!have_own || streq(own.type, svc.type)) ? &svc : NULL);
+	if (r < 0)
+		return r;
 	r = backend_pg_new(b, v.entity.fmri, pg, have_own ? &own : &svc, &p);
 	if (r < 0)
 		return r;

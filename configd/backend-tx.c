@@ -10,6 +10,8 @@
  * - commands apply in order: NEW on an existing property answers EXISTS, REPLACE or DELETE on
  *   a missing one NOT_FOUND; properties not named keep their rows, which is how they are
  *   "carried over" to the new generation;
+ * - a pg may not grow past BACKEND_MAX_PG_BYTES (CONSTRAINT_VIOLATED), so every pg can be read
+ *   back, composed with its service's, in one D-Bus reply;
  * - all of it, plus generation + 1, is one SQLite transaction; any failure rolls it back.
  */
 #include <stdlib.h>
@@ -159,6 +161,14 @@ int backend_pg_set_generation(Backend *b, const PgLoc *loc, uint64_t gen)
 	return backend_step_done(b, s, "updating the generation");
 }
 
+bool cmds_may_grow(const PreparedCmd *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (p[i].op != BACKEND_CMD_DELETE && p[i].op != BACKEND_CMD_REMOVE)
+			return true;
+	return false;
+}
+
 static int apply_all(
         Backend *b, const PgLoc *loc, const char *where, const PreparedCmd *p, size_t n)
 {
@@ -166,6 +176,8 @@ static int apply_all(
 
 	for (size_t i = 0; r >= 0 && i < n; i++)
 		r = backend_cmd_apply(b, loc, where, &p[i]);
+	if (r >= 0 && cmds_may_grow(p, n))
+		r = backend_pg_check_size(b, loc, where);
 	if (r >= 0)
 		r = backend_pg_set_generation(b, loc, loc->gen + 1);
 	if (r >= 0)

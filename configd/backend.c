@@ -83,10 +83,15 @@ static const char *const stmt_sql[_STMT_MAX] = {
                               "WHERE snap = ?1 AND level = ?2 ORDER BY name",
         [STMT_PGS_MAIN_OF_ENTITY] =
                 "SELECT id, name, type, flags, gen FROM main.pgs WHERE entity = ?1",
+        [STMT_PG_WIRE_SIZE] = "SELECT coalesce(sum(smf_wire_size(name, type, vals)), 0) "
+                              "FROM $db.props WHERE pg = ?1",
 };
 
 static const char snapshot_props_sql[] =
         "SELECT name, type, vals FROM main.snap_props WHERE snap_pg = ?1 ORDER BY name";
+static const char snapshot_size_sql[] =
+        "SELECT coalesce(sum(smf_wire_size(name, type, vals)), 0) FROM main.snap_props "
+        "WHERE snap_pg = ?1";
 
 int backend_fail(Backend *b, int err, const char *fmt, ...)
 {
@@ -166,6 +171,8 @@ sqlite3_stmt *backend_stmt(Backend *b, StmtId id, int variant)
 	}
 	if (id == STMT_PROPS_READ && variant == DB_SNAPSHOT)
 		sql = strdup(snapshot_props_sql);
+	else if (id == STMT_PG_WIRE_SIZE && variant == DB_SNAPSHOT)
+		sql = strdup(snapshot_size_sql);
 	else
 		sql = expand_sql(stmt_sql[id], schemas[variant]);
 	if (!sql) {
@@ -332,6 +339,9 @@ static int open_databases(Backend *b, const char *root)
 	        "NORMAL; "
 	        "PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000;",
 	        "setting up");
+	if (r < 0)
+		return r;
+	r = values_register_sql(b);
 	if (r < 0)
 		return r;
 	r = attach_np(b);

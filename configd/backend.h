@@ -22,6 +22,17 @@
 /* The generation named by a commit is not the pg's current one.  Not an scf_error_t. */
 #define BACKEND_NOT_LATEST (_SCF_ERROR_MAX + 1)
 
+/*
+ * Size bounds of a pg, counted as its properties take on the wire (GetPg's a(ssas), alignment
+ * included; see backend_props_wire_size()).  D-Bus refuses an array over 64 MiB, and a composed
+ * read adds the service's properties to the instance's, so a write may not make a pg larger
+ * than BACKEND_MAX_PG_BYTES (CONSTRAINT_VIOLATED): two of them always fit in a reply.  A read
+ * that would still exceed BACKEND_MAX_READ_BYTES (a pg stored before the write bound existed)
+ * is refused with CONSTRAINT_VIOLATED rather than answered with a reply no client can read.
+ */
+#define BACKEND_MAX_PG_BYTES (16u * 1024u * 1024u)
+#define BACKEND_MAX_READ_BYTES (64u * 1024u * 1024u - 64u * 1024u)
+
 /* The current schema (PRAGMA user_version of the persistent database). */
 #define BACKEND_SCHEMA_VERSION 2
 

@@ -549,6 +549,96 @@ static void test_backend_readonly(void **state)
 	assert_int_equal(commit1(f->b, INST, "general", 1, BACKEND_CMD_NEW, "x", "count", one), 1);
 }
 
+/* n values of 4095 bytes each (freed with free(); they share one string). */
+static const char **big_values(size_t n)
+{
+	const char **v = calloc(n + 1, sizeof(char *));
+	char *one = malloc(4096);
+
+	assert_non_null(v);
+	assert_non_null(one);
+	memset(one, 'v', 4095);
+	one[4095] = 0;
+	for (size_t i = 0; i < n; i++)
+		v[i] = one;
+	return v;
+}
+
+static void big_values_free(const char **v)
+{
+	free((char *)v[0]);
+	free(v);
+}
+
+/*
+ * A pg may not grow past BACKEND_MAX_PG_BYTES, by Commit or by a batch step: two properties of
+ * 2100 values of 4095 bytes (8.6 MB each) make 17.2 MB.  The refusal names the pg and changes
+ * nothing.
+ */
+static void test_pg_size_limit(void **state)
+{
+	Fixture *f = *state;
+	const char **v = big_values(2100);
+	BackendCmd c = {.op = BACKEND_CMD_NEW,
+	        .prop = "a",
+	        .type = "astring",
+	        .values = v,
+	        .n_values = 2100};
+	BackendStep st = {
+	        .op = BACKEND_STEP_PROPS, .fmri = INST, .pg = "general", .cmds = &c, .n_cmds = 1};
+	BackendPgEvent *ev = NULL;
+	size_t n_ev = 0;
+	uint64_t gen = generation(f->b, INST, "general");
+
+	assert_int_equal(backend_commit(f->b, INST, "general", gen, &c, 1, NULL), 1);
+	c.prop = "b";
+	assert_int_equal(backend_commit(f->b, INST, "general", gen + 1, &c, 1, NULL),
+	        -SCF_ERROR_CONSTRAINT_VIOLATED);
+	assert_non_null(strstr(backend_errmsg(f->b), INST "/:properties/general"));
+	assert_non_null(strstr(backend_errmsg(f->b), "16777216"));
+	assert_int_equal(generation(f->b, INST, "general"), gen + 1);
+	assert_string_equal(show(f->b, INST, "general", NULL, false, "b"), "<none>");
+	/* A batch step, the same. */
+	c.op = BACKEND_CMD_SET;
+	assert_int_equal(backend_batch(f->b, &st, 1, &ev, &n_ev), -SCF_ERROR_CONSTRAINT_VIOLATED);
+	assert_non_null(strstr(backend_errmsg(f->b), "step 1 (" INST "/:properties/general)"));
+	assert_int_equal(generation(f->b, INST, "general"), gen + 1);
+	/* Shrinking is always allowed, and so is growing another pg. */
+	c.op = BACKEND_CMD_DELETE;
+	c.prop = "a";
+	assert_int_equal(backend_commit(f->b, INST, "general", gen + 1, &c, 1, NULL), 1);
+	c = (BackendCmd){.op = BACKEND_CMD_NEW,
+	        .prop = "b",
+	        .type = "astring",
+	        .values = v,
+	        .n_values = 2100};
+	assert_int_equal(backend_commit(f->b, SVC, "general", 1, &c, 1, NULL), 1);
+	big_values_free(v);
+}
+
+/*
+ * A pg stored before the bound existed, too large for any reply (10 million empty values take
+ * 80 MB on the wire): GetPg refuses it by name instead of building a reply nobody can read.
+ * A composed read of the instance's small pg with that service pg is refused too.
+ */
+static void test_pg_unreadable(void **state)
+{
+	Fixture *f = *state;
+	_cleanup_backend_pg_ scf_pg_t *p = NULL;
+	const char *sql = "INSERT INTO main.props (pg, name, type, vals) SELECT id, 'huge', "
+	                  "'astring', zeroblob(10000000) FROM main.pgs WHERE name = 'general' AND "
+	                  "entity = (SELECT id FROM main.entities WHERE fmri = '" SVC "')";
+
+	assert_int_equal(sqlite3_exec(f->b->db, sql, NULL, NULL, NULL), SQLITE_OK);
+	assert_int_equal(backend_get_pg(f->b, SVC, "general", NULL, false, &p),
+	        -SCF_ERROR_CONSTRAINT_VIOLATED);
+	assert_non_null(strstr(backend_errmsg(f->b), SVC "/:properties/general"));
+	assert_int_equal(backend_get_pg(f->b, INST, "general", NULL, true, &p),
+	        -SCF_ERROR_CONSTRAINT_VIOLATED);
+	/* Not composed, the instance's own pg reads fine. */
+	assert_int_equal(backend_get_pg(f->b, INST, "general", NULL, false, &p), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -567,6 +657,8 @@ int main(void)
 	        cmocka_unit_test_setup_teardown(test_recreated_pg_new_generation, setup, teardown),
 	        cmocka_unit_test_setup_teardown(test_backend_full, setup, teardown),
 	        cmocka_unit_test_setup_teardown(test_backend_readonly, setup, teardown),
+	        cmocka_unit_test_setup_teardown(test_pg_size_limit, setup, teardown),
+	        cmocka_unit_test_setup_teardown(test_pg_unreadable, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
