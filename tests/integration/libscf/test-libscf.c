@@ -269,8 +269,9 @@ static int denied_child(const char *root)
 	scf_handle_t *h = NULL;
 	int r;
 
-	if (geteuid() == 0 && (setgroups(0, NULL) < 0 || setresgid(65534, 65534, 65534) < 0 ||
-	                               setresuid(65534, 65534, 65534) < 0))
+	if (geteuid() == 0 &&
+	        (setgroups(0, NULL) < 0 || setresgid(65534, 65534, 65534) < 0 ||
+	                setresuid(65534, 65534, 65534) < 0))
 		return 10;
 	r = scf_handle_create(root, &h);
 	scf_handle_destroy(h);
