@@ -231,7 +231,13 @@ static pid_t spawn_exec(
 	_cleanup_strv_free_ char **env = method_env(i, name, ctx);
 	_cleanup_free_ char *cmd = NULL;
 	_cleanup_free_ char *expanded = expand_tokens(i, name, exec);
-	_cleanup_close_ int cg_fd = cgroup_open_procs(i->fmri);
+	/*
+	 * Only a start method of a service that keeps processes enters the cgroup: entering one
+	 * costs a fork() and a migration (tens of ms on a busy machine), and what a stop or
+	 * refresh method, or a transient start, leaves is killed with its process group.
+	 */
+	bool cg = streq(name, "start") && i->model != SMODEL_TRANSIENT;
+	_cleanup_close_ int cg_fd = cg ? cgroup_open_procs(i->fmri) : -1;
 
 	if (!env || !expanded || asprintf(&cmd, "exec %s", expanded) < 0)
 		return -ENOMEM;

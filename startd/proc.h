@@ -40,7 +40,7 @@ typedef struct SpawnOpts {
 
 /*
  * Spawns argv with envp in a new process group (the child's pid), stdin from /dev/null, as
- * opts says, and registers it so that proc_wait() can collect its status.  A child that cannot
+ * opts says (posix_spawn() when it can, fork() for an identity or a cgroup), and registers it so that proc_wait() can collect its status.  A child that cannot
  * take on its context writes why to its log and exits 96 (SMF_EXIT_ERR_CONFIG); one that
  * cannot exec exits 127, as a shell would.  Returns the pid or a negative errno.
  */
