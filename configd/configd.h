@@ -27,6 +27,12 @@
  * this the connection is closed rather than let it grow without bound or skip a signal.
  */
 #define CONFIGD_MAX_QUEUED_SIGNALS 65536u
+/*
+ * The same bound in bytes (each signal counted as NOTIFY_HEADER_BYTES plus its arguments), so
+ * that long names cannot make 65536 signals cost 64 MiB: 16 MiB per connection.  Counted from
+ * the last moment the connection's queue was seen empty, so it can only overestimate.
+ */
+#define CONFIGD_MAX_QUEUED_SIGNAL_BYTES (16u * 1024u * 1024u)
 /* At exit, how long clients get to read the replies configd queued before it was stopped. */
 #define CONFIGD_EXIT_FLUSH_USEC (2000u * 1000u)
 /* Interests (names plus types) one connection may register. */
@@ -45,7 +51,8 @@ struct Connection {
 	sd_event_source *defer_free; /* set once the peer is gone: frees us outside sd-bus */
 	uid_t uid;                   /* the peer's credentials, from SO_PEERCRED at accept */
 	pid_t pid;
-	char **notify_names; /* interests; NULL when none */
+	uint64_t queued_signal_bytes; /* signals queued since the queue was last seen empty */
+	char **notify_names;          /* interests; NULL when none */
 	char **notify_types;
 };
 

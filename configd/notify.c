@@ -8,7 +8,13 @@
  * therefore delivered, in commit order; a client that registered before a commit is always
  * told about it.  Every signal leaves through notify_send(), the one place where a trace point
  * or an injected delay belongs.
+ *
+ * A subscriber that does not read is not allowed to grow configd without bound: past
+ * CONFIGD_MAX_QUEUED_SIGNALS messages or CONFIGD_MAX_QUEUED_SIGNAL_BYTES bytes waiting in its
+ * write queue, its connection is closed (skipping a signal would break the promise above).
  */
+#include <string.h>
+
 #include "configd.h"
 #include "log.h"
 #include "strv.h"
@@ -48,17 +54,49 @@ static bool interested(const Connection *c, const scf_pg_t *pg)
 	return strv_contains(c->notify_names, pg->name) || strv_contains(c->notify_types, pg->type);
 }
 
+/*
+ * What a signal costs in the write queue, at most: its header (path, interface, member,
+ * signature, serial: under 160 bytes) and its strings with their length words, NULs, padding.
+ */
+#define NOTIFY_HEADER_BYTES 192u
+static uint64_t signal_bytes(const scf_pg_t *pg)
+{
+	return NOTIFY_HEADER_BYTES + strlen(pg->entity) + strlen(pg->name) + strlen(pg->type) +
+	        3 * 8 + 8;
+}
+
+/* Whether c has fallen so far behind that it must go; logs why. */
+static bool too_far_behind(Connection *c, uint64_t more)
+{
+	uint64_t queued = 0;
+
+	if (sd_bus_get_n_queued_write(c->bus, &queued) < 0)
+		return false; /* closed: sd_bus_send() says so below */
+	if (queued == 0)
+		c->queued_signal_bytes = 0;
+	if (queued >= CONFIGD_MAX_QUEUED_SIGNALS) {
+		log_warning("connection %llu (pid %d): %llu notifications unread; closing it",
+		        (unsigned long long)c->id, (int)c->pid, (unsigned long long)queued);
+		return true;
+	}
+	if (c->queued_signal_bytes + more > CONFIGD_MAX_QUEUED_SIGNAL_BYTES) {
+		log_warning("connection %llu (pid %d): %llu bytes of notifications unread; closing "
+		            "it",
+		        (unsigned long long)c->id, (int)c->pid,
+		        (unsigned long long)c->queued_signal_bytes);
+		return true;
+	}
+	return false;
+}
+
 /* The single exit of every notification. */
 static void notify_send(Connection *c, const scf_pg_t *pg, bool deleted)
 {
 	_cleanup_(sd_bus_message_unrefp) sd_bus_message *msg = NULL;
-	uint64_t queued = 0;
+	uint64_t bytes = signal_bytes(pg);
 	int r;
 
-	if (sd_bus_get_n_queued_write(c->bus, &queued) >= 0 &&
-	        queued >= CONFIGD_MAX_QUEUED_SIGNALS) {
-		log_warning("connection %llu (pid %d): %llu notifications unread; closing it",
-		        (unsigned long long)c->id, (int)c->pid, (unsigned long long)queued);
+	if (too_far_behind(c, bytes)) {
 		connection_drop(c, "too many unread notifications");
 		return;
 	}
@@ -70,8 +108,10 @@ static void notify_send(Connection *c, const scf_pg_t *pg, bool deleted)
 		                      msg, "ssst", pg->entity, pg->name, pg->type, pg->generation);
 	if (r >= 0)
 		r = sd_bus_send(c->bus, msg, NULL);
-	if (r >= 0)
+	if (r >= 0) {
+		c->queued_signal_bytes += bytes;
 		connection_update(c); /* what the socket did not take needs EPOLLOUT */
+	}
 	if (r < 0) {
 		/*
 		 * The peer does not read (its queue is full) or is gone.  Skipping this signal would

@@ -107,11 +107,13 @@ static int on_disconnected(sd_bus_message *msg, void *userdata, sd_bus_error *er
 
 void connection_update(Connection *c)
 {
-	uint64_t until = UINT64_MAX;
+	uint64_t until = UINT64_MAX, queued = 0;
 	int events;
 
 	if (c->defer_free || !c->io)
 		return;
+	if (sd_bus_get_n_queued_write(c->bus, &queued) >= 0 && queued == 0)
+		c->queued_signal_bytes = 0;
 	events = sd_bus_get_events(c->bus);
 	if (events < 0) {
 		connection_drop(c, "bus closed");
