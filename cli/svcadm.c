@@ -44,6 +44,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "cli-action.h"
 #include "cli-error.h"
 #include "cli-resolve.h"
 #include "macro.h"
@@ -271,34 +272,10 @@ static int set_enabled(const char *fmri, bool temp, bool enable)
 	return 0;
 }
 
-typedef struct Action {
-	const char *name;
-	char value[32];
-} Action;
-
-/* As illumos: a newer timestamp already there is left alone (the request is pending). */
-static int tx_set_action(scf_tx_t *tx, void *userdata)
-{
-	Action *a = userdata;
-	const scf_property_t *p = scf_pg_property(scf_tx_pg(tx), a->name);
-	uint64_t now = now_monotonic_nsec();
-	int64_t t;
-	const char *v = a->value;
-
-	if (p && scf_property_get_integer(p, &t) >= 0 && t > 0 && (uint64_t)t > now)
-		return 0;
-	snprintf(a->value, sizeof(a->value), "%" PRIu64, now);
-	return scf_tx_set(tx, a->name, SCF_TYPE_INTEGER, &v, 1);
-}
-
 static int set_action(const char *fmri, const char *action)
 {
-	Action a = {.name = action};
-	int r;
+	int r = cli_request_action(h, fmri, action);
 
-	r = pg_get_or_add(fmri, SCF_PG_RESTARTER_ACTIONS, SCF_PG_FLAG_NONPERSISTENT);
-	if (r >= 0)
-		r = scf_tx_run(h, fmri, SCF_PG_RESTARTER_ACTIONS, tx_set_action, &a, 0);
 	if (r < 0) {
 		write_failed(fmri, SCF_PG_RESTARTER_ACTIONS, r);
 		return r;

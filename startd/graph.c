@@ -446,7 +446,9 @@ static const struct {
         {"maint_on", RE_MAINT_ON},
         {"maint_on_temporary", RE_MAINT_ON},
         {"maint_on_immediate", RE_MAINT_ON_IMMEDIATE},
+        {"maint_on_immtemp", RE_MAINT_ON_IMMEDIATE}, /* svcadm mark -It maintenance */
         {"degraded", RE_DEGRADED},
+        {"degrade_immediate", RE_DEGRADED}, /* svcadm mark -I degraded */
         {"restore", RE_RESTORE},
         {"refresh", RE_REFRESH},
         {"restart", RE_RESTART},

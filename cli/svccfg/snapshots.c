@@ -3,9 +3,11 @@
  *
  * refresh makes the running snapshot match the current properties (configd moves the old
  * running snapshot to "previous"); a service's refresh refreshes each of its instances, since
- * only instances have snapshots.  Telling the restarter to re-read its configuration is
- * svcadm refresh's business, not this.
+ * only instances have snapshots.  As illumos' smf_refresh_instance(), it also asks the
+ * restarter to refresh (restarter_actions/refresh), so svc.startd re-reads what changed:
+ * configd sends no notification for a snapshot.
  */
+#include "cli-action.h"
 #include "commands.h"
 #include "strv.h"
 
@@ -35,7 +37,7 @@ int cmd_listsnap(svccfg_t *c, const token_t *args, size_t n)
 
 static int refresh_one(svccfg_t *c, scf_handle_t *h, const char *inst)
 {
-	int r = scf_instance_refresh(h, inst);
+	int r = cli_refresh_instance(h, inst);
 
 	if (r < 0)
 		return svccfg_scf_error(c, r, inst);

@@ -35,6 +35,10 @@ ok "$SVCCFG" -s "$I" listsnap
 assert_line running "$OUT" "listsnap after refresh"
 ok "$SVCPROP" -p config/value "$I"
 assert_eq 1 "$OUT" "svcprop after refresh"
+# As illumos' smf_refresh_instance, refresh also asks the restarter to re-read (no restarter
+# runs here, so the request stays): an integer timestamp in restarter_actions/refresh.
+ok "$SVCPROP" -t -p restarter_actions/refresh "$I"
+assert_match '^restarter_actions/refresh integer [0-9]+$' "$OUT" "refresh requested"
 
 log "an edit is invisible through running until the next refresh"
 ok "$SVCCFG" -s "$I" setprop config/value = count: 2

@@ -38,6 +38,13 @@
 # usage: test-startd.sh CASE [PATH-OF-svc.startd] (else $SVC_STARTD)
 source "$(dirname "$0")/lib-startd.sh"
 
+# The non-persistent restarter_actions pg, unless svccfg refresh (which requests a refresh
+# there, as illumos' smf_refresh_instance) has created it already.
+actions_pg() {
+	"$SVCCFG" -s "$1" listpg | grep -q '^restarter_actions ' ||
+		ok "$SVCCFG" -s "$1" addpg restarter_actions framework P
+}
+
 CASE=${1:?usage: test-startd.sh CASE [svc.startd]}
 SVC_STARTD=${2:-${SVC_STARTD:-}}
 sandbox_startd
@@ -236,7 +243,7 @@ refresh
 EOT
 	ok "$SVCCFG" -f "$ROOT/dep.svccfg"
 	log "dependencies count from the running snapshot: once refreshed (svcadm refresh)"
-	ok "$SVCCFG" -s svc:/test/b:default addpg restarter_actions framework P
+	actions_pg svc:/test/b:default
 	action svc:/test/b:default refresh
 	wait_action_done svc:/test/b:default refresh
 	set_enabled svc:/test/b:default true
@@ -299,7 +306,7 @@ case_actions() {
 	local g
 	g=$(rprop $CT contract)
 	SEEN_PGIDS="$SEEN_PGIDS $g"
-	ok "$SVCCFG" -s $CT addpg restarter_actions framework P
+	actions_pg $CT
 
 	log "restart: a new contract, the old group gone"
 	action $CT restart
@@ -612,7 +619,7 @@ case_restart_on() {
 	local A=svc:/test/a:default n
 	startd_start
 	make_instance a "$SLEEPER" contract 10 true
-	ok "$SVCCFG" -s $A addpg restarter_actions framework P
+	actions_pg $A
 	wait_state $A online
 	SEEN_PGIDS="$SEEN_PGIDS $(rprop $A contract)"
 	for n in none error restart refresh; do
@@ -627,7 +634,7 @@ setprop need_a/entities = fmri: svc:/test/a
 refresh
 EOT
 		ok "$SVCCFG" -f "$ROOT/dep-$n.svccfg"
-		ok "$SVCCFG" -s "svc:/test/d$n:default" addpg restarter_actions framework P
+		actions_pg "svc:/test/d$n:default"
 		action "svc:/test/d$n:default" refresh
 		wait_action_done "svc:/test/d$n:default" refresh
 		set_enabled "svc:/test/d$n:default" true
@@ -676,7 +683,7 @@ case_admin_cap() {
 	startd_start
 	log "an instance busy in its start method gets requests until more than 100 are queued"
 	make_instance busy "/bin/sh -c 'sleep $SLEEP_N'" contract 0 true
-	ok "$SVCCFG" -s $B addpg restarter_actions framework P
+	actions_pg $B
 	deadline=$((SECONDS + READY_DEADLINE_S))
 	while [ "$(count_sleepers)" -lt 1 ]; do
 		[ "$SECONDS" -lt "$deadline" ] || fail "the start method did not run"
