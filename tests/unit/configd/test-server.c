@@ -36,7 +36,7 @@
 
 #define PATH "/org/minismf/Repository1"
 #define IFACE "org.minismf.Repository1"
-#define DEADLINE_USEC (10 * USEC_PER_SEC)
+#define DEADLINE_USEC (60 * USEC_PER_SEC)
 
 /* When not 0, the largest file the next spawned daemon may write (RLIMIT_FSIZE, in bytes). */
 static rlim_t spawn_file_limit;
