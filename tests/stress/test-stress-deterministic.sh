@@ -1,0 +1,66 @@
+#!/bin/bash
+# The harness on the deterministic reproduction: svc.startd holds every first restarter pg
+# write for 1 s (far longer than spawning svcadm takes, even under the sanitizers on a loaded
+# machine, so the order is certain, not likely).  One worker, 5 iterations per phase, no load:
+#   phase 1 (no wait): every iteration is the race, the first one included, with svcadm's exit 3
+#     and its misconfigured message, and every window is open (> 0);
+#   phase 2 (wait): every iteration succeeds and no window is open when the import returns.
+# Also: the harness exits 0, writes its JSON, and leaves no daemon and no sandbox behind.
+# usage: test-stress-deterministic.sh PATH-OF-stress.sh BUILD-DIR
+set -euo pipefail
+
+STRESS=${1:?usage: test-stress-deterministic.sh stress.sh BUILD}
+BUILD=${2:?usage: test-stress-deterministic.sh stress.sh BUILD}
+N=5
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/minismf-stress-test.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+
+fail() {
+	echo "[stress-deterministic] FAIL: $*" >&2
+	echo "--- harness output ---" >&2
+	cat "$tmp/out" >&2
+	[ ! -s "$tmp/results.json" ] || { echo "--- results ---" >&2; cat "$tmp/results.json" >&2; }
+	exit 1
+}
+
+# q JQ-EXPR: the value of JQ-EXPR in the results.
+q() { jq -r "$1" "$tmp/results.json"; }
+
+expect() {
+	local what=$1 expr=$2 want=$3 got
+	got=$(q "$expr")
+	[ "$got" = "$want" ] || fail "$what ($expr): expected $want, got $got"
+}
+
+rc=0
+"$STRESS" --workers 1 --iterations "$N" --load 0 \
+	--delay startd.restarter.before_pg_write=1000ms --seed 42 \
+	--json "$tmp/results.json" "$BUILD" >"$tmp/out" 2>&1 || rc=$?
+[ "$rc" -eq 0 ] || fail "the harness exited with status $rc"
+[ -s "$tmp/results.json" ] || fail "no results written"
+
+expect "phase 1 iterations" '.phases[0].iterations' "$N"
+expect "phase 1 races" '.phases[0].race' "$N"
+expect "phase 1 other failures" '.phases[0].other' 0
+expect "phase 1 first reproduction" '.phases[0].first_reproduction_iteration' 1
+expect "phase 1 open windows" '.phases[0].latent' "$N"
+expect "phase 1 shortest window above 500 ms" '.phases[0].window_us.p50 > 500000' true
+expect "phase 2 iterations" '.phases[1].iterations' "$N"
+expect "phase 2 failures" '.phases[1].failures' 0
+expect "phase 2 open windows" '.phases[1].latent' 0
+expect "the verdict" '.ok' true
+expect "the seed" '.knobs.seed' 42
+fmri=$(q '.first_reproduction.fmri')
+expect "svcadm's message" '.first_reproduction.message' \
+	"svcadm: $fmri is misconfigured (lacks \"restarter\" property group)."
+grep -q '^1 no wait ' "$tmp/out" || fail "no phase 1 row in the table"
+# The race is decided when the first import returns, long before its window closes.
+expect "time to the first reproduction below the held write" \
+	'.phases[0].first_reproduction_us < .phases[0].window_us.p50' true
+
+# Nothing left behind.
+[ ! -e "$(q .sandbox)" ] || fail "sandbox $(q .sandbox) left behind"
+for p in "$(q .pids.configd)" "$(q .pids.startd)"; do
+	! kill -0 "$p" 2>/dev/null || fail "daemon $p still running"
+done
+echo "[stress-deterministic] ok: $N/$N races without the wait, $N/$N successes with it"

@@ -1,0 +1,312 @@
+#!/bin/bash
+# stress.sh: the race harness behind `make stress` (docs/race.md).
+#
+# THE MODEL.  A sandbox root (mktemp, under the build tree) gets its own svc.configd and a
+# svc.startd whose restarter pg write is slowed by a delay point (SMF_DELAY), to hold the race
+# window open the way a loaded machine does.  N workers then loop over the work that races:
+# write a fresh manifest (a service no one has seen), "svccfg import" it, "svcadm enable -s" it
+# at once (tests/stress/stress-iter, which also times the window from the client).  Busy loops
+# load the CPUs meanwhile.  The same work runs twice, in two phases:
+#   1. SVCCFG_IMPORT_NOWAIT=1, the old import: svcadm must find an instance "misconfigured
+#      (lacks "restarter" property group)" at least once: the race, reproduced;
+#   2. the import wait on: not one iteration may fail.
+# Phase 2 proves the fix only if phase 1 proved, on the same machine, load and delays, that the
+# work does race.
+#
+# INVARIANTS.  Nothing outlives the run: an EXIT trap stops the workers, the load, startd and
+# configd (by the pids this script started) and removes the sandbox (unless kept).  Each
+# worker writes only its own files, so the counts need no lock.  Every knob that shapes the run
+# is printed and written to the JSON, so a run can be compared or repeated.  The seed is
+# recorded now and drives random delays once delay points take random specs; the trace
+# recorder's files, once it exists, are collected from the sandbox's var/svc/trace/.
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+source "$here/../tests/stress/lib-stress.sh"
+
+usage() {
+	cat <<EOF
+usage: tools/stress.sh [options] BUILD-DIR
+
+The import/enable race, reproduced (phase 1, import wait off) and shown fixed (phase 2, wait on).
+Options (each also read from the environment variable named after it; make passes them):
+  -w, --workers N      parallel workers (STRESS_WORKERS; default 2 x cores = $((2 * $(nproc))))
+  -s, --seconds S      length of each phase (STRESS_SECONDS; default 30)
+  -n, --iterations N   iterations per worker per phase instead of a length (STRESS_ITERATIONS)
+  -d, --delay SPEC     SMF_DELAY for svc.startd (STRESS_DELAY; default
+                       startd.restarter.before_pg_write=20ms; "" for none)
+  -l, --load N         busy processes during each phase (STRESS_LOAD; default cores = $(nproc))
+      --seed N         seed for random delays, recorded (STRESS_SEED; default from the clock)
+  -o, --json FILE      results (STRESS_JSON; default stress-results.json)
+      --trace DIR      run with SMF_TRACE=1 and copy the trace files there (STRESS_TRACE)
+  -k, --keep           keep the sandbox and the workers' files (STRESS_KEEP=1)
+Exit status: 0 when phase 1 reproduced the race and phase 2 had no failure; 1 otherwise.
+EOF
+}
+
+workers=${STRESS_WORKERS:-$((2 * $(nproc)))}
+seconds=${STRESS_SECONDS:-30}
+iterations=${STRESS_ITERATIONS:-0}
+delay=${STRESS_DELAY-startd.restarter.before_pg_write=20ms}
+load=${STRESS_LOAD:-$(nproc)}
+seed=${STRESS_SEED:-}
+json=${STRESS_JSON:-stress-results.json}
+trace=${STRESS_TRACE:-}
+keep=${STRESS_KEEP:-}
+build=""
+
+while [ $# -gt 0 ]; do
+	case $1 in
+	-w | --workers) workers=$2; shift ;;
+	-s | --seconds) seconds=$2; shift ;;
+	-n | --iterations) iterations=$2; shift ;;
+	-d | --delay) delay=$2; shift ;;
+	-l | --load) load=$2; shift ;;
+	--seed) seed=$2; shift ;;
+	-o | --json) json=$2; shift ;;
+	--trace) trace=$2; shift ;;
+	-k | --keep) keep=1 ;;
+	-h | --help) usage; exit 0 ;;
+	-*) echo "stress: unknown option $1" >&2; usage >&2; exit 2 ;;
+	*) [ -z "$build" ] || { usage >&2; exit 2; }; build=$1 ;;
+	esac
+	shift
+done
+[ -n "$build" ] || { usage >&2; exit 2; }
+for v in workers seconds iterations load; do
+	[[ "${!v}" =~ ^[0-9]+$ ]] || { echo "stress: --$v must be a whole number, not '${!v}'" >&2; exit 2; }
+done
+[ "$workers" -gt 0 ] || { echo "stress: --workers must be at least 1" >&2; exit 2; }
+[ "$iterations" -gt 0 ] || [ "$seconds" -gt 0 ] ||
+	{ echo "stress: --seconds or --iterations must be positive" >&2; exit 2; }
+[ -n "$seed" ] || seed=$(($(now_us) % 2147483647))
+[[ "$seed" =~ ^[0-9]+$ ]] || { echo "stress: --seed must be a whole number" >&2; exit 2; }
+
+build=$(cd "$build" && pwd)
+SVC_CONFIGD=$build/configd/svc.configd
+SVC_STARTD=$build/startd/svc.startd
+SVCCFG=$build/cli/svccfg
+SVCADM=$build/cli/svcadm
+STRESS_ITER=$build/tests/stress/stress-iter
+for p in SVC_CONFIGD SVC_STARTD SVCCFG SVCADM STRESS_ITER; do
+	[ -x "${!p}" ] || { echo "stress: ${!p} is not built (ninja -C $build)" >&2; exit 1; }
+done
+
+# ---------------------------------------------------------------------------------------------
+# The sandbox and its daemons
+
+ROOT=""
+CONFIGD_PID=""
+STARTD_PID=""
+LOAD_PIDS=()
+WORKER_PIDS=()
+
+# stop_pid PID: SIGTERM, then SIGKILL if it has not exited within 10 s.
+stop_pid() {
+	local pid=$1 deadline=$((SECONDS + 10))
+	kill -TERM "$pid" 2>/dev/null || return 0
+	while kill -0 "$pid" 2>/dev/null && [ "$(awk '{print $3}' "/proc/$pid/stat" 2>/dev/null)" != Z ]; do
+		[ "$SECONDS" -lt "$deadline" ] || { kill -KILL "$pid" 2>/dev/null || true; break; }
+		sleep 0.01
+	done
+	wait "$pid" 2>/dev/null || true
+}
+
+cleanup() {
+	local rc=$? p
+	set +e
+	for p in "${WORKER_PIDS[@]}" "${LOAD_PIDS[@]}"; do
+		kill -KILL "$p" 2>/dev/null
+		wait "$p" 2>/dev/null
+	done
+	# startd first: it stops its services while configd still answers.
+	[ -z "$STARTD_PID" ] || stop_pid "$STARTD_PID"
+	[ -z "$CONFIGD_PID" ] || stop_pid "$CONFIGD_PID"
+	if [ -n "$ROOT" ] && [ -d "$ROOT" ]; then
+		if [ -n "$keep" ]; then
+			echo "stress: sandbox kept: $ROOT" >&2
+		else
+			rm -rf "$ROOT"
+		fi
+	fi
+	exit "$rc"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# wait_until WHAT PID DEADLINE-S CMD...: polls CMD until it succeeds; fails if PID dies first.
+wait_until() {
+	local what=$1 pid=$2 deadline=$((SECONDS + $3))
+	shift 3
+	until "$@"; do
+		kill -0 "$pid" 2>/dev/null || { echo "stress: $what exited; its log:" >&2; cat "$ROOT/$what.log" >&2; exit 1; }
+		[ "$SECONDS" -lt "$deadline" ] || { echo "stress: $what not ready within ${3}s" >&2; exit 1; }
+		sleep 0.01
+	done
+}
+
+ROOT=$(mktemp -d "$build/stress.XXXXXX")
+chmod 0755 "$ROOT"
+export SMF_ROOT=$ROOT
+unset SMF_DELAY SVCCFG_IMPORT_NOWAIT SVCCFG_IMPORT_TIMEOUT SMF_TRACE
+[ -z "$trace" ] || export SMF_TRACE=1
+echo "stress: sandbox: $ROOT"
+
+"$SVC_CONFIGD" --root "$ROOT" >"$ROOT/svc.configd.log" 2>&1 &
+CONFIGD_PID=$!
+wait_until svc.configd "$CONFIGD_PID" 20 test -S "$ROOT/etc/svc/volatile/repository_door"
+SMF_DELAY=$delay "$SVC_STARTD" --root "$ROOT" >"$ROOT/svc.startd.log" 2>&1 &
+STARTD_PID=$!
+wait_until svc.startd "$STARTD_PID" 20 grep -qs 'ready$' "$ROOT/svc.startd.log"
+
+# ---------------------------------------------------------------------------------------------
+# The phases
+
+# busy SECONDS: one CPU kept busy, never longer than SECONDS even if nobody kills it.
+busy() {
+	local end=$((SECONDS + $1))
+	while [ "$SECONDS" -lt "$end" ]; do :; done
+}
+
+# run_phase N: runs the workers (and the load) of phase N; its files go to $ROOT/phase-N.
+run_phase() {
+	local n=$1 dir="$ROOT/phase-$1" t0 end k rc=0 bound
+	mkdir -p "$dir"
+	# The load outlives no phase: killed when the workers are done, bounded in case it is not.
+	bound=$([ "$iterations" -gt 0 ] && echo 600 || echo $((seconds + 60)))
+	for ((k = 0; k < load; k++)); do
+		busy "$bound" &
+		LOAD_PIDS+=($!)
+	done
+	t0=$(now_us)
+	end=$((t0 + seconds * 1000000))
+	for ((k = 0; k < workers; k++)); do
+		stress_worker "$n" "$k" "$dir" "$t0" "$end" "$iterations" &
+		WORKER_PIDS+=($!)
+	done
+	for k in "${WORKER_PIDS[@]}"; do
+		wait "$k" || rc=1
+	done
+	WORKER_PIDS=()
+	echo $(($(now_us) - t0)) >"$dir/elapsed_us"
+	for k in "${LOAD_PIDS[@]}"; do
+		kill -KILL "$k" 2>/dev/null || true
+		wait "$k" 2>/dev/null || true
+	done
+	LOAD_PIDS=()
+	[ "$rc" -eq 0 ] || { echo "stress: a worker of phase $n could not run; see above" >&2; exit 1; }
+}
+
+echo "stress: $workers workers, $([ "$iterations" -gt 0 ] && echo "$iterations iterations each" ||
+	echo "${seconds} s") per phase, load $load, delay '${delay}', seed $seed"
+echo "stress: phase 1: SVCCFG_IMPORT_NOWAIT=1 (the race must show)"
+SVCCFG_IMPORT_NOWAIT=1 run_phase 1
+echo "stress: phase 2: the import wait on (no iteration may fail)"
+run_phase 2
+
+# ---------------------------------------------------------------------------------------------
+# The report
+
+declare -A S1 S2
+summary_into() {
+	local -n into=$1
+	local kv
+	for kv in $(stress_summary "$2"); do
+		into[${kv%%=*}]=${kv#*=}
+	done
+	into['elapsed_us']=$(cat "$2/elapsed_us")
+}
+summary_into S1 "$ROOT/phase-1"
+summary_into S2 "$ROOT/phase-2"
+
+# ms US: microseconds as milliseconds with 3 decimals, "-" when unknown (< 0).
+ms() { [ "$1" -lt 0 ] && echo - || printf '%d.%03d' $(($1 / 1000)) $(($1 % 1000)); }
+rate() { [ "$2" -gt 0 ] && awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f%%", 100 * a / b }' || echo -; }
+first() { [ "$1" -lt 0 ] && echo - || printf '%d.%03d s' $(($1 / 1000000)) $(($1 / 1000 % 1000)); }
+
+row() {
+	local -n s=$1
+	printf '%-12s %10d %9d %6s %6s %11s %7d %10s %10s %10s\n' "$2" "${s[iterations]}" \
+		"${s[failures]}" "${s[race]}" "$(rate "${s[failures]}" "${s[iterations]}")" \
+		"$(first "${s[first_us]}")" "${s[latent]}" "$(ms "${s[p50_us]}")" \
+		"$(ms "${s[p99_us]}")" "$(ms "${s[max_us]}")"
+}
+
+echo
+printf '%-12s %10s %9s %6s %6s %11s %7s %10s %10s %10s\n' phase iterations failures race rate \
+	"first repro" latent "window p50" "p99 (ms)" "max (ms)"
+row S1 "1 no wait"
+row S2 "2 wait"
+echo
+
+# The first reproduction, for the report: which instance, what svcadm said.
+first_fmri="" first_msg=""
+f="$ROOT/phase-1/w${S1[first_worker]}.race"
+if [ "${S1[race]}" -gt 0 ] && [ -e "$f" ]; then
+	first_fmri=$(head -n 1 "$f")
+	first_msg=$(sed -n 2p "$f")
+	echo "stress: first reproduction: $first_msg"
+fi
+for n in 1 2; do
+	for f in "$ROOT/phase-$n"/w*.other; do
+		[ -e "$f" ] || continue
+		echo "stress: phase $n: other failure: $(head -n 1 "$f"): $(tail -n +2 "$f" | head -n 5)" >&2
+	done
+done
+
+trace_files=0
+if [ -n "$trace" ]; then
+	mkdir -p "$trace"
+	if [ -d "$ROOT/var/svc/trace" ]; then
+		cp -a "$ROOT/var/svc/trace/." "$trace/"
+		trace_files=$(find "$ROOT/var/svc/trace" -type f | wc -l)
+	fi
+	echo "stress: $trace_files trace files copied to $trace"
+fi
+
+phase_json() {
+	local -n s=$1
+	jq -n --arg mode "$2" --argjson n "${s[iterations]}" --argjson f "${s[failures]}" \
+		--argjson race "${s[race]}" --argjson other "${s[other]}" --argjson latent "${s[latent]}" \
+		--argjson first "${s[first_us]}" --argjson fiter "${s[first_iter]}" \
+		--argjson p50 "${s[p50_us]}" --argjson p99 "${s[p99_us]}" --argjson max "${s[max_us]}" \
+		--argjson el "${s[elapsed_us]}" '{
+		import: $mode, iterations: $n, failures: $f, race: $race, other: $other,
+		failure_rate: (if $n > 0 then $f / $n else null end),
+		first_reproduction_us: (if $first < 0 then null else $first end),
+		first_reproduction_iteration: (if $fiter < 0 then null else $fiter end),
+		latent: $latent,
+		window_us: (if $p50 < 0 then null else {p50: $p50, p99: $p99, max: $max} end),
+		elapsed_us: $el }'
+}
+
+jq -n --argjson workers "$workers" --argjson seconds "$seconds" --argjson iterations "$iterations" \
+	--arg delay "$delay" --argjson load "$load" --argjson seed "$seed" --arg trace "$trace" \
+	--argjson trace_files "$trace_files" --arg fmri "$first_fmri" --arg msg "$first_msg" \
+	--arg root "$ROOT" --argjson configd "$CONFIGD_PID" --argjson startd "$STARTD_PID" \
+	--argjson p1 "$(phase_json S1 nowait)" --argjson p2 "$(phase_json S2 wait)" '{
+	knobs: {workers: $workers, seconds: (if $iterations > 0 then null else $seconds end),
+		iterations: (if $iterations > 0 then $iterations else null end), delay: $delay,
+		load: $load, seed: $seed, seed_used: false},
+	phases: [$p1, $p2],
+	first_reproduction: (if $fmri == "" then null else {fmri: $fmri, message: $msg} end),
+	trace: (if $trace == "" then null else {dir: $trace, files: $trace_files} end),
+	sandbox: $root, pids: {configd: $configd, startd: $startd},
+	ok: ($p1.race > 0 and $p1.other == 0 and $p2.failures == 0) }' >"$json"
+echo "stress: results in $json"
+
+status=0
+if [ "${S1[race]}" -eq 0 ]; then
+	echo "stress: FAIL: phase 1 did not reproduce the race (more load, workers or delay?)" >&2
+	status=1
+fi
+if [ "${S1[other]}" -ne 0 ]; then
+	echo "stress: FAIL: phase 1 had ${S1[other]} failures other than the race" >&2
+	status=1
+fi
+if [ "${S2[failures]}" -ne 0 ]; then
+	echo "stress: FAIL: phase 2 (the import wait on) had ${S2[failures]} failures" >&2
+	status=1
+fi
+[ "$status" -ne 0 ] || echo "stress: OK: the race reproduced without the wait, never with it"
+exit "$status"
