@@ -28,7 +28,7 @@ static const command_t commands[] = {
                 "selected service)."},
         {"validate", cmd_validate, "file ...",
                 "Check service bundles (a directory: every *.xml below it) without importing."},
-        {"import", cmd_import, "[-n] [-V] {file | directory} ...",
+        {"import", cmd_import, "[-n] [-V] [--timeout seconds] {file | directory} ...",
                 "Import manifests, each in one atomic step (-n: do not refresh instances)."},
         {"inventory", cmd_inventory, "file", "List the services and instances a bundle defines."},
         {"export", cmd_export, "{service | pattern} [> file]",
