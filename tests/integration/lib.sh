@@ -228,6 +228,18 @@ dump() {
 	printf '%s\n' "$out"
 }
 
+# The dump without non-persistent pgs (flags with bit 0x1), which a configd restart drops by
+# design: what must survive a restart.
+dump_persistent() {
+	# A pg's properties are indented deeper than the pg line; a line at the pg's depth or
+	# shallower ends the skipped pg.
+	dump | awk '
+		{ ind = match($0, /[^ ]/) }
+		/^ *pg / { skip = ($0 ~ / flags=0x[0-9a-f]*[13579bdf] /); pgind = ind; if (skip) next }
+		skip && ind > pgind { next }
+		{ skip = 0; print }'
+}
+
 assert_unchanged() {
 	local before=$1 what=$2 after
 	after=$(dump)
