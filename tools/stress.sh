@@ -199,6 +199,7 @@ run_phase() {
 
 echo "stress: $workers workers, $([ "$iterations" -gt 0 ] && echo "$iterations iterations each" ||
 	echo "${seconds} s") per phase, load $load, delay '${delay}', seed $seed"
+echo "stress: knobs: tools/stress.sh --help (make stress STRESS_ARGS=--help), docs/race.md"
 echo "stress: phase 1: SVCCFG_IMPORT_NOWAIT=1 (the race must show)"
 SVCCFG_IMPORT_NOWAIT=1 run_phase 1
 echo "stress: phase 2: the import wait on (no iteration may fail)"
