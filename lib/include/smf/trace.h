@@ -1,0 +1,136 @@
+/*
+ * trace.h: the trace recorder, a per-process mmap'd file of fixed-size binary events that the
+ * race harness (svctrace) merges across processes.  See lib/util/trace.c for the model and
+ * docs/trace-format.md for the file format.
+ *
+ * Off by default.  A program calls smf_trace_open_env() at start (opens iff SMF_TRACE=1) or
+ * smf_trace_open() to force it; until then smf_trace() is one predictable branch.
+ */
+#ifndef SMF_TRACE_H
+#define SMF_TRACE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Event ids: stable numbers, they are stored in files (append only, never renumber). */
+enum smf_trace_event {
+	SMF_TRACE_NONE = 0,
+	/* svccfg import */
+	SMF_TRACE_IMPORT_BEGIN = 1,
+	SMF_TRACE_IMPORT_INSTANCE_COMMITTED = 2,
+	SMF_TRACE_IMPORT_REFRESH = 3,
+	SMF_TRACE_IMPORT_WAIT_BEGIN = 4,
+	SMF_TRACE_IMPORT_WAIT_DONE = 5,
+	SMF_TRACE_IMPORT_RETURN = 6,
+	/* svc.configd */
+	SMF_TRACE_CONFIGD_COMMIT = 20,
+	SMF_TRACE_CONFIGD_NOTIFY_SENT = 21,
+	/* svc.startd */
+	SMF_TRACE_STARTD_NOTIFY_RECEIVED = 40,
+	SMF_TRACE_STARTD_GRAPH_INSERT = 41,
+	SMF_TRACE_STARTD_RESTARTER_ENQUEUE = 42,
+	SMF_TRACE_STARTD_RESTARTER_DEQUEUE = 43,
+	SMF_TRACE_STARTD_RESTARTER_PG_WRITTEN = 44,
+	SMF_TRACE_STARTD_STATE_CHANGE = 45,
+	SMF_TRACE_STARTD_METHOD_START = 46,
+	SMF_TRACE_STARTD_METHOD_EXIT = 47,
+	/* svcadm */
+	SMF_TRACE_SVCADM_READ_RESTARTER_PG = 60,
+	SMF_TRACE_SVCADM_RESULT = 61,
+	/* free for tests and benchmarks */
+	SMF_TRACE_TEST = 1000,
+};
+
+/* "import.begin", "startd.state_change", ...; NULL for an unknown id. */
+const char *smf_trace_event_name(uint16_t event);
+
+/*
+ * Opens (creates) $root/var/svc/trace/<prog>.<pid>.trace and turns tracing on for the whole
+ * process.  root NULL: smf_root_resolve()'s choice.  0 or -errno.  Opening twice is -EBUSY.
+ */
+int smf_trace_open(const char *root, const char *prog);
+
+/* The same with the file size (bytes, header and string table included) instead of 256 MiB. */
+int smf_trace_open_sized(const char *root, const char *prog, uint64_t size);
+
+/*
+ * smf_trace_open() iff $SMF_TRACE is "1" (file size from $SMF_TRACE_SIZE in bytes, if set).
+ * 1 when tracing is on, 0 when it stays off, -errno.
+ */
+int smf_trace_open_env(const char *root, const char *prog);
+
+/*
+ * Turns tracing off and unmaps the file.  Only when no other thread may be inside smf_trace()
+ * (at exit, or in tests); what was written stays in the file.
+ */
+void smf_trace_close(void);
+
+/* The path of the open file, or NULL. */
+const char *smf_trace_path(void);
+
+/*
+ * Copies s into the file's string table once per process and returns its id (never 0), or
+ * 0 when tracing is off, the table is full or s is NULL.  Takes a lock: intern once, emit many.
+ */
+uint32_t smf_trace_intern(const char *s);
+
+/* A stable 64-bit hash (FNV-1a) of a full FMRI, the same in every process; never 0. */
+uint64_t smf_trace_flow(const char *fmri);
+
+/* Do not use directly: the on/off flag and the out-of-line writer behind smf_trace(). */
+extern int smf_trace_enabled_;
+void smf_trace_emit_(uint16_t event, uint64_t flow, uint32_t str);
+
+static inline int smf_trace_enabled(void)
+{
+	return __atomic_load_n(&smf_trace_enabled_, __ATOMIC_RELAXED);
+}
+
+/* Records one event; lock free, no syscall; a single well-predicted branch when off. */
+static inline void smf_trace(uint16_t event, uint64_t flow, uint32_t str)
+{
+	if (__builtin_expect(smf_trace_enabled(), 0))
+		smf_trace_emit_(event, flow, str);
+}
+
+/* The reader. */
+
+struct smf_trace_file_info {
+	char prog[32];
+	uint32_t pid; /* of the process that created the file */
+	uint32_t page_size;
+	uint32_t npages; /* event pages in the file */
+	uint32_t pages_used;
+	uint64_t drops;    /* events lost because the file was full */
+	uint64_t start_ns; /* CLOCK_MONOTONIC at open */
+};
+
+struct smf_trace_record {
+	const struct smf_trace_file_info *file;
+	uint64_t ns; /* CLOCK_MONOTONIC, comparable across the processes of one boot */
+	uint64_t flow;
+	uint32_t pid;
+	uint32_t tid;
+	uint32_t str_id;
+	const char *str; /* the interned string, NULL if none or unreadable */
+	uint16_t event;
+	uint32_t page;     /* index of the page it came from */
+	uint32_t page_seq; /* n-th page claimed by this thread, from 0 */
+};
+
+/* Returns < 0 to stop the walk; smf_trace_read() then returns that value. */
+typedef int (*smf_trace_read_cb)(const struct smf_trace_record *rec, void *userdata);
+
+/*
+ * Walks the file at path page by page and calls cb for every whole event: each thread's
+ * events come in the order it wrote them (threads interleave page by page).  Works on the file
+ * of a live process or of one killed at any instant.  0 or -errno (-EBADMSG: not a trace).
+ */
+int smf_trace_read(const char *path, smf_trace_read_cb cb, void *userdata,
+        struct smf_trace_file_info *ret_info);
+
+/* Calls cb(id, string) for every committed string of the table, in id order; 0 or -errno. */
+typedef int (*smf_trace_string_cb)(uint32_t id, const char *s, void *userdata);
+int smf_trace_read_strings(const char *path, smf_trace_string_cb cb, void *userdata);
+
+#endif

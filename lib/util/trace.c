@@ -1,0 +1,677 @@
+/*
+ * trace.c: the trace recorder.
+ *
+ * Big theory statement.
+ *
+ * The race harness must see, across configd, startd, svccfg and svcadm, in which order things
+ * happened, down to microseconds, without changing that order by looking.  So each process
+ * records fixed-size binary events into one file of its own, $ROOT/var/svc/trace/
+ * <prog>.<pid>.trace, mapped MAP_SHARED, and svctrace merges the files later by their
+ * CLOCK_MONOTONIC time stamps.  Nothing is formatted, locked or written with a syscall while
+ * recording; the kernel writes the pages back whenever it likes, and still does after a crash
+ * or SIGKILL, because the data lives in the page cache, not in the process.
+ *
+ * The file (docs/trace-format.md) is a header page, a string table, and N event pages of 64 KiB,
+ * preallocated sparse with ftruncate() (256 MiB by default: blocks are only used by pages that
+ * are touched).  Three atomic counters in the header, each on its own cache line, are the only
+ * shared writable state:
+ *
+ *   next_page   a thread claims a whole event page with one fetch-add; after that the page is
+ *               its own and it appends without any synchronisation with other threads;
+ *   str_cursor  interned strings are claimed the same way in the string table;
+ *   drops       events lost because every page was taken.
+ *
+ * Invariants a reader relies on, which is what makes a killed process readable:
+ *   - a page's header fields (pid, tid, per-thread page sequence) are written before its event
+ *     count first becomes non-zero;
+ *   - the event count of a page is stored with release ordering only after the event it counts
+ *     is complete, so the first `count` events of a page are always whole, whatever instant the
+ *     writer died at; a reader loads it with acquire ordering;
+ *   - a string entry's length word gets its "committed" bit (release) after its bytes;
+ *   - the header's version word is stored last at open (release), so a half-created file is
+ *     not a trace.
+ * A thread's pages are claimed in increasing order, so walking pages by index yields each
+ * thread's events in its own order.
+ *
+ * Thread-local state (current page, its fill, the thread id) makes the hot path a few stores
+ * and one clock_gettime() through the vDSO.  A generation number bumped at every open lets a
+ * thread notice that the file it was writing to was closed and reopened.  After fork(), the
+ * child's only thread drops its page (the parent may still be filling it) and claims new pages
+ * in the same file, marked with its own pid.
+ *
+ * When tracing is off, smf_trace() (inline, trace.h) is a relaxed load of one global and a
+ * branch predicted not taken.  Opening and closing are not thread safe against concurrent
+ * emitters: open at start, close at exit.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "macro.h"
+#include "paths.h"
+#include "trace.h"
+
+#define TRACE_MAGIC "SMFTRACE"
+#define TRACE_VERSION 1u
+#define TRACE_HEADER_SIZE 4096u
+#define TRACE_PAGE_SIZE (64u * 1024u)
+#define TRACE_DEFAULT_SIZE (256ull * 1024 * 1024)
+#define TRACE_MIN_STRINGS (64u * 1024u)
+#define STR_COMMITTED 0x80000000u
+
+struct trace_header {
+	char magic[8];
+	uint32_t version; /* stored last, release */
+	uint32_t header_size;
+	uint32_t page_size;
+	uint32_t page_header_size;
+	uint32_t event_size;
+	uint32_t npages;
+	uint64_t file_size;
+	uint64_t strings_offset;
+	uint64_t strings_size;
+	uint64_t pages_offset;
+	uint32_t pid;
+	uint32_t reserved;
+	uint64_t start_ns;
+	uint64_t start_realtime_ns;
+	char prog[32];
+	uint32_t next_page __attribute__((aligned(64)));
+	uint64_t str_cursor __attribute__((aligned(64)));
+	uint64_t drops __attribute__((aligned(64)));
+} __attribute__((aligned(64)));
+
+struct trace_page_header {
+	uint32_t count; /* whole events in the page, release */
+	uint32_t pid;
+	uint32_t tid;
+	uint32_t seq;
+	uint64_t claim_ns;
+	uint8_t reserved[40];
+};
+
+struct trace_event {
+	uint64_t ns;
+	uint64_t flow;
+	uint32_t pid;
+	uint32_t tid;
+	uint32_t str;
+	uint16_t event;
+	uint16_t reserved;
+};
+
+_Static_assert(sizeof(struct trace_header) <= TRACE_HEADER_SIZE, "header fits its page");
+_Static_assert(sizeof(struct trace_page_header) == 64, "page header layout");
+_Static_assert(sizeof(struct trace_event) == 32, "event layout");
+
+#define EVENTS_PER_PAGE                                                                            \
+	((TRACE_PAGE_SIZE - sizeof(struct trace_page_header)) / sizeof(struct trace_event))
+
+struct intern_entry {
+	uint64_t hash;
+	uint32_t id;
+	char *s;
+};
+
+/* Written by open/close only (see above); emitters read map and gen with relaxed loads. */
+static struct {
+	uint8_t *map;
+	uint64_t size;
+	struct trace_header *hdr;
+	char *path;
+	uint32_t pid;
+	pthread_mutex_t intern_lock;
+	struct intern_entry *itab; /* open addressing, power-of-two size */
+	size_t icap, icount;
+} g = {.intern_lock = PTHREAD_MUTEX_INITIALIZER};
+
+int smf_trace_enabled_;
+static unsigned trace_gen;
+
+static __thread struct {
+	unsigned gen;
+	uint32_t n; /* events in page; EVENTS_PER_PAGE when a new page is needed */
+	uint32_t seq;
+	uint32_t tid;
+	bool full;
+	struct trace_page_header *ph;
+	struct trace_event *ev;
+} tls;
+
+static uint64_t now_ns(clockid_t clock)
+{
+	struct timespec ts;
+
+	clock_gettime(clock, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+uint64_t smf_trace_flow(const char *fmri)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	for (const unsigned char *p = (const unsigned char *)fmri; p && *p; p++) {
+		h ^= *p;
+		h *= 0x100000001b3ull;
+	}
+	return h ? h : 1;
+}
+
+const char *smf_trace_event_name(uint16_t event)
+{
+	switch (event) {
+	case SMF_TRACE_IMPORT_BEGIN:
+		return "import.begin";
+	case SMF_TRACE_IMPORT_INSTANCE_COMMITTED:
+		return "import.instance_committed";
+	case SMF_TRACE_IMPORT_REFRESH:
+		return "import.refresh";
+	case SMF_TRACE_IMPORT_WAIT_BEGIN:
+		return "import.wait_begin";
+	case SMF_TRACE_IMPORT_WAIT_DONE:
+		return "import.wait_done";
+	case SMF_TRACE_IMPORT_RETURN:
+		return "import.return";
+	case SMF_TRACE_CONFIGD_COMMIT:
+		return "configd.commit";
+	case SMF_TRACE_CONFIGD_NOTIFY_SENT:
+		return "configd.notify_sent";
+	case SMF_TRACE_STARTD_NOTIFY_RECEIVED:
+		return "startd.notify_received";
+	case SMF_TRACE_STARTD_GRAPH_INSERT:
+		return "startd.graph_insert";
+	case SMF_TRACE_STARTD_RESTARTER_ENQUEUE:
+		return "startd.restarter_enqueue";
+	case SMF_TRACE_STARTD_RESTARTER_DEQUEUE:
+		return "startd.restarter_dequeue";
+	case SMF_TRACE_STARTD_RESTARTER_PG_WRITTEN:
+		return "startd.restarter_pg_written";
+	case SMF_TRACE_STARTD_STATE_CHANGE:
+		return "startd.state_change";
+	case SMF_TRACE_STARTD_METHOD_START:
+		return "startd.method_start";
+	case SMF_TRACE_STARTD_METHOD_EXIT:
+		return "startd.method_exit";
+	case SMF_TRACE_SVCADM_READ_RESTARTER_PG:
+		return "svcadm.read_restarter_pg";
+	case SMF_TRACE_SVCADM_RESULT:
+		return "svcadm.result";
+	case SMF_TRACE_TEST:
+		return "test";
+	default:
+		return NULL;
+	}
+}
+
+static void trace_atfork_child(void)
+{
+	/* This thread's page belongs to the parent; claim fresh ones under our own pid. */
+	g.pid = (uint32_t)getpid();
+	tls.gen = 0;
+}
+
+static void trace_register_atfork(void)
+{
+	(void)pthread_atfork(NULL, NULL, trace_atfork_child);
+}
+
+/* Slow path: a new page for this thread; 0 or -ENOSPC (counted as a drop). */
+static int trace_claim_page(void)
+{
+	struct trace_header *h = g.hdr;
+	unsigned gen = __atomic_load_n(&trace_gen, __ATOMIC_RELAXED);
+
+	if (tls.gen != gen) {
+		tls.gen = gen;
+		tls.seq = 0;
+		tls.full = false;
+		tls.tid = (uint32_t)syscall(SYS_gettid);
+	}
+	if (!tls.full) {
+		uint32_t idx = __atomic_fetch_add(&h->next_page, 1, __ATOMIC_RELAXED);
+
+		if (idx < h->npages) {
+			struct trace_page_header *ph =
+			        (void *)(g.map + h->pages_offset + (uint64_t)idx * TRACE_PAGE_SIZE);
+
+			ph->pid = g.pid;
+			ph->tid = tls.tid;
+			ph->seq = tls.seq++;
+			ph->claim_ns = now_ns(CLOCK_MONOTONIC);
+			tls.ph = ph;
+			tls.ev = (struct trace_event *)(ph + 1);
+			tls.n = 0;
+			return 0;
+		}
+		tls.full = true;
+	}
+	tls.n = EVENTS_PER_PAGE;
+	__atomic_fetch_add(&h->drops, 1, __ATOMIC_RELAXED);
+	return -ENOSPC;
+}
+
+void smf_trace_emit_(uint16_t event, uint64_t flow, uint32_t str)
+{
+	struct trace_event *e;
+
+	if (_unlikely_(tls.gen != __atomic_load_n(&trace_gen, __ATOMIC_RELAXED) ||
+	            tls.n >= EVENTS_PER_PAGE))
+		if (trace_claim_page() < 0)
+			return;
+
+	e = &tls.ev[tls.n];
+	e->ns = now_ns(CLOCK_MONOTONIC);
+	e->flow = flow;
+	e->pid = g.pid;
+	e->tid = tls.tid;
+	e->str = str;
+	e->event = event;
+	e->reserved = 0;
+	/* Publishes the event: a reader never sees a count that covers a partial one. */
+	__atomic_store_n(&tls.ph->count, ++tls.n, __ATOMIC_RELEASE);
+}
+
+static uint64_t strings_size_for(uint64_t size)
+{
+	uint64_t s = size / 16;
+
+	s &= ~(uint64_t)(TRACE_HEADER_SIZE - 1);
+	return s < TRACE_MIN_STRINGS ? TRACE_MIN_STRINGS : s;
+}
+
+static void trace_header_init(struct trace_header *h, uint64_t size, const char *prog)
+{
+	uint64_t strings = strings_size_for(size);
+
+	memcpy(h->magic, TRACE_MAGIC, sizeof(h->magic));
+	h->header_size = TRACE_HEADER_SIZE;
+	h->page_size = TRACE_PAGE_SIZE;
+	h->page_header_size = sizeof(struct trace_page_header);
+	h->event_size = sizeof(struct trace_event);
+	h->file_size = size;
+	h->strings_offset = TRACE_HEADER_SIZE;
+	h->strings_size = strings;
+	h->pages_offset = TRACE_HEADER_SIZE + strings;
+	h->npages = (uint32_t)((size - h->pages_offset) / TRACE_PAGE_SIZE);
+	h->pid = g.pid;
+	h->start_ns = now_ns(CLOCK_MONOTONIC);
+	h->start_realtime_ns = now_ns(CLOCK_REALTIME);
+	strncpy(h->prog, prog, sizeof(h->prog) - 1);
+	__atomic_store_n(&h->version, TRACE_VERSION, __ATOMIC_RELEASE);
+}
+
+static int trace_create_file(const char *root, const char *prog, char **ret_path, int *ret_fd)
+{
+	_cleanup_free_ char *r = NULL, *dir = NULL, *path = NULL;
+	int fd, k;
+
+	k = smf_root_resolve(root, &r);
+	if (k < 0)
+		return k;
+	k = smf_path(r, SMF_REL_TRACE_DIR, &dir);
+	if (k < 0)
+		return k;
+	k = smf_mkdir_p(dir, 0755);
+	if (k < 0)
+		return k;
+	if (asprintf(&path, "%s/%s.%u.trace", dir, prog, (unsigned)getpid()) < 0)
+		return -ENOMEM;
+	fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -errno;
+	*ret_fd = fd;
+	*ret_path = TAKE_PTR(path);
+	return 0;
+}
+
+int smf_trace_open_sized(const char *root, const char *prog, uint64_t size)
+{
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+	_cleanup_free_ char *path = NULL;
+	_cleanup_close_ int fd = -1;
+	const char *base;
+	void *map;
+	int r;
+
+	if (!prog || !*prog)
+		return -EINVAL;
+	if (g.map)
+		return -EBUSY;
+	size &= ~(uint64_t)(TRACE_HEADER_SIZE - 1);
+	if (size < TRACE_HEADER_SIZE + strings_size_for(size) + TRACE_PAGE_SIZE)
+		return -EINVAL;
+	base = strrchr(prog, '/');
+	base = base ? base + 1 : prog;
+
+	r = trace_create_file(root, base, &path, &fd);
+	if (r < 0)
+		return r;
+	/* Sparse: blocks are allocated only for the pages threads touch. */
+	if (ftruncate(fd, (off_t)size) < 0) {
+		r = -errno;
+		(void)unlink(path);
+		return r;
+	}
+	map = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (map == MAP_FAILED) {
+		r = -errno;
+		(void)unlink(path);
+		return r;
+	}
+
+	(void)pthread_once(&once, trace_register_atfork);
+	g.map = map;
+	g.size = size;
+	g.hdr = map;
+	g.path = TAKE_PTR(path);
+	g.pid = (uint32_t)getpid();
+	trace_header_init(g.hdr, size, base);
+	__atomic_add_fetch(&trace_gen, 1, __ATOMIC_RELAXED);
+	__atomic_store_n(&smf_trace_enabled_, 1, __ATOMIC_RELEASE);
+	return 0;
+}
+
+int smf_trace_open(const char *root, const char *prog)
+{
+	return smf_trace_open_sized(root, prog, TRACE_DEFAULT_SIZE);
+}
+
+int smf_trace_open_env(const char *root, const char *prog)
+{
+	const char *e = getenv("SMF_TRACE"), *sz = getenv("SMF_TRACE_SIZE");
+	uint64_t size = TRACE_DEFAULT_SIZE;
+	int r;
+
+	if (!e || !streq(e, "1"))
+		return 0;
+	if (sz && *sz) {
+		char *end;
+
+		errno = 0;
+		size = strtoull(sz, &end, 10);
+		if (errno != 0 || *end != '\0')
+			return -EINVAL;
+	}
+	r = smf_trace_open_sized(root, prog, size);
+	return r < 0 ? r : 1;
+}
+
+void smf_trace_close(void)
+{
+	__atomic_store_n(&smf_trace_enabled_, 0, __ATOMIC_RELEASE);
+	if (!g.map)
+		return;
+	(void)munmap(g.map, g.size);
+	g.map = NULL;
+	g.hdr = NULL;
+	g.size = 0;
+	g.path = (free(g.path), NULL);
+	for (size_t i = 0; i < g.icap; i++)
+		free(g.itab[i].s);
+	g.itab = (free(g.itab), NULL);
+	g.icap = g.icount = 0;
+}
+
+const char *smf_trace_path(void)
+{
+	return g.path;
+}
+
+/* Copies s into the file's table; its id, or 0 when the table is full. */
+static uint32_t trace_store_string(const char *s, size_t len)
+{
+	struct trace_header *h = g.hdr;
+	uint64_t need = (4 + len + 1 + 3) & ~(uint64_t)3;
+	uint64_t off = __atomic_fetch_add(&h->str_cursor, need, __ATOMIC_RELAXED);
+	uint8_t *p;
+
+	if (len >= STR_COMMITTED || off + need > h->strings_size || off / 4 + 1 > UINT32_MAX)
+		return 0;
+	p = g.map + h->strings_offset + off;
+	memcpy(p + 4, s, len + 1);
+	__atomic_store_n((uint32_t *)p, (uint32_t)len | STR_COMMITTED, __ATOMIC_RELEASE);
+	return (uint32_t)(off / 4 + 1);
+}
+
+static int intern_grow(void)
+{
+	size_t ncap = g.icap ? g.icap * 2 : 256;
+	struct intern_entry *n = calloc(ncap, sizeof(*n));
+
+	if (!n)
+		return -ENOMEM;
+	for (size_t i = 0; i < g.icap; i++) {
+		size_t j;
+
+		if (!g.itab[i].s)
+			continue;
+		for (j = g.itab[i].hash & (ncap - 1); n[j].s; j = (j + 1) & (ncap - 1))
+			;
+		n[j] = g.itab[i];
+	}
+	free(g.itab);
+	g.itab = n;
+	g.icap = ncap;
+	return 0;
+}
+
+static uint32_t intern_locked(const char *s)
+{
+	uint64_t hash = smf_trace_flow(s);
+	size_t i;
+	uint32_t id;
+	char *copy;
+
+	if ((g.icount + 1) * 2 > g.icap && intern_grow() < 0)
+		return 0;
+	for (i = hash & (g.icap - 1); g.itab[i].s; i = (i + 1) & (g.icap - 1))
+		if (g.itab[i].hash == hash && streq(g.itab[i].s, s))
+			return g.itab[i].id;
+	copy = strdup(s);
+	if (!copy)
+		return 0;
+	id = trace_store_string(s, strlen(s));
+	if (id == 0) {
+		free(copy);
+		return 0;
+	}
+	g.itab[i] = (struct intern_entry){.hash = hash, .id = id, .s = copy};
+	g.icount++;
+	return id;
+}
+
+uint32_t smf_trace_intern(const char *s)
+{
+	uint32_t id;
+
+	if (!s || !smf_trace_enabled())
+		return 0;
+	pthread_mutex_lock(&g.intern_lock);
+	id = g.map ? intern_locked(s) : 0;
+	pthread_mutex_unlock(&g.intern_lock);
+	return id;
+}
+
+/* The reader. */
+
+struct trace_map {
+	const uint8_t *map;
+	size_t size;
+};
+
+static void trace_unmapp(struct trace_map *m)
+{
+	if (m->map)
+		(void)munmap((void *)m->map, m->size);
+}
+
+static int trace_map_file(const char *path, struct trace_map *ret)
+{
+	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	void *p;
+
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) < 0)
+		return -errno;
+	if ((uint64_t)st.st_size < TRACE_HEADER_SIZE)
+		return -EBADMSG;
+	p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_SHARED, fd, 0);
+	if (p == MAP_FAILED)
+		return -errno;
+	ret->map = p;
+	ret->size = (size_t)st.st_size;
+	return 0;
+}
+
+/* Checks every size and offset the walk will use against the real file size. */
+static int trace_validate(const struct trace_map *m)
+{
+	const struct trace_header *h = (const void *)m->map;
+
+	if (memcmp(h->magic, TRACE_MAGIC, sizeof(h->magic)) != 0 ||
+	        __atomic_load_n(&h->version, __ATOMIC_ACQUIRE) != TRACE_VERSION)
+		return -EBADMSG;
+	if (h->header_size != TRACE_HEADER_SIZE || h->page_size != TRACE_PAGE_SIZE ||
+	        h->page_header_size != sizeof(struct trace_page_header) ||
+	        h->event_size != sizeof(struct trace_event))
+		return -EBADMSG;
+	if (h->strings_offset < TRACE_HEADER_SIZE || h->strings_size > m->size ||
+	        h->strings_offset > m->size - h->strings_size)
+		return -EBADMSG;
+	if (h->pages_offset > m->size ||
+	        (uint64_t)h->npages > (m->size - h->pages_offset) / TRACE_PAGE_SIZE)
+		return -EBADMSG;
+	return 0;
+}
+
+static const char *trace_string(const struct trace_map *m, uint32_t id)
+{
+	const struct trace_header *h = (const void *)m->map;
+	uint64_t off = ((uint64_t)id - 1) * 4;
+	const uint8_t *p;
+	uint32_t w, len;
+
+	if (id == 0 || off + 4 > h->strings_size)
+		return NULL;
+	p = m->map + h->strings_offset + off;
+	w = __atomic_load_n((const uint32_t *)p, __ATOMIC_ACQUIRE);
+	if (!(w & STR_COMMITTED))
+		return NULL;
+	len = w & ~STR_COMMITTED;
+	if (off + 4 + (uint64_t)len + 1 > h->strings_size || p[4 + len] != '\0')
+		return NULL;
+	return (const char *)p + 4;
+}
+
+static void trace_fill_info(const struct trace_header *h, struct smf_trace_file_info *info)
+{
+	uint32_t used = __atomic_load_n(&h->next_page, __ATOMIC_ACQUIRE);
+
+	memset(info, 0, sizeof(*info));
+	memcpy(info->prog, h->prog, sizeof(info->prog) - 1);
+	info->pid = h->pid;
+	info->page_size = h->page_size;
+	info->npages = h->npages;
+	info->pages_used = used < h->npages ? used : h->npages;
+	info->drops = __atomic_load_n(&h->drops, __ATOMIC_RELAXED);
+	info->start_ns = h->start_ns;
+}
+
+static int trace_walk_page(const struct trace_map *m, uint32_t idx,
+        const struct smf_trace_file_info *info, smf_trace_read_cb cb, void *userdata)
+{
+	const struct trace_header *h = (const void *)m->map;
+	const struct trace_page_header *ph =
+	        (const void *)(m->map + h->pages_offset + (uint64_t)idx * TRACE_PAGE_SIZE);
+	const struct trace_event *ev = (const void *)(ph + 1);
+	uint32_t n = __atomic_load_n(&ph->count, __ATOMIC_ACQUIRE);
+
+	if (n > EVENTS_PER_PAGE)
+		n = EVENTS_PER_PAGE;
+	for (uint32_t i = 0; i < n; i++) {
+		struct smf_trace_record rec = {
+		        .file = info,
+		        .ns = ev[i].ns,
+		        .flow = ev[i].flow,
+		        .pid = ev[i].pid,
+		        .tid = ev[i].tid,
+		        .str_id = ev[i].str,
+		        .str = trace_string(m, ev[i].str),
+		        .event = ev[i].event,
+		        .page = idx,
+		        .page_seq = ph->seq,
+		};
+		int r = cb(&rec, userdata);
+
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+int smf_trace_read(const char *path, smf_trace_read_cb cb, void *userdata,
+        struct smf_trace_file_info *ret_info)
+{
+	_cleanup_(trace_unmapp) struct trace_map m = {};
+	struct smf_trace_file_info info;
+	int r;
+
+	r = trace_map_file(path, &m);
+	if (r < 0)
+		return r;
+	r = trace_validate(&m);
+	if (r < 0)
+		return r;
+	trace_fill_info((const void *)m.map, &info);
+	for (uint32_t i = 0; cb && i < info.pages_used; i++) {
+		r = trace_walk_page(&m, i, &info, cb, userdata);
+		if (r < 0)
+			return r;
+	}
+	if (ret_info)
+		*ret_info = info;
+	return 0;
+}
+
+int smf_trace_read_strings(const char *path, smf_trace_string_cb cb, void *userdata)
+{
+	_cleanup_(trace_unmapp) struct trace_map m = {};
+	const struct trace_header *h;
+	uint64_t end;
+	int r;
+
+	r = trace_map_file(path, &m);
+	if (r < 0)
+		return r;
+	r = trace_validate(&m);
+	if (r < 0)
+		return r;
+	h = (const void *)m.map;
+	end = __atomic_load_n(&h->str_cursor, __ATOMIC_ACQUIRE);
+	if (end > h->strings_size)
+		end = h->strings_size;
+	/* An entry claimed but never committed (writer killed) has no known size: stop there. */
+	for (uint64_t off = 0; off + 4 <= end;) {
+		uint32_t id = (uint32_t)(off / 4 + 1);
+		const char *s = trace_string(&m, id);
+
+		if (!s)
+			break;
+		r = cb(id, s, userdata);
+		if (r < 0)
+			return r;
+		off += (4 + strlen(s) + 1 + 3) & ~(uint64_t)3;
+	}
+	return 0;
+}

@@ -1,0 +1,351 @@
+/*
+ * test-trace.c: the trace recorder.  What is written is read back exactly once and whole, from
+ * many threads at once, from a process killed with SIGKILL mid-run, and when the file is full
+ * the loss is counted; without SMF_TRACE nothing is created.
+ */
+#include <errno.h>
+#include <ftw.h>
+#include <pthread.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "macro.h"
+#include "trace.h"
+
+#define THREADS 8
+#define PER_THREAD 100000
+#define EVENTS_PER_PAGE ((64 * 1024 - 64) / 32)
+
+static int rm_one(const char *p, const struct stat *st, int flag, struct FTW *ftw)
+{
+	return remove(p);
+}
+
+static int setup_root(void **state)
+{
+	char *root = strdup("/tmp/test-trace.XXXXXX");
+
+	if (!root || !mkdtemp(root))
+		return -1;
+	*state = root;
+	return 0;
+}
+
+static int teardown_root(void **state)
+{
+	smf_trace_close();
+	(void)nftw(*state, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	free(*state);
+	return 0;
+}
+
+static char *trace_file_of(const char *root, pid_t pid)
+{
+	char *p;
+
+	assert_true(asprintf(&p, "%s/var/svc/trace/test-trace.%d.trace", root, (int)pid) > 0);
+	return p;
+}
+
+struct collected {
+	size_t n;
+	struct smf_trace_record rec[4];
+	char str[4][64];
+};
+
+static int collect(const struct smf_trace_record *rec, void *userdata)
+{
+	struct collected *c = userdata;
+
+	if (c->n < ELEMENTSOF(c->rec)) {
+		c->rec[c->n] = *rec;
+		snprintf(c->str[c->n], sizeof(c->str[0]), "%s", rec->str ? rec->str : "(null)");
+	}
+	c->n++;
+	return 0;
+}
+
+static int collect_string(uint32_t id, const char *s, void *userdata)
+{
+	int *n = userdata;
+
+	assert_true(id > 0);
+	assert_string_equal(s, *n == 0 ? "svc:/system/a:default" : "svc:/system/b:default");
+	(*n)++;
+	return 0;
+}
+
+static void test_round_trip(void **state)
+{
+	const char *root = *state;
+	_cleanup_free_ char *path = trace_file_of(root, getpid());
+	struct smf_trace_file_info info;
+	struct collected c = {};
+	uint32_t a, b;
+	int nstr = 0;
+
+	assert_int_equal(smf_trace_open(root, "/usr/bin/test-trace"), 0);
+	assert_string_equal(smf_trace_path(), path);
+	assert_int_equal(smf_trace_open(root, "test-trace"), -EBUSY);
+	a = smf_trace_intern("svc:/system/a:default");
+	b = smf_trace_intern("svc:/system/b:default");
+	assert_true(a != 0 && b != 0 && a != b);
+	assert_int_equal(smf_trace_intern("svc:/system/a:default"), a);
+	assert_int_equal(
+	        smf_trace_flow("svc:/system/a:default"), smf_trace_flow("svc:/system/a:default"));
+	assert_true(
+	        smf_trace_flow("svc:/system/a:default") != smf_trace_flow("svc:/system/b:default"));
+
+	smf_trace(SMF_TRACE_IMPORT_BEGIN, 0, 0);
+	smf_trace(SMF_TRACE_CONFIGD_COMMIT, smf_trace_flow("svc:/system/a:default"), a);
+	smf_trace(SMF_TRACE_SVCADM_RESULT, 7, b);
+
+	assert_int_equal(smf_trace_read(path, collect, &c, &info), 0);
+	assert_int_equal(c.n, 3);
+	assert_string_equal(info.prog, "test-trace");
+	assert_int_equal(info.pid, getpid());
+	assert_int_equal(info.pages_used, 1);
+	assert_int_equal(info.drops, 0);
+	assert_int_equal(c.rec[0].event, SMF_TRACE_IMPORT_BEGIN);
+	assert_int_equal(c.rec[0].str_id, 0);
+	assert_string_equal(c.str[0], "(null)");
+	assert_int_equal(c.rec[1].event, SMF_TRACE_CONFIGD_COMMIT);
+	assert_int_equal(c.rec[1].flow, smf_trace_flow("svc:/system/a:default"));
+	assert_string_equal(c.str[1], "svc:/system/a:default");
+	assert_string_equal(c.str[2], "svc:/system/b:default");
+	assert_int_equal(c.rec[2].flow, 7);
+	assert_int_equal(c.rec[2].pid, getpid());
+	assert_true(c.rec[0].ns >= info.start_ns);
+	assert_true(c.rec[0].ns <= c.rec[1].ns && c.rec[1].ns <= c.rec[2].ns);
+	assert_int_equal(c.rec[0].tid, c.rec[2].tid);
+	assert_string_equal(smf_trace_event_name(c.rec[1].event), "configd.commit");
+
+	assert_int_equal(smf_trace_read_strings(path, collect_string, &nstr), 0);
+	assert_int_equal(nstr, 2);
+	smf_trace_close();
+	assert_null(smf_trace_path());
+	/* Off again: nothing more is written. */
+	smf_trace(SMF_TRACE_TEST, 1, 0);
+	assert_int_equal(smf_trace_intern("x"), 0);
+	c.n = 0;
+	assert_int_equal(smf_trace_read(path, collect, &c, NULL), 0);
+	assert_int_equal(c.n, 3);
+}
+
+static void *writer(void *arg)
+{
+	uint64_t t = (uintptr_t)arg;
+
+	for (uint64_t i = 0; i < PER_THREAD; i++)
+		smf_trace(SMF_TRACE_TEST, t << 32 | i, (uint32_t)t);
+	return NULL;
+}
+
+struct per_thread {
+	uint64_t next[THREADS];
+	uint32_t tid[THREADS];
+	size_t bad;
+};
+
+static int check_sequence(const struct smf_trace_record *rec, void *userdata)
+{
+	struct per_thread *p = userdata;
+	uint64_t t = rec->flow >> 32, i = rec->flow & 0xffffffffu;
+
+	if (rec->event != SMF_TRACE_TEST || t >= THREADS || rec->str_id != t || i != p->next[t] ||
+	        (p->tid[t] && p->tid[t] != rec->tid)) {
+		p->bad++;
+		return 0;
+	}
+	p->tid[t] = rec->tid;
+	p->next[t]++;
+	return 0;
+}
+
+/* Every event of 8 concurrent writers is read back once, in each writer's order. */
+static void test_threads(void **state)
+{
+	const char *root = *state;
+	_cleanup_free_ char *path = trace_file_of(root, getpid());
+	pthread_t th[THREADS];
+	struct per_thread p = {};
+	struct smf_trace_file_info info;
+
+	assert_int_equal(smf_trace_open(root, "test-trace"), 0);
+	for (uintptr_t t = 0; t < THREADS; t++)
+		assert_int_equal(pthread_create(&th[t], NULL, writer, (void *)t), 0);
+	for (int t = 0; t < THREADS; t++)
+		assert_int_equal(pthread_join(th[t], NULL), 0);
+
+	assert_int_equal(smf_trace_read(path, check_sequence, &p, &info), 0);
+	assert_int_equal(p.bad, 0);
+	for (int t = 0; t < THREADS; t++)
+		assert_int_equal(p.next[t], PER_THREAD);
+	assert_int_equal(info.drops, 0);
+	/* Whole pages per thread: at most one partly filled page each. */
+	assert_true(info.pages_used <= THREADS * (PER_THREAD / EVENTS_PER_PAGE + 1));
+	smf_trace_close();
+}
+
+struct killed {
+	pid_t pid;
+	uint64_t n;
+	size_t bad;
+};
+
+static int check_killed(const struct smf_trace_record *rec, void *userdata)
+{
+	struct killed *k = userdata;
+
+	if (rec->event != SMF_TRACE_TEST || rec->flow != k->n || (pid_t)rec->pid != k->pid ||
+	        rec->ns == 0 || rec->str == NULL || strcmp(rec->str, "svc:/killed:default") != 0)
+		k->bad++;
+	k->n++;
+	return 0;
+}
+
+_noreturn_ static void killed_child(const char *root, int fd, uint64_t n)
+{
+	uint32_t s;
+
+	alarm(20); /* never outlive a failed parent */
+	if (smf_trace_open_sized(root, "test-trace", 16 * 1024 * 1024) < 0)
+		_exit(1);
+	s = smf_trace_intern("svc:/killed:default");
+	for (uint64_t i = 0;; i++) {
+		smf_trace(SMF_TRACE_TEST, i, s);
+		if (i + 1 == n && write(fd, "x", 1) != 1)
+			_exit(1);
+	}
+}
+
+/* A process killed with SIGKILL while writing leaves every event it finished, none torn. */
+static void test_sigkill(void **state)
+{
+	const char *root = *state;
+	const uint64_t n = 50000;
+	struct killed k = {};
+	struct smf_trace_file_info info;
+	_cleanup_free_ char *path = NULL;
+	int pfd[2], status;
+	char c;
+
+	assert_int_equal(pipe(pfd), 0);
+	k.pid = fork();
+	assert_true(k.pid >= 0);
+	if (k.pid == 0) {
+		close(pfd[0]);
+		killed_child(root, pfd[1], n);
+	}
+	close(pfd[1]);
+	assert_int_equal(read(pfd[0], &c, 1), 1);
+	assert_int_equal(kill(k.pid, SIGKILL), 0);
+	assert_int_equal(waitpid(k.pid, &status, 0), k.pid);
+	close(pfd[0]);
+	assert_true(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+
+	path = trace_file_of(root, k.pid);
+	assert_int_equal(smf_trace_read(path, check_killed, &k, &info), 0);
+	assert_int_equal(k.bad, 0);
+	assert_true(k.n >= n);
+	assert_int_equal(info.pid, k.pid);
+}
+
+/* Without SMF_TRACE=1 nothing is opened or written; with it, the file exists. */
+static void test_off_by_default(void **state)
+{
+	const char *root = *state;
+	_cleanup_free_ char *dir = NULL, *path = trace_file_of(root, getpid());
+	struct stat st;
+
+	assert_true(asprintf(&dir, "%s/var/svc/trace", root) > 0);
+	assert_int_equal(unsetenv("SMF_TRACE"), 0);
+	assert_int_equal(smf_trace_open_env(root, "test-trace"), 0);
+	assert_false(smf_trace_enabled());
+	smf_trace(SMF_TRACE_TEST, 1, 0);
+	assert_int_equal(smf_trace_intern("svc:/a:default"), 0);
+	assert_int_equal(stat(dir, &st), -1);
+	assert_int_equal(errno, ENOENT);
+
+	assert_int_equal(setenv("SMF_TRACE", "0", 1), 0);
+	assert_int_equal(smf_trace_open_env(root, "test-trace"), 0);
+	assert_int_equal(stat(dir, &st), -1);
+
+	assert_int_equal(setenv("SMF_TRACE", "1", 1), 0);
+	assert_int_equal(setenv("SMF_TRACE_SIZE", "1048576", 1), 0);
+	assert_int_equal(smf_trace_open_env(root, "test-trace"), 1);
+	assert_true(smf_trace_enabled());
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_size, 1048576);
+	smf_trace_close();
+	assert_false(smf_trace_enabled());
+	unsetenv("SMF_TRACE");
+	unsetenv("SMF_TRACE_SIZE");
+}
+
+static int count(const struct smf_trace_record *rec, void *userdata)
+{
+	(*(size_t *)userdata)++;
+	return 0;
+}
+
+/* Two event pages: the third page's worth of events is dropped and counted. */
+static void test_drops(void **state)
+{
+	const char *root = *state;
+	_cleanup_free_ char *path = trace_file_of(root, getpid());
+	struct smf_trace_file_info info;
+	size_t n = 0;
+
+	assert_int_equal(smf_trace_open_sized(root, "test-trace", 4096 + 65536), -EINVAL);
+	assert_int_equal(smf_trace_open_sized(root, "test-trace", 4096 + 65536 + 2 * 65536), 0);
+	for (int i = 0; i < 3 * EVENTS_PER_PAGE; i++)
+		smf_trace(SMF_TRACE_TEST, (uint64_t)i, 0);
+	assert_int_equal(smf_trace_read(path, count, &n, &info), 0);
+	assert_int_equal(info.npages, 2);
+	assert_int_equal(info.pages_used, 2);
+	assert_int_equal(n, 2 * EVENTS_PER_PAGE);
+	assert_int_equal(info.drops, EVENTS_PER_PAGE);
+	smf_trace_close();
+}
+
+/* Not a trace: refused, not walked. */
+static void test_not_a_trace(void **state)
+{
+	_cleanup_free_ char *path = NULL;
+	char zero[8192] = {};
+	FILE *f;
+
+	assert_true(asprintf(&path, "%s/junk", (const char *)*state) > 0);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	assert_int_equal(fwrite(zero, 1, sizeof(zero), f), sizeof(zero));
+	fclose(f);
+	assert_int_equal(smf_trace_read(path, count, NULL, NULL), -EBADMSG);
+	assert_int_equal(smf_trace_read("/nonexistent/x.trace", count, NULL, NULL), -ENOENT);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	        cmocka_unit_test_setup_teardown(test_round_trip, setup_root, teardown_root),
+	        cmocka_unit_test_setup_teardown(test_threads, setup_root, teardown_root),
+	        cmocka_unit_test_setup_teardown(test_sigkill, setup_root, teardown_root),
+	        cmocka_unit_test_setup_teardown(test_off_by_default, setup_root, teardown_root),
+	        cmocka_unit_test_setup_teardown(test_drops, setup_root, teardown_root),
+	        cmocka_unit_test_setup_teardown(test_not_a_trace, setup_root, teardown_root),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
