@@ -320,6 +320,67 @@ static void test_drops(void **state)
 	smf_trace_close();
 }
 
+#define CLOCK_EVENTS 4000
+
+struct clock_check {
+	uint64_t after[CLOCK_EVENTS];
+	size_t n, bad;
+};
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* Event i happened after reading i-1 and before reading i (1 us of slack for the TSC). */
+static int check_clock(const struct smf_trace_record *rec, void *userdata)
+{
+	struct clock_check *c = userdata;
+	uint64_t lo = c->n ? c->after[c->n - 1] : 0;
+
+	if (c->n >= CLOCK_EVENTS || rec->ns + 1000 < lo || rec->ns > c->after[c->n] + 1000)
+		c->bad++;
+	c->n++;
+	return 0;
+}
+
+static void clock_run(const char *root, const char *tsc_env)
+{
+	_cleanup_free_ char *path = trace_file_of(root, getpid());
+	struct clock_check *c = calloc(1, sizeof(*c));
+	uint64_t t0;
+
+	assert_non_null(c);
+	if (tsc_env)
+		assert_int_equal(setenv("SMF_TRACE_TSC", tsc_env, 1), 0);
+	assert_int_equal(smf_trace_open(root, "test-trace"), 0);
+	unsetenv("SMF_TRACE_TSC");
+	/* ~2 ms, past several re-anchors of the TSC clock. */
+	t0 = mono_ns();
+	for (size_t i = 0; i < CLOCK_EVENTS; i++) {
+		smf_trace(SMF_TRACE_TEST, i, 0);
+		c->after[i] = mono_ns();
+		while (i % 100 == 99 && mono_ns() - c->after[i] < 50000)
+			;
+	}
+	assert_true(mono_ns() - t0 >= 2000000);
+	assert_int_equal(smf_trace_read(path, check_clock, c, NULL), 0);
+	assert_int_equal(c->n, CLOCK_EVENTS);
+	assert_int_equal(c->bad, 0);
+	smf_trace_close();
+	free(c);
+}
+
+/* Event times are CLOCK_MONOTONIC, with the TSC clock and with clock_gettime(). */
+static void test_clock(void **state)
+{
+	clock_run(*state, NULL);
+	clock_run(*state, "0");
+}
+
 /* Not a trace: refused, not walked. */
 static void test_not_a_trace(void **state)
 {
@@ -343,6 +404,7 @@ int main(void)
 	        cmocka_unit_test_setup_teardown(test_threads, setup_root, teardown_root),
 	        cmocka_unit_test_setup_teardown(test_sigkill, setup_root, teardown_root),
 	        cmocka_unit_test_setup_teardown(test_off_by_default, setup_root, teardown_root),
+	        cmocka_unit_test_setup_teardown(test_clock, setup_root, teardown_root),
 	        cmocka_unit_test_setup_teardown(test_drops, setup_root, teardown_root),
 	        cmocka_unit_test_setup_teardown(test_not_a_trace, setup_root, teardown_root),
 	};
