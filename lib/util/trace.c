@@ -53,6 +53,7 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -116,6 +117,11 @@ struct trace_event {
 };
 
 _Static_assert(sizeof(struct trace_header) <= TRACE_HEADER_SIZE, "header fits its page");
+_Static_assert(offsetof(struct trace_header, prog) == 88 &&
+                offsetof(struct trace_header, next_page) == 128 &&
+                offsetof(struct trace_header, str_cursor) == 192 &&
+                offsetof(struct trace_header, drops) == 256,
+        "header layout as in docs/trace-format.md");
 _Static_assert(sizeof(struct trace_page_header) == 64, "page header layout");
 _Static_assert(sizeof(struct trace_event) == 32, "event layout");
 
