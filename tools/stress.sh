@@ -16,8 +16,8 @@
 # INVARIANTS.  Nothing outlives the run: an EXIT trap stops the workers, the load, startd and
 # configd (by the pids this script started) and removes the sandbox (unless kept).  Each
 # worker writes only its own files, so the counts need no lock.  Every knob that shapes the run
-# is printed and written to the JSON, so a run can be compared or repeated.  The seed is
-# recorded now and drives random delays once delay points take random specs; the trace
+# is printed and written to the JSON, so a run can be compared or repeated.  The seed drives
+# random delay specs (rand:A-Bms, see docs/race.md) through SMF_DELAY_SEED; the trace
 # recorder's files, once it exists, are collected from the sandbox's var/svc/trace/.
 set -euo pipefail
 
@@ -36,7 +36,7 @@ Options (each also read from the environment variable named after it; make passe
   -d, --delay SPEC     SMF_DELAY for svc.startd (STRESS_DELAY; default
                        startd.restarter.before_pg_write=20ms; "" for none)
   -l, --load N         busy processes during each phase (STRESS_LOAD; default cores = $(nproc))
-      --seed N         seed for random delays, recorded (STRESS_SEED; default from the clock)
+      --seed N         seed for random delays (STRESS_SEED; default from the clock)
   -o, --json FILE      results (STRESS_JSON; default stress-results.json)
       --trace DIR      run with SMF_TRACE=1 and copy the trace files there (STRESS_TRACE)
   -k, --keep           keep the sandbox and the workers' files (STRESS_KEEP=1)
@@ -155,7 +155,7 @@ echo "stress: sandbox: $ROOT"
 "$SVC_CONFIGD" --root "$ROOT" >"$ROOT/svc.configd.log" 2>&1 &
 CONFIGD_PID=$!
 wait_until svc.configd "$CONFIGD_PID" 20 test -S "$ROOT/etc/svc/volatile/repository_door"
-SMF_DELAY=$delay "$SVC_STARTD" --root "$ROOT" >"$ROOT/svc.startd.log" 2>&1 &
+SMF_DELAY_SEED=$seed SMF_DELAY=$delay "$SVC_STARTD" --root "$ROOT" >"$ROOT/svc.startd.log" 2>&1 &
 STARTD_PID=$!
 wait_until svc.startd "$STARTD_PID" 20 grep -qs 'ready$' "$ROOT/svc.startd.log"
 
@@ -288,7 +288,7 @@ jq -n --argjson workers "$workers" --argjson seconds "$seconds" --argjson iterat
 	--argjson p1 "$(phase_json S1 nowait)" --argjson p2 "$(phase_json S2 wait)" '{
 	knobs: {workers: $workers, seconds: (if $iterations > 0 then null else $seconds end),
 		iterations: (if $iterations > 0 then $iterations else null end), delay: $delay,
-		load: $load, seed: $seed, seed_used: false},
+		load: $load, seed: $seed, seed_used: ($delay | contains("rand:"))},
 	phases: [$p1, $p2],
 	first_reproduction: (if $fmri == "" then null else {fmri: $fmri, message: $msg} end),
 	trace: (if $trace == "" then null else {dir: $trace, files: $trace_files} end),
