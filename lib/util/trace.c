@@ -332,8 +332,20 @@ const char *smf_trace_event_name(uint16_t event)
 	}
 }
 
+/* Held across fork() so the child's only thread cannot inherit it locked by a vanished one. */
+static void trace_atfork_prepare(void)
+{
+	pthread_mutex_lock(&g.intern_lock);
+}
+
+static void trace_atfork_parent(void)
+{
+	pthread_mutex_unlock(&g.intern_lock);
+}
+
 static void trace_atfork_child(void)
 {
+	pthread_mutex_unlock(&g.intern_lock);
 	/* This thread's page belongs to the parent; claim fresh ones under our own pid. */
 	g.pid = (uint32_t)getpid();
 	tls.gen = 0;
@@ -341,7 +353,7 @@ static void trace_atfork_child(void)
 
 static void trace_register_atfork(void)
 {
-	(void)pthread_atfork(NULL, NULL, trace_atfork_child);
+	(void)pthread_atfork(trace_atfork_prepare, trace_atfork_parent, trace_atfork_child);
 }
 
 /* Slow path: a new page for this thread; 0 or -ENOSPC (counted as a drop). */

@@ -262,6 +262,59 @@ static void test_sigkill(void **state)
 	assert_int_equal(info.pid, k.pid);
 }
 
+struct forked {
+	pid_t child;
+	size_t parent_events, child_events, bad;
+	uint32_t parent_page, child_page;
+};
+
+static int check_forked(const struct smf_trace_record *rec, void *userdata)
+{
+	struct forked *f = userdata;
+
+	if ((pid_t)rec->pid == getpid()) {
+		f->parent_events++;
+		f->parent_page = rec->page;
+	} else if ((pid_t)rec->pid == f->child && rec->flow == f->child_events && rec->str &&
+	        streq(rec->str, "svc:/child:default")) {
+		f->child_events++;
+		f->child_page = rec->page;
+	} else
+		f->bad++;
+	return 0;
+}
+
+/* A forked child keeps tracing into the parent's file, on pages of its own, under its pid. */
+static void test_fork(void **state)
+{
+	const char *root = *state;
+	_cleanup_free_ char *path = trace_file_of(root, getpid());
+	struct forked f = {};
+	int status;
+
+	assert_int_equal(smf_trace_open(root, "test-trace"), 0);
+	smf_trace(SMF_TRACE_TEST, 0, 0);
+	f.child = fork();
+	assert_true(f.child >= 0);
+	if (f.child == 0) {
+		uint32_t s = smf_trace_intern("svc:/child:default");
+
+		for (uint64_t i = 0; i < 1000; i++)
+			smf_trace(SMF_TRACE_TEST, i, s);
+		_exit(s != 0 ? 0 : 1);
+	}
+	assert_int_equal(waitpid(f.child, &status, 0), f.child);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	smf_trace(SMF_TRACE_TEST, 1, 0);
+
+	assert_int_equal(smf_trace_read(path, check_forked, &f, NULL), 0);
+	assert_int_equal(f.bad, 0);
+	assert_int_equal(f.parent_events, 2);
+	assert_int_equal(f.child_events, 1000);
+	assert_true(f.parent_page != f.child_page);
+	smf_trace_close();
+}
+
 /* Without SMF_TRACE=1 nothing is opened or written; with it, the file exists. */
 static void test_off_by_default(void **state)
 {
@@ -403,6 +456,7 @@ int main(void)
 	        cmocka_unit_test_setup_teardown(test_round_trip, setup_root, teardown_root),
 	        cmocka_unit_test_setup_teardown(test_threads, setup_root, teardown_root),
 	        cmocka_unit_test_setup_teardown(test_sigkill, setup_root, teardown_root),
+	        cmocka_unit_test_setup_teardown(test_fork, setup_root, teardown_root),
 	        cmocka_unit_test_setup_teardown(test_off_by_default, setup_root, teardown_root),
 	        cmocka_unit_test_setup_teardown(test_clock, setup_root, teardown_root),
 	        cmocka_unit_test_setup_teardown(test_drops, setup_root, teardown_root),
