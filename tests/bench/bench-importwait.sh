@@ -7,29 +7,17 @@
 # configd and startd.  Never fails on speed.
 set -euo pipefail
 source "$(dirname "$0")/bench-window.sh"
+source "$(dirname "$0")/../manifests.sh"
 
 N=${BENCH_IMPORTWAIT_N:-100}
 ROUNDS=${BENCH_IMPORTWAIT_ROUNDS:-5}
 
-# manifests DIR TAG: N manifests of disabled transient services test/TAG-i, in DIR.
+# manifests DIR TAG: N manifests of disabled transient services bench/TAG-i, in DIR.
 manifests() {
 	local dir=$1 tag=$2 i
 	mkdir -p "$dir"
 	for ((i = 0; i < N; i++)); do
-		cat >"$dir/$tag-$i.xml" <<XML
-<?xml version="1.0"?>
-<!DOCTYPE service_bundle SYSTEM "/usr/share/lib/xml/dtd/service_bundle.dtd.1">
-<service_bundle type="manifest" name="$tag-$i">
-  <service name="bench/$tag-$i" type="service" version="1">
-    <create_default_instance enabled="false"/>
-    <exec_method type="method" name="start" exec=":true" timeout_seconds="60"/>
-    <exec_method type="method" name="stop" exec=":true" timeout_seconds="60"/>
-    <property_group name="startd" type="framework">
-      <propval name="duration" type="astring" value="transient"/>
-    </property_group>
-  </service>
-</service_bundle>
-XML
+		transient_manifest "bench/$tag-$i" "$tag-$i" >"$dir/$tag-$i.xml"
 	done
 }
 

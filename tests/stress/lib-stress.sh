@@ -16,25 +16,9 @@ STRESS_RACE_MSG='is misconfigured (lacks "restarter" property group).'
 
 now_us() { echo "${EPOCHREALTIME/./}"; }
 
-# stress_manifest NAME: svc:/stress/NAME:default, a transient service whose start is ":true",
-# disabled in the manifest (svcadm enables it), so online needs only startd's own work.
-stress_manifest() {
-	cat <<EOF
-<?xml version="1.0"?>
-<!DOCTYPE service_bundle SYSTEM "/usr/share/lib/xml/dtd/service_bundle.dtd.1">
-<service_bundle type="manifest" name="stress-$1">
-  <service name="stress/$1" type="service" version="1">
-    <create_default_instance enabled="false"/>
-    <single_instance/>
-    <exec_method type="method" name="start" exec=":true" timeout_seconds="60"/>
-    <exec_method type="method" name="stop" exec=":true" timeout_seconds="60"/>
-    <property_group name="startd" type="framework">
-      <propval name="duration" type="astring" value="transient"/>
-    </property_group>
-  </service>
-</service_bundle>
-EOF
-}
+# stress_manifest NAME: svc:/stress/NAME:default (tests/manifests.sh).
+source "$(dirname "${BASH_SOURCE[0]}")/../manifests.sh"
+stress_manifest() { transient_manifest "stress/$1" "stress-$1"; }
 
 # stress_classify IMPORT_RC ENABLE_RC STDERR-FILE
 stress_classify() {

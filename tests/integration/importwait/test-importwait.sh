@@ -38,23 +38,9 @@ sandbox_startd
 trap iw_cleanup EXIT
 unset SVCCFG_IMPORT_NOWAIT SVCCFG_IMPORT_TIMEOUT SMF_DELAY
 
-# manifest NAME: svc:/test/NAME:default, a disabled transient service that starts with ":true".
-manifest() {
-	cat <<EOF
-<?xml version="1.0"?>
-<!DOCTYPE service_bundle SYSTEM "/usr/share/lib/xml/dtd/service_bundle.dtd.1">
-<service_bundle type="manifest" name="$1">
-  <service name="test/$1" type="service" version="1">
-    <create_default_instance enabled="false"/>
-    <exec_method type="method" name="start" exec=":true" timeout_seconds="60"/>
-    <exec_method type="method" name="stop" exec=":true" timeout_seconds="60"/>
-    <property_group name="startd" type="framework">
-      <propval name="duration" type="astring" value="transient"/>
-    </property_group>
-  </service>
-</service_bundle>
-EOF
-}
+# manifest NAME: svc:/test/NAME:default (tests/manifests.sh).
+source "$(dirname "$0")/../../manifests.sh"
+manifest() { transient_manifest "test/$1" "$1"; }
 
 mf() {
 	manifest "$1" >"$ROOT/$1.xml"
