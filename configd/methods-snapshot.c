@@ -18,40 +18,33 @@ int method_list_snapshots(sd_bus_message *m, void *userdata, sd_bus_error *error
 	return reply_strv(m, l);
 }
 
-int method_take_snapshot(sd_bus_message *m, void *userdata, sd_bus_error *error)
+/* TakeSnapshot and DeleteSnapshot: (instance, name), a write, nothing in the reply. */
+static int snapshot_write(sd_bus_message *m, Connection *c, sd_bus_error *error, const char *method,
+        int (*op)(Backend *, const char *, const char *))
 {
-	Connection *c = userdata;
 	const char *instance, *name;
 	int r;
 
 	r = sd_bus_message_read(m, "ss", &instance, &name);
 	if (r < 0)
 		return r;
-	r = auth_check_write(c, error, "TakeSnapshot", instance);
+	r = auth_check_write(c, error, method, instance);
 	if (r < 0)
 		return r;
-	r = backend_take_snapshot(c->manager->backend, instance, name);
+	r = op(c->manager->backend, instance, name);
 	if (r < 0)
 		return configd_backend_error(c, error, r);
 	return sd_bus_reply_method_return(m, NULL);
 }
 
+int method_take_snapshot(sd_bus_message *m, void *userdata, sd_bus_error *error)
+{
+	return snapshot_write(m, userdata, error, "TakeSnapshot", backend_take_snapshot);
+}
+
 int method_delete_snapshot(sd_bus_message *m, void *userdata, sd_bus_error *error)
 {
-	Connection *c = userdata;
-	const char *instance, *name;
-	int r;
-
-	r = sd_bus_message_read(m, "ss", &instance, &name);
-	if (r < 0)
-		return r;
-	r = auth_check_write(c, error, "DeleteSnapshot", instance);
-	if (r < 0)
-		return r;
-	r = backend_delete_snapshot(c->manager->backend, instance, name);
-	if (r < 0)
-		return configd_backend_error(c, error, r);
-	return sd_bus_reply_method_return(m, NULL);
+	return snapshot_write(m, userdata, error, "DeleteSnapshot", backend_delete_snapshot);
 }
 
 int method_refresh(sd_bus_message *m, void *userdata, sd_bus_error *error)
