@@ -21,6 +21,7 @@
 #include "backend-internal.h"
 #include "macro.h"
 #include "paths.h"
+#include "pg-values.h"
 #include "strv.h"
 
 typedef struct Fixture {
@@ -97,29 +98,6 @@ static uint64_t generation(Backend *b, const char *ent, const char *pg)
 	return p->generation;
 }
 
-/* The values of ent/pg/prop joined by spaces, or "<none>". */
-static char *show(Backend *b, const char *ent, const char *pg, const char *snap, bool composed,
-        const char *prop)
-{
-	_cleanup_backend_pg_ scf_pg_t *p = NULL;
-	static char buf[512];
-
-	if (backend_get_pg(b, ent, pg, snap, composed, &p) < 0)
-		return strcpy(buf, "<no pg>");
-	for (size_t i = 0; i < p->n_props; i++) {
-		if (!streq(p->props[i].name, prop))
-			continue;
-		buf[0] = 0;
-		for (size_t j = 0; j < p->props[i].n_values; j++) {
-			if (j)
-				strcat(buf, " ");
-			strcat(buf, p->props[i].values[j]);
-		}
-		return buf;
-	}
-	return strcpy(buf, "<none>");
-}
-
 static void test_entities(void **state)
 {
 	Fixture *f = *state;
@@ -171,7 +149,7 @@ static void test_delete_entity(void **state)
 	/* A new entity of the same name starts empty. */
 	assert_int_equal(backend_add_service(f->b, SVC), 0);
 	assert_int_equal(backend_add_instance(f->b, INST), 0);
-	assert_string_equal(show(f->b, INST, "restarter", NULL, false, "x"), "<no pg>");
+	assert_string_equal(pg_values(f->b, INST, "restarter", NULL, false, "x"), "<no pg>");
 }
 
 static void test_tx_rules(void **state)
@@ -196,14 +174,14 @@ static void test_tx_rules(void **state)
 	/* A stale generation changes nothing. */
 	assert_int_equal(commit1(f->b, INST, "general", 1, BACKEND_CMD_NEW, "other", "count", one),
 	        -BACKEND_NOT_LATEST);
-	assert_string_equal(show(f->b, INST, "general", NULL, false, "other"), "<none>");
+	assert_string_equal(pg_values(f->b, INST, "general", NULL, false, "other"), "<none>");
 	/* REPLACE may change the type; DELETE removes. */
 	assert_int_equal(
 	        commit1(f->b, INST, "general", 2, BACKEND_CMD_REPLACE, "enabled", "count", one), 1);
-	assert_string_equal(show(f->b, INST, "general", NULL, false, "enabled"), "1");
+	assert_string_equal(pg_values(f->b, INST, "general", NULL, false, "enabled"), "1");
 	assert_int_equal(
 	        commit1(f->b, INST, "general", 3, BACKEND_CMD_DELETE, "enabled", "x", NULL), 1);
-	assert_string_equal(show(f->b, INST, "general", NULL, false, "enabled"), "<none>");
+	assert_string_equal(pg_values(f->b, INST, "general", NULL, false, "enabled"), "<none>");
 	assert_int_equal(generation(f->b, INST, "general"), 4);
 	/* The failures above did not move the generation either. */
 }
@@ -247,14 +225,14 @@ static void test_tx_atomic_and_carry_over(void **state)
 	/* The third command fails: the first two must not have happened. */
 	assert_int_equal(backend_commit(f->b, INST, "general", 2, bad, 3, NULL), -SCF_ERROR_EXISTS);
 	assert_non_null(strstr(backend_errmsg(f->b), "general/b"));
-	assert_string_equal(show(f->b, INST, "general", NULL, false, "a"), "a1 a2");
-	assert_string_equal(show(f->b, INST, "general", NULL, false, "c"), "<none>");
+	assert_string_equal(pg_values(f->b, INST, "general", NULL, false, "a"), "a1 a2");
+	assert_string_equal(pg_values(f->b, INST, "general", NULL, false, "c"), "<none>");
 	assert_int_equal(generation(f->b, INST, "general"), 2);
 	/* Properties not named are carried over, in order. */
 	assert_int_equal(backend_commit(f->b, INST, "general", 2, good, 1, NULL), 1);
-	assert_string_equal(show(f->b, INST, "general", NULL, false, "a"), "a1 a2");
-	assert_string_equal(show(f->b, INST, "general", NULL, false, "b"), "b");
-	assert_string_equal(show(f->b, INST, "general", NULL, false, "c"), "7");
+	assert_string_equal(pg_values(f->b, INST, "general", NULL, false, "a"), "a1 a2");
+	assert_string_equal(pg_values(f->b, INST, "general", NULL, false, "b"), "b");
+	assert_string_equal(pg_values(f->b, INST, "general", NULL, false, "c"), "7");
 }
 
 static void test_tx_validation(void **state)
@@ -266,7 +244,7 @@ static void test_tx_validation(void **state)
 	/* Values are stored canonical. */
 	assert_int_equal(
 	        commit1(f->b, INST, "general", 1, BACKEND_CMD_NEW, "n", "count", padded), 1);
-	assert_string_equal(show(f->b, INST, "general", NULL, false, "n"), "7 0");
+	assert_string_equal(pg_values(f->b, INST, "general", NULL, false, "n"), "7 0");
 	assert_int_equal(commit1(f->b, INST, "general", 2, BACKEND_CMD_NEW, "m", "count", bad),
 	        -SCF_ERROR_INVALID_ARGUMENT);
 	assert_non_null(strstr(backend_errmsg(f->b), "\"-1\""));
@@ -342,18 +320,18 @@ static void test_composed(void **state)
 	        commit1(f->b, SVC, "general", 2, BACKEND_CMD_NEW, "svc_only", "astring", b), 1);
 	assert_int_equal(backend_add_pg(f->b, SVC, "only_svc", "application", 0, NULL), 0);
 	/* The instance's value wins; the service's other properties show through. */
-	assert_string_equal(show(f->b, INST, "general", NULL, true, "both"), "inst");
-	assert_string_equal(show(f->b, INST, "general", NULL, true, "svc_only"), "svc");
-	assert_string_equal(show(f->b, INST, "general", NULL, false, "svc_only"), "<none>");
-	assert_string_equal(show(f->b, INST, "only_svc", NULL, true, "x"), "<none>");
-	assert_string_equal(show(f->b, INST, "only_svc", NULL, false, "x"), "<no pg>");
+	assert_string_equal(pg_values(f->b, INST, "general", NULL, true, "both"), "inst");
+	assert_string_equal(pg_values(f->b, INST, "general", NULL, true, "svc_only"), "svc");
+	assert_string_equal(pg_values(f->b, INST, "general", NULL, false, "svc_only"), "<none>");
+	assert_string_equal(pg_values(f->b, INST, "only_svc", NULL, true, "x"), "<none>");
+	assert_string_equal(pg_values(f->b, INST, "only_svc", NULL, false, "x"), "<no pg>");
 	/* Pgs of different types do not compose: the instance's hides the service's. */
 	assert_int_equal(backend_add_pg(f->b, INST, "typed", "application", 0, NULL), 0);
 	assert_int_equal(backend_add_pg(f->b, SVC, "typed", "framework", 0, NULL), 0);
 	assert_int_equal(commit1(f->b, SVC, "typed", 1, BACKEND_CMD_NEW, "x", "astring", b), 1);
-	assert_string_equal(show(f->b, INST, "typed", NULL, true, "x"), "<none>");
+	assert_string_equal(pg_values(f->b, INST, "typed", NULL, true, "x"), "<none>");
 	/* composed is ignored for a service. */
-	assert_string_equal(show(f->b, SVC, "general", NULL, true, "both"), "svc");
+	assert_string_equal(pg_values(f->b, SVC, "general", NULL, true, "both"), "svc");
 }
 
 static void test_snapshots(void **state)
@@ -371,30 +349,30 @@ static void test_snapshots(void **state)
 	assert_int_equal(
 	        commit1(f->b, SVC, "general", 2, BACKEND_CMD_REPLACE, "s", "count", v2), 1);
 	/* The snapshot keeps what was current at refresh, at both levels. */
-	assert_string_equal(show(f->b, INST, "general", "running", false, "v"), "1");
-	assert_string_equal(show(f->b, INST, "general", "running", true, "s"), "1");
-	assert_string_equal(show(f->b, INST, "general", NULL, true, "s"), "2");
+	assert_string_equal(pg_values(f->b, INST, "general", "running", false, "v"), "1");
+	assert_string_equal(pg_values(f->b, INST, "general", "running", true, "s"), "1");
+	assert_string_equal(pg_values(f->b, INST, "general", NULL, true, "s"), "2");
 	/* Non-persistent pgs are not captured. */
-	assert_string_equal(show(f->b, INST, "restarter", "running", true, "x"), "<no pg>");
+	assert_string_equal(pg_values(f->b, INST, "restarter", "running", true, "x"), "<no pg>");
 	/* Refresh: previous := running, running := now. */
 	assert_int_equal(backend_refresh(f->b, INST), 0);
-	assert_string_equal(show(f->b, INST, "general", "previous", false, "v"), "1");
-	assert_string_equal(show(f->b, INST, "general", "running", false, "v"), "2");
+	assert_string_equal(pg_values(f->b, INST, "general", "previous", false, "v"), "1");
+	assert_string_equal(pg_values(f->b, INST, "general", "running", false, "v"), "2");
 	assert_int_equal(backend_list_snapshots(f->b, INST, &l), 0);
 	assert_int_equal(strv_length(l), 2);
 	assert_string_equal(l[0], "previous");
 	assert_string_equal(l[1], "running");
 	/* Snapshots survive the deletion of the pg they copied. */
 	assert_int_equal(backend_delete_pg(f->b, INST, "general", NULL), 0);
-	assert_string_equal(show(f->b, INST, "general", "running", false, "v"), "2");
+	assert_string_equal(pg_values(f->b, INST, "general", "running", false, "v"), "2");
 	/* Named snapshots: take replaces, delete removes; services have none. */
 	assert_int_equal(backend_take_snapshot(f->b, INST, "initial"), 0);
 	assert_int_equal(backend_take_snapshot(f->b, INST, "initial"), 0);
-	assert_string_equal(show(f->b, INST, "general", "initial", false, "v"), "<no pg>");
+	assert_string_equal(pg_values(f->b, INST, "general", "initial", false, "v"), "<no pg>");
 	assert_int_equal(backend_delete_snapshot(f->b, INST, "initial"), 0);
 	assert_int_equal(backend_delete_snapshot(f->b, INST, "initial"), -SCF_ERROR_NOT_FOUND);
 	assert_int_equal(backend_take_snapshot(f->b, SVC, "initial"), -SCF_ERROR_TYPE_MISMATCH);
-	assert_string_equal(show(f->b, INST, "general", "nope", false, "v"), "<no pg>");
+	assert_string_equal(pg_values(f->b, INST, "general", "nope", false, "v"), "<no pg>");
 }
 
 static long long count_rows(Backend *b, const char *sql)
@@ -433,7 +411,7 @@ static void stale_commit_refused(
 	assert_true(generation(f->b, ent, pg) > seen);
 	assert_int_equal(commit1(f->b, ent, pg, seen, BACKEND_CMD_NEW, "b", "count", one),
 	        -BACKEND_NOT_LATEST);
-	assert_string_equal(show(f->b, ent, pg, NULL, false, "b"), "<none>");
+	assert_string_equal(pg_values(f->b, ent, pg, NULL, false, "b"), "<none>");
 }
 
 static void test_recreated_pg_new_generation(void **state)
@@ -466,13 +444,13 @@ static void test_nonpersistent(void **state)
 	assert_int_equal(
 	        count_rows(f->b, "SELECT count(*) FROM main.pgs WHERE name = 'restarter'"), 0);
 	assert_int_equal(count_rows(f->b, "SELECT count(*) FROM np.props"), 1);
-	assert_string_equal(show(f->b, INST, "restarter", NULL, false, "state"), "online");
+	assert_string_equal(pg_values(f->b, INST, "restarter", NULL, false, "state"), "online");
 
 	/* Reopen (a configd restart): the persistent pg stays, the non-persistent one is gone. */
 	backend_close(f->b);
 	f->b = NULL;
 	assert_int_equal(open_backend(f), 0);
-	assert_string_equal(show(f->b, INST, "restarter", NULL, false, "state"), "<no pg>");
+	assert_string_equal(pg_values(f->b, INST, "restarter", NULL, false, "state"), "<no pg>");
 	assert_int_equal(generation(f->b, INST, "general"), 1);
 	assert_int_equal(backend_add_pg(f->b, INST, "restarter", "framework", 1, NULL), 0);
 }
@@ -524,8 +502,8 @@ static void test_backend_full(void **state)
 	        -SCF_ERROR_BACKEND_ACCESS);
 	assert_non_null(strstr(backend_errmsg(f->b), "repository database"));
 	/* Rolled back: nothing lost, nothing half-written, and the store still works. */
-	assert_string_equal(show(f->b, INST, "general", NULL, false, "keep"), "1");
-	assert_string_equal(show(f->b, INST, "general", NULL, false, "big"), "<none>");
+	assert_string_equal(pg_values(f->b, INST, "general", NULL, false, "keep"), "1");
+	assert_string_equal(pg_values(f->b, INST, "general", NULL, false, "big"), "<none>");
 	assert_int_equal(generation(f->b, INST, "general"), 2);
 	assert_int_equal(
 	        commit1(f->b, INST, "general", 2, BACKEND_CMD_REPLACE, "keep", "count", small), 1);
@@ -597,7 +575,7 @@ static void test_pg_size_limit(void **state)
 	assert_non_null(strstr(backend_errmsg(f->b), INST "/:properties/general"));
 	assert_non_null(strstr(backend_errmsg(f->b), "16777216"));
 	assert_int_equal(generation(f->b, INST, "general"), gen + 1);
-	assert_string_equal(show(f->b, INST, "general", NULL, false, "b"), "<none>");
+	assert_string_equal(pg_values(f->b, INST, "general", NULL, false, "b"), "<none>");
 	/* A batch step, the same. */
 	c.op = BACKEND_CMD_SET;
 	assert_int_equal(backend_batch(f->b, &st, 1, &ev, &n_ev), -SCF_ERROR_CONSTRAINT_VIOLATED);

@@ -19,6 +19,7 @@
 #include "backend-internal.h"
 #include "macro.h"
 #include "paths.h"
+#include "pg-values.h"
 #include "strv.h"
 
 typedef struct Fixture {
@@ -183,26 +184,9 @@ static uint64_t generation(Backend *b, const char *ent, const char *pg, const ch
 	return p->generation;
 }
 
-/* The values of ent/pg/prop joined by spaces, "<none>" or "<no pg>". */
 static char *show(Backend *b, const char *ent, const char *pg, const char *snap, const char *prop)
 {
-	_cleanup_backend_pg_ scf_pg_t *p = NULL;
-	static char buf[512];
-
-	if (backend_get_pg(b, ent, pg, snap, false, &p) < 0)
-		return strcpy(buf, "<no pg>");
-	for (size_t i = 0; i < p->n_props; i++) {
-		if (!streq(p->props[i].name, prop))
-			continue;
-		buf[0] = 0;
-		for (size_t j = 0; j < p->props[i].n_values; j++) {
-			if (j)
-				strcat(buf, " ");
-			strcat(buf, p->props[i].values[j]);
-		}
-		return buf;
-	}
-	return strcpy(buf, "<none>");
+	return pg_values(b, ent, pg, snap, false, prop);
 }
 
 static void assert_event(
