@@ -37,10 +37,12 @@
  * and a clock read.  clock_gettime() alone costs ~25 ns in a KVM guest, so where the TSC is
  * the kernel's clocksource and runs at a constant rate (x86-64, constant_tsc and nonstop_tsc),
  * events read the TSC and convert it with a per-thread anchor (a CLOCK_MONOTONIC reading and
- * the TSC at that instant, retaken once the anchor is 100 us old) and a rate calibrated at open
- * and refined at every re-anchor against the first anchor.  Times stay CLOCK_MONOTONIC ns in
- * the file (the format does not know), within a few tens of ns of clock_gettime(), and never
- * go backwards within a thread.  SMF_TRACE_TSC=0 forces clock_gettime().  A generation number bumped at every open lets a
+ * the TSC at that instant, retaken once the anchor is 100 us old) and a rate measured against
+ * a base anchor taken at open, used only once that base is 10 ms old (events read
+ * clock_gettime() until then; see "The TSC clock" below for why).  Times stay CLOCK_MONOTONIC
+ * ns in the file (the format does not know), within well under a microsecond of
+ * clock_gettime(), and never go backwards within a thread.  SMF_TRACE_TSC=0 forces
+ * clock_gettime().  A generation number bumped at every open lets a
  * thread notice that the file it was writing to was closed and reopened.  After fork(), the
  * child's only thread drops its page (the parent may still be filling it) and claims new pages
  * in the same file, marked with its own pid.
@@ -66,6 +68,10 @@
 #include "macro.h"
 #include "paths.h"
 #include "trace.h"
+
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23 /* Linux 5.14; older glibc headers lack it */
+#endif
 
 #define TRACE_MAGIC "SMFTRACE"
 #define TRACE_VERSION 1u
@@ -149,12 +155,28 @@ static struct {
 int smf_trace_enabled_;
 static unsigned trace_gen;
 
-/* The TSC clock (x86-64 only); see the theory statement. */
+/*
+ * The TSC clock (x86-64 only); see the theory statement.  Two things could make its times
+ * wrong by more than a microsecond, and each has its guard:
+ *   - a preemption between the clock read and the TSC read of an anchor would shift every
+ *     time derived from it: an anchor is a *tight pair* (TSC read on both sides of the clock
+ *     read, kept only when the two TSC reads are close; otherwise that event falls back to
+ *     clock_gettime() and the next one tries again);
+ *   - a rate measured over a short base is off by (pair error / base): the TSC is used only
+ *     once the base anchor taken at open is TSC_BASE_NS old, and the rate is then re-measured
+ *     against that base at every re-anchor.  Until then events read clock_gettime().
+ */
+#define TSC_BASE_NS 10000000ull  /* 10 ms: a 0.5 us pair error is then 0.005 % of rate */
+#define TSC_REANCHOR_NS 100000ull /* a thread's anchor is retaken when 100 us old */
+#define TSC_PAIR_TRIES 8
+
 static struct {
-	bool on;
-	uint64_t tsc0, ns0; /* the calibration anchor taken at open */
-	uint64_t mult;      /* ns per TSC tick, 32.32 fixed point (relaxed atomic) */
-	uint64_t max_delta; /* TSC ticks after which a thread re-anchors (~100 us) */
+	bool on;             /* usable on this machine (set at open) */
+	uint64_t tsc0, ns0;  /* the base anchor, a tight pair taken at open */
+	/* The three below are relaxed atomics: any thread may update them at a re-anchor. */
+	uint64_t pair_max;  /* ticks a tight pair may span (~0.5 us, or 4x the best seen) */
+	uint64_t mult;      /* ns per tick, 32.32 fixed point; 0 until the base is old enough */
+	uint64_t max_delta; /* ticks after which a thread re-anchors */
 } tsc;
 
 static __thread struct {
@@ -220,37 +242,72 @@ static bool tsc_usable(void)
 #endif
 }
 
-/* A first rate over ~50 us of spinning; re-anchors refine it. */
+/*
+ * The tightest of a few (clock, TSC) pairs, the TSC taken as the midpoint of the reads around
+ * the clock read.  Returns the pair's width in ticks (UINT64_MAX if the TSC went backwards).
+ */
+static uint64_t tsc_pair(uint64_t *ret_ns, uint64_t *ret_tsc)
+{
+	uint64_t best = UINT64_MAX;
+
+	for (int i = 0; i < TSC_PAIR_TRIES; i++) {
+		uint64_t t1 = read_tsc(), n = now_ns(CLOCK_MONOTONIC), t2 = read_tsc();
+
+		if (t2 >= t1 && t2 - t1 < best) {
+			best = t2 - t1;
+			*ret_ns = n;
+			*ret_tsc = t1 + (t2 - t1) / 2;
+		}
+		if (best <= __atomic_load_n(&tsc.pair_max, __ATOMIC_RELAXED))
+			break;
+	}
+	return best;
+}
+
+/* The base anchor; the rate comes later, from tsc_rate(). */
 static void tsc_calibrate(void)
 {
-	uint64_t t1, n1;
+	uint64_t best = UINT64_MAX, w, n, t;
 
+	__atomic_store_n(&tsc.mult, 0, __ATOMIC_RELAXED);
 	tsc.on = tsc_usable();
 	if (!tsc.on)
 		return;
-	tsc.ns0 = now_ns(CLOCK_MONOTONIC);
-	tsc.tsc0 = read_tsc();
-	do {
-		n1 = now_ns(CLOCK_MONOTONIC);
-		t1 = read_tsc();
-	} while (n1 - tsc.ns0 < 50000);
-	if (t1 <= tsc.tsc0 || (n1 - tsc.ns0) >= (t1 - tsc.tsc0)) {
-		/* Slower than 1 GHz (the 32.32 product could overflow) or not counting: skip. */
+	/* The width of an undisturbed pair on this machine, to judge later pairs by. */
+	tsc.pair_max = 0;
+	for (int i = 0; i < 16; i++)
+		if ((w = tsc_pair(&n, &t)) < best)
+			best = w;
+	tsc.pair_max = best * 4;
+	if (best == UINT64_MAX || tsc_pair(&tsc.ns0, &tsc.tsc0) > tsc.pair_max)
 		tsc.on = false;
-		return;
-	}
-	tsc.mult = (uint64_t)(((unsigned __int128)(n1 - tsc.ns0) << 32) / (t1 - tsc.tsc0));
-	tsc.max_delta = (uint64_t)((100000ull << 32) / tsc.mult);
 }
 
+/* Sets the rate from a tight pair (n, t) once the base is old enough; false if not yet. */
+static bool tsc_rate(uint64_t n, uint64_t t)
+{
+	uint64_t mult, dn = n - tsc.ns0, dt = t - tsc.tsc0;
+
+	if (n < tsc.ns0 + TSC_BASE_NS || t <= tsc.tsc0)
+		return false;
+	if (dn >= dt)
+		return false; /* slower than 1 GHz (32.32 could overflow): stay on clock_gettime() */
+	mult = (uint64_t)(((unsigned __int128)dn << 32) / dt);
+	__atomic_store_n(&tsc.max_delta, (TSC_REANCHOR_NS << 32) / mult, __ATOMIC_RELAXED);
+	__atomic_store_n(&tsc.mult, mult, __ATOMIC_RELAXED);
+	/* ~0.5 us of ticks, unless undisturbed pairs are wider than that here. */
+	if (__atomic_load_n(&tsc.pair_max, __ATOMIC_RELAXED) < (500ull << 32) / mult)
+		__atomic_store_n(&tsc.pair_max, (500ull << 32) / mult, __ATOMIC_RELAXED);
+	return true;
+}
+
+/* A new anchor for this thread, or clock_gettime() alone when no tight pair came. */
 static uint64_t tsc_reanchor(void)
 {
-	uint64_t n = now_ns(CLOCK_MONOTONIC), t = read_tsc();
+	uint64_t n = 0, t = 0;
 
-	if (t > tsc.tsc0 && n > tsc.ns0 && n - tsc.ns0 < t - tsc.tsc0)
-		__atomic_store_n(&tsc.mult,
-		        (uint64_t)(((unsigned __int128)(n - tsc.ns0) << 32) / (t - tsc.tsc0)),
-		        __ATOMIC_RELAXED);
+	if (tsc_pair(&n, &t) > __atomic_load_n(&tsc.pair_max, __ATOMIC_RELAXED) || !tsc_rate(n, t))
+		return now_ns(CLOCK_MONOTONIC);
 	tls.anchor_tsc = t;
 	tls.anchor_ns = n;
 	return n;
@@ -259,16 +316,20 @@ static uint64_t tsc_reanchor(void)
 /* CLOCK_MONOTONIC ns for an event, never before this thread's previous one. */
 static inline uint64_t event_ns(void)
 {
-	uint64_t t, d, n;
+	uint64_t t, d, n, mult;
 
 	if (!tsc.on)
-		return now_ns(CLOCK_MONOTONIC);
-	t = read_tsc();
-	d = t - tls.anchor_tsc;
-	if (_unlikely_(d > tsc.max_delta))
-		n = tsc_reanchor();
-	else
-		n = tls.anchor_ns + ((d * __atomic_load_n(&tsc.mult, __ATOMIC_RELAXED)) >> 32);
+		n = now_ns(CLOCK_MONOTONIC);
+	else {
+		t = read_tsc();
+		d = t - tls.anchor_tsc;
+		mult = __atomic_load_n(&tsc.mult, __ATOMIC_RELAXED);
+		if (_unlikely_(mult == 0 || tls.anchor_tsc == 0 ||
+		            d > __atomic_load_n(&tsc.max_delta, __ATOMIC_RELAXED)))
+			n = tsc_reanchor();
+		else
+			n = tls.anchor_ns + ((d * mult) >> 32);
+	}
 	if (_unlikely_(n < tls.last_ns))
 		n = tls.last_ns;
 	tls.last_ns = n;
@@ -376,6 +437,13 @@ static int trace_claim_page(void)
 			struct trace_page_header *ph =
 			        (void *)(g.map + h->pages_offset + (uint64_t)idx * TRACE_PAGE_SIZE);
 
+			/*
+			 * Fault the whole page in with one syscall here, on the slow path, rather
+			 * than 16 faults inside events on the hot path (a fresh page of a sparse
+			 * file costs the kernel microseconds each).  Best effort: before Linux
+			 * 5.14 it fails and the events fault the page in as before.
+			 */
+			(void)madvise(ph, TRACE_PAGE_SIZE, MADV_POPULATE_WRITE);
 			ph->pid = g.pid;
 			ph->tid = tls.tid;
 			ph->seq = tls.seq++;
