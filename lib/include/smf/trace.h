@@ -93,6 +93,13 @@ static inline void smf_trace(uint16_t event, uint64_t flow, uint32_t str)
 		smf_trace_emit_(event, flow, str);
 }
 
+/* smf_trace() with a string interned on the way (see smf_trace_intern()); s may be NULL. */
+static inline void smf_trace_str(uint16_t event, uint64_t flow, const char *s)
+{
+	if (__builtin_expect(smf_trace_enabled(), 0))
+		smf_trace_emit_(event, flow, smf_trace_intern(s));
+}
+
 /* The reader. */
 
 struct smf_trace_file_info {
