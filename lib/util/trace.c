@@ -438,12 +438,15 @@ static int trace_claim_page(void)
 			        (void *)(g.map + h->pages_offset + (uint64_t)idx * TRACE_PAGE_SIZE);
 
 			/*
-			 * Fault the whole page in with one syscall here, on the slow path, rather
-			 * than 16 faults inside events on the hot path (a fresh page of a sparse
-			 * file costs the kernel microseconds each).  Best effort: before Linux
-			 * 5.14 it fails and the events fault the page in as before.
+			 * A thread that filled a page will likely fill this one: fault it in
+			 * with one syscall here, on the slow path, rather than 16 faults inside
+			 * events on the hot path (a fresh page of a sparse file costs the kernel
+			 * microseconds each).  Not a thread's first page: a short-lived svcadm
+			 * would then allocate 64 KiB of disk for a few events.  Best effort:
+			 * before Linux 5.14 it fails and events fault the page in as before.
 			 */
-			(void)madvise(ph, TRACE_PAGE_SIZE, MADV_POPULATE_WRITE);
+			if (tls.seq > 0)
+				(void)madvise(ph, TRACE_PAGE_SIZE, MADV_POPULATE_WRITE);
 			ph->pid = g.pid;
 			ph->tid = tls.tid;
 			ph->seq = tls.seq++;
