@@ -31,9 +31,12 @@ stress_classify() {
 	fi
 }
 
-# stress_more I MAX END_US: whether a worker that ran I iterations goes on.
+# stress_more I MAX END_US: whether a worker that ran I iterations goes on (never once
+# $STRESS_STOP_FILE, when set, exists).
 stress_more() {
-	if [ "$2" -gt 0 ]; then
+	if [ -n "${STRESS_STOP_FILE:-}" ] && [ -e "$STRESS_STOP_FILE" ]; then
+		return 1
+	elif [ "$2" -gt 0 ]; then
 		[ "$1" -lt "$2" ]
 	else
 		[ "$(now_us)" -lt "$3" ]
@@ -62,6 +65,7 @@ stress_worker() {
 		cls=$(stress_classify "$import_rc" "$enable_rc" "$err")
 		printf '%d\t%d\t%d\t%s\t%d\t%d\t%d\t%d\n' "$i" "$start" $(($(now_us) - t0)) "$cls" \
 			"$import_rc" "$enable_rc" "$import_us" "$window" >>"$dir/w$k.tsv"
+		[ "$cls" != race ] || [ -z "${STRESS_STOP_FILE:-}" ] || : >"$STRESS_STOP_FILE"
 		if [ "$cls" != ok ] && [ ! -e "$dir/w$k.$cls" ]; then
 			{
 				echo "svc:/stress/$name:default"
