@@ -28,6 +28,11 @@
  * - A restarter (svc.startd) registers on its connection; configd forgets it when that
  *   connection closes.  With --native (building a repository with no restarter) none may
  *   register and RestarterAttached is always false.
+ * - Tracing (SMF_TRACE=1, lib/util/trace.c) and delay points (SMF_DELAY, points.c) are set up
+ *   once the root is known and before the socket exists, so no request is served untraced.
+ *   A write is traced as configd.commit (probes.c) after SQLite committed and before its reply
+ *   and its notifications: that time stamp is when the pg exists for every client.  Failing to
+ *   open the trace file is a warning, not a reason to stop serving.
  */
 #include <getopt.h>
 #include <signal.h>
@@ -42,6 +47,8 @@
 #include "log.h"
 #include "macro.h"
 #include "paths.h"
+#include "points.h"
+#include "trace.h"
 
 static const char *arg_root;
 static bool arg_native;
@@ -213,7 +220,12 @@ static int run(Manager *m)
 	if (lock_fd < 0)
 		return lock_fd;
 	raise_fd_limit();
-	r = setup_event(m);
+	r = smf_trace_open_env(m->root, "svc.configd");
+	if (r < 0)
+		log_warning_errno(r, "cannot open a trace file under %s; not tracing", m->root);
+	r = configd_points_init();
+	if (r >= 0)
+		r = setup_event(m);
 	if (r >= 0)
 		r = open_backend(m);
 	if (r >= 0)
@@ -236,6 +248,8 @@ static void manager_done(Manager *m)
 	sd_event_unref(m->event);
 	free(m->door_path);
 	free(m->root);
+	configd_points_done();
+	smf_trace_close();
 }
 
 int main(int argc, char *argv[])

@@ -1,15 +1,17 @@
 /*
  * methods-batch.c: Batch, many steps in one repository transaction (backend-batch.c).
  *
- * The steps arrive as one array, so a whole manifest costs one round trip.  The reply goes
- * first, then the notifications the backend collected, in the order their pgs were first
- * touched: both only after the SQLite commit, as for Commit.
+ * The steps arrive as one array, so a whole manifest costs one round trip.  After the SQLite
+ * commit, every pg the batch created or changed is traced (configd.commit, one event each),
+ * then the reply goes, then the notifications the backend collected, in the order their pgs
+ * were first touched, as for Commit.
  */
 #include <errno.h>
 #include <stdlib.h>
 
 #include "macro.h"
 #include "methods.h"
+#include "probes.h"
 
 typedef struct StepList {
 	BackendStep *steps;
@@ -107,6 +109,9 @@ int method_batch(sd_bus_message *m, void *userdata, sd_bus_error *error)
 	applied = backend_batch(c->manager->backend, l.steps, l.n, &ev, &n_ev);
 	if (applied < 0)
 		return configd_backend_error(c, error, applied);
+	for (size_t i = 0; i < n_ev; i++)
+		if (!ev[i].deleted)
+			probe_pg_committed(&ev[i].pg);
 	r = sd_bus_reply_method_return(m, "u", (uint32_t)applied);
 	for (size_t i = 0; i < n_ev; i++)
 		if (ev[i].deleted)

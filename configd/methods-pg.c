@@ -2,6 +2,7 @@
 #include <stdlib.h>
 
 #include "methods.h"
+#include "probes.h"
 #include "strv.h"
 
 int method_list_pgs(sd_bus_message *m, void *userdata, sd_bus_error *error)
@@ -95,6 +96,7 @@ int method_add_pg(sd_bus_message *m, void *userdata, sd_bus_error *error)
 	r = backend_add_pg(c->manager->backend, entity, name, type, flags, &pg);
 	if (r < 0)
 		return configd_backend_error(c, error, r);
+	probe_pg_committed(pg);
 	r = sd_bus_reply_method_return(m, "t", pg->generation);
 	notify_pg_changed(c->manager, pg);
 	return r;
@@ -201,7 +203,12 @@ int method_commit(sd_bus_message *m, void *userdata, sd_bus_error *error)
 	committed = backend_commit(c->manager->backend, entity, name, gen, l.cmds, l.n, &pg);
 	if (committed < 0)
 		return configd_backend_error(c, error, committed);
-	/* Reply, then tell the watchers (even if the writer is gone): both after the commit. */
+	/*
+	 * Traced first (the instant the pg is there for everyone), then the reply, then the
+	 * watchers (even if the writer is gone): all after the commit.
+	 */
+	if (committed > 0)
+		probe_pg_committed(pg);
 	r = sd_bus_reply_method_return(m, "t", pg->generation);
 	if (committed > 0)
 		notify_pg_changed(c->manager, pg);

@@ -6,8 +6,10 @@
  * each connection with a matching interest.  Since everything runs on one thread and each
  * handler notifies right after its own commit, the signals of one connection are queued, and
  * therefore delivered, in commit order; a client that registered before a commit is always
- * told about it.  Every signal leaves through notify_send(), the one place where a trace point
- * or an injected delay belongs.
+ * told about it.  Every signal leaves through notify_send(), the one place where the trace point
+ * (configd.notify_sent, once per connection) and the delay point configd.notify.before_send
+ * sit.  The delay comes after the commit, its trace event and its reply, so it stretches
+ * exactly the time a subscriber (startd) waits to hear of a change that already exists.
  *
  * A subscriber that does not read is not allowed to grow configd without bound: past
  * CONFIGD_MAX_QUEUED_SIGNALS messages or CONFIGD_MAX_QUEUED_SIGNAL_BYTES bytes waiting in its
@@ -17,6 +19,8 @@
 
 #include "configd.h"
 #include "log.h"
+#include "points.h"
+#include "probes.h"
 #include "strv.h"
 
 int notify_add_interest(Connection *c, bool by_type, const char *name, sd_bus_error *error)
@@ -100,14 +104,21 @@ static void notify_send(Connection *c, const scf_pg_t *pg, bool deleted)
 		connection_drop(c, "too many unread notifications");
 		return;
 	}
+	configd_point("configd.notify.before_send");
 	r = sd_bus_message_new_signal(c->bus, &msg, CONFIGD_OBJECT_PATH, CONFIGD_INTERFACE,
 	        deleted ? "PgDeleted" : "PgChanged");
 	if (r >= 0)
 		r = deleted ? sd_bus_message_append(msg, "sss", pg->entity, pg->name, pg->type)
 		            : sd_bus_message_append(
 		                      msg, "ssst", pg->entity, pg->name, pg->type, pg->generation);
-	if (r >= 0)
+	if (r >= 0) {
+		/*
+		 * Traced before the send: sd_bus_send() often writes to the socket at once, and
+		 * the subscriber's notify_received must not precede our notify_sent in the trace.
+		 */
+		probe_notify_sent(pg);
 		r = sd_bus_send(c->bus, msg, NULL);
+	}
 	if (r >= 0) {
 		c->queued_signal_bytes += bytes;
 		connection_update(c); /* what the socket did not take needs EPOLLOUT */

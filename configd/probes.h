@@ -1,0 +1,22 @@
+/*
+ * probes.h: configd's trace points, each a USDT probe and a recorder event (probe.h).
+ *
+ * What each event carries is docs/trace-format.md's contract: the string is the pg FMRI
+ * ("<entity>/:properties/<pg>"), the flow the instance's (0 for a service-level pg).
+ */
+#ifndef CONFIGD_PROBES_H
+#define CONFIGD_PROBES_H
+
+#include "libscf.h"
+
+/*
+ * configd.commit: pg was created or changed and SQLite has committed it.  Call before the
+ * reply and before notify_pg_changed(): svctrace takes this time stamp as the instant the pg
+ * exists for every client.
+ */
+void probe_pg_committed(const scf_pg_t *pg);
+
+/* configd.notify_sent: one notification about pg was queued on one connection. */
+void probe_notify_sent(const scf_pg_t *pg);
+
+#endif
