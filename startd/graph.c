@@ -30,6 +30,7 @@
 #include "log.h"
 #include "macro.h"
 #include "points.h"
+#include "probes.h"
 #include "startd.h"
 #include "strv.h"
 #include "timeutil.h"
@@ -432,6 +433,7 @@ static void maybe_insert(Graph *g, const char *fmri)
 	v->enabled = read_enabled(g->h, fmri);
 	read_deps(g, v);
 	startd_point("startd.graph.before_insert", fmri);
+	probe_graph_insert(fmri);
 	(void)restarter_enqueue(g->m, RE_INSERT, fmri, 0);
 	send_enabled(g, v);
 	process_actions(g, v);

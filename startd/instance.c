@@ -22,6 +22,7 @@
 #include "log.h"
 #include "macro.h"
 #include "points.h"
+#include "probes.h"
 #include "proc.h"
 #include "strv.h"
 #include "timeutil.h"
@@ -108,9 +109,11 @@ static int commit_full(Inst *i, rstate_t state, rstate_t next, const char *aux, 
 	};
 	int r;
 
-	if (state != i->state)
+	if (state != i->state) {
 		log_info("%s: %s -> %s (%s)", i->fmri, rstate_to_string(i->state),
 		        rstate_to_string(state), strempty(aux));
+		probe_state_change(i->fmri, i->state, state);
+	}
 	i->state = state;
 	i->next_state = next;
 	i->aux = aux;

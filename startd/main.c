@@ -47,6 +47,11 @@
  *   state; services are not touched (repo.c).
  * - SIGTERM: stop listening, stop every service startd runs (stop method, then the group),
  *   exit 0.  A repository that does not come back in time: the same, exit 1.
+ * - Tracing (SMF_TRACE=1) starts once the root is known, before any thread, and stops after
+ *   every thread was joined; each step of an instance's path through the threads above is an
+ *   event of its flow (probes.c), and the delay points sit on that path (points.c).  A method
+ *   inherits neither the trace file (close-on-exec; the mapping ends at exec) nor any page of
+ *   it, only SMF_TRACE itself, so a method that runs svccfg or svcadm (EMI) traces on its own.
  */
 #include <getopt.h>
 #include <pthread.h>
@@ -63,6 +68,7 @@
 #include "paths.h"
 #include "proc.h"
 #include "startd.h"
+#include "trace.h"
 
 static const char *arg_root;
 
@@ -183,6 +189,9 @@ static int run(Manager *m, const sigset_t *mask)
 	r = smf_root_resolve(arg_root, &m->root);
 	if (r < 0)
 		return log_error_errno(r, "cannot determine the root directory");
+	r = smf_trace_open_env(m->root, "svc.startd");
+	if (r < 0)
+		log_warning_errno(r, "cannot open a trace file under %s; not tracing", m->root);
 	r = register_restarter(m);
 	if (r >= 0)
 		(void)cgroup_init(m->root); /* off where not writable */
@@ -232,5 +241,6 @@ int main(int argc, char *argv[])
 	manager_init(&m);
 	r = run(&m, &mask);
 	manager_done(&m);
+	smf_trace_close(); /* every thread is gone */
 	return r < 0 ? 1 : 0;
 }

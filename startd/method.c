@@ -7,6 +7,10 @@
  * contract, anything else runs as /bin/sh -c "exec <exec>" with its output appended to the
  * instance's log.  timeout_seconds 0 (or absent) means no limit; past the limit the method's
  * whole process group is killed.
+ *
+ * Traced as startd.method_start once the method runs (":true" and ":kill" too, which run no
+ * process) and startd.method_exit once it is done; a wait-model start is not waited for, so it
+ * has no method_exit.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -24,6 +28,7 @@
 #include "log.h"
 #include "macro.h"
 #include "paths.h"
+#include "probes.h"
 #include "proc.h"
 #include "strv.h"
 #include "timeutil.h"
@@ -310,10 +315,11 @@ int method_run(Inst *i, const char *name, bool wait_model, method_result_t *res,
 	if (exec_of(pg, &exec, &timeout) < 0)
 		return -ENOENT;
 	*res = METHOD_OK;
-	if (streq(exec, ":true"))
-		return 0;
-	if (streq(exec, ":kill")) {
-		(void)proc_group_kill(i->pgid, SIGTERM, STOP_GRACE_USEC);
+	if (streq(exec, ":true") || streq(exec, ":kill")) {
+		probe_method_start(i->fmri, name);
+		if (streq(exec, ":kill"))
+			(void)proc_group_kill(i->pgid, SIGTERM, STOP_GRACE_USEC);
+		probe_method_exit(i->fmri, name, METHOD_OK, 0);
 		return 0;
 	}
 	log_fd = open_log(i);
@@ -333,6 +339,7 @@ int method_run(Inst *i, const char *name, bool wait_model, method_result_t *res,
 		*res = METHOD_FATAL;
 		return 0;
 	}
+	probe_method_start(i->fmri, name);
 	if (start) {
 		i->pgid = i->start_pid = pid;
 		(void)proc_contract_add(pid, i->fmri, false);
@@ -343,6 +350,7 @@ int method_run(Inst *i, const char *name, bool wait_model, method_result_t *res,
 		return 0;
 	}
 	*res = wait_method(i, pid, timeout, start, code);
+	probe_method_exit(i->fmri, name, *res, *code);
 	if (!start) /* what a stop method left behind is not the service's */
 		(void)proc_group_kill(pid, SIGKILL, 0);
 	log_header(log_fd, "Method \"%s\" exited with status %d", name, *code);

@@ -5,7 +5,8 @@
  * restarter_actions) and "dependency", and turns each notification into a graph event, in
  * the order configd sent them.  It subscribes before the graph's first scan is queued, so an
  * instance created during start-up is seen by one or the other (the graph ignores the second
- * sight).  Changes to the restarter pg are startd's own writes and are dropped here.
+ * sight).  Changes to the restarter pg are startd's own writes and are dropped here (after
+ * startd.notify_received is traced: every notification read is, whatever becomes of it).
  *
  * When the connection breaks, configd is presumed restarting: this thread polls its socket
  * (every RECONNECT_POLL_MSEC, until SVC_STARTD_RECONNECT_TIMEOUT seconds, default 60),
@@ -24,6 +25,7 @@
 
 #include "log.h"
 #include "macro.h"
+#include "probes.h"
 #include "startd.h"
 #include "timeutil.h"
 
@@ -51,6 +53,7 @@ static int drain(Manager *m)
 
 		if (r <= 0)
 			return r;
+		probe_notify_received(&n);
 		forward(m, &n);
 		scf_notification_clear(&n);
 	}

@@ -8,6 +8,11 @@
  * its own instance), and retires after WORKER_LINGER_USEC without events, as illumos' lingering
  * instance threads do.  Instances are freed only at exit, so a worker never outlives its
  * instance.
+ *
+ * Traced (startd.restarter_enqueue / _dequeue, string: the event's name) where an event goes
+ * onto its instance's own queue and where the worker takes it off, so the two pair up one to
+ * one and their distance is the time the event waited for its instance.  The enqueue is traced
+ * before the push: once pushed, the worker may dequeue (and trace) it at once.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -16,6 +21,7 @@
 #include "instance.h"
 #include "log.h"
 #include "macro.h"
+#include "probes.h"
 #include "proc.h"
 #include "startd.h"
 #include "timeutil.h"
@@ -66,6 +72,7 @@ static void *worker_main(void *userdata)
 
 		if (!e)
 			break;
+		probe_restarter_dequeue(i->fmri, e->type);
 		quit = e->type == RE_SHUTDOWN;
 		/* A handle from before a configd restart is dead for good: bind a new one. */
 		if (e->type == RE_RESYNC) {
@@ -112,6 +119,7 @@ static void inst_enqueue(Manager *m, Inst *i, int type, int64_t arg)
 {
 	bool need = false;
 
+	probe_restarter_enqueue(i->fmri, type);
 	if (event_queue_push(&i->q, type, NULL, NULL, NULL, arg, &need) < 0) {
 		log_error("%s: out of memory, event %d dropped", i->fmri, type);
 		return;

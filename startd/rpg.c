@@ -4,6 +4,8 @@
  * startd is the only writer of the restarter pg, so a batch (pg ensure + property sets, one
  * SQLite transaction, one notification) is enough: no read-modify-write, no generation to
  * check.  It also means the pg is never seen half-written: it appears with its state.
+ * startd.restarter_pg_written is traced once configd has answered the commit; the instant the
+ * pg came to exist is configd's own configd.commit, before that answer.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -11,6 +13,7 @@
 #include "instance.h"
 #include "log.h"
 #include "macro.h"
+#include "probes.h"
 #include "timeutil.h"
 
 static int set1(scf_batch_t *b, const char *fmri, const char *prop, scf_type_t t, const char *v)
@@ -59,6 +62,8 @@ int rpg_write(scf_handle_t *h, const char *fmri, const StateUpdate *u)
 		r = set1(b, fmri, "logfile", SCF_TYPE_ASTRING, u->logfile);
 	if (r >= 0)
 		r = scf_batch_commit(b);
+	if (r >= 0)
+		probe_restarter_pg_written(fmri);
 	if (r < 0)
 		log_warning("%s: cannot write the restarter pg: %s", fmri, scf_handle_errmsg(h));
 	scf_batch_free(b);

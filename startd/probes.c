@@ -1,0 +1,112 @@
+/*
+ * probes.c: startd's trace points (see probes.h).
+ *
+ * Every string is formatted on the stack, tracing on or off: no allocation on the event path,
+ * and what is formatted (an FMRI, two state names) is short next to the repository round trip
+ * each of these events goes with.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "probe.h"
+#include "probes.h"
+
+#define PG_FMRI_MAX (SCF_LIMIT_MAX_FMRI_LENGTH + SCF_LIMIT_MAX_NAME_LENGTH + 16)
+
+static const char *const event_names[] = {
+        [RE_INSERT] = "insert",
+        [RE_ENABLE] = "enable",
+        [RE_DISABLE] = "disable",
+        [RE_START] = "start",
+        [RE_STOP] = "stop",
+        [RE_CONTRACT_EMPTY] = "contract_empty",
+        [RE_REMOVE] = "remove",
+        [RE_RESTART] = "restart",
+        [RE_REFRESH] = "refresh",
+        [RE_MAINT_ON] = "maint_on",
+        [RE_MAINT_ON_IMMEDIATE] = "maint_on_immediate",
+        [RE_MAINT_OFF] = "maint_off",
+        [RE_DEGRADED] = "degraded",
+        [RE_RESTORE] = "restore",
+        [RE_RESYNC] = "resync",
+        [RE_SHUTDOWN] = "shutdown",
+        [RE_QUIT] = "quit",
+};
+
+const char *restarter_event_name(int type)
+{
+	if (type <= 0 || (size_t)type >= sizeof(event_names) / sizeof(event_names[0]) ||
+	        !event_names[type])
+		return "unknown";
+	return event_names[type];
+}
+
+/* Canonical FMRIs name an instance exactly when a ':' follows "svc:/". */
+static uint64_t instance_flow(const char *fmri)
+{
+	if (!fmri || strncmp(fmri, "svc:/", 5) != 0 || !strchr(fmri + 5, ':'))
+		return 0;
+	return smf_trace_flow(fmri);
+}
+
+void probe_notify_received(const scf_notification_t *n)
+{
+	char buf[PG_FMRI_MAX];
+
+	if (n->pg)
+		snprintf(buf, sizeof(buf), "%s/:properties/%s", n->entity ? n->entity : "", n->pg);
+	else
+		snprintf(buf, sizeof(buf), "%s", n->entity ? n->entity : "");
+	SMF_PROBE(notify_received, SMF_TRACE_STARTD_NOTIFY_RECEIVED, instance_flow(n->entity), buf);
+}
+
+void probe_graph_insert(const char *fmri)
+{
+	SMF_PROBE(graph_insert, SMF_TRACE_STARTD_GRAPH_INSERT, instance_flow(fmri), fmri);
+}
+
+void probe_restarter_enqueue(const char *fmri, int type)
+{
+	SMF_PROBE(restarter_enqueue, SMF_TRACE_STARTD_RESTARTER_ENQUEUE, instance_flow(fmri),
+	        restarter_event_name(type));
+}
+
+void probe_restarter_dequeue(const char *fmri, int type)
+{
+	SMF_PROBE(restarter_dequeue, SMF_TRACE_STARTD_RESTARTER_DEQUEUE, instance_flow(fmri),
+	        restarter_event_name(type));
+}
+
+void probe_restarter_pg_written(const char *fmri)
+{
+	SMF_PROBE(restarter_pg_written, SMF_TRACE_STARTD_RESTARTER_PG_WRITTEN, instance_flow(fmri),
+	        fmri);
+}
+
+void probe_state_change(const char *fmri, rstate_t from, rstate_t to)
+{
+	char buf[64];
+
+	snprintf(buf, sizeof(buf), "%s>%s", rstate_to_string(from), rstate_to_string(to));
+	SMF_PROBE(state_change, SMF_TRACE_STARTD_STATE_CHANGE, instance_flow(fmri), buf);
+}
+
+void probe_method_start(const char *fmri, const char *method)
+{
+	SMF_PROBE(method_start, SMF_TRACE_STARTD_METHOD_START, instance_flow(fmri), method);
+}
+
+void probe_method_exit(const char *fmri, const char *method, method_result_t res, int code)
+{
+	char buf[SCF_LIMIT_MAX_NAME_LENGTH + 32];
+
+	if (res == METHOD_TIMEOUT)
+		snprintf(buf, sizeof(buf), "%s timeout", method);
+	else if (res == METHOD_CANCELED)
+		snprintf(buf, sizeof(buf), "%s canceled", method);
+	else if (code < 0)
+		snprintf(buf, sizeof(buf), "%s signal %d", method, -code);
+	else
+		snprintf(buf, sizeof(buf), "%s exit %d", method, code);
+	SMF_PROBE(method_exit, SMF_TRACE_STARTD_METHOD_EXIT, instance_flow(fmri), buf);
+}

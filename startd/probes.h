@@ -1,0 +1,33 @@
+/*
+ * probes.h: startd's trace points, each a USDT probe and a recorder event (probe.h).
+ *
+ * What each event carries is docs/trace-format.md's contract; the flow is the instance's
+ * (smf_trace_flow() of its canonical FMRI), 0 for a notification about a service.  One
+ * function per event keeps the call sites one line and the strings built in one place, on the
+ * stack (the USDT half needs them even when the recorder is off).
+ */
+#ifndef STARTD_PROBES_H
+#define STARTD_PROBES_H
+
+#include "instance.h"
+#include "libscf.h"
+
+/* startd.notify_received: the repository thread read n (string: the pg FMRI). */
+void probe_notify_received(const scf_notification_t *n);
+/* startd.graph_insert: the graph took up a new instance and is about to queue its INSERT. */
+void probe_graph_insert(const char *fmri);
+/* startd.restarter_enqueue / _dequeue: an RE_* event onto / off the instance's own queue. */
+void probe_restarter_enqueue(const char *fmri, int type);
+void probe_restarter_dequeue(const char *fmri, int type);
+/* startd.restarter_pg_written: configd acknowledged a commit of the instance's restarter pg. */
+void probe_restarter_pg_written(const char *fmri);
+/* startd.state_change: "<from>><to>". */
+void probe_state_change(const char *fmri, rstate_t from, rstate_t to);
+/* startd.method_start / method_exit ("<method> exit N", "signal N", "timeout", "canceled"). */
+void probe_method_start(const char *fmri, const char *method);
+void probe_method_exit(const char *fmri, const char *method, method_result_t res, int code);
+
+/* The RE_* event's name as the trace writes it ("insert", "enable", ...). */
+const char *restarter_event_name(int type);
+
+#endif
