@@ -28,7 +28,9 @@
  * lives in other instances.  It reads the instance's restarter pg: when it is missing, the
  * instance "is misconfigured (lacks "restarter" property group)" and the exit status is 3.
  * That is deliberate: it is the visible symptom of the import/enable race (startd writes the
- * pg asynchronously), and this tool must keep showing it rather than paper over it.
+ * pg asynchronously), and this tool must keep showing it rather than paper over it.  With
+ * SMF_TRACE=1 every such read is traced (svcadm.read_restarter_pg before it, svcadm.result
+ * "present", "absent" or "error" after it), so the trace shows a read that beat startd's write.
  *
  * Exit codes: 0 done, 1 fatal (bad operand, permission...), 2 usage, 3 an instance failed
  * (maintenance, disabled/enabled by another entity, misconfigured), 4 dependencies that can
@@ -48,6 +50,7 @@
 #include "cli-error.h"
 #include "cli-resolve.h"
 #include "macro.h"
+#include "probe.h"
 #include "strv.h"
 #include "timeutil.h"
 
@@ -294,6 +297,14 @@ static void pg_freep(scf_pg_t **p)
 		scf_pg_free(*p);
 }
 
+/* svcadm.result's string for scf_pg_get()'s answer. */
+static const char *read_result(int r)
+{
+	if (r >= 0)
+		return "present";
+	return r == -SCF_ERROR_NOT_FOUND ? "absent" : "error";
+}
+
 /*
  * The instance's state into buf; -1 with the illumos warning when the restarter pg or its
  * state property is missing or malformed.
@@ -303,9 +314,13 @@ static int inst_get_state(const char *fmri, char *buf, size_t size)
 	_cleanup_(pg_freep) scf_pg_t *pg = NULL;
 	const scf_property_t *p;
 	const char *s;
+	uint64_t flow = smf_trace_flow(fmri);
 	int r;
 
+	/* The race manifests as "absent" right after this read; svctrace pairs the two. */
+	SMF_PROBE(read_restarter_pg, SMF_TRACE_SVCADM_READ_RESTARTER_PG, flow, fmri);
 	r = scf_pg_get(h, fmri, SCF_PG_RESTARTER, NULL, 0, &pg);
+	SMF_PROBE(result, SMF_TRACE_SVCADM_RESULT, flow, read_result(r));
 	if (r == -SCF_ERROR_NOT_FOUND) {
 		warn("%s is misconfigured (lacks \"%s\" property group).", fmri, SCF_PG_RESTARTER);
 		return -1;
@@ -882,6 +897,11 @@ int main(int argc, char **argv)
 	if (optind >= argc)
 		usage();
 	cmd = argv[optind++];
+	r = smf_trace_open_env(NULL, "svcadm");
+	if (r < 0)
+		warn("cannot open a trace file (%s); not tracing.", strerror(-r));
+	/* die_scf() and usage() leave through exit(): the file is closed there too. */
+	atexit(smf_trace_close);
 	r = cli_connect(NULL, &h);
 	if (r < 0) {
 		warn("Couldn't bind to svc.configd: %s.", cli_scf_phrase(r));

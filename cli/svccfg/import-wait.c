@@ -18,6 +18,11 @@
  * and handles no notification until it ends).  Not at all, silently, with SVCCFG_IMPORT_NOWAIT=1
  * (the old behaviour, for the race harness) or with -n (import.c does not call us then).
  *
+ * Traced (docs/trace-format.md): import.wait_begin with the number of instances once the
+ * interest is registered, and import.wait_done ("ok", "timeout", "error", or "skipped: <why>"
+ * whenever the wait is not done at all) once it ends, so a trace tells an import that waited
+ * from one that did not.
+ *
  * INVARIANTS.  The notification interest is dropped (scf_notify_reset) before returning, so a
  * later command of the same svccfg session does not pile up notifications.  The deadline is
  * bounded (default 60 s, --timeout, SVCCFG_IMPORT_TIMEOUT); reaching it is an error that names
@@ -30,6 +35,7 @@
 #include <string.h>
 
 #include "import-wait.h"
+#include "probe.h"
 #include "strv.h"
 #include "timeutil.h"
 
@@ -213,14 +219,42 @@ static int report_missing(svccfg_t *c, scf_handle_t *h, wait_set_t *s, uint64_t 
 	return SVCCFG_ERR;
 }
 
-/* 1 if we should wait; 0 (said why) if not; < 0 on a libscf error. */
-static int should_wait(svccfg_t *c, scf_handle_t *h, char *const *instances)
+void import_wait_skipped(const char *why)
+{
+	char buf[128];
+
+	snprintf(buf, sizeof(buf), "skipped: %s", why);
+	SMF_PROBE(wait_done, SMF_TRACE_IMPORT_WAIT_DONE, 0, buf);
+}
+
+static void trace_wait_begin(size_t n)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "%zu", n);
+	SMF_PROBE(wait_begin, SMF_TRACE_IMPORT_WAIT_BEGIN, 0, buf);
+}
+
+static void trace_wait_done(int r, size_t left)
+{
+	const char *how = "ok";
+
+	if (r < 0)
+		how = "error";
+	else if (left > 0)
+		how = "timeout";
+	SMF_PROBE(wait_done, SMF_TRACE_IMPORT_WAIT_DONE, 0, how);
+}
+
+/* 1 if we should wait; 0 (said why, *why for the trace) if not; < 0 on a libscf error. */
+static int should_wait(svccfg_t *c, scf_handle_t *h, char *const *instances, const char **why)
 {
 	static bool said_no_restarter;
 	_cleanup_free_ char *emi = NULL;
 	size_t n = strv_length(instances);
 	int r;
 
+	*why = "no restarter attached";
 	r = scf_restarter_attached(h);
 	if (r <= 0) {
 		/* Once per process: a command file importing 100 manifests would say it 100 times. */
@@ -237,6 +271,7 @@ static int should_wait(svccfg_t *c, scf_handle_t *h, char *const *instances)
 	if (r < 0)
 		return r;
 	if (emi && !streq(emi, "online") && !streq(emi, "disabled")) {
+		*why = "early-manifest-import pending";
 		if (n > 1)
 			svccfg_warn(c,
 			        "Not validating instance %s (and %zu more) because EMI's state "
@@ -253,24 +288,39 @@ static int should_wait(svccfg_t *c, scf_handle_t *h, char *const *instances)
 int import_wait(svccfg_t *c, scf_handle_t *h, char *const *instances, uint64_t timeout_usec)
 {
 	uint64_t deadline = deadline_after_usec(timeout_usec);
-	const char *nowait = getenv("SVCCFG_IMPORT_NOWAIT");
+	const char *nowait = getenv("SVCCFG_IMPORT_NOWAIT"), *why = NULL;
 	wait_set_t s;
 	int r, q;
 
-	if (!instances || !instances[0] || (nowait && streq(nowait, "1")))
+	if (!instances || !instances[0]) {
+		import_wait_skipped("no instances");
 		return SVCCFG_OK;
-	r = should_wait(c, h, instances);
+	}
+	if (nowait && streq(nowait, "1")) {
+		import_wait_skipped("SVCCFG_IMPORT_NOWAIT");
+		return SVCCFG_OK;
+	}
+	r = should_wait(c, h, instances, &why);
+	if (r == 0)
+		import_wait_skipped(why);
+	if (r < 0)
+		trace_wait_done(r, 0);
 	if (r <= 0)
 		return r < 0 ? svccfg_scf_error(c, r, "import") : SVCCFG_OK;
 	/* Step 1 before step 2: see the model. */
-	if ((r = scf_notify_add_pgname(h, SCF_PG_RESTARTER)) < 0)
+	if ((r = scf_notify_add_pgname(h, SCF_PG_RESTARTER)) < 0) {
+		trace_wait_done(r, 0);
 		return svccfg_scf_error(c, r, "import");
+	}
 	r = wait_set_init(&s, instances);
-	if (r >= 0)
+	if (r >= 0) {
+		trace_wait_begin(s.n);
 		r = wait_loop(&s, h, deadline);
+	}
 	q = scf_notify_reset(h);
 	if (r >= 0 && q < 0)
 		r = q;
+	trace_wait_done(r, s.left);
 	if (r >= 0)
 		r = s.left ? report_missing(c, h, &s, timeout_usec) : SVCCFG_OK;
 	else

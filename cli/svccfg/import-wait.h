@@ -29,4 +29,7 @@ int import_wait_default_timeout(svccfg_t *c, uint64_t *ret);
  */
 int import_wait(svccfg_t *c, scf_handle_t *h, char *const *instances, uint64_t timeout_usec);
 
+/* Traces import.wait_done "skipped: <why>", for a caller that does not wait at all (-n). */
+void import_wait_skipped(const char *why);
+
 #endif

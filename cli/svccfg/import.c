@@ -13,6 +13,12 @@
  *
  * After every manifest is committed and refreshed, import waits until the restarter has taken
  * up each instance they wrote (import-wait.c); -n skips the wait as it skips the refresh.
+ *
+ * TRACE (docs/trace-format.md).  import.begin per manifest; once its batch committed,
+ * import.instance_committed and (unless -n) import.refresh for each of its instances, flowed by
+ * instance; the wait's events (import-wait.c); and import.return "exit <status>" once, when
+ * the command returns, whatever the path.  An import that returns before the restarter pg of
+ * an instance it committed exists is the latent race svctrace looks for.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -25,6 +31,7 @@
 #include "import-wait.h"
 #include "manifest.h"
 #include "mapping.h"
+#include "probe.h"
 #include "sha256.h"
 #include "strv.h"
 
@@ -212,6 +219,17 @@ static int build_and_commit(svccfg_t *c, map_ctx_t *m, const import_opts_t *o, c
 	return SVCCFG_ERR;
 }
 
+/* The manifest's batch committed: its instances exist (and were refreshed, unless -n). */
+static void trace_committed(char *const *instances, bool refreshed)
+{
+	STRV_FOREACH (i, instances)
+		SMF_PROBE(instance_committed, SMF_TRACE_IMPORT_INSTANCE_COMMITTED,
+		        smf_trace_flow(*i), *i);
+	if (refreshed)
+		STRV_FOREACH (i, instances)
+			SMF_PROBE(refresh, SMF_TRACE_IMPORT_REFRESH, smf_trace_flow(*i), *i);
+}
+
 /* Remembers the instances a committed manifest wrote, for the wait. */
 static int add_wait_for(import_opts_t *o, char *const *instances)
 {
@@ -230,6 +248,7 @@ static int import_one(svccfg_t *c, scf_handle_t *h, const char *file, import_opt
 	map_ctx_t m = {.h = h, .mode = MAP_IMPORT, .warn = stderr};
 	int r;
 
+	SMF_PROBE(begin, SMF_TRACE_IMPORT_BEGIN, 0, file);
 	if ((r = bundles_read(c, file, &b)) < 0)
 		return r;
 	if (b->type == MF_BUNDLE_PROFILE) {
@@ -248,6 +267,8 @@ static int import_one(svccfg_t *c, scf_handle_t *h, const char *file, import_opt
 		return svccfg_scf_error(c, r, file);
 	m.bundle = b;
 	r = build_and_commit(c, &m, o, abspath, pg, hash);
+	if (r == SVCCFG_OK)
+		trace_committed(m.instances, !o->no_refresh);
 	if (r == SVCCFG_OK && add_wait_for(o, m.instances) < 0)
 		r = svccfg_scf_error(c, -SCF_ERROR_NO_MEMORY, file);
 	scf_batch_free(m.b);
@@ -287,7 +308,7 @@ static int import_options(const token_t *args, size_t n, import_opts_t *o)
 	return (int)i;
 }
 
-int cmd_import(svccfg_t *c, const token_t *args, size_t n)
+static int import_run(svccfg_t *c, const token_t *args, size_t n)
 {
 	_cleanup_strv_free_ char **files = NULL;
 	import_opts_t o = {0};
@@ -319,9 +340,21 @@ int cmd_import(svccfg_t *c, const token_t *args, size_t n)
 		r = import_wait(c, h, o.wait_for, o.timeout_usec);
 		if (r < 0)
 			ret = r;
-	}
+	} else if (r != SVCCFG_FATAL)
+		import_wait_skipped(o.no_refresh ? "-n" : "no instances");
 	strv_free(o.wait_for);
 	return r == SVCCFG_FATAL ? r : ret;
+}
+
+int cmd_import(svccfg_t *c, const token_t *args, size_t n)
+{
+	int r = import_run(c, args, n);
+	char buf[32];
+
+	/* The status the command gives outside the prompt (engine.c): any failure is 1. */
+	snprintf(buf, sizeof(buf), "exit %d", r < 0 ? 1 : 0);
+	SMF_PROBE(return, SMF_TRACE_IMPORT_RETURN, 0, buf);
+	return r;
 }
 
 int cmd_validate(svccfg_t *c, const token_t *args, size_t n)

@@ -10,6 +10,9 @@
  * INVARIANTS.  A failing command changes nothing: each is one libscf call or one transaction
  * (a property change is a read-modify-commit retried while another writer beats it).  Outside
  * the prompt the first failure ends the run with status 1; bad options give status 2.
+ *
+ * TRACING.  With SMF_TRACE=1 the run records its import events (import.c) in a file of its own
+ * under the root's var/svc/trace/; a file that cannot be opened is a warning, never a failure.
  */
 #include <getopt.h>
 #include <string.h>
@@ -20,6 +23,7 @@
 #include "engine.h"
 #include "log.h"
 #include "svccfg.h"
+#include "trace.h"
 
 static _noreturn_ void usage(void)
 {
@@ -84,6 +88,9 @@ int main(int argc, char *argv[])
 	}
 	if (file && optind < argc)
 		usage();
+	r = smf_trace_open_env(c.root, "svccfg");
+	if (r < 0)
+		log_warning_errno(r, "cannot open a trace file; not tracing");
 
 	r = fmri ? select_initial(&c, fmri) : SVCCFG_OK;
 	if (r < 0)
@@ -97,5 +104,6 @@ int main(int argc, char *argv[])
 	else
 		r = engine_run_file(&c, "-");
 	svccfg_done(&c);
+	smf_trace_close();
 	return r;
 }
