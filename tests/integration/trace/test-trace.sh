@@ -1,0 +1,290 @@
+#!/bin/bash
+# The trace points of svc.configd, svc.startd, svccfg and svcadm, read back from real runs with
+# SMF_TRACE=1 (tracedump merges every file of $ROOT/var/svc/trace by time).  One case per run:
+#   chain         import (the wait on) then "svcadm enable -s": the instance's whole chain is
+#                 there in causal order, from import.begin through configd's commit of its
+#                 restarter pg to import.return, startd's queue and methods, svcadm's read
+#   nowait-race   SVCCFG_IMPORT_NOWAIT=1 and startd held 1 s before the restarter pg write:
+#                 import.return comes BEFORE configd's commit of the restarter pg (the latent
+#                 race, visible in the trace), wait_done says it was skipped, and svcadm's
+#                 outcome agrees with what the trace says it read
+#   off           SMF_TRACE unset: no trace file at all
+#   notify-delay  configd.notify.before_send=300ms: every notification leaves configd, and
+#                 reaches startd, at least 300 ms after the commit it reports
+#   usdt          every program carries its USDT probes (provider minismf)
+# usage: test-trace.sh CASE PATH-OF-svc.startd PATH-OF-svcadm PATH-OF-tracedump
+source "$(dirname "$0")/../startd/lib-startd.sh"
+
+CASE=${1:?usage: test-trace.sh CASE svc.startd svcadm tracedump}
+SVC_STARTD=${2:-${SVC_STARTD:-}}
+SVCADM=${3:?svcadm}
+TRACEDUMP=${4:?tracedump}
+unset SMF_TRACE SMF_TRACE_SIZE SMF_DELAY SMF_DELAY_SEED SVCCFG_IMPORT_NOWAIT SVCCFG_IMPORT_TIMEOUT
+
+source "$(dirname "$0")/../../manifests.sh"
+
+# mf NAME: a manifest of svc:/test/NAME:default in the root; prints its path.
+mf() {
+	transient_manifest "test/$1" "$1" >"$ROOT/$1.xml"
+	echo "$ROOT/$1.xml"
+}
+
+DUMP=""
+# Merges the trace files (of live or stopped processes) into $DUMP.
+dump_trace() {
+	DUMP="$ROOT/trace.txt"
+	"$TRACEDUMP" "$ROOT/var/svc/trace" >"$DUMP" || fail "tracedump failed"
+}
+
+# idx EVENT [FLOW] [STR]: the line number of the first event EVENT (of flow FLOW, whose string
+# is STR, when given) in $DUMP, or "" when there is none.
+idx() {
+	awk -v ev="$1" -v fl="${2:-}" -v st="${3:-}" '
+		{ s = $0; for (k = 0; k < 6; k++) sub(/^[^ ]+ /, "", s) }
+		$5 == ev && (fl == "" || $6 == fl) && (st == "" || s == st) { print NR; exit }' "$DUMP"
+}
+
+# at EVENT [FLOW] [STR]: as idx, failing when there is no such event.
+at() {
+	local n
+	n=$(idx "$@")
+	[ -n "$n" ] || fail "no event $1${2:+ of flow $2}${3:+ with string '$3'} in the trace:
+$(cat "$DUMP")"
+	echo "$n"
+}
+
+# ns LINE: the time stamp of line LINE of $DUMP.
+ns() { sed -n "${1}p" "$DUMP" | cut -d' ' -f1; }
+
+# before A B WHAT: line A comes before line B (they are sorted by time).
+before() {
+	[ "$1" -lt "$2" ] || fail "$3: expected line $1 before line $2:
+$(sed -n "${1}p;${2}p" "$DUMP")"
+}
+
+# Every event of $DUMP was written by the program its name belongs to.
+check_progs() {
+	local bad
+	bad=$(awk '
+		$5 ~ /^import\./ && $4 != "svccfg" ||
+		$5 ~ /^configd\./ && $4 != "svc.configd" ||
+		$5 ~ /^startd\./ && $4 != "svc.startd" ||
+		$5 ~ /^svcadm\./ && $4 != "svcadm"' "$DUMP")
+	[ -z "$bad" ] || fail "events recorded by the wrong program:
+$bad"
+}
+
+stop_all() {
+	startd_stop
+	configd_stop
+}
+
+case_chain() {
+	local I=svc:/test/chain:default f F
+	export SMF_TRACE=1
+	startd_start
+	f=$(mf chain)
+	ok "$SVCCFG" import "$f"
+	ok "$SVCADM" enable -s "$I"
+	stop_all
+	dump_trace
+	check_progs
+	F=$("$TRACEDUMP" --flow "$I")
+
+	local begin committed refresh rcommit wbegin wdone ret
+	begin=$(at import.begin 0000000000000000 "$f")
+	committed=$(at import.instance_committed "$F" "$I")
+	refresh=$(at import.refresh "$F" "$I")
+	rcommit=$(at configd.commit "$F" "$I/:properties/restarter")
+	wbegin=$(at import.wait_begin 0000000000000000 1)
+	wdone=$(at import.wait_done 0000000000000000 ok)
+	ret=$(at import.return 0000000000000000 "exit 0")
+	before "$begin" "$committed" "import.begin, then the instance committed"
+	before "$committed" "$refresh" "committed, then refreshed"
+	before "$committed" "$rcommit" "the instance committed, then its restarter pg"
+	before "$wbegin" "$rcommit" "the wait began before the restarter pg existed"
+	before "$rcommit" "$wdone" "the restarter pg, then the wait's end"
+	before "$rcommit" "$ret" "with the wait on, import returns after the restarter pg exists"
+	before "$wdone" "$ret" "the wait ends before import returns"
+
+	# configd: the instance's general pg committed (and announced) before startd heard of it.
+	local gcommit gsent grecv
+	gcommit=$(at configd.commit "$F" "$I/:properties/general")
+	gsent=$(at configd.notify_sent "$F" "$I/:properties/general")
+	grecv=$(at startd.notify_received "$F" "$I/:properties/general")
+	before "$gcommit" "$committed" "configd commits the general pg, then svccfg hears of it"
+	before "$gcommit" "$gsent" "configd commits, then notifies"
+	before "$gsent" "$grecv" "configd notifies, then startd receives"
+
+	# startd: insert, its queue, the restarter pg write, the states, the start method.
+	local ins enq deq written ud uo on ms me
+	ins=$(at startd.graph_insert "$F" "$I")
+	enq=$(at startd.restarter_enqueue "$F" insert)
+	deq=$(at startd.restarter_dequeue "$F" insert)
+	written=$(at startd.restarter_pg_written "$F" "$I")
+	# The manifest has the instance disabled: it settles disabled, then enable -s starts it.
+	ud=$(at startd.state_change "$F" "uninitialized>disabled")
+	uo=$(at startd.state_change "$F" "disabled>offline")
+	ms=$(at startd.method_start "$F" start)
+	me=$(at startd.method_exit "$F" "start exit 0")
+	on=$(at startd.state_change "$F" "offline>online")
+	before "$grecv" "$ins" "notification received, then graph insert"
+	before "$ins" "$enq" "graph insert, then the INSERT queued"
+	before "$enq" "$deq" "queued, then taken"
+	before "$deq" "$rcommit" "INSERT taken, then the restarter pg committed"
+	before "$rcommit" "$written" "configd's commit, then startd's pg_written"
+	before "$written" "$ud" "the restarter pg written, then uninitialized>disabled"
+	before "$ud" "$uo" "disabled, then (enable) offline"
+	before "$uo" "$ms" "offline, then the start method"
+	before "$ms" "$me" "the start method starts, then exits"
+	before "$me" "$on" "the start method exits, then online"
+	at startd.restarter_enqueue "$F" enable >/dev/null
+	at startd.restarter_dequeue "$F" start >/dev/null
+
+	# svcadm: its first read found the pg (the wait made sure), after it existed.
+	local rd res
+	rd=$(at svcadm.read_restarter_pg "$F" "$I")
+	res=$(at svcadm.result "$F")
+	assert_eq present "$(sed -n "${res}p" "$DUMP" | cut -d' ' -f7-)" "svcadm's first result"
+	[ -z "$(idx svcadm.result "$F" absent)" ] || fail "svcadm read an absent restarter pg"
+	before "$ret" "$rd" "import returned, then svcadm read"
+	before "$rcommit" "$rd" "the restarter pg existed before svcadm read it"
+	before "$rd" "$res" "svcadm's read, then its result"
+	# One import.return per import command.
+	assert_eq 1 "$(awk '$5 == "import.return"' "$DUMP" | wc -l)" "import.return events"
+	log "chain of $I: $(awk -v f="$F" '$6 == f' "$DUMP" | wc -l) events in flow $F"
+}
+
+case_nowait_race() {
+	local I=svc:/test/race:default f F
+	export SMF_TRACE=1
+	SMF_DELAY=startd.restarter.before_pg_write=1000ms startd_start
+	f=$(mf race)
+	SVCCFG_IMPORT_NOWAIT=1 ok "$SVCCFG" import "$f"
+	run "$SVCADM" enable -s "$I"
+	local svcadm_rc=$RC
+	# The held write still happens: the instance ends up online, so the commit is traced.
+	wait_state "$I" online
+	stop_all
+	dump_trace
+	check_progs
+	F=$("$TRACEDUMP" --flow "$I")
+
+	local committed rcommit ret wdone
+	committed=$(at import.instance_committed "$F" "$I")
+	ret=$(at import.return 0000000000000000 "exit 0")
+	rcommit=$(at configd.commit "$F" "$I/:properties/restarter")
+	wdone=$(at import.wait_done 0000000000000000 "skipped: SVCCFG_IMPORT_NOWAIT")
+	[ -z "$(idx import.wait_begin)" ] || fail "import.wait_begin without a wait"
+	before "$committed" "$ret" "committed, then returned"
+	before "$wdone" "$ret" "wait_done (skipped), then return"
+	# The latent race: the import returned while the instance had no restarter pg.
+	before "$ret" "$rcommit" "without the wait, import returns before the restarter pg exists"
+	local window=$(($(ns "$rcommit") - $(ns "$ret")))
+	[ "$window" -ge 900000000 ] || fail "the window is $window ns, under the 1 s hold"
+
+	# svcadm's outcome is the one its traced read had.
+	local res first
+	res=$(at svcadm.result "$F")
+	first=$(sed -n "${res}p" "$DUMP" | cut -d' ' -f7-)
+	if [ "$svcadm_rc" -eq 3 ]; then
+		assert_eq absent "$first" "svcadm's first result when it said misconfigured"
+		before "$res" "$rcommit" "the absent read came before the restarter pg's commit"
+	else
+		assert_eq present "$first" "svcadm's first result when it succeeded ($svcadm_rc)"
+		log "note: svcadm read after the held write (a very slow machine); race not manifested"
+	fi
+	log "latent window $((window / 1000000)) ms; svcadm exit $svcadm_rc ($first)"
+}
+
+case_off() {
+	local I=svc:/test/off:default f
+	unset SMF_TRACE
+	startd_start
+	f=$(mf off)
+	ok "$SVCCFG" import "$f"
+	ok "$SVCADM" enable -s "$I"
+	SMF_TRACE=0 ok "$SVCADM" disable -s "$I"
+	stop_all
+	[ ! -e "$ROOT/var/svc/trace" ] || [ -z "$(ls -A "$ROOT/var/svc/trace")" ] ||
+		fail "trace files without SMF_TRACE=1: $(ls "$ROOT/var/svc/trace")"
+}
+
+case_notify_delay() {
+	local I=svc:/test/nd:default f F n deadline
+	export SMF_TRACE=1
+	# The delay is configd's: restart it with the point set (startd is not up yet).
+	configd_stop
+	SMF_DELAY=configd.notify.before_send=300ms configd_start
+	startd_start
+	f=$(mf nd)
+	SVCCFG_IMPORT_NOWAIT=1 ok "$SVCCFG" import "$f"
+	F=$("$TRACEDUMP" --flow "$I")
+	# Poll the live trace until startd has heard of the instance's general pg.
+	deadline=$((SECONDS + READY_DEADLINE_S))
+	while dump_trace; [ -z "$(idx startd.notify_received "$F" "$I/:properties/general")" ]; do
+		[ "$SECONDS" -lt "$deadline" ] || fail "startd never received the general pg's notification:
+$(cat "$DUMP")"
+		sleep 0.05
+	done
+	stop_all
+	dump_trace
+	local commit sent recv d_sent d_recv
+	commit=$(at configd.commit "$F" "$I/:properties/general")
+	sent=$(at configd.notify_sent "$F" "$I/:properties/general")
+	recv=$(at startd.notify_received "$F" "$I/:properties/general")
+	d_sent=$(($(ns "$sent") - $(ns "$commit")))
+	d_recv=$(($(ns "$recv") - $(ns "$commit")))
+	[ "$d_sent" -ge 300000000 ] || fail "notify_sent only $d_sent ns after the commit (< 300 ms)"
+	[ "$d_recv" -ge 300000000 ] || fail "notify_received only $d_recv ns after the commit (< 300 ms)"
+	# Every notification of the run was held, not only this one.
+	local short
+	short=$(awk '
+		$5 == "configd.commit" { s = $0; for (k = 0; k < 6; k++) sub(/^[^ ]+ /, "", s); c[s] = $1 }
+		$5 == "configd.notify_sent" { s = $0; for (k = 0; k < 6; k++) sub(/^[^ ]+ /, "", s)
+			if ((s in c) && $1 - c[s] < 300000000) print }' "$DUMP")
+	[ -z "$short" ] || fail "notifications sent sooner than 300 ms after their commit:
+$short"
+	log "commit -> sent $((d_sent / 1000000)) ms, -> received by startd $((d_recv / 1000000)) ms"
+}
+
+case_usdt() {
+	command -v readelf >/dev/null || skip "readelf is not installed"
+	local b want got names
+	for b in "$SVC_CONFIGD:commit notify_sent" \
+		"$SVC_STARTD:notify_received graph_insert restarter_enqueue restarter_dequeue restarter_pg_written state_change method_start method_exit" \
+		"$SVCCFG:begin instance_committed refresh wait_begin wait_done return" \
+		"$SVCADM:read_restarter_pg result"; do
+		want=${b#*:}
+		names=$(readelf -n "${b%%:*}" | awk '/Provider: minismf/ { getline; print $2 }' | sort -u)
+		got=$(readelf -n "${b%%:*}" | grep -c 'Provider: minismf' || true)
+		[ "$got" -gt 0 ] || fail "${b%%:*}: no USDT probe of provider minismf"
+		for n in $want; do
+			grep -qx -- "$n" <<<"$names" || fail "${b%%:*}: no USDT probe minismf:$n (has: $names)"
+		done
+	done
+}
+
+if [ "$CASE" = usdt ]; then
+	need_var SVC_CONFIGD SVCCFG
+	case_usdt
+	log "ok"
+	exit 0
+fi
+
+# configd is traced from its start: the variable is set around sandbox_startd for the cases
+# that trace (the "off" case leaves it unset).
+if [ "$CASE" = off ]; then
+	sandbox_startd
+else
+	SMF_TRACE=1 sandbox_startd
+fi
+
+case "$CASE" in
+chain) case_chain ;;
+nowait-race) case_nowait_race ;;
+off) case_off ;;
+notify-delay) case_notify_delay ;;
+*) fail "unknown case $CASE" ;;
+esac
+log "ok"
