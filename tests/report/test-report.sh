@@ -45,11 +45,12 @@ trap cleanup EXIT
 
 fail() { echo "FAIL: $*"; exit 1; }
 
-# chromium MODE-ARGS... URL: one headless run with its own profile; its noise goes to a log
-# that is shown only when it fails.
+# chromium MODE-ARGS... URL: one headless run with its own profile and home (nothing of the
+# user's is read or written); its noise goes to a log that is shown only when it fails.
 run_chromium() {
 	local log="$tmp/chromium.log"
-	if ! timeout 60 "$chrome" --headless --no-sandbox --disable-gpu --user-data-dir="$tmp/profile" \
+	mkdir -p "$tmp/home"
+	if ! HOME="$tmp/home" XDG_CONFIG_HOME="$tmp/home" XDG_CACHE_HOME="$tmp/home" timeout 60 "$chrome" --headless --no-sandbox --disable-gpu --user-data-dir="$tmp/profile" \
 		--no-first-run --no-default-browser-check --disable-extensions --disable-background-networking \
 		--disable-sync --hide-scrollbars --mute-audio "$@" 2>"$log"; then
 		echo "chromium failed: $chrome $*"
