@@ -13,6 +13,9 @@
       one row per focus event.  --exact-fixture adds the exact lane labels of fixture.json.
   check-report.py synth FIXTURE.json OUT.json N
       the fixture with other instances' events added up to N events in all.
+  check-report.py interact PAGE.html OUT.html / interacted PAGE.html DOM.html
+      a copy of the page that presses the view buttons and turns the wheel, and the check that
+      each step changed the view (the Race window view is 1.5 windows wide).
   check-report.py nodata DOM.html
       the template rendered with DATA null: rendered ok and says "No data".
   check-report.py png FILE.png WIDTH HEIGHT
@@ -106,6 +109,46 @@ def cmd_page(template, fixture, out):
     data = json.load(open(fixture, encoding="utf-8"))
     js = json.dumps(data, separators=(",", ":")).replace("<", "\\u003c")
     open(out, "w", encoding="utf-8").write(t.replace(MARKER, js))
+
+
+# Appended to a page by `interact`: presses the view buttons and turns the wheel, noting the
+# view after each step, since --dump-dom cannot click.
+INTERACT = """<script>
+(function () {
+  const out = [], info = () => document.getElementById("viewinfo").textContent;
+  const cx = () => document.querySelector("circle.event.focus").getAttribute("cx");
+  out.push(info() + " @" + cx());
+  document.getElementById("view-all").click(); out.push(info() + " @" + cx());
+  document.getElementById("view-window").click(); out.push(info() + " @" + cx());
+  const svg = document.getElementById("timeline"), r = svg.getBoundingClientRect();
+  svg.dispatchEvent(new WheelEvent("wheel", {deltaY: 400, clientX: r.left + r.width / 2,
+                                             clientY: r.top + 60, bubbles: true, cancelable: true}));
+  out.push(info() + " @" + cx());
+  document.body.setAttribute("data-interact", out.join("|"));
+})();
+</script>"""
+
+
+def cmd_interact(page, out):
+    t = open(page, encoding="utf-8").read()
+    i = t.rindex("</body>")
+    open(out, "w", encoding="utf-8").write(t[:i] + INTERACT + t[i:])
+
+
+def cmd_interacted(page, dom):
+    """The views the buttons and the wheel gave: all different; the window view ~1.5 windows."""
+    data = page_data(page)
+    body = [n for n in parse_dom(dom).walk() if n.tag == "body"]
+    steps = body[0].attrs.get("data-interact", "").split("|") if body else []
+    if len(steps) != 4 or len(set(steps)) != 4:
+        fail("view after load, All, Race window, wheel: %r (want 4 different views)" % steps)
+    widths = [float(re.search(r"\(([-\d.]+) ms wide\)", x).group(1)) for x in steps]
+    w = data["focus"]["window_us"] / 1000.0
+    if not abs(widths[2] - 1.5 * w) < 0.01 * w + 0.002:
+        fail("the Race window view is %.3f ms wide, want 1.5 x %.3f ms" % (widths[2], w))
+    if not widths[3] > widths[2]:
+        fail("the wheel (down) did not zoom out: %.3f -> %.3f ms" % (widths[2], widths[3]))
+    print("ok: views %s ms wide (load, All, Race window, wheel)" % widths)
 
 
 def cmd_static(page):
@@ -365,6 +408,10 @@ def main(argv):
             return cmd_dom(args[0], args[1], args[2:] == ["--exact-fixture"])
         if cmd == "synth" and len(args) == 3:
             return cmd_synth(args[0], args[1], int(args[2]))
+        if cmd == "interact" and len(args) == 2:
+            return cmd_interact(*args)
+        if cmd == "interacted" and len(args) == 2:
+            return cmd_interacted(*args)
         if cmd == "nodata" and len(args) == 1:
             return cmd_nodata(*args)
         if cmd == "png" and len(args) == 3:

@@ -9,6 +9,7 @@
 #   2. `chromium --headless --dump-dom` and checks the rendered DOM: svg#timeline, one g.lane
 #      per process/thread with the exact labels, one .event per fixture event, the .flow-link
 #      chain, rect#race-window, #verdict with the FMRI and "window 2.417 ms", table#events;
+#      and a copy of it that presses the view buttons and turns the wheel sees the view change;
 #   3. the template itself (DATA null) renders and says "No data";
 #   4. the fixture padded to 2,000 events (the page's upper size) still renders every marker;
 #   5. `chromium --headless --screenshot --window-size=1400,900`: the PNG is 1400x900 and not
@@ -92,6 +93,11 @@ $check static "$template" || fail "the template is not self-contained"
 # 1-2: the fixture page
 $check page "$template" "$fixture" "$tmp/fixture.html" || fail "building the fixture page"
 dom_check "$tmp/fixture.html" --exact-fixture
+
+# 2b: the view buttons and the wheel change the view (a copy of the page clicks them)
+$check interact "$tmp/fixture.html" "$tmp/interact.html" || fail "building the interaction page"
+run_chromium --dump-dom "file://$tmp/interact.html" >"$tmp/interact-dom.html" || fail "--dump-dom of the interaction page"
+$check interacted "$tmp/fixture.html" "$tmp/interact-dom.html" || fail "interaction"
 
 # 3: DATA null (the template as it is)
 cp "$template" "$tmp/nodata.html"
