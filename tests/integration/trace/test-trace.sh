@@ -102,16 +102,17 @@ case_chain() {
 	before "$begin" "$committed" "import.begin, then the instance committed"
 	before "$committed" "$refresh" "committed, then refreshed"
 	before "$committed" "$rcommit" "the instance committed, then its restarter pg"
-	before "$wbegin" "$rcommit" "the wait began before the restarter pg existed"
+	before "$wbegin" "$wdone" "the wait begins, then ends"
 	before "$rcommit" "$wdone" "the restarter pg, then the wait's end"
 	before "$rcommit" "$ret" "with the wait on, import returns after the restarter pg exists"
 	before "$wdone" "$ret" "the wait ends before import returns"
 
 	# configd: the instance's general pg committed (and announced) before startd heard of it.
-	local gcommit gsent grecv
+	local gcommit gsent grecv frecv
 	gcommit=$(at configd.commit "$F" "$I/:properties/general")
 	gsent=$(at configd.notify_sent "$F" "$I/:properties/general")
 	grecv=$(at startd.notify_received "$F" "$I/:properties/general")
+	frecv=$(at startd.notify_received "$F")
 	before "$gcommit" "$committed" "configd commits the general pg, then svccfg hears of it"
 	before "$gcommit" "$gsent" "configd commits, then notifies"
 	before "$gsent" "$grecv" "configd notifies, then startd receives"
@@ -128,7 +129,7 @@ case_chain() {
 	ms=$(at startd.method_start "$F" start)
 	me=$(at startd.method_exit "$F" "start exit 0")
 	on=$(at startd.state_change "$F" "offline>online")
-	before "$grecv" "$ins" "notification received, then graph insert"
+	before "$frecv" "$ins" "a notification of the instance received, then graph insert"
 	before "$ins" "$enq" "graph insert, then the INSERT queued"
 	before "$enq" "$deq" "queued, then taken"
 	before "$deq" "$rcommit" "INSERT taken, then the restarter pg committed"
@@ -170,8 +171,9 @@ case_nowait_race() {
 	check_progs
 	F=$("$TRACEDUMP" --flow "$I")
 
-	local committed rcommit ret wdone
+	local committed rcommit ret wdone deq
 	committed=$(at import.instance_committed "$F" "$I")
+	deq=$(at startd.restarter_dequeue "$F" insert)
 	ret=$(at import.return 0000000000000000 "exit 0")
 	rcommit=$(at configd.commit "$F" "$I/:properties/restarter")
 	wdone=$(at import.wait_done 0000000000000000 "skipped: SVCCFG_IMPORT_NOWAIT")
@@ -180,16 +182,19 @@ case_nowait_race() {
 	before "$wdone" "$ret" "wait_done (skipped), then return"
 	# The latent race: the import returned while the instance had no restarter pg.
 	before "$ret" "$rcommit" "without the wait, import returns before the restarter pg exists"
-	local window=$(($(ns "$rcommit") - $(ns "$ret")))
-	[ "$window" -ge 900000000 ] || fail "the window is $window ns, under the 1 s hold"
+	# The hold sits between the worker taking the INSERT and the write.
+	local hold=$(($(ns "$rcommit") - $(ns "$deq"))) window=$(($(ns "$rcommit") - $(ns "$ret")))
+	[ "$hold" -ge 1000000000 ] || fail "INSERT taken $hold ns before the write, under the 1 s hold"
 
 	# svcadm's outcome is the one its traced read had.
-	local res first
+	local rd res first
+	rd=$(at svcadm.read_restarter_pg "$F" "$I")
 	res=$(at svcadm.result "$F")
 	first=$(sed -n "${res}p" "$DUMP" | cut -d' ' -f7-)
 	if [ "$svcadm_rc" -eq 3 ]; then
 		assert_eq absent "$first" "svcadm's first result when it said misconfigured"
-		before "$res" "$rcommit" "the absent read came before the restarter pg's commit"
+		# The read was asked before the commit; its answer may be traced after it.
+		before "$rd" "$rcommit" "the absent read came before the restarter pg's commit"
 	else
 		assert_eq present "$first" "svcadm's first result when it succeeded ($svcadm_rc)"
 		log "note: svcadm read after the held write (a very slow machine); race not manifested"
