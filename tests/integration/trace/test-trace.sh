@@ -12,6 +12,8 @@
 #   notify-delay  configd.notify.before_send=300ms: every notification leaves configd, and
 #                 reaches startd, at least 300 ms after the commit it reports
 #   usdt          every program carries its USDT probes (provider minismf)
+#   method        a method started by a tracing startd holds neither the trace file's fd nor
+#                 its mapping; it inherits SMF_TRACE=1 only (so svccfg run by EMI traces)
 # usage: test-trace.sh CASE PATH-OF-svc.startd PATH-OF-svcadm PATH-OF-tracedump
 source "$(dirname "$0")/../startd/lib-startd.sh"
 
@@ -253,6 +255,31 @@ $short"
 	log "commit -> sent $((d_sent / 1000000)) ms, -> received by startd $((d_recv / 1000000)) ms"
 }
 
+case_method() {
+	local I=svc:/test/probe:default fds maps
+	export SMF_TRACE=1
+	startd_start
+	cat >"$ROOT/probe-method.sh" <<EOF
+ls -l /proc/\$\$/fd >"$ROOT/method-fds.txt"
+cat /proc/\$\$/maps >"$ROOT/method-maps.txt"
+env >"$ROOT/method-env.txt"
+sleep $SLEEP_N >/dev/null 2>&1 &
+EOF
+	make_instance probe "/bin/sh $ROOT/probe-method.sh" contract 10 true
+	wait_state "$I" online
+	fds=$(cat "$ROOT/method-fds.txt")
+	maps=$(cat "$ROOT/method-maps.txt")
+	assert_match 'svc\.startd\.[0-9]+\.trace' "$(ls "$ROOT/var/svc/trace")" "startd's trace file"
+	assert_match ' 1 -> ' "$fds" "the method's open files (read at all)"
+	assert_match 'libc' "$maps" "the method's mappings (read at all)"
+	assert_no_match '\.trace' "$fds" "the method's open files"
+	assert_no_match '\.trace' "$maps" "the method's mappings"
+	assert_match '^SMF_TRACE=1$' "$(cat "$ROOT/method-env.txt")" "the method's environment"
+	stop_all
+	dump_trace
+	at startd.method_start "$("$TRACEDUMP" --flow "$I")" start >/dev/null
+}
+
 case_usdt() {
 	command -v readelf >/dev/null || skip "readelf is not installed"
 	local b want got names
@@ -289,6 +316,7 @@ case "$CASE" in
 chain) case_chain ;;
 nowait-race) case_nowait_race ;;
 off) case_off ;;
+method) case_method ;;
 notify-delay) case_notify_delay ;;
 *) fail "unknown case $CASE" ;;
 esac
