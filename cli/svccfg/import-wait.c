@@ -301,12 +301,14 @@ int import_wait(svccfg_t *c, scf_handle_t *h, char *const *instances, uint64_t t
 		return SVCCFG_OK;
 	}
 	r = should_wait(c, h, instances, &why);
-	if (r == 0)
-		import_wait_skipped(why);
-	if (r < 0)
+	if (r < 0) {
 		trace_wait_done(r, 0);
-	if (r <= 0)
-		return r < 0 ? svccfg_scf_error(c, r, "import") : SVCCFG_OK;
+		return svccfg_scf_error(c, r, "import");
+	}
+	if (r == 0) {
+		import_wait_skipped(why);
+		return SVCCFG_OK;
+	}
 	/* Step 1 before step 2: see the model. */
 	if ((r = scf_notify_add_pgname(h, SCF_PG_RESTARTER)) < 0) {
 		trace_wait_done(r, 0);
