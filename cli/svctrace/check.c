@@ -1,0 +1,166 @@
+/*
+ * check.c: "svctrace check": prints the findings of analyze.c, as text with the events
+ * around each window, or as JSON for the stress harness (times in ns since the first event).
+ */
+#include <getopt.h>
+#include <inttypes.h>
+
+#include "json.h"
+#include "log.h"
+#include "macro.h"
+#include "svctrace.h"
+
+#define CONTEXT 8
+
+static void print_context(const struct trace *t, const struct finding *f)
+{
+	size_t lo = f->start_idx >= CONTEXT ? f->start_idx - CONTEXT : 0,
+	       hi = f->start_idx + CONTEXT;
+	size_t lo2 = SIZE_MAX, hi2 = 0;
+
+	if (f->end_idx != SIZE_MAX) {
+		lo2 = f->end_idx >= CONTEXT ? f->end_idx - CONTEXT : 0;
+		hi2 = f->end_idx + CONTEXT;
+	}
+	if (lo2 <= hi + 1) {
+		hi = hi2 > hi ? hi2 : hi; /* the two neighbourhoods touch: one run of lines */
+		lo2 = SIZE_MAX;
+	}
+	printf("  events:\n");
+	for (size_t i = lo; i <= hi && i < t->n_events; i++)
+		dump_line(stdout, t, &t->events[i],
+		        i == f->start_idx || i == f->end_idx ? "  => " : "     ");
+	if (lo2 == SIZE_MAX)
+		return;
+	printf("     ...\n");
+	for (size_t i = lo2; i <= hi2 && i < t->n_events; i++)
+		dump_line(stdout, t, &t->events[i], i == f->end_idx ? "  => " : "     ");
+}
+
+static void print_finding(const struct trace *t, const struct finding *f)
+{
+	char w[32], a[32], b[32];
+
+	printf("%s race: %s\n", finding_kind_name(f->kind), strna(f->fmri));
+	printf("  window: %s ms, from %s at %s ms to ", format_ms(finding_window_ns(f), w),
+	        f->kind == FINDING_MANIFESTED ? "svcadm's read" : "the import's return",
+	        format_rel_ms(t, f->start_ns, a));
+	if (f->open)
+		printf("the end of the trace (open: the restarter pg never appeared)\n");
+	else
+		printf("the restarter pg commit at %s ms\n", format_rel_ms(t, f->end_ns, b));
+	if (f->kind == FINDING_MANIFESTED && f->return_ns != NS_NEVER)
+		printf("  latent: the import returned at %s ms, %s ms before the restarter pg\n",
+		        format_rel_ms(t, f->return_ns, a), format_ms(f->end_ns - f->return_ns, w));
+	print_context(t, f);
+	printf("\n");
+}
+
+static void json_rel_ns(struct json *j, const struct trace *t, const char *key, uint64_t ns)
+{
+	json_key(j, key);
+	if (ns == NS_NEVER)
+		json_null(j);
+	else
+		json_uint(j, ns - t->t0);
+}
+
+static void json_finding(struct json *j, const struct trace *t, const struct finding *f)
+{
+	json_begin_object(j);
+	json_kv_string(j, "kind", finding_kind_name(f->kind));
+	json_kv_string(j, "fmri", f->fmri);
+	json_key(j, "flow");
+	json_hex(j, f->flow);
+	json_key(j, "window_us");
+	json_us(j, finding_window_ns(f));
+	json_key(j, "open");
+	json_bool(j, f->open);
+	json_key(j, "latent_window_us");
+	if (f->return_ns == NS_NEVER)
+		json_null(j);
+	else
+		json_us(j, f->end_ns - f->return_ns);
+	json_rel_ns(j, t, "import_return_ns", f->return_ns);
+	json_rel_ns(j, t, "pg_commit_ns", f->pg_ns);
+	json_rel_ns(j, t, "read_ns", f->read_ns);
+	json_end_object(j);
+}
+
+static void print_json(const struct trace *t, const struct analysis *a)
+{
+	struct json j;
+
+	json_init(&j, stdout);
+	json_begin_object(&j);
+	json_key(&j, "findings");
+	json_begin_array(&j);
+	for (size_t i = 0; i < a->n_findings; i++)
+		json_finding(&j, t, &a->findings[i]);
+	json_end_array(&j);
+	json_key(&j, "summary");
+	json_begin_object(&j);
+	json_kv_uint(&j, "instances", a->n_instances);
+	json_kv_uint(&j, "latent", a->n_latent);
+	json_kv_uint(&j, "manifested", a->n_manifested);
+	json_kv_uint(&j, "events", t->n_events);
+	json_kv_uint(&j, "files", t->n_files);
+	json_kv_uint(&j, "drops", t->drops);
+	json_kv_uint(&j, "t0_ns", t->t0);
+	json_key(&j, "duration_us");
+	json_us(&j, t->t_end - t->t0);
+	json_end_object(&j);
+	json_end_object(&j);
+	fputc('\n', stdout);
+}
+
+int cmd_check(int argc, char *argv[])
+{
+	static const struct option opts[] = {
+	        {"json", no_argument, NULL, 'j'},
+	        {"quiet", no_argument, NULL, 'q'},
+	        {},
+	};
+	bool json = false, quiet = false;
+	struct analysis a;
+	struct trace t;
+	int c, r;
+
+	while ((c = getopt_long(argc, argv, "jq", opts, NULL)) >= 0)
+		switch (c) {
+		case 'j':
+			json = true;
+			break;
+		case 'q':
+			quiet = true;
+			break;
+		default:
+			log_error("usage: svctrace check [--json] [-q] DIR");
+			return EXIT_USAGE;
+		}
+	if (optind != argc - 1) {
+		log_error("usage: svctrace check [--json] [-q] DIR");
+		return EXIT_USAGE;
+	}
+	r = load_or_complain(argv[optind], &t);
+	if (r != 0)
+		return r;
+	r = trace_analyze(&t, &a);
+	if (r < 0) {
+		log_error_errno(r, "analysing %s", t.dir);
+		trace_done(&t);
+		return EXIT_FAILURE;
+	}
+	if (json && !quiet)
+		print_json(&t, &a);
+	else if (!quiet) {
+		for (size_t i = 0; i < a.n_findings; i++)
+			print_finding(&t, &a.findings[i]);
+		printf("svctrace: %zu instances, %zu latent, %zu manifested\n", a.n_instances,
+		        a.n_latent, a.n_manifested);
+	}
+	r = a.n_findings > 0 ? EXIT_FINDINGS : 0;
+	analysis_done(&a);
+	trace_done(&t);
+	return r;
+}

@@ -1,0 +1,116 @@
+/*
+ * svctrace: merges the trace files of a minismf run and finds the import/enable race in them.
+ *
+ * THE MODEL
+ *
+ * Every traced process (svccfg, svc.configd, svc.startd, svcadm) wrote its own file,
+ * $ROOT/var/svc/trace/<prog>.<pid>.trace (docs/trace-format.md), of fixed-size events: a
+ * CLOCK_MONOTONIC time, pid, tid, event id, a flow (the FNV-1a hash of the instance FMRI the
+ * event is about, 0 for none) and a string.  CLOCK_MONOTONIC is one clock for all processes
+ * of a boot, so sorting every event of every file by time is the merge (merge.c); the files
+ * are read whole even when their writer was killed, because each page publishes only whole
+ * events.  A flow names an instance in every process; its FMRI is learnt from any of its
+ * events whose string is the instance FMRI or one of its pg FMRIs.
+ *
+ * On the merged trace:
+ *   dump    one line per event (dump.c);
+ *   export  Chrome Trace Event JSON for Perfetto: a track per thread, one flow per instance
+ *           from the import through configd and startd to svcadm, race windows (export.c);
+ *   check   the race detector (analyze.c, check.c): an instance whose import returned before
+ *           its restarter pg existed (latent) or whose restarter pg svcadm found absent
+ *           (manifested), each with its window and the events around it;
+ *   html    a self-contained page with the timeline of one instance (html.c, on a template
+ *           compiled in at build time).
+ *
+ * Invariants: the tool only reads the trace directory; the same files give the same output
+ * (files are read in name order and ties in time keep read order); every output format is
+ * derived from one analysis, so check, export and html agree on what is a race.
+ *
+ * Exit status: 0 success (check: no finding), 1 check found a race (or an output error),
+ * 2 usage error, or a directory that cannot be read or holds no events.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "log.h"
+#include "macro.h"
+#include "svctrace.h"
+
+static const struct {
+	const char *name;
+	int (*run)(int argc, char *argv[]);
+	const char *args;
+	const char *help;
+} commands[] = {
+        {"dump", cmd_dump, "DIR", "print the merged events, one per line"},
+        {"export", cmd_export, "DIR -o FILE", "write Chrome Trace Event JSON (Perfetto)"},
+        {"check", cmd_check, "[--json] [-q] DIR", "report latent and manifested races"},
+        {"html", cmd_html, "DIR -o FILE [--fmri FMRI]", "write a self-contained HTML report"},
+};
+
+static void usage_to(FILE *f)
+{
+	fprintf(f, "Usage:\n");
+	for (size_t i = 0; i < ELEMENTSOF(commands); i++)
+		fprintf(f, "  svctrace %-7s %-28s %s\n", commands[i].name, commands[i].args,
+		        commands[i].help);
+	fprintf(f,
+	        "DIR is a run's trace directory ($ROOT/var/svc/trace) or the root above it.\n"
+	        "FILE \"-\" is standard output.\n");
+}
+
+int open_output(const char *path, FILE **ret)
+{
+	if (streq(path, "-")) {
+		*ret = stdout;
+		return 0;
+	}
+	*ret = fopen(path, "we");
+	if (!*ret) {
+		log_error_errno(negative_errno(), "%s", path);
+		return EXIT_FAILURE;
+	}
+	return 0;
+}
+
+int load_or_complain(const char *dir, struct trace *t)
+{
+	int r = trace_load(dir, t);
+
+	if (r == -ENOMEM) {
+		log_error("out of memory");
+		return EXIT_FAILURE;
+	}
+	if (r < 0)
+		return EXIT_USAGE; /* trace_load() said what */
+	if (t->n_files == 0 || t->n_events == 0) {
+		log_error("%s: no trace events (no *.trace files%s); run with SMF_TRACE=1", t->dir,
+		        t->n_files ? " with events" : "");
+		trace_done(t);
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+int main(int argc, char *argv[])
+{
+	log_set_program("svctrace");
+	if (argc < 2) {
+		usage_to(stderr);
+		return EXIT_USAGE;
+	}
+	if (streq(argv[1], "-h") || streq(argv[1], "--help")) {
+		usage_to(stdout);
+		return 0;
+	}
+	if (streq(argv[1], "--version")) {
+		printf("%s\n", SVCTRACE_VERSION);
+		return 0;
+	}
+	for (size_t i = 0; i < ELEMENTSOF(commands); i++)
+		if (streq(argv[1], commands[i].name))
+			return commands[i].run(argc - 1, argv + 1);
+	log_error("unknown command \"%s\"", argv[1]);
+	usage_to(stderr);
+	return EXIT_USAGE;
+}

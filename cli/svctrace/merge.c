@@ -1,0 +1,394 @@
+/*
+ * merge.c: reads every trace file of a run into one array of events sorted by time, and
+ * indexes it by process, thread and flow.
+ *
+ * Times are CLOCK_MONOTONIC in every file, so sorting by ns is the merge.  Two events with the
+ * same ns keep their read order, and the reader yields each thread's events in the order the
+ * thread wrote them, so a thread's own order survives the sort even where its clock did not
+ * advance.  Strings are copied into a pool because a file's mapping is gone once it is read.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "log.h"
+#include "macro.h"
+#include "paths.h"
+#include "strv.h"
+#include "svctrace.h"
+#include "trace.h"
+
+#define PG_INFIX "/:properties/"
+
+/* Per file: a small direct-mapped cache from string id to pooled string. */
+#define STR_CACHE 512
+
+struct reader {
+	struct trace *t;
+	const char *prog;
+	uint32_t cache_id[STR_CACHE];
+	const char *cache_str[STR_CACHE];
+};
+
+static int pooled_string(struct reader *rd, const struct smf_trace_record *rec, const char **ret)
+{
+	unsigned slot = rec->str_id % STR_CACHE;
+	int r;
+
+	if (!rec->str) {
+		*ret = NULL;
+		return 0;
+	}
+	if (rd->cache_id[slot] == rec->str_id) {
+		*ret = rd->cache_str[slot];
+		return 0;
+	}
+	r = strpool_add(&rd->t->pool, rec->str, ret);
+	if (r < 0)
+		return r;
+	rd->cache_id[slot] = rec->str_id;
+	rd->cache_str[slot] = *ret;
+	return 0;
+}
+
+static int on_record(const struct smf_trace_record *rec, void *userdata)
+{
+	struct reader *rd = userdata;
+	struct trace *t = rd->t;
+	struct tr_event *e;
+	int r;
+
+	if (t->n_events == t->cap_events) {
+		size_t n = t->cap_events ? t->cap_events * 2 : 4096;
+		struct tr_event *v = reallocarray(t->events, n, sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		t->events = v;
+		t->cap_events = n;
+	}
+	e = &t->events[t->n_events];
+	*e = (struct tr_event){
+	        .ns = rec->ns,
+	        .flow = rec->flow,
+	        .order = t->n_events,
+	        .pid = rec->pid,
+	        .tid = rec->tid,
+	        .event = rec->event,
+	};
+	r = pooled_string(rd, rec, &e->str);
+	if (r < 0)
+		return r;
+	t->n_events++;
+	return 0;
+}
+
+static int read_one_file(struct trace *t, const char *path)
+{
+	struct reader *rd = calloc(1, sizeof(*rd));
+	struct smf_trace_file_info info;
+	size_t first = t->n_events;
+	int r;
+
+	if (!rd)
+		return -ENOMEM;
+	rd->t = t;
+	r = smf_trace_read(path, on_record, rd, &info);
+	free(rd);
+	if (r < 0)
+		return r;
+	/* proc holds the file's index until index_threads() knows the processes. */
+	for (size_t i = first; i < t->n_events; i++)
+		t->events[i].proc = (uint32_t)t->n_files;
+	t->drops += info.drops;
+	if (info.drops > 0)
+		log_warning(
+		        "%s: %" PRIu64 " events were lost (the file was full)", path, info.drops);
+	return strv_extend(&t->progs_by_file, info.prog[0] ? info.prog : "?");
+}
+
+/* DIR itself when it holds trace files, else DIR/var/svc/trace (a run's root). */
+static int trace_dir_of(const char *path, char **ret)
+{
+	_cleanup_free_ char *sub = NULL;
+	struct stat st;
+
+	if (stat(path, &st) < 0)
+		return -errno;
+	if (!S_ISDIR(st.st_mode))
+		return -ENOTDIR;
+	if (smf_path(path, SMF_REL_TRACE_DIR, &sub) < 0)
+		return -ENOMEM;
+	if (stat(sub, &st) == 0 && S_ISDIR(st.st_mode)) {
+		*ret = TAKE_PTR(sub);
+		return 0;
+	}
+	*ret = strdup(path);
+	return *ret ? 0 : -ENOMEM;
+}
+
+static bool is_trace_name(const char *name)
+{
+	size_t n = strlen(name);
+
+	return n > 6 && streq(name + n - 6, ".trace") && name[0] != '.';
+}
+
+static int list_trace_files(const char *dir, char ***ret)
+{
+	_cleanup_strv_free_ char **l = strv_new_empty();
+	DIR *d;
+	struct dirent *de;
+	int r = 0;
+
+	if (!l)
+		return -ENOMEM;
+	d = opendir(dir);
+	if (!d)
+		return -errno;
+	while ((de = readdir(d))) {
+		_cleanup_free_ char *p = NULL;
+
+		if (!is_trace_name(de->d_name))
+			continue;
+		if (asprintf(&p, "%s/%s", dir, de->d_name) < 0 || strv_consume(&l, p) < 0) {
+			r = -ENOMEM;
+			break;
+		}
+		p = NULL;
+	}
+	closedir(d);
+	if (r < 0)
+		return r;
+	strv_sort(l); /* the same order every time: ties in ns then merge the same way */
+	*ret = TAKE_PTR(l);
+	return 0;
+}
+
+static int cmp_event(const void *a, const void *b)
+{
+	const struct tr_event *x = a, *y = b;
+
+	if (x->ns != y->ns)
+		return x->ns < y->ns ? -1 : 1;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+static int cmp_thread(const void *a, const void *b)
+{
+	const struct tr_thread *x = a, *y = b;
+
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	return x->tid < y->tid ? -1 : x->tid > y->tid;
+}
+
+static int cmp_flow(const void *a, const void *b)
+{
+	const struct tr_flow *x = a, *y = b;
+
+	return x->flow < y->flow ? -1 : x->flow > y->flow;
+}
+
+/*
+ * Threads and processes, from the events.  A process's program is that of the file it wrote
+ * into: a child forked without exec writes into its parent's file under its own pid.
+ */
+static int index_threads(struct trace *t)
+{
+	size_t n = 0;
+
+	t->threads = calloc(t->n_events ? t->n_events : 1, sizeof(*t->threads));
+	t->procs = calloc(t->n_events ? t->n_events : 1, sizeof(*t->procs));
+	if (!t->threads || !t->procs)
+		return -ENOMEM;
+	for (size_t i = 0; i < t->n_events; i++) {
+		struct tr_thread key = {.pid = t->events[i].pid, .tid = t->events[i].tid};
+
+		if (n > 0 && cmp_thread(&key, &t->threads[n - 1]) == 0)
+			continue;
+		key.prog = t->progs_by_file[t->events[i].proc];
+		t->threads[n++] = key;
+	}
+	qsort(t->threads, n, sizeof(*t->threads), cmp_thread);
+	t->n_threads = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (t->n_threads > 0 &&
+		        cmp_thread(&t->threads[i], &t->threads[t->n_threads - 1]) == 0)
+			continue;
+		t->threads[t->n_threads++] = t->threads[i];
+	}
+	for (size_t i = 0; i < t->n_threads; i++) {
+		struct tr_thread *th = &t->threads[i];
+
+		if (t->n_procs == 0 || t->procs[t->n_procs - 1].pid != th->pid)
+			t->procs[t->n_procs++] = (struct tr_proc){.pid = th->pid, .prog = th->prog};
+		th->proc = (uint32_t)(t->n_procs - 1);
+	}
+	for (size_t i = 0; i < t->n_events; i++) {
+		struct tr_thread key = {.pid = t->events[i].pid, .tid = t->events[i].tid};
+		const struct tr_thread *th =
+		        bsearch(&key, t->threads, t->n_threads, sizeof(key), cmp_thread);
+
+		t->events[i].thread = (uint32_t)(th - t->threads);
+		t->events[i].proc = th->proc;
+	}
+	return 0;
+}
+
+/* The instance FMRI a string names: itself, or what precedes "/:properties/"; NULL if none. */
+static char *fmri_of_string(const char *s)
+{
+	const char *pg;
+
+	if (!s || !strneq(s, "svc:/", 5))
+		return NULL;
+	pg = strstr(s, PG_INFIX);
+	return pg ? strndup(s, (size_t)(pg - s)) : strdup(s);
+}
+
+/* Learns a flow's FMRI, preferring a name whose hash is the flow (the writers' contract). */
+static int learn_fmri(struct trace *t, struct tr_flow *f, const char *s, bool *verified)
+{
+	_cleanup_free_ char *fmri = NULL;
+
+	if (*verified)
+		return 0;
+	fmri = fmri_of_string(s);
+	if (!fmri)
+		return 0;
+	if (smf_trace_flow(fmri) == f->flow)
+		*verified = true;
+	else if (f->fmri)
+		return 0;
+	return strpool_add(&t->pool, fmri, &f->fmri);
+}
+
+static int index_flows(struct trace *t)
+{
+	_cleanup_free_ bool *verified = NULL;
+	size_t n = 0;
+
+	t->flows = calloc(t->n_events ? t->n_events : 1, sizeof(*t->flows));
+	if (!t->flows)
+		return -ENOMEM;
+	for (size_t i = 0; i < t->n_events; i++)
+		if (t->events[i].flow)
+			t->flows[n++].flow = t->events[i].flow;
+	qsort(t->flows, n, sizeof(*t->flows), cmp_flow);
+	for (size_t i = 0; i < n; i++)
+		if (t->n_flows == 0 || t->flows[t->n_flows - 1].flow != t->flows[i].flow)
+			t->flows[t->n_flows++] = t->flows[i];
+	verified = calloc(t->n_flows ? t->n_flows : 1, sizeof(*verified));
+	if (!verified)
+		return -ENOMEM;
+	for (size_t i = 0; i < t->n_events; i++) {
+		struct tr_flow *f = (struct tr_flow *)trace_find_flow(t, t->events[i].flow);
+		int r;
+
+		if (!f)
+			continue;
+		if (f->n_events++ == 0)
+			f->first = i;
+		f->last = i;
+		r = learn_fmri(t, f, t->events[i].str, &verified[f - t->flows]);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+static int read_files(struct trace *t, char **files)
+{
+	STRV_FOREACH (p, files) {
+		int r = read_one_file(t, *p);
+
+		if (r == -EBADMSG) {
+			/* A file being created (version not yet written) or not a trace at all. */
+			log_warning("%s: not a trace file, skipped", *p);
+			continue;
+		}
+		if (r < 0)
+			return log_error_errno(r, "%s", *p);
+		t->n_files++;
+	}
+	return 0;
+}
+
+int trace_load(const char *path, struct trace *ret)
+{
+	_cleanup_strv_free_ char **files = NULL;
+	struct trace t = {};
+	int r;
+
+	r = trace_dir_of(path, &t.dir);
+	if (r < 0)
+		return log_error_errno(r, "%s", path);
+	r = list_trace_files(t.dir, &files);
+	if (r < 0)
+		goto fail;
+	t.progs_by_file = strv_new_empty();
+	if (!t.progs_by_file) {
+		r = -ENOMEM;
+		goto fail;
+	}
+	r = read_files(&t, files);
+	if (r < 0)
+		goto fail;
+	qsort(t.events, t.n_events, sizeof(*t.events), cmp_event);
+	r = index_threads(&t);
+	if (r >= 0)
+		r = index_flows(&t);
+	if (r < 0)
+		goto fail;
+	if (t.n_events > 0) {
+		t.t0 = t.events[0].ns;
+		t.t_end = t.events[t.n_events - 1].ns;
+	}
+	*ret = t;
+	return 0;
+fail:
+	trace_done(&t);
+	return r;
+}
+
+void trace_done(struct trace *t)
+{
+	free(t->events);
+	free(t->procs);
+	free(t->threads);
+	free(t->flows);
+	free(t->dir);
+	strv_free(t->progs_by_file);
+	strpool_done(&t->pool);
+	*t = (struct trace){};
+}
+
+const struct tr_flow *trace_find_flow(const struct trace *t, uint64_t flow)
+{
+	struct tr_flow key = {.flow = flow};
+
+	if (!flow || t->n_flows == 0)
+		return NULL;
+	return bsearch(&key, t->flows, t->n_flows, sizeof(key), cmp_flow);
+}
+
+const char *trace_flow_fmri(const struct trace *t, uint64_t flow)
+{
+	const struct tr_flow *f = trace_find_flow(t, flow);
+
+	return f ? f->fmri : NULL;
+}
+
+const char *trace_event_name(uint16_t event, char buf[static 24])
+{
+	const char *name = smf_trace_event_name(event);
+
+	if (name)
+		return name;
+	snprintf(buf, 24, "event#%u", (unsigned)event);
+	return buf;
+}

@@ -1,0 +1,129 @@
+/*
+ * svctrace.h: the merged trace of a run and what the subcommands share.  See main.c for the
+ * model.
+ */
+#ifndef SVCTRACE_H
+#define SVCTRACE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "strpool.h"
+
+#define SVCTRACE_VERSION "svctrace 0.1"
+#define EXIT_FINDINGS 1
+#define EXIT_USAGE 2
+
+/* "Never happened": later than any real CLOCK_MONOTONIC time, so "t < NS_NEVER" holds. */
+#define NS_NEVER UINT64_MAX
+
+struct tr_event {
+	uint64_t ns; /* absolute CLOCK_MONOTONIC */
+	uint64_t flow;
+	uint64_t order;  /* read order: breaks ties in ns without reordering a thread */
+	const char *str; /* pooled, NULL when none */
+	uint32_t pid, tid;
+	uint32_t proc;   /* index in trace.procs */
+	uint32_t thread; /* index in trace.threads */
+	uint16_t event;
+};
+
+struct tr_proc {
+	uint32_t pid;
+	const char *prog; /* pooled: the program of the file it wrote into */
+};
+
+struct tr_thread {
+	uint32_t pid, tid;
+	uint32_t proc;
+	const char *prog;
+};
+
+struct tr_flow {
+	uint64_t flow;
+	const char *fmri; /* NULL until some event names the instance */
+	size_t n_events;
+	size_t first, last; /* indexes in trace.events */
+};
+
+struct trace {
+	struct tr_event *events; /* sorted by (ns, order) */
+	size_t n_events, cap_events;
+	struct tr_proc *procs; /* sorted by pid */
+	size_t n_procs;
+	struct tr_thread *threads; /* sorted by (pid, tid) */
+	size_t n_threads;
+	struct tr_flow *flows; /* sorted by flow id */
+	size_t n_flows;
+	struct strpool pool;
+	char **progs_by_file; /* the prog of each file read, by file index */
+	char *dir;            /* the directory the files came from */
+	size_t n_files;
+	uint64_t drops;
+	uint64_t t0, t_end; /* first and last event */
+};
+
+/* merge.c: reads every *.trace file of dir (a trace directory or a root holding one). */
+int trace_load(const char *path, struct trace *ret);
+void trace_done(struct trace *t);
+const struct tr_flow *trace_find_flow(const struct trace *t, uint64_t flow);
+/* The instance FMRI of a flow, or NULL. */
+const char *trace_flow_fmri(const struct trace *t, uint64_t flow);
+/* The event's name, or "event#<id>" in buf for an id this version does not know. */
+const char *trace_event_name(uint16_t event, char buf[static 24]);
+
+/* dump.c */
+void dump_line(FILE *f, const struct trace *t, const struct tr_event *e, const char *mark);
+/* "+12.345" (ms since the first event, 3 decimals) into buf. */
+const char *format_rel_ms(const struct trace *t, uint64_t ns, char buf[static 32]);
+/* "12.345" ms for a duration in ns. */
+const char *format_ms(uint64_t ns, char buf[static 32]);
+
+/* analyze.c: the race findings of a merged trace. */
+enum finding_kind {
+	FINDING_LATENT,
+	FINDING_MANIFESTED,
+};
+
+struct finding {
+	enum finding_kind kind;
+	uint64_t flow;
+	const char *fmri;
+	bool open;          /* the restarter pg never appeared: the window runs to t_end */
+	uint64_t start_ns;  /* the window: import return (latent) or svcadm's read */
+	uint64_t end_ns;    /* the restarter pg commit, or t_end when open */
+	uint64_t return_ns; /* the import's return before the pg, NS_NEVER if none */
+	uint64_t pg_ns;     /* the restarter pg commit, NS_NEVER if none */
+	uint64_t read_ns;   /* svcadm's read before the pg, NS_NEVER if none */
+	size_t start_idx;   /* events at the two ends of the window */
+	size_t end_idx;     /* SIZE_MAX when open */
+};
+
+struct analysis {
+	struct finding *findings; /* by window start */
+	size_t n_findings;
+	size_t n_instances, n_latent, n_manifested;
+};
+
+int trace_analyze(const struct trace *t, struct analysis *ret);
+void analysis_done(struct analysis *a);
+const char *finding_kind_name(enum finding_kind k);
+static inline uint64_t finding_window_ns(const struct finding *f)
+{
+	return f->end_ns > f->start_ns ? f->end_ns - f->start_ns : 0;
+}
+
+/* The subcommands: argc/argv start at the subcommand's name; they return an exit status. */
+int cmd_dump(int argc, char *argv[]);
+int cmd_export(int argc, char *argv[]);
+int cmd_check(int argc, char *argv[]);
+int cmd_html(int argc, char *argv[]);
+
+/* main.c: opens -o's file ("-" is stdout) for writing. */
+int open_output(const char *path, FILE **ret);
+/* main.c: loads DIR, printing the error; 0 or an exit status. */
+int load_or_complain(const char *dir, struct trace *t);
+
+#endif

@@ -1,0 +1,216 @@
+#!/bin/bash
+# test-svctrace.sh CASE: one check of svctrace on a synthetic run made by tracegen (see
+# tracegen.c for the scenarios).  Exits 0 on success, 1 with a message on failure.
+set -u
+
+: "${SVCTRACE:?}" "${TRACEGEN:?}"
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/svctrace-test.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+# gen SCENARIO: a fresh root under $tmp holding that scenario's trace files; prints the root.
+gen() {
+	local root="$tmp/$1"
+	mkdir -p "$root"
+	"$TRACEGEN" "$root" "$1" || fail "tracegen $1"
+	echo "$root"
+}
+
+# check_status ROOT EXPECTED: runs check --json into $tmp/check.json, asserts its exit status.
+check_json() {
+	local rc=0
+	"$SVCTRACE" check --json "$1" >"$tmp/check.json" || rc=$?
+	[ "$rc" -eq "$2" ] || fail "check --json $1: exit $rc, expected $2: $(cat "$tmp/check.json")"
+	jq -e . "$tmp/check.json" >/dev/null || fail "check --json output is not JSON"
+}
+
+# jqt FILTER MESSAGE: asserts that FILTER is true of check.json.
+jqt() {
+	jq -e "$1" "$tmp/check.json" >/dev/null || fail "$2: $(cat "$tmp/check.json")"
+}
+
+A=svc:/site/a:default
+B=svc:/site/b:default
+
+case "$1" in
+ok)
+	root=$(gen ok)
+	out=$("$SVCTRACE" check "$root") || fail "check on a run with the wait on exited $?: $out"
+	[ "$out" = "svctrace: 2 instances, 0 latent, 0 manifested" ] || fail "unexpected: $out"
+	check_json "$root" 0
+	jqt '.findings == [] and .summary.instances == 2' "no findings expected"
+	;;
+latent)
+	root=$(gen latent)
+	"$SVCTRACE" check "$root" >"$tmp/out" && fail "check found nothing in a no-wait run"
+	grep -q "^latent race: $A\$" "$tmp/out" || fail "no latent block: $(cat "$tmp/out")"
+	grep -q "=> +[0-9.]* svccfg\[[0-9]*/[0-9]*\] import.return - exit 0" "$tmp/out" ||
+		fail "the import's return is not marked in the context: $(cat "$tmp/out")"
+	grep -q "svctrace: 1 instances, 1 latent, 0 manifested" "$tmp/out" || fail "summary"
+	check_json "$root" 1
+	jqt '.findings | length == 1' "exactly one finding"
+	jqt ".findings[0].kind == \"latent\" and .findings[0].fmri == \"$A\"" "kind/fmri"
+	jqt '.findings[0].window_us >= 5000 and .findings[0].open == false' "window >= 5 ms"
+	jqt '.findings[0].pg_commit_ns - .findings[0].import_return_ns >= 5000000' "times"
+	jqt '.findings[0].read_ns == null' "no read in this run"
+	;;
+manifested)
+	root=$(gen manifested)
+	"$SVCTRACE" check "$root" >"$tmp/out" && fail "check missed a manifested race"
+	grep -q "^manifested race: $A\$" "$tmp/out" || fail "no manifested block: $(cat "$tmp/out")"
+	grep -q "^  latent: the import returned" "$tmp/out" || fail "latent part missing"
+	check_json "$root" 1
+	jqt '.findings | length == 1' "one finding: the manifestation includes its latent window"
+	jqt '.summary.manifested == 1 and .summary.latent == 0' "summary"
+	jqt ".findings[0].kind == \"manifested\" and .findings[0].fmri == \"$A\"" "kind/fmri"
+	jqt '.findings[0].window_us >= 3000 and .findings[0].read_ns != null' "window >= 3 ms"
+	jqt '.findings[0].latent_window_us >= .findings[0].window_us' "latent part"
+	;;
+never)
+	root=$(gen never)
+	"$SVCTRACE" check "$root" >"$tmp/out" && fail "check missed a pg that never appeared"
+	grep -q "open: the restarter pg never appeared" "$tmp/out" || fail "$(cat "$tmp/out")"
+	check_json "$root" 1
+	jqt ".findings[0].kind == \"latent\" and .findings[0].fmri == \"$A\"" "kind/fmri"
+	jqt '.findings[0].open and .findings[0].pg_commit_ns == null' "open window"
+	jqt '.findings[0].window_us >= 2000' "open until the end of the trace"
+	;;
+killed)
+	root=$(gen killed)
+	n=$(ls "$root"/var/svc/trace/svccfg.*.trace | wc -l)
+	[ "$n" -eq 1 ] || fail "expected svccfg's file"
+	"$SVCTRACE" dump "$root" | grep -q " svccfg\[.*import.return - exit 0" ||
+		fail "the killed svccfg's last event is not in the dump"
+	check_json "$root" 1
+	jqt ".findings[0].kind == \"latent\" and .findings[0].window_us >= 2000" "latent found"
+	;;
+dump)
+	root=$(gen ok)
+	"$SVCTRACE" dump "$root/var/svc/trace" >"$tmp/dump" || fail "dump of the trace dir"
+	"$SVCTRACE" dump "$root" | cmp -s - "$tmp/dump" || fail "dump ROOT differs from dump DIR"
+	[ "$(wc -l <"$tmp/dump")" -eq 31 ] || fail "expected 31 events: $(cat "$tmp/dump")"
+	head -1 "$tmp/dump" | grep -qx '+0\.000 svccfg\[[0-9]*/[0-9]*\] import\.begin - /tmp/ab\.xml' ||
+		fail "first line: $(head -1 "$tmp/dump")"
+	# Flows are named by their FMRI; the script's order is the merged order.
+	grep -q "svc.startd\[[0-9]*/[0-9]*\] startd.restarter_enqueue $B insert" "$tmp/dump" ||
+		fail "flow not named"
+	awk '{ t = substr($1, 2) + 0; if (t < last) exit 1; last = t }' "$tmp/dump" ||
+		fail "not sorted by time"
+	grep -n "" "$tmp/dump" | grep -q "^31:.*startd.state_change $A offline>online" ||
+		fail "last line: $(tail -1 "$tmp/dump")"
+	;;
+export)
+	for s in ok manifested; do
+		root=$(gen $s)
+		"$SVCTRACE" export "$root" -o "$tmp/$s.json" || fail "export $s"
+		python3 -m json.tool "$tmp/$s.json" >/dev/null || fail "export $s: not JSON"
+		python3 - "$tmp/$s.json" "$s" <<'PY' || fail "export $s: flows"
+import json, sys
+from collections import defaultdict
+d = json.load(open(sys.argv[1]))
+ev = d["traceEvents"]
+assert d["displayTimeUnit"] == "ns"
+procs = {e["args"]["name"] for e in ev if e["ph"] == "M" and e["name"] == "process_name"}
+for p in ("svccfg", "svc.configd", "svc.startd", "svcadm"):
+    assert any(n.startswith(p + " [") for n in procs), (p, procs)
+slices = {(e["pid"], e["tid"], e["ts"]): e for e in ev if e["ph"] == "X"}
+flows = defaultdict(list)
+for e in ev:
+    if e["ph"] in "stf":
+        assert e.get("bp") == "e"
+        # Each point sits exactly on a slice of its thread (Chrome and Perfetto bind so).
+        assert (e["pid"], e["tid"], e["ts"]) in slices, e
+        flows[e["id"]].append(e)
+assert flows
+for fid, pts in flows.items():
+    phs = [p["ph"] for p in pts]
+    assert phs.count("s") == 1 and phs.count("f") == 1, (fid, phs)
+    assert phs[0] == "s" and phs[-1] == "f", (fid, phs)
+    names = {slices[(p["pid"], p["tid"], p["ts"])]["name"] for p in pts}
+    for step in ("import.instance_committed", "configd.commit", "startd.graph_insert",
+                 "startd.restarter_pg_written"):
+        assert step in names, (fid, step, names)
+fmris = {slices[(p["pid"], p["tid"], p["ts"])]["args"]["fmri"] for pts in flows.values()
+         for p in pts}
+want = {"svc:/site/a:default", "svc:/site/b:default"} if sys.argv[2] == "ok" else \
+       {"svc:/site/a:default"}
+assert fmris == want, fmris
+# Slices of one thread never overlap partially.
+by_thread = defaultdict(list)
+for e in ev:
+    if e["ph"] == "X":
+        by_thread[(e["pid"], e["tid"])].append((e["ts"], e["ts"] + e["dur"]))
+for k, v in by_thread.items():
+    v.sort()
+    for (a0, a1), (b0, b1) in zip(v, v[1:]):
+        assert a1 <= b0 + 1e-9, (k, a0, a1, b0)
+races = [e for e in ev if e["ph"] == "X" and e.get("cat") == "race"]
+if sys.argv[2] == "ok":
+    assert not races
+else:
+    assert len(races) == 1 and races[0]["dur"] >= 3000, races
+PY
+	done
+	"$SVCTRACE" export -o - "$root" | jq -e '.traceEvents | length > 0' >/dev/null ||
+		fail "export -o - to stdout"
+	;;
+html)
+	root=$(gen manifested)
+	"$SVCTRACE" html "$root" -o "$tmp/r.html" || fail "html"
+	python3 - "$tmp/r.html" <<'PY' || fail "html data"
+import json, re, sys
+page = open(sys.argv[1]).read()
+assert "/*SVCTRACE_DATA*/" not in page, "placeholder left"
+m = re.search(r"const DATA = (.*?);\n", page)
+assert m, "no DATA"
+data = m.group(1)
+assert "</script" not in data.lower()
+d = json.loads(data)
+assert d["focus"]["fmri"] == "svc:/site/a:default" and d["focus"]["kind"] == "manifested"
+assert d["focus"]["window_us"] >= 3000
+assert d["focus"]["end_ns"] > d["focus"]["start_ns"]
+assert d["summary"] == {"instances": 1, "latent": 0, "manifested": 1}
+assert any(e["name"] == "svcadm.result" and e["focus"] for e in d["events"])
+assert min(e["t"] for e in d["events"]) == 0
+assert {p["prog"] for p in d["processes"]} == {"svccfg", "svc.configd", "svc.startd", "svcadm"}
+# Self-contained: nothing fetched from the network.
+assert not re.search(r"""(src|href)\s*=\s*["']?\s*(https?:)?//""", page, re.I), "remote resource"
+assert not re.search(r"""url\(\s*["']?\s*(https?:)?//|@import|fetch\(""", page, re.I)
+PY
+	# --fmri picks an instance; one that is not in the trace is an error.
+	root=$(gen ok)
+	"$SVCTRACE" html "$root" -o "$tmp/b.html" --fmri site/b:default || fail "html --fmri"
+	grep -q '"focus":{"fmri":"svc:/site/b:default"' "$tmp/b.html" || fail "focus on b"
+	grep -q '"kind":"none"' "$tmp/b.html" || fail "kind none"
+	"$SVCTRACE" html "$root" -o "$tmp/c.html" --fmri svc:/nope:default 2>"$tmp/err" &&
+		fail "html --fmri of an unknown instance succeeded"
+	grep -q "no instance svc:/nope:default" "$tmp/err" || fail "message: $(cat "$tmp/err")"
+	;;
+usage)
+	expect2() {
+		local rc=0
+		"$SVCTRACE" "$@" >/dev/null 2>"$tmp/err" || rc=$?
+		[ "$rc" -eq 2 ] || fail "svctrace $*: exit $rc, expected 2"
+		[ -s "$tmp/err" ] || fail "svctrace $*: no message"
+	}
+	expect2
+	expect2 frobnicate
+	expect2 dump
+	expect2 export "$tmp"
+	expect2 check --bogus "$tmp"
+	expect2 html "$tmp"
+	expect2 check "$tmp/does-not-exist"
+	grep -q "does-not-exist: No such file or directory" "$tmp/err" || fail "$(cat "$tmp/err")"
+	mkdir -p "$tmp/empty"
+	expect2 check "$tmp/empty"
+	grep -q "no trace events" "$tmp/err" || fail "empty dir message: $(cat "$tmp/err")"
+	echo garbage >"$tmp/empty/x.trace"
+	expect2 dump "$tmp/empty"
+	"$SVCTRACE" --help | grep -q "svctrace check" || fail "--help"
+	;;
+*)
+	fail "unknown case $1"
+	;;
+esac
+exit 0
