@@ -91,11 +91,8 @@ static void export_metadata(struct export *x)
 	for (size_t i = 0; i < t->n_threads; i++) {
 		const struct tr_thread *th = &t->threads[i];
 
-		if (th->tid == th->pid)
-			snprintf(name, sizeof(name), "%s main", th->prog);
-		else
-			snprintf(name, sizeof(name), "%s thread %" PRIu32, th->prog, th->tid);
-		metadata(x, "thread_name", th->pid, th->tid, name);
+		metadata(x, "thread_name", th->pid, th->tid,
+		        trace_thread_name(th, name, sizeof(name)));
 	}
 }
 

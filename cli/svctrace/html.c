@@ -179,13 +179,9 @@ static void data_processes(struct json *j, const struct trace *t)
 		for (; th < t->n_threads && t->threads[th].proc == p; th++) {
 			const struct tr_thread *x = &t->threads[th];
 
-			if (x->tid == x->pid)
-				snprintf(name, sizeof(name), "%s main", x->prog);
-			else
-				snprintf(name, sizeof(name), "%s thread %" PRIu32, x->prog, x->tid);
 			json_begin_object(j);
 			json_kv_uint(j, "tid", x->tid);
-			json_kv_string(j, "name", name);
+			json_kv_string(j, "name", trace_thread_name(x, name, sizeof(name)));
 			json_end_object(j);
 		}
 		json_end_array(j);

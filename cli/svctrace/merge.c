@@ -186,6 +186,16 @@ static int cmp_thread(const void *a, const void *b)
 	return x->tid < y->tid ? -1 : x->tid > y->tid;
 }
 
+static int cmp_thread_first(const void *a, const void *b)
+{
+	const struct tr_thread *x = a, *y = b;
+	int c = cmp_thread(a, b);
+
+	if (c != 0)
+		return c;
+	return x->first < y->first ? -1 : x->first > y->first;
+}
+
 static int cmp_flow(const void *a, const void *b)
 {
 	const struct tr_flow *x = a, *y = b;
@@ -211,9 +221,11 @@ static int index_threads(struct trace *t)
 		if (n > 0 && cmp_thread(&key, &t->threads[n - 1]) == 0)
 			continue;
 		key.prog = t->progs_by_file[t->events[i].proc];
+		key.first = i;
+		key.first_event = t->events[i].event;
 		t->threads[n++] = key;
 	}
-	qsort(t->threads, n, sizeof(*t->threads), cmp_thread);
+	qsort(t->threads, n, sizeof(*t->threads), cmp_thread_first);
 	t->n_threads = 0;
 	for (size_t i = 0; i < n; i++) {
 		if (t->n_threads > 0 &&
@@ -381,6 +393,18 @@ const char *trace_flow_fmri(const struct trace *t, uint64_t flow)
 	const struct tr_flow *f = trace_find_flow(t, flow);
 
 	return f ? f->fmri : NULL;
+}
+
+const char *trace_thread_name(const struct tr_thread *th, char *buf, size_t size)
+{
+	char name[24];
+
+	if (th->tid == th->pid)
+		snprintf(buf, size, "%s main", th->prog);
+	else
+		snprintf(buf, size, "%s thread %" PRIu32 " (%s)", th->prog, th->tid,
+		        trace_event_name(th->first_event, name));
+	return buf;
 }
 
 const char *trace_event_name(uint16_t event, char buf[static 24])

@@ -39,6 +39,8 @@ struct tr_thread {
 	uint32_t pid, tid;
 	uint32_t proc;
 	const char *prog;
+	size_t first;         /* index of its first event */
+	uint16_t first_event; /* what the thread first did names it for a reader */
 };
 
 struct tr_flow {
@@ -71,6 +73,8 @@ void trace_done(struct trace *t);
 const struct tr_flow *trace_find_flow(const struct trace *t, uint64_t flow);
 /* The instance FMRI of a flow, or NULL. */
 const char *trace_flow_fmri(const struct trace *t, uint64_t flow);
+/* "svc.startd main", "svc.startd thread 12 (startd.restarter_dequeue)" into buf. */
+const char *trace_thread_name(const struct tr_thread *th, char *buf, size_t size);
 /* The event's name, or "event#<id>" in buf for an id this version does not know. */
 const char *trace_event_name(uint16_t event, char buf[static 24]);
 
