@@ -15,7 +15,9 @@
  *
  * A read whose result is "present" is never a finding, even with Q < pg(I): svcadm records
  * the event before it sends the read, so configd may commit the pg while the read is on its
- * way and then answer it, and that is no race.
+ * way and then answer it, and that is no race.  And when the trace has no commit of I's pg
+ * but svcadm found it present, the pg predates the trace (a re-import of an old instance), so
+ * an import of I is no latent race either.
  *
  * One finding per instance: manifested when the instance has a manifested read (its first
  * one), else latent (its first import that returned early).  A manifested finding keeps the
@@ -38,6 +40,7 @@ struct flow_state {
 	size_t pg_idx;
 	bool imported;
 	bool latent, manifested;
+	bool seen_present; /* svcadm found the pg: it exists, maybe from before the trace */
 	size_t return_idx, read_idx;
 };
 
@@ -145,6 +148,8 @@ static void read_answered(const struct trace *t, struct flow_state *st, struct p
 
 	if (p >= 0)
 		pending_remove(reads, (size_t)p);
+	if (s && res->str && streq(res->str, "present"))
+		s->seen_present = true;
 	if (s && !s->manifested && res->str && streq(res->str, "absent")) {
 		s->manifested = true;
 		s->read_idx = read_idx;
@@ -250,6 +255,9 @@ int trace_analyze(const struct trace *t, struct analysis *ret)
 	if (!a.findings)
 		return -ENOMEM;
 	for (size_t i = 0; i < t->n_flows; i++) {
+		/* No commit in the trace, yet svcadm found the pg: it predates the trace. */
+		if (st[i].latent && st[i].pg_ns == NS_NEVER && st[i].seen_present)
+			st[i].latent = false;
 		if (!st[i].latent && !st[i].manifested)
 			continue;
 		a.findings[a.n_findings++] = make_finding(t, &st[i], i);

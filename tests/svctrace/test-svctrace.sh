@@ -41,6 +41,12 @@ ok)
 	check_json "$root" 0
 	jqt '.findings == [] and .summary.instances == 2' "no findings expected"
 	;;
+reimport)
+	# No commit of the pg in the trace, but svcadm found it: it predates the trace.
+	root=$(gen reimport)
+	check_json "$root" 0
+	jqt '.findings == []' "a re-imported instance is no race"
+	;;
 latent)
 	root=$(gen latent)
 	"$SVCTRACE" check "$root" >"$tmp/out" && fail "check found nothing in a no-wait run"

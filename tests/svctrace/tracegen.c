@@ -132,6 +132,17 @@ static const struct step scenario_killed[] = {
         {},
 };
 
+/* An old instance imported again: its restarter pg was committed before tracing began. */
+static const struct step scenario_reimport[] = {
+        S(SVCCFG, IMPORT_BEGIN, NULL, "/tmp/a.xml"),
+        S(SVCCFG, IMPORT_INSTANCE_COMMITTED, A, A),
+        S(CONFIGD, CONFIGD_COMMIT, A, PG(A, "general")),
+        RETURN_NOWAIT,
+        S(SVCADM, SVCADM_READ_RESTARTER_PG, A, A),
+        S(SVCADM, SVCADM_RESULT, A, "present"),
+        {},
+};
+
 static const struct {
 	const char *name;
 	const struct step *steps;
@@ -141,6 +152,7 @@ static const struct {
         {"manifested", scenario_manifested},
         {"never", scenario_never},
         {"killed", scenario_killed},
+        {"reimport", scenario_reimport},
 };
 
 struct child {
