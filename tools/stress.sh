@@ -17,8 +17,14 @@
 # configd (by the pids this script started) and removes the sandbox (unless kept).  Each
 # worker writes only its own files, so the counts need no lock.  Every knob that shapes the run
 # is printed and written to the JSON, so a run can be compared or repeated.  The seed drives
-# random delay specs (rand:A-Bms, see docs/race.md) through SMF_DELAY_SEED; the trace
-# recorder's files, once it exists, are collected from the sandbox's var/svc/trace/.
+# random delay specs (rand:A-Bms, see docs/race.md) through SMF_DELAY_SEED.
+#
+# THE TRACE.  Every process runs with SMF_TRACE=1 (unless --no-trace) and writes its trace file
+# into $TRACE_BASE/live, on tmpfs (/dev/shm) where there is one: on ext4 the first store to
+# each page of a new file waits for the journal, which halved the throughput of a phase.  After
+# each phase its svccfg and svcadm files move to $TRACE_BASE/phase-N; the daemons' files span
+# both phases and are hard-linked into each at the end, so that "svctrace check" of a phase
+# sees exactly that phase's imports.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -38,7 +44,12 @@ Options (each also read from the environment variable named after it; make passe
   -l, --load N         busy processes during each phase (STRESS_LOAD; default cores = $(nproc))
       --seed N         seed for random delays (STRESS_SEED; default from the clock)
   -o, --json FILE      results (STRESS_JSON; default stress-results.json)
-      --trace DIR      run with SMF_TRACE=1 and copy the trace files there (STRESS_TRACE)
+      --no-trace       run without the trace recorder (STRESS_TRACING=0; default: on, with
+                       SMF_TRACE=1 in every process)
+      --trace DIR      also copy the raw trace files there (STRESS_TRACE)
+      --trace-json F   Chrome JSON trace of the first reproduction, for ui.perfetto.dev
+                       (STRESS_TRACE_JSON; default trace.json)
+      --report F       HTML report of the first reproduction (STRESS_REPORT; default report.html)
       --phases LIST    which phases run: "1", "2" or "1 2" (STRESS_PHASES; default "1 2");
                        benchmarks run one alone
       --stop-at-first  end phase 1 at its first reproduction (STRESS_STOP_AT_FIRST=1): the
@@ -56,6 +67,9 @@ load=${STRESS_LOAD:-$(nproc)}
 seed=${STRESS_SEED:-}
 json=${STRESS_JSON:-stress-results.json}
 trace=${STRESS_TRACE:-}
+tracing=${STRESS_TRACING:-1}
+trace_json=${STRESS_TRACE_JSON:-trace.json}
+report=${STRESS_REPORT:-report.html}
 keep=${STRESS_KEEP:-}
 phases=${STRESS_PHASES:-1 2}
 stop_at_first=${STRESS_STOP_AT_FIRST:-}
@@ -71,6 +85,9 @@ while [ $# -gt 0 ]; do
 	--seed) seed=$2; shift ;;
 	-o | --json) json=$2; shift ;;
 	--trace) trace=$2; shift ;;
+	--no-trace) tracing=0 ;;
+	--trace-json) trace_json=$2; shift ;;
+	--report) report=$2; shift ;;
 	-k | --keep) keep=1 ;;
 	--phases) phases=$2; shift ;;
 	--stop-at-first) stop_at_first=1 ;;
@@ -96,13 +113,16 @@ has_phase() { [[ " $phases " == *" $1 "* ]]; }
 [ -n "$seed" ] || seed=$(($(now_us) % 2147483647))
 [[ "$seed" =~ ^[0-9]+$ ]] || { echo "stress: --seed must be a whole number" >&2; exit 2; }
 
+[ -z "$trace" ] || tracing=1
+[ "$tracing" = 0 ] || tracing=1
 build=$(cd "$build" && pwd)
 SVC_CONFIGD=$build/configd/svc.configd
 SVC_STARTD=$build/startd/svc.startd
 SVCCFG=$build/cli/svccfg
 SVCADM=$build/cli/svcadm
 STRESS_ITER=$build/tests/stress/stress-iter
-for p in SVC_CONFIGD SVC_STARTD SVCCFG SVCADM STRESS_ITER; do
+SVCTRACE=$build/cli/svctrace
+for p in SVC_CONFIGD SVC_STARTD SVCCFG SVCADM STRESS_ITER $([ "$tracing" = 0 ] || echo SVCTRACE); do
 	[ -x "${!p}" ] || { echo "stress: ${!p} is not built (ninja -C $build)" >&2; exit 1; }
 done
 
@@ -110,6 +130,7 @@ done
 # The sandbox and its daemons
 
 ROOT=""
+TRACE_BASE=""
 CONFIGD_PID=""
 STARTD_PID=""
 LOAD_PIDS=()
@@ -143,6 +164,13 @@ cleanup() {
 			rm -rf "$ROOT"
 		fi
 	fi
+	if [ -n "$TRACE_BASE" ] && [ -d "$TRACE_BASE" ]; then
+		if [ -n "$keep" ]; then
+			echo "stress: trace files kept: $TRACE_BASE" >&2
+		else
+			rm -rf "$TRACE_BASE"
+		fi
+	fi
 	exit "$rc"
 }
 trap cleanup EXIT
@@ -162,8 +190,16 @@ wait_until() {
 ROOT=$(mktemp -d "$build/stress.XXXXXX")
 chmod 0755 "$ROOT"
 export SMF_ROOT=$ROOT
-unset SMF_DELAY SVCCFG_IMPORT_NOWAIT SVCCFG_IMPORT_TIMEOUT SMF_TRACE
-[ -z "$trace" ] || export SMF_TRACE=1
+unset SMF_DELAY SVCCFG_IMPORT_NOWAIT SVCCFG_IMPORT_TIMEOUT SMF_TRACE SMF_TRACE_DIR
+if [ "$tracing" = 1 ]; then
+	if [ -d /dev/shm ] && [ -w /dev/shm ]; then
+		TRACE_BASE=$(mktemp -d /dev/shm/minismf-stress-trace.XXXXXX)
+	else
+		TRACE_BASE=$ROOT/trace
+	fi
+	mkdir -p "$TRACE_BASE/live"
+	export SMF_TRACE=1 SMF_TRACE_DIR=$TRACE_BASE/live
+fi
 echo "stress: sandbox: $ROOT"
 
 # Both daemons get the same SMF_DELAY and seed: each acts on the points of its own (configd.*,
@@ -205,6 +241,13 @@ run_phase() {
 	done
 	WORKER_PIDS=()
 	echo $(($(now_us) - t0)) >"$dir/elapsed_us"
+	# The phase's own trace files: its svccfg and svcadm processes (the daemons' files span
+	# both phases and are linked in at the end).
+	if [ "$tracing" = 1 ]; then
+		mkdir -p "$TRACE_BASE/phase-$n"
+		find "$TRACE_BASE/live" -maxdepth 1 \( -name 'svccfg.*.trace' -o \
+			-name 'svcadm.*.trace' \) -exec mv -t "$TRACE_BASE/phase-$n" {} +
+	fi
 	for k in "${LOAD_PIDS[@]}"; do
 		kill -KILL "$k" 2>/dev/null || true
 		wait "$k" 2>/dev/null || true
@@ -242,24 +285,64 @@ summary_into() {
 ! has_phase 1 || summary_into S1 "$ROOT/phase-1"
 ! has_phase 2 || summary_into S2 "$ROOT/phase-2"
 
+# trace_check N: svctrace check over phase N's trace (its CLI files and the daemons' files) into
+# phase-N/check.json, and its figures into T<N>: imports that returned before their restarter pg
+# existed (latent), svcadm reads that found none (manifested), and the windows (µs).
+declare -A T1 T2
+trace_check() {
+	local n=$1 dir="$ROOT/phase-$1" rc=0 kv
+	local -n into=T$1
+	ln -f "$TRACE_BASE"/live/svc.configd.*.trace "$TRACE_BASE"/live/svc.startd.*.trace \
+		"$TRACE_BASE/phase-$n/"
+	"$SVCTRACE" check --json "$TRACE_BASE/phase-$n" >"$dir/check.json" 2>"$dir/check.err" || rc=$?
+	if [ "$rc" -gt 1 ]; then
+		echo "stress: svctrace check of phase $n failed: $(cat "$dir/check.err")" >&2
+		exit 1
+	fi
+	for kv in $(jq -r '. as $r | [.findings[] | select(.latent_window_us != null) | .latent_window_us]
+		| sort as $w | ($w | length) as $m
+		| def pct(p): if $m == 0 then -1 else $w[((($m - 1) * p) + 0.5) | floor] | floor end;
+		"latent=\($m)",
+		"manifested=\([$r.findings[] | select(.kind == "manifested")] | length)",
+		"open=\([$r.findings[] | select(.open)] | length)",
+		"instances=\($r.summary.instances)", "drops=\($r.summary.drops)",
+		"p50_us=\(pct(0.5))", "p99_us=\(pct(0.99))", "max_us=\(if $m == 0 then -1 else $w[-1] | floor end)"
+		' "$dir/check.json"); do
+		into[${kv%%=*}]=${kv#*=}
+	done
+}
+if [ "$tracing" = 1 ]; then
+	! has_phase 1 || trace_check 1
+	! has_phase 2 || trace_check 2
+fi
+
 # ms US: microseconds as milliseconds with 3 decimals, "-" when unknown (< 0).
 ms() { [ "$1" -lt 0 ] && echo - || printf '%d.%03d' $(($1 / 1000)) $(($1 % 1000)); }
 rate() { [ "$2" -gt 0 ] && awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f%%", 100 * a / b }' || echo -; }
 first() { [ "$1" -lt 0 ] && echo - || printf '%d.%03d s' $(($1 / 1000000)) $(($1 / 1000 % 1000)); }
 
+# row S T LABEL: a phase's line; latent and windows from the trace T when there is one.
 row() {
-	local -n s=$1
-	printf '%-12s %10d %9d %6s %6s %11s %7d %10s %10s %10s\n' "$2" "${s[iterations]}" \
+	local src=$2
+	[ "$tracing" = 1 ] || src=$1
+	local -n s=$1 w=$src
+	printf '%-12s %10d %9d %6s %6s %11s %7d %10s %10s %10s\n' "$3" "${s[iterations]}" \
 		"${s[failures]}" "${s[race]}" "$(rate "${s[failures]}" "${s[iterations]}")" \
-		"$(first "${s[first_us]}")" "${s[latent]}" "$(ms "${s[p50_us]}")" \
-		"$(ms "${s[p99_us]}")" "$(ms "${s[max_us]}")"
+		"$(first "${s[first_us]}")" "${w[latent]}" "$(ms "${w[p50_us]}")" \
+		"$(ms "${w[p99_us]}")" "$(ms "${w[max_us]}")"
 }
 
 echo
+if [ "$tracing" = 1 ]; then
+	echo "latent: imports that returned before the restarter pg existed; window: from that return to"
+	echo "the pg's commit in svc.configd (both from the trace, svctrace check)"
+else
+	echo "latent and window: as seen by the client (stress-iter), the trace recorder was off"
+fi
 printf '%-12s %10s %9s %6s %6s %11s %7s %10s %10s %10s\n' phase iterations failures race rate \
 	"first repro" latent "window p50" "p99 (ms)" "max (ms)"
-! has_phase 1 || row S1 "1 no wait"
-! has_phase 2 || row S2 "2 wait"
+! has_phase 1 || row S1 T1 "1 no wait"
+! has_phase 2 || row S2 T2 "2 wait"
 echo
 
 # The first reproduction, for the report: which instance, what svcadm said.
@@ -278,19 +361,65 @@ for n in 1 2; do
 	done
 done
 
-trace_files=0
-if [ -n "$trace" ]; then
-	mkdir -p "$trace"
-	if [ -d "$ROOT/var/svc/trace" ]; then
-		cp -a "$ROOT/var/svc/trace/." "$trace/"
-		trace_files=$(find "$ROOT/var/svc/trace" -type f | wc -l)
+# The trace and the report of the first reproduction (or, without one, of the first finding):
+# the daemons' files and the two processes of that iteration make trace.json; the report reads
+# the whole phase, so that it shows what else ran during the window.
+trace_outputs() {
+	local dir="$TRACE_BASE/phase-1" repro="$TRACE_BASE/repro" pids f html_args=()
+	[ -d "$dir" ] || dir="$TRACE_BASE/phase-2"
+	mkdir -p "$repro"
+	ln -f "$dir"/svc.configd.*.trace "$dir"/svc.startd.*.trace "$repro/"
+	if [ -n "$first_fmri" ]; then
+		html_args=(--fmri "$first_fmri")
+		read -r pids <"$ROOT/phase-1/w${S1[first_worker]}.race.pids"
+		for f in $pids; do
+			ln -f "$dir"/svc*."$f".trace "$repro/" 2>/dev/null || true
+		done
+	else
+		# No reproduction: the whole phase.
+		ln -f "$dir"/*.trace "$repro/"
 	fi
-	echo "stress: $trace_files trace files copied to $trace"
+	"$SVCTRACE" export "$repro" -o "$trace_json" || { echo "stress: svctrace export failed" >&2; exit 1; }
+	"$SVCTRACE" html "$dir" "${html_args[@]}" -o "$report" ||
+		{ echo "stress: svctrace html failed" >&2; exit 1; }
+	echo "stress: trace of the first reproduction: $trace_json (open it in ui.perfetto.dev)"
+	echo "stress: its report: $report"
+}
+
+trace_files=0
+if [ "$tracing" = 1 ]; then
+	trace_outputs
+	if [ -n "$trace" ]; then
+		mkdir -p "$trace"
+		for n in 1 2; do
+			[ -d "$TRACE_BASE/phase-$n" ] || continue
+			mkdir -p "$trace/phase-$n"
+			cp -a "$TRACE_BASE/phase-$n/." "$trace/phase-$n/"
+		done
+		trace_files=$(find "$trace" -type f | wc -l)
+		echo "stress: $trace_files trace files copied to $trace (phase-1/, phase-2/)"
+	fi
 fi
 
+# trace_json T: a phase's figures from the trace, or null when the recorder was off.
+trace_json() {
+	local -n t=$1
+	[ "$tracing" = 1 ] || { echo null; return; }
+	jq -n --argjson latent "${t[latent]}" --argjson manifested "${t[manifested]}" \
+		--argjson open "${t[open]}" --argjson instances "${t[instances]}" \
+		--argjson drops "${t[drops]}" --argjson p50 "${t[p50_us]}" --argjson p99 "${t[p99_us]}" \
+		--argjson max "${t[max_us]}" '{
+		instances: $instances, latent: $latent, manifested: $manifested, open: $open,
+		drops: $drops,
+		window_us: (if $p50 < 0 then null else {p50: $p50, p99: $p99, max: $max} end) }'
+}
+
+# phase_json S T MODE: one phase; latent and window_us are the client's view (stress-iter),
+# trace the recorder's (svctrace check).
 phase_json() {
 	local -n s=$1
-	jq -n --arg mode "$2" --argjson n "${s[iterations]}" --argjson f "${s[failures]}" \
+	jq -n --arg mode "$3" --argjson n "${s[iterations]}" --argjson f "${s[failures]}" \
+		--argjson trace "$(trace_json "$2")" \
 		--argjson race "${s[race]}" --argjson other "${s[other]}" --argjson latent "${s[latent]}" \
 		--argjson first "${s[first_us]}" --argjson fiter "${s[first_iter]}" \
 		--argjson p50 "${s[p50_us]}" --argjson p99 "${s[p99_us]}" --argjson max "${s[max_us]}" \
@@ -301,7 +430,7 @@ phase_json() {
 		first_reproduction_iteration: (if $fiter < 0 then null else $fiter end),
 		latent: $latent,
 		window_us: (if $p50 < 0 then null else {p50: $p50, p99: $p99, max: $max} end),
-		elapsed_us: $el }'
+		trace: $trace, elapsed_us: $el }'
 }
 
 jq -n --argjson workers "$workers" --argjson seconds "$seconds" --argjson iterations "$iterations" \
@@ -309,18 +438,22 @@ jq -n --argjson workers "$workers" --argjson seconds "$seconds" --argjson iterat
 	--arg phases "$phases" --arg stop "${stop_at_first:+1}" \
 	--argjson trace_files "$trace_files" --arg fmri "$first_fmri" --arg msg "$first_msg" \
 	--arg root "$ROOT" --argjson configd "$CONFIGD_PID" --argjson startd "$STARTD_PID" \
-	--argjson p1 "$(has_phase 1 && phase_json S1 nowait || echo null)" \
-	--argjson p2 "$(has_phase 2 && phase_json S2 wait || echo null)" '{
+	--argjson p1 "$(has_phase 1 && phase_json S1 T1 nowait || echo null)" \
+	--argjson p2 "$(has_phase 2 && phase_json S2 T2 wait || echo null)" \
+	--arg trace_json "$([ "$tracing" = 0 ] || echo "$trace_json")" \
+	--arg report "$([ "$tracing" = 0 ] || echo "$report")" '{
 	knobs: {workers: $workers, seconds: (if $iterations > 0 then null else $seconds end),
 		iterations: (if $iterations > 0 then $iterations else null end), delay: $delay,
 		load: $load, seed: $seed, seed_used: ($delay | contains("rand:")),
 		phases: ($phases | split(" ") | map(tonumber)), stop_at_first: ($stop == "1")},
 	phases: [$p1, $p2],
 	first_reproduction: (if $fmri == "" then null else {fmri: $fmri, message: $msg} end),
-	trace: (if $trace == "" then null else {dir: $trace, files: $trace_files} end),
+	trace: (if $trace_json == "" then null else {json: $trace_json, report: $report,
+		raw: (if $trace == "" then null else {dir: $trace, files: $trace_files} end)} end),
 	sandbox: $root, pids: {configd: $configd, startd: $startd},
 	ok: (($p1 == null or ($p1.race > 0 and $p1.other == 0)) and
-	     ($p2 == null or $p2.failures == 0)) }' >"$json"
+	     ($p2 == null or ($p2.failures == 0 and ($p2.trace == null or $p2.trace.latent == 0)))) }' \
+	>"$json"
 echo "stress: results in $json"
 
 status=0
@@ -330,6 +463,11 @@ if has_phase 1 && [ "${S1[race]}" -eq 0 ]; then
 fi
 if has_phase 1 && [ "${S1[other]}" -ne 0 ]; then
 	echo "stress: FAIL: phase 1 had ${S1[other]} failures other than the race" >&2
+	status=1
+fi
+if has_phase 2 && [ "$tracing" = 1 ] && [ "${T2[latent]}" -ne 0 ]; then
+	echo "stress: FAIL: with the wait on, the trace shows ${T2[latent]} imports that returned" \
+		"before their restarter pg existed (svctrace check $ROOT/phase-2/trace)" >&2
 	status=1
 fi
 if has_phase 2 && [ "${S2[failures]}" -ne 0 ]; then

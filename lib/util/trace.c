@@ -513,17 +513,25 @@ static void trace_header_init(struct trace_header *h, uint64_t size, const char 
 	__atomic_store_n(&h->version, TRACE_VERSION, __ATOMIC_RELEASE);
 }
 
-static int trace_create_file(const char *root, const char *prog, char **ret_path, int *ret_fd)
+/* The file in dir, or in the root's trace directory when dir is NULL or empty. */
+static int trace_create_file(const char *root, const char *dir_override, const char *prog,
+        char **ret_path, int *ret_fd)
 {
 	_cleanup_free_ char *r = NULL, *dir = NULL, *path = NULL;
 	int fd, k;
 
-	k = smf_root_resolve(root, &r);
-	if (k < 0)
-		return k;
-	k = smf_path(r, SMF_REL_TRACE_DIR, &dir);
-	if (k < 0)
-		return k;
+	if (dir_override && *dir_override) {
+		dir = strdup(dir_override);
+		if (!dir)
+			return -ENOMEM;
+	} else {
+		k = smf_root_resolve(root, &r);
+		if (k < 0)
+			return k;
+		k = smf_path(r, SMF_REL_TRACE_DIR, &dir);
+		if (k < 0)
+			return k;
+	}
 	k = smf_mkdir_p(dir, 0755);
 	if (k < 0)
 		return k;
@@ -537,7 +545,7 @@ static int trace_create_file(const char *root, const char *prog, char **ret_path
 	return 0;
 }
 
-int smf_trace_open_sized(const char *root, const char *prog, uint64_t size)
+static int trace_open(const char *root, const char *dir, const char *prog, uint64_t size)
 {
 	static pthread_once_t once = PTHREAD_ONCE_INIT;
 	_cleanup_free_ char *path = NULL;
@@ -556,7 +564,7 @@ int smf_trace_open_sized(const char *root, const char *prog, uint64_t size)
 	base = strrchr(prog, '/');
 	base = base ? base + 1 : prog;
 
-	r = trace_create_file(root, base, &path, &fd);
+	r = trace_create_file(root, dir, base, &path, &fd);
 	if (r < 0)
 		return r;
 	/* Sparse: blocks are allocated only for the pages threads touch. */
@@ -585,6 +593,11 @@ int smf_trace_open_sized(const char *root, const char *prog, uint64_t size)
 	return 0;
 }
 
+int smf_trace_open_sized(const char *root, const char *prog, uint64_t size)
+{
+	return trace_open(root, NULL, prog, size);
+}
+
 int smf_trace_open(const char *root, const char *prog)
 {
 	return smf_trace_open_sized(root, prog, TRACE_DEFAULT_SIZE);
@@ -606,7 +619,7 @@ int smf_trace_open_env(const char *root, const char *prog)
 		if (errno != 0 || *end != '\0')
 			return -EINVAL;
 	}
-	r = smf_trace_open_sized(root, prog, size);
+	r = trace_open(root, getenv("SMF_TRACE_DIR"), prog, size);
 	return r < 0 ? r : 1;
 }
 

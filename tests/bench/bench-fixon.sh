@@ -13,7 +13,7 @@ delay="startd.graph.before_insert=rand:0-5ms,startd.restarter.before_pg_write=ra
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/bench-fixon.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
-"$here/../../tools/stress.sh" --phases 2 --workers "$workers" \
+"$here/../../tools/stress.sh" --no-trace --phases 2 --workers "$workers" \
 	--iterations $(((cycles + workers - 1) / workers)) --delay "$delay" --seed 1 \
 	-o "$tmp/r.json" "$build" >"$tmp/out" 2>&1 || true
 [ -s "$tmp/r.json" ] || { cat "$tmp/out" >&2; echo "bench: the run failed" >&2; exit 1; }

@@ -5,12 +5,13 @@
 # (tests/stress/stress-iter does both and times the window).  A worker appends one line per
 # iteration to its own file, so workers never share a file and need no lock:
 #
-#   ITER  START_US  END_US  CLASS  IMPORT_RC  ENABLE_RC  IMPORT_US  WINDOW_US
+#   ITER  START_US  END_US  CLASS  IMPORT_RC  ENABLE_RC  IMPORT_US  WINDOW_US  IMPORT_PID  ENABLE_PID
 #
 # START_US and END_US are microseconds since the phase began; IMPORT_US is when the import
 # returned, after START_US (the race is decided then: svcadm's read comes right after); CLASS is "ok", "race" (svcadm exit 3 with the
 # misconfigured message: the race manifested) or "other" (any other failure); WINDOW_US is the
-# race window seen from the client (0: closed when the import returned, -1: unknown).
+# race window seen from the client (0: closed when the import returned, -1: unknown).  The pids
+# of svccfg and svcadm name their trace files (svccfg.<pid>.trace) when tracing is on.
 
 STRESS_RACE_MSG='is misconfigured (lacks "restarter" property group).'
 
@@ -48,7 +49,7 @@ stress_more() {
 # the stderr of its first race and of its first other failure in DIR for the report.
 stress_worker() {
 	local phase=$1 k=$2 dir=$3 t0=$4 end=$5 max=$6
-	local i=0 name mf err out cls import_rc enable_rc import_us window start
+	local i=0 name mf err out cls import_rc enable_rc import_us window start import_pid enable_pid
 	err="$dir/w$k.err"
 	mf="$dir/w$k.xml"
 	while stress_more "$i" "$max" "$end"; do
@@ -60,17 +61,20 @@ stress_worker() {
 			echo "stress: worker $k: iteration $i could not run: $(cat "$err")" >&2
 			return 1
 		fi
-		# out: import=RC enable=RC import_us=N window_us=N
-		read -r import_rc enable_rc import_us window <<<"$(sed -E 's/[a-z_]+=//g' <<<"$out")"
+		# out: import=RC enable=RC import_us=N window_us=N import_pid=P enable_pid=P
+		read -r import_rc enable_rc import_us window import_pid enable_pid \
+			<<<"$(sed -E 's/[a-z_]+=//g' <<<"$out")"
 		cls=$(stress_classify "$import_rc" "$enable_rc" "$err")
-		printf '%d\t%d\t%d\t%s\t%d\t%d\t%d\t%d\n' "$i" "$start" $(($(now_us) - t0)) "$cls" \
-			"$import_rc" "$enable_rc" "$import_us" "$window" >>"$dir/w$k.tsv"
+		printf '%d\t%d\t%d\t%s\t%d\t%d\t%d\t%d\t%d\t%d\n' "$i" "$start" $(($(now_us) - t0)) \
+			"$cls" "$import_rc" "$enable_rc" "$import_us" "$window" "$import_pid" \
+			"$enable_pid" >>"$dir/w$k.tsv"
 		[ "$cls" != race ] || [ -z "${STRESS_STOP_FILE:-}" ] || : >"$STRESS_STOP_FILE"
 		if [ "$cls" != ok ] && [ ! -e "$dir/w$k.$cls" ]; then
 			{
 				echo "svc:/stress/$name:default"
 				cat "$err"
 			} >"$dir/w$k.$cls"
+			echo "$import_pid $enable_pid" >"$dir/w$k.$cls.pids"
 		fi
 	done
 }

@@ -17,10 +17,13 @@
  * is the time from the return to the notification's arrival, an upper bound by the notification's
  * latency (tens of microseconds), never a sleep-quantised figure.
  *
- * Output, one line on stdout: "import=RC enable=RC import_us=N window_us=N" where RC is the exit
+ * Output, one line on stdout: "import=RC enable=RC import_us=N window_us=N import_pid=P
+ * enable_pid=P" where RC is the exit
  * status (or 128 + signal), enable is -1 when svcadm was not run (the import failed), import_us
  * is when the import returned (microseconds after this program started) and window_us is -1
- * when no restarter pg appeared within the deadline.  The children's stderr is ours.  Exit 0
+ * when no restarter pg appeared within the deadline; the pids (enable_pid -1 when not run) name
+ * the children's trace files, svccfg.<pid>.trace and svcadm.<pid>.trace, when tracing is on.
+ * The children's stderr is ours.  Exit 0
  * when the iteration ran (whatever the children did), 1 when it could not be run.
  */
 #include <errno.h>
@@ -116,7 +119,7 @@ int main(int argc, char **argv)
 {
 	scf_handle_t *h = NULL;
 	uint64_t start = now_monotonic_usec(), t0;
-	pid_t pid;
+	pid_t import_pid, enable_pid = -1;
 	int64_t window = -1;
 	int r, import_rc, enable_rc = -1;
 
@@ -135,14 +138,14 @@ int main(int argc, char **argv)
 		scf_handle_destroy(h);
 		return 1;
 	}
-	if (spawn(import_argv, &pid) < 0 || (import_rc = reap(pid)) < 0)
+	if (spawn(import_argv, &import_pid) < 0 || (import_rc = reap(import_pid)) < 0)
 		goto fail;
 	t0 = now_monotonic_usec();
 	if (import_rc == 0) {
-		if (spawn(enable_argv, &pid) < 0)
+		if (spawn(enable_argv, &enable_pid) < 0)
 			goto fail;
 		window = measure_window(h, argv[1], t0);
-		if ((enable_rc = reap(pid)) < 0)
+		if ((enable_rc = reap(enable_pid)) < 0)
 			goto fail;
 		if (window < -1) {
 			fprintf(stderr, "stress-iter: waiting for %s's restarter pg: %s\n", argv[1],
@@ -150,8 +153,9 @@ int main(int argc, char **argv)
 			goto fail;
 		}
 	}
-	printf("import=%d enable=%d import_us=%llu window_us=%lld\n", import_rc, enable_rc,
-	        (unsigned long long)(t0 - start), (long long)window);
+	printf("import=%d enable=%d import_us=%llu window_us=%lld import_pid=%d enable_pid=%d\n",
+	        import_rc, enable_rc, (unsigned long long)(t0 - start), (long long)window,
+	        (int)import_pid, (int)enable_pid);
 	scf_handle_destroy(h);
 	return 0;
 fail:

@@ -5,7 +5,10 @@
 #   phase 1 (no wait): every iteration is the race, the first one included, with svcadm's exit 3
 #     and its misconfigured message, and every window is open (> 0);
 #   phase 2 (wait): every iteration succeeds and no window is open when the import returns.
-# Also: the harness exits 0, writes its JSON, and leaves no daemon and no sandbox behind.
+# The trace agrees (svctrace check through the harness): 20 latent and 20 manifested races in
+# phase 1, none in phase 2 (no false positive), no event lost.
+# Also: the harness exits 0, writes its JSON, trace.json and report.html, and leaves no daemon
+# and no sandbox behind.
 # usage: test-stress-deterministic.sh PATH-OF-stress.sh BUILD-DIR
 set -euo pipefail
 
@@ -35,7 +38,8 @@ expect() {
 rc=0
 "$STRESS" --workers 1 --iterations "$N" --load 0 \
 	--delay startd.restarter.before_pg_write=500ms --seed 42 \
-	--json "$tmp/results.json" "$BUILD" >"$tmp/out" 2>&1 || rc=$?
+	--json "$tmp/results.json" --trace-json "$tmp/trace.json" --report "$tmp/report.html" \
+	"$BUILD" >"$tmp/out" 2>&1 || rc=$?
 [ "$rc" -eq 0 ] || fail "the harness exited with status $rc"
 [ -s "$tmp/results.json" ] || fail "no results written"
 
@@ -48,6 +52,17 @@ expect "phase 1 median window above 250 ms" '.phases[0].window_us.p50 > 250000' 
 expect "phase 2 iterations" '.phases[1].iterations' "$N"
 expect "phase 2 failures" '.phases[1].failures' 0
 expect "phase 2 open windows" '.phases[1].latent' 0
+# The trace (svctrace check) sees what the client saw: every phase 1 import returned before its
+# restarter pg existed and every svcadm read found none; with the wait, not one (no false
+# positive).
+expect "phase 1 latent imports in the trace" '.phases[0].trace.latent' "$N"
+expect "phase 1 manifested races in the trace" '.phases[0].trace.manifested' "$N"
+expect "phase 1 trace windows above 250 ms" '.phases[0].trace.window_us.p50 > 250000' true
+expect "phase 2 latent imports in the trace" '.phases[1].trace.latent' 0
+expect "phase 2 manifested races in the trace" '.phases[1].trace.manifested' 0
+expect "events lost" '.phases[0].trace.drops + .phases[1].trace.drops' 0
+jq -e '.traceEvents | length > 0' "$tmp/trace.json" >/dev/null || fail "trace.json is not a trace"
+grep -q 'const DATA = {' "$tmp/report.html" || fail "report.html holds no data"
 expect "the verdict" '.ok' true
 expect "the seed" '.knobs.seed' 42
 fmri=$(q '.first_reproduction.fmri')

@@ -54,7 +54,10 @@ int smf_trace_open(const char *root, const char *prog);
 int smf_trace_open_sized(const char *root, const char *prog, uint64_t size);
 
 /*
- * smf_trace_open() iff $SMF_TRACE is "1" (file size from $SMF_TRACE_SIZE in bytes, if set).
+ * smf_trace_open() iff $SMF_TRACE is "1" (file size from $SMF_TRACE_SIZE in bytes, if set), in
+ * the directory $SMF_TRACE_DIR instead of the root's when that is set: on a journaling file
+ * system the first store to each page of a new file waits for the journal (milliseconds for a
+ * short-lived svcadm under load), on tmpfs it does not, so harnesses put it there.
  * 1 when tracing is on, 0 when it stays off, -errno.
  */
 int smf_trace_open_env(const char *root, const char *prog);

@@ -434,6 +434,31 @@ static void clock_run(const char *root, const char *tsc_env)
 	smf_trace_close();
 }
 
+/* SMF_TRACE_DIR moves the file out of the root; the events are the same. */
+static void test_trace_dir(void **state)
+{
+	const char *root = *state;
+	_cleanup_free_ char *dir = NULL, *path = NULL, *in_root = trace_file_of(root, getpid());
+	struct stat st;
+	size_t n = 0;
+
+	assert_true(asprintf(&dir, "%s/elsewhere/deeper", root) > 0);
+	assert_true(asprintf(&path, "%s/test-trace.%u.trace", dir, (unsigned)getpid()) > 0);
+	assert_int_equal(setenv("SMF_TRACE", "1", 1), 0);
+	assert_int_equal(setenv("SMF_TRACE_DIR", dir, 1), 0);
+	assert_int_equal(setenv("SMF_TRACE_SIZE", "1048576", 1), 0);
+	assert_int_equal(smf_trace_open_env(root, "test-trace"), 1);
+	unsetenv("SMF_TRACE");
+	unsetenv("SMF_TRACE_DIR");
+	unsetenv("SMF_TRACE_SIZE");
+	assert_string_equal(smf_trace_path(), path);
+	smf_trace(SMF_TRACE_TEST, 7, 0);
+	smf_trace_close();
+	assert_int_equal(stat(in_root, &st), -1);
+	assert_int_equal(smf_trace_read(path, count, &n, NULL), 0);
+	assert_int_equal(n, 1);
+}
+
 /* Event times are CLOCK_MONOTONIC, with the TSC clock and with clock_gettime(). */
 static void test_clock(void **state)
 {
@@ -465,6 +490,7 @@ int main(void)
 	        cmocka_unit_test_setup_teardown(test_sigkill, setup_root, teardown_root),
 	        cmocka_unit_test_setup_teardown(test_fork, setup_root, teardown_root),
 	        cmocka_unit_test_setup_teardown(test_off_by_default, setup_root, teardown_root),
+	        cmocka_unit_test_setup_teardown(test_trace_dir, setup_root, teardown_root),
 	        cmocka_unit_test_setup_teardown(test_clock, setup_root, teardown_root),
 	        cmocka_unit_test_setup_teardown(test_drops, setup_root, teardown_root),
 	        cmocka_unit_test_setup_teardown(test_not_a_trace, setup_root, teardown_root),
