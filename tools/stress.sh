@@ -361,26 +361,18 @@ for n in 1 2; do
 	done
 done
 
-# The trace and the report of the first reproduction (or, without one, of the first finding):
-# the daemons' files and the two processes of that iteration make trace.json; the report reads
-# the whole phase, so that it shows what else ran during the window.
+# The trace and the report of the first reproduction (or, without one, of the first finding),
+# from the whole phase: trace.json keeps the instance's span +-20% (svctrace export --fmri), so
+# it shows what else ran in the window without the megabytes of the rest of the run.
 trace_outputs() {
-	local dir="$TRACE_BASE/phase-1" repro="$TRACE_BASE/repro" pids f html_args=()
+	local dir="$TRACE_BASE/phase-1" focus=() fmri=$first_fmri
 	[ -d "$dir" ] || dir="$TRACE_BASE/phase-2"
-	mkdir -p "$repro"
-	ln -f "$dir"/svc.configd.*.trace "$dir"/svc.startd.*.trace "$repro/"
-	if [ -n "$first_fmri" ]; then
-		html_args=(--fmri "$first_fmri")
-		read -r pids <"$ROOT/phase-1/w${S1[first_worker]}.race.pids"
-		for f in $pids; do
-			ln -f "$dir"/svc*."$f".trace "$repro/" 2>/dev/null || true
-		done
-	else
-		# No reproduction: the whole phase.
-		ln -f "$dir"/*.trace "$repro/"
-	fi
-	"$SVCTRACE" export "$repro" -o "$trace_json" || { echo "stress: svctrace export failed" >&2; exit 1; }
-	"$SVCTRACE" html "$dir" "${html_args[@]}" -o "$report" ||
+	[ -n "$fmri" ] || [ ! -s "$ROOT/phase-1/check.json" ] ||
+		fmri=$(jq -r '.findings[0].fmri // empty' "$ROOT/phase-1/check.json")
+	[ -z "$fmri" ] || focus=(--fmri "$fmri")
+	"$SVCTRACE" export "$dir" "${focus[@]}" -o "$trace_json" ||
+		{ echo "stress: svctrace export failed" >&2; exit 1; }
+	"$SVCTRACE" html "$dir" "${focus[@]}" -o "$report" ||
 		{ echo "stress: svctrace html failed" >&2; exit 1; }
 	echo "stress: trace of the first reproduction: $trace_json (open it in ui.perfetto.dev)"
 	echo "stress: its report: $report"

@@ -277,6 +277,14 @@ void analysis_done(struct analysis *a)
 	*a = (struct analysis){};
 }
 
+const struct finding *analysis_finding_of(const struct analysis *a, uint64_t flow)
+{
+	for (size_t i = 0; i < a->n_findings; i++)
+		if (a->findings[i].flow == flow)
+			return &a->findings[i];
+	return NULL;
+}
+
 const char *finding_kind_name(enum finding_kind k)
 {
 	return k == FINDING_MANIFESTED ? "manifested" : "latent";

@@ -15,6 +15,11 @@
  * small integers (the flow's index), not the 64-bit flow hash, which a JSON number cannot hold
  * exactly; the hash is in each slice's args.flow.  Race windows are slices on a "races"
  * process, one thread per lane so that overlapping windows do not overlap on a track.
+ *
+ * --fmri FMRI keeps one instance's story and what ran beside it: the events within its span
+ * (its first to last event, widened to its race window) +-20%; a flow keeps its arrows only
+ * when all its events are kept, so that every "s" still has its "f".  make stress writes its
+ * trace.json this way: a whole run's is tens of megabytes.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -31,6 +36,7 @@
 struct export
 {
 	const struct trace *t;
+	uint64_t lo, hi; /* the events kept (absolute ns); everything when not --fmri */
 	struct json j;
 	uint64_t *ts;  /* per event: ns since t0, strictly increasing within a thread */
 	uint64_t *dur; /* per event */
@@ -124,6 +130,11 @@ static void export_slice(struct export *x, size_t i)
 	json_end_object(&x->j);
 }
 
+static bool kept(const struct export *x, size_t i)
+{
+	return x->t->events[i].ns >= x->lo && x->t->events[i].ns <= x->hi;
+}
+
 /* The flow point of event i: "s" at its flow's first event, "f" at its last, "t" between. */
 static void export_flow_point(struct export *x, size_t i)
 {
@@ -131,7 +142,7 @@ static void export_flow_point(struct export *x, size_t i)
 	const struct tr_flow *f = trace_find_flow(x->t, e->flow);
 	const char *ph;
 
-	if (!f || f->n_events < 2)
+	if (!f || f->n_events < 2 || !kept(x, f->first) || !kept(x, f->last))
 		return;
 	ph = i == f->first ? "s" : i == f->last ? "f" : "t";
 	json_begin_object(&x->j);
@@ -195,6 +206,8 @@ static int export_races(struct export *x, const struct analysis *a)
 		const struct finding *f = &a->findings[i];
 		uint32_t l = 0;
 
+		if (f->end_ns < x->lo || f->start_ns > x->hi)
+			continue;
 		while (l < n_lanes && lane_end[l] > f->start_ns)
 			l++;
 		if (l == n_lanes) {
@@ -208,15 +221,41 @@ static int export_races(struct export *x, const struct analysis *a)
 	return 0;
 }
 
-static int export_write(const struct trace *t, FILE *out)
+/* The span of fmri's events and race window, +-20%, into x->lo and x->hi. */
+static int export_around(struct export *x, const struct analysis *a, const char *fmri)
 {
-	struct export x = {.t = t};
+	const struct tr_flow *f = trace_flow_by_fmri(x->t, fmri);
+	const struct finding *w;
+	uint64_t lo, hi, margin;
+
+	if (!f)
+		return log_error_errno(-ENOENT, "no instance %s in the trace", fmri);
+	lo = x->t->events[f->first].ns;
+	hi = x->t->events[f->last].ns;
+	w = analysis_finding_of(a, f->flow);
+	if (w && w->start_ns < lo)
+		lo = w->start_ns;
+	if (w && w->end_ns > hi)
+		hi = w->end_ns;
+	margin = (hi - lo) / 5;
+	x->lo = lo > margin ? lo - margin : 0;
+	x->hi = hi + margin;
+	return 0;
+}
+
+static int export_write(const struct trace *t, const char *fmri, FILE *out)
+{
+	struct export x = {.t = t, .lo = 0, .hi = UINT64_MAX};
 	struct analysis a;
 	int r;
 
 	r = trace_analyze(t, &a);
 	if (r < 0)
 		return r;
+	if (fmri && (r = export_around(&x, &a, fmri)) < 0) {
+		analysis_done(&a);
+		return r;
+	}
 	r = export_times(&x);
 	json_init(&x.j, out);
 	json_begin_object(&x.j);
@@ -225,6 +264,8 @@ static int export_write(const struct trace *t, FILE *out)
 	if (r >= 0) {
 		export_metadata(&x);
 		for (size_t i = 0; i < t->n_events; i++) {
+			if (!kept(&x, i))
+				continue;
 			export_slice(&x, i);
 			export_flow_point(&x, i);
 		}
@@ -247,23 +288,30 @@ static int export_write(const struct trace *t, FILE *out)
 
 int cmd_export(int argc, char *argv[])
 {
-	const char *output = NULL;
+	static const struct option opts[] = {
+	        {"fmri", required_argument, NULL, 'f'},
+	        {},
+	};
+	const char *output = NULL, *fmri = NULL;
 	_cleanup_fclose_ FILE *out = NULL;
 	struct trace t;
 	int c, r;
 
 	/* GNU getopt permutes: "export DIR -o FILE" and "export -o FILE DIR" both work. */
-	while ((c = getopt(argc, argv, "o:")) >= 0)
+	while ((c = getopt_long(argc, argv, "o:", opts, NULL)) >= 0)
 		switch (c) {
 		case 'o':
 			output = optarg;
 			break;
+		case 'f':
+			fmri = optarg;
+			break;
 		default:
-			log_error("usage: svctrace export DIR -o FILE");
+			log_error("usage: svctrace export DIR -o FILE [--fmri FMRI]");
 			return EXIT_USAGE;
 		}
 	if (!output || optind != argc - 1) {
-		log_error("usage: svctrace export DIR -o FILE");
+		log_error("usage: svctrace export DIR -o FILE [--fmri FMRI]");
 		return EXIT_USAGE;
 	}
 	r = load_or_complain(argv[optind], &t);
@@ -271,12 +319,16 @@ int cmd_export(int argc, char *argv[])
 		return r;
 	r = open_output(output, &out);
 	if (r == 0) {
-		r = export_write(&t, out);
-		if (r < 0)
-			log_error_errno(r, "export");
-		if (fflush(out) != 0 || ferror(out))
-			r = log_error_errno(-EIO, "%s", output);
-		r = r < 0 ? EXIT_FAILURE : 0;
+		r = export_write(&t, fmri, out);
+		if (r == -ENOENT && fmri)
+			r = EXIT_USAGE; /* already said: no such instance */
+		else {
+			if (r < 0)
+				log_error_errno(r, "export");
+			if (fflush(out) != 0 || ferror(out))
+				r = log_error_errno(-EIO, "%s", output);
+			r = r < 0 ? EXIT_FAILURE : 0;
+		}
 	}
 	if (out == stdout)
 		out = NULL;

@@ -35,26 +35,6 @@ struct focus {
 	size_t n_idx;
 };
 
-static const struct tr_flow *flow_by_fmri(const struct trace *t, const char *fmri)
-{
-	for (size_t i = 0; i < t->n_flows; i++) {
-		const char *f = t->flows[i].fmri;
-
-		/* "site/foo:default" names "svc:/site/foo:default" too. */
-		if (f && (streq(f, fmri) || (strneq(f, "svc:/", 5) && streq(f + 5, fmri))))
-			return &t->flows[i];
-	}
-	return NULL;
-}
-
-static const struct finding *finding_of(const struct analysis *a, uint64_t flow)
-{
-	for (size_t i = 0; i < a->n_findings; i++)
-		if (a->findings[i].flow == flow)
-			return &a->findings[i];
-	return NULL;
-}
-
 /* The first manifested finding, else the first latent one, else NULL. */
 static const struct finding *first_finding(const struct analysis *a)
 {
@@ -68,10 +48,10 @@ static int pick_focus(
         const struct trace *t, const struct analysis *a, const char *fmri, struct focus *fc)
 {
 	if (fmri) {
-		fc->flow = flow_by_fmri(t, fmri);
+		fc->flow = trace_flow_by_fmri(t, fmri);
 		if (!fc->flow)
 			return log_error_errno(-ENOENT, "no instance %s in the trace", fmri);
-		fc->finding = finding_of(a, fc->flow->flow);
+		fc->finding = analysis_finding_of(a, fc->flow->flow);
 	} else if ((fc->finding = first_finding(a)))
 		fc->flow = trace_find_flow(t, fc->finding->flow);
 	else if (t->n_flows > 0)

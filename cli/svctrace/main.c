@@ -43,7 +43,7 @@ static const struct {
 	const char *help;
 } commands[] = {
         {"dump", cmd_dump, "DIR", "print the merged events, one per line"},
-        {"export", cmd_export, "DIR -o FILE", "write Chrome Trace Event JSON (Perfetto)"},
+        {"export", cmd_export, "DIR -o FILE [--fmri FMRI]", "write Chrome Trace Event JSON (Perfetto)"},
         {"check", cmd_check, "[--json] [-q] DIR", "report latent and manifested races"},
         {"html", cmd_html, "DIR -o FILE [--fmri FMRI]", "write a self-contained HTML report"},
 };

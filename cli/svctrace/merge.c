@@ -388,6 +388,18 @@ const struct tr_flow *trace_find_flow(const struct trace *t, uint64_t flow)
 	return bsearch(&key, t->flows, t->n_flows, sizeof(key), cmp_flow);
 }
 
+const struct tr_flow *trace_flow_by_fmri(const struct trace *t, const char *fmri)
+{
+	for (size_t i = 0; i < t->n_flows; i++) {
+		const char *f = t->flows[i].fmri;
+
+		/* "site/foo:default" names "svc:/site/foo:default" too. */
+		if (f && (streq(f, fmri) || (strneq(f, "svc:/", 5) && streq(f + 5, fmri))))
+			return &t->flows[i];
+	}
+	return NULL;
+}
+
 const char *trace_flow_fmri(const struct trace *t, uint64_t flow)
 {
 	const struct tr_flow *f = trace_find_flow(t, flow);

@@ -71,6 +71,8 @@ struct trace {
 int trace_load(const char *path, struct trace *ret);
 void trace_done(struct trace *t);
 const struct tr_flow *trace_find_flow(const struct trace *t, uint64_t flow);
+/* The flow of an instance, by FMRI ("site/foo:default" matches too), or NULL. */
+const struct tr_flow *trace_flow_by_fmri(const struct trace *t, const char *fmri);
 /* The instance FMRI of a flow, or NULL. */
 const char *trace_flow_fmri(const struct trace *t, uint64_t flow);
 /* "svc.startd main", "svc.startd thread 12 (startd.restarter_dequeue)" into buf. */
@@ -114,6 +116,8 @@ struct analysis {
 int trace_analyze(const struct trace *t, struct analysis *ret);
 void analysis_done(struct analysis *a);
 const char *finding_kind_name(enum finding_kind k);
+/* The finding about flow, or NULL. */
+const struct finding *analysis_finding_of(const struct analysis *a, uint64_t flow);
 static inline uint64_t finding_window_ns(const struct finding *f)
 {
 	return f->end_ns > f->start_ns ? f->end_ns - f->start_ns : 0;

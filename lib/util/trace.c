@@ -166,13 +166,13 @@ static unsigned trace_gen;
  *     once the base anchor taken at open is TSC_BASE_NS old, and the rate is then re-measured
  *     against that base at every re-anchor.  Until then events read clock_gettime().
  */
-#define TSC_BASE_NS 10000000ull  /* 10 ms: a 0.5 us pair error is then 0.005 % of rate */
+#define TSC_BASE_NS 10000000ull   /* 10 ms: a 0.5 us pair error is then 0.005 % of rate */
 #define TSC_REANCHOR_NS 100000ull /* a thread's anchor is retaken when 100 us old */
 #define TSC_PAIR_TRIES 8
 
 static struct {
-	bool on;             /* usable on this machine (set at open) */
-	uint64_t tsc0, ns0;  /* the base anchor, a tight pair taken at open */
+	bool on;            /* usable on this machine (set at open) */
+	uint64_t tsc0, ns0; /* the base anchor, a tight pair taken at open */
 	/* The three below are relaxed atomics: any thread may update them at a re-anchor. */
 	uint64_t pair_max;  /* ticks a tight pair may span (~0.5 us, or 4x the best seen) */
 	uint64_t mult;      /* ns per tick, 32.32 fixed point; 0 until the base is old enough */
@@ -514,8 +514,8 @@ static void trace_header_init(struct trace_header *h, uint64_t size, const char 
 }
 
 /* The file in dir, or in the root's trace directory when dir is NULL or empty. */
-static int trace_create_file(const char *root, const char *dir_override, const char *prog,
-        char **ret_path, int *ret_fd)
+static int trace_create_file(
+        const char *root, const char *dir_override, const char *prog, char **ret_path, int *ret_fd)
 {
 	_cleanup_free_ char *r = NULL, *dir = NULL, *path = NULL;
 	int fd, k;

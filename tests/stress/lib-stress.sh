@@ -74,7 +74,6 @@ stress_worker() {
 				echo "svc:/stress/$name:default"
 				cat "$err"
 			} >"$dir/w$k.$cls"
-			echo "$import_pid $enable_pid" >"$dir/w$k.$cls.pids"
 		fi
 	done
 }

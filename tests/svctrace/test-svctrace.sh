@@ -9,6 +9,14 @@ trap 'rm -rf "$tmp"' EXIT
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
+# expect2 ARGS...: svctrace ARGS exits 2 (usage) with a message.
+expect2() {
+	local rc=0
+	"$SVCTRACE" "$@" >/dev/null 2>"$tmp/err" || rc=$?
+	[ "$rc" -eq 2 ] || fail "svctrace $*: exit $rc, expected 2"
+	[ -s "$tmp/err" ] || fail "svctrace $*: no message"
+}
+
 # gen SCENARIO: a fresh root under $tmp holding that scenario's trace files; prints the root.
 gen() {
 	local root="$tmp/$1"
@@ -160,6 +168,21 @@ PY
 	done
 	"$SVCTRACE" export -o - "$root" | jq -e '.traceEvents | length > 0' >/dev/null ||
 		fail "export -o - to stdout"
+	# --fmri: one instance's span; its chain whole, every flow kept still ends.
+	"$SVCTRACE" export "$root" --fmri svc:/site/a:default -o "$tmp/a.json" || fail "export --fmri"
+	python3 - "$tmp/a.json" "$tmp/manifested.json" <<'PY' || fail "export --fmri: content"
+import json, sys
+from collections import Counter
+part = json.load(open(sys.argv[1]))["traceEvents"]
+whole = json.load(open(sys.argv[2]))["traceEvents"]
+xs = [e for e in part if e["ph"] == "X" and e.get("cat") == "smf"]
+assert 0 < len(xs) <= len([e for e in whole if e["ph"] == "X" and e.get("cat") == "smf"])
+assert any(e["args"]["fmri"] == "svc:/site/a:default" for e in xs)
+phs = Counter((e["id"], e["ph"]) for e in part if e["ph"] in "sf")
+ids = {i for i, _ in phs}
+assert ids and all(phs[(i, "s")] == 1 and phs[(i, "f")] == 1 for i in ids), phs
+PY
+	expect2 export "$root" --fmri svc:/no/such:default -o "$tmp/none.json"
 	;;
 html)
 	root=$(gen manifested)
@@ -194,12 +217,6 @@ PY
 	grep -q "no instance svc:/nope:default" "$tmp/err" || fail "message: $(cat "$tmp/err")"
 	;;
 usage)
-	expect2() {
-		local rc=0
-		"$SVCTRACE" "$@" >/dev/null 2>"$tmp/err" || rc=$?
-		[ "$rc" -eq 2 ] || fail "svctrace $*: exit $rc, expected 2"
-		[ -s "$tmp/err" ] || fail "svctrace $*: no message"
-	}
 	expect2
 	expect2 frobnicate
 	expect2 dump

@@ -14,13 +14,19 @@
 #   usdt          every program carries its USDT probes (provider minismf)
 #   method        a method started by a tracing startd holds neither the trace file's fd nor
 #                 its mapping; it inherits SMF_TRACE=1 only (so svccfg run by EMI traces)
-# usage: test-trace.sh CASE PATH-OF-svc.startd PATH-OF-svcadm PATH-OF-tracedump
+#   check-latent  svctrace check on a real run: SVCCFG_IMPORT_NOWAIT=1 with the restarter pg
+#                 write held 500 ms and no svcadm at all: exactly one latent race, of that
+#                 instance, its window most of the hold, exit 1
+#   check-clean   the same import with the wait on, then "svcadm enable -s": nothing found
+#                 (no false positive), exit 0
+# usage: test-trace.sh CASE PATH-OF-svc.startd PATH-OF-svcadm PATH-OF-tracedump [PATH-OF-svctrace]
 source "$(dirname "$0")/../startd/lib-startd.sh"
 
 CASE=${1:?usage: test-trace.sh CASE svc.startd svcadm tracedump}
 SVC_STARTD=${2:-${SVC_STARTD:-}}
 SVCADM=${3:?svcadm}
 TRACEDUMP=${4:?tracedump}
+SVCTRACE=${5:-}
 unset SMF_TRACE SMF_TRACE_SIZE SMF_DELAY SMF_DELAY_SEED SVCCFG_IMPORT_NOWAIT SVCCFG_IMPORT_TIMEOUT
 
 source "$(dirname "$0")/../../manifests.sh"
@@ -204,6 +210,45 @@ case_nowait_race() {
 	log "latent window $((window / 1000000)) ms; svcadm exit $svcadm_rc ($first)"
 }
 
+case_check_latent() {
+	local I=svc:/test/latent:default f
+	[ -x "$SVCTRACE" ] || fail "no svctrace"
+	export SMF_TRACE=1
+	SMF_DELAY=startd.restarter.before_pg_write=500ms startd_start
+	f=$(mf latent)
+	SVCCFG_IMPORT_NOWAIT=1 ok "$SVCCFG" import "$f"
+	# No svcadm: the race stays latent.  The held write still comes (the instance settles).
+	wait_state "$I" disabled
+	stop_all
+	run "$SVCTRACE" check "$ROOT/var/svc/trace"
+	assert_eq 1 "$RC" "svctrace check's exit status with a latent race"
+	grep -q "latent.*$I" <<<"$OUT" || fail "check does not name $I as latent:
+$OUT"
+	run "$SVCTRACE" check --json "$ROOT/var/svc/trace"
+	assert_eq 1 "$(jq '.summary.latent' <<<"$OUT")" "latent races"
+	assert_eq 0 "$(jq '.summary.manifested' <<<"$OUT")" "manifested races"
+	assert_eq "$I" "$(jq -r '.findings[0].fmri' <<<"$OUT")" "the latent instance"
+	assert_eq false "$(jq '.findings[0].open' <<<"$OUT")" "the window closed"
+	# The window runs from the import's return to the held commit: most of the 500 ms.
+	[ "$(jq '.findings[0].window_us > 250000' <<<"$OUT")" = true ] ||
+		fail "window $(jq '.findings[0].window_us' <<<"$OUT") us, not most of the 500 ms hold"
+}
+
+case_check_clean() {
+	local I=svc:/test/clean:default f
+	[ -x "$SVCTRACE" ] || fail "no svctrace"
+	export SMF_TRACE=1
+	SMF_DELAY=startd.restarter.before_pg_write=200ms startd_start
+	f=$(mf clean)
+	ok "$SVCCFG" import "$f"
+	ok "$SVCADM" enable -s "$I"
+	stop_all
+	run "$SVCTRACE" check "$ROOT/var/svc/trace"
+	assert_eq 0 "$RC" "svctrace check's exit status with the wait on:
+$OUT"
+	grep -q "0 latent, 0 manifested" <<<"$OUT" || fail "check's summary: $OUT"
+}
+
 case_off() {
 	local I=svc:/test/off:default f
 	unset SMF_TRACE
@@ -318,6 +363,8 @@ nowait-race) case_nowait_race ;;
 off) case_off ;;
 method) case_method ;;
 notify-delay) case_notify_delay ;;
+check-latent) case_check_latent ;;
+check-clean) case_check_clean ;;
 *) fail "unknown case $CASE" ;;
 esac
 log "ok"
