@@ -169,3 +169,15 @@ count_sleepers() {
 sleeper_pids() {
 	ps -e -o pid=,stat=,args= | awk -v a="sleep $SLEEP_N" '$2 !~ /^Z/ && substr($0, index($0, $3)) == a {print $1}'
 }
+
+# wait_sleepers N: polls until exactly N service processes run "sleep $SLEEP_N".  "online" comes
+# when the service's process is forked (wait model) or its start method has exited (contract
+# model, the sleeper backgrounded): in both the child may not have exec'd sleep yet.
+wait_sleepers() {
+	local deadline=$((SECONDS + READY_DEADLINE_S))
+	while [ "$(count_sleepers)" -ne "$1" ]; do
+		[ "$SECONDS" -lt "$deadline" ] ||
+			fail "$(count_sleepers) service processes, not $1, after ${READY_DEADLINE_S}s"
+		sleep 0.01
+	done
+}
