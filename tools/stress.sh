@@ -305,7 +305,7 @@ trace_check() {
 		"latent=\($m)",
 		"manifested=\([$r.findings[] | select(.kind == "manifested")] | length)",
 		"open=\([$r.findings[] | select(.open)] | length)",
-		"instances=\($r.summary.instances)", "drops=\($r.summary.drops)",
+		"imported=\($r.summary.imported)", "drops=\($r.summary.drops)",
 		"p50_us=\(pct(0.5))", "p99_us=\(pct(0.99))", "max_us=\(if $m == 0 then -1 else $w[-1] | floor end)"
 		' "$dir/check.json"); do
 		into[${kv%%=*}]=${kv#*=}
@@ -398,10 +398,10 @@ trace_json() {
 	local -n t=$1
 	[ "$tracing" = 1 ] || { echo null; return; }
 	jq -n --argjson latent "${t[latent]}" --argjson manifested "${t[manifested]}" \
-		--argjson open "${t[open]}" --argjson instances "${t[instances]}" \
+		--argjson open "${t[open]}" --argjson imported "${t[imported]}" \
 		--argjson drops "${t[drops]}" --argjson p50 "${t[p50_us]}" --argjson p99 "${t[p99_us]}" \
 		--argjson max "${t[max_us]}" '{
-		instances: $instances, latent: $latent, manifested: $manifested, open: $open,
+		imported: $imported, latent: $latent, manifested: $manifested, open: $open,
 		drops: $drops,
 		window_us: (if $p50 < 0 then null else {p50: $p50, p99: $p99, max: $max} end) }'
 }

@@ -255,6 +255,7 @@ int trace_analyze(const struct trace *t, struct analysis *ret)
 	if (!a.findings)
 		return -ENOMEM;
 	for (size_t i = 0; i < t->n_flows; i++) {
+		a.n_imported += st[i].imported;
 		/* No commit in the trace, yet svcadm found the pg: it predates the trace. */
 		if (st[i].latent && st[i].pg_ns == NS_NEVER && st[i].seen_present)
 			st[i].latent = false;

@@ -101,6 +101,7 @@ static void print_json(const struct trace *t, const struct analysis *a)
 	json_key(&j, "summary");
 	json_begin_object(&j);
 	json_kv_uint(&j, "instances", a->n_instances);
+	json_kv_uint(&j, "imported", a->n_imported);
 	json_kv_uint(&j, "latent", a->n_latent);
 	json_kv_uint(&j, "manifested", a->n_manifested);
 	json_kv_uint(&j, "events", t->n_events);

@@ -111,6 +111,7 @@ struct analysis {
 	struct finding *findings; /* by window start */
 	size_t n_findings;
 	size_t n_instances, n_latent, n_manifested;
+	size_t n_imported; /* instances an svccfg of this trace imported (daemons' files may hold more) */
 };
 
 int trace_analyze(const struct trace *t, struct analysis *ret);

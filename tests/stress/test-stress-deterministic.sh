@@ -55,6 +55,8 @@ expect "phase 2 open windows" '.phases[1].latent' 0
 # The trace (svctrace check) sees what the client saw: every phase 1 import returned before its
 # restarter pg existed and every svcadm read found none; with the wait, not one (no false
 # positive).
+expect "phase 1 imports in the trace" '.phases[0].trace.imported' "$N"
+expect "phase 2 imports in the trace" '.phases[1].trace.imported' "$N"
 expect "phase 1 latent imports in the trace" '.phases[0].trace.latent' "$N"
 expect "phase 1 manifested races in the trace" '.phases[0].trace.manifested' "$N"
 expect "phase 1 trace windows above 250 ms" '.phases[0].trace.window_us.p50 > 250000' true
