@@ -22,7 +22,6 @@
  * trace.json this way: a whole run's is tens of megabytes.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdlib.h>
 
@@ -288,50 +287,5 @@ static int export_write(const struct trace *t, const char *fmri, FILE *out)
 
 int cmd_export(int argc, char *argv[])
 {
-	static const struct option opts[] = {
-	        {"fmri", required_argument, NULL, 'f'},
-	        {},
-	};
-	const char *output = NULL, *fmri = NULL;
-	_cleanup_fclose_ FILE *out = NULL;
-	struct trace t;
-	int c, r;
-
-	/* GNU getopt permutes: "export DIR -o FILE" and "export -o FILE DIR" both work. */
-	while ((c = getopt_long(argc, argv, "o:", opts, NULL)) >= 0)
-		switch (c) {
-		case 'o':
-			output = optarg;
-			break;
-		case 'f':
-			fmri = optarg;
-			break;
-		default:
-			log_error("usage: svctrace export DIR -o FILE [--fmri FMRI]");
-			return EXIT_USAGE;
-		}
-	if (!output || optind != argc - 1) {
-		log_error("usage: svctrace export DIR -o FILE [--fmri FMRI]");
-		return EXIT_USAGE;
-	}
-	r = load_or_complain(argv[optind], &t);
-	if (r != 0)
-		return r;
-	r = open_output(output, &out);
-	if (r == 0) {
-		r = export_write(&t, fmri, out);
-		if (r == -ENOENT && fmri)
-			r = EXIT_USAGE; /* already said: no such instance */
-		else {
-			if (r < 0)
-				log_error_errno(r, "export");
-			if (fflush(out) != 0 || ferror(out))
-				r = log_error_errno(-EIO, "%s", output);
-			r = r < 0 ? EXIT_FAILURE : 0;
-		}
-	}
-	if (out == stdout)
-		out = NULL;
-	trace_done(&t);
-	return r;
+	return run_writer(argc, argv, "export", export_write);
 }

@@ -13,7 +13,6 @@
  * there are more, the margin shrinks, then other flows' events are thinned evenly.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -276,49 +275,5 @@ static int html_write(const struct trace *t, const char *fmri, FILE *out)
 
 int cmd_html(int argc, char *argv[])
 {
-	static const struct option opts[] = {
-	        {"fmri", required_argument, NULL, 'f'},
-	        {},
-	};
-	const char *output = NULL, *fmri = NULL;
-	_cleanup_fclose_ FILE *out = NULL;
-	struct trace t;
-	int c, r;
-
-	while ((c = getopt_long(argc, argv, "o:f:", opts, NULL)) >= 0)
-		switch (c) {
-		case 'o':
-			output = optarg;
-			break;
-		case 'f':
-			fmri = optarg;
-			break;
-		default:
-			log_error("usage: svctrace html DIR -o FILE [--fmri FMRI]");
-			return EXIT_USAGE;
-		}
-	if (!output || optind != argc - 1) {
-		log_error("usage: svctrace html DIR -o FILE [--fmri FMRI]");
-		return EXIT_USAGE;
-	}
-	r = load_or_complain(argv[optind], &t);
-	if (r != 0)
-		return r;
-	r = open_output(output, &out);
-	if (r == 0) {
-		r = html_write(&t, fmri, out);
-		if (r == -ENOENT)
-			r = EXIT_USAGE; /* already said: no such instance */
-		else if (r < 0) {
-			log_error_errno(r, "html");
-			r = EXIT_FAILURE;
-		} else if (fflush(out) != 0 || ferror(out)) {
-			log_error_errno(-EIO, "%s", output);
-			r = EXIT_FAILURE;
-		}
-	}
-	if (out == stdout)
-		out = NULL;
-	trace_done(&t);
-	return r;
+	return run_writer(argc, argv, "html", html_write);
 }

@@ -30,6 +30,7 @@
  * 2 usage error, or a directory that cannot be read or holds no events.
  */
 #include <errno.h>
+#include <getopt.h>
 #include <string.h>
 
 #include "log.h"
@@ -43,7 +44,8 @@ static const struct {
 	const char *help;
 } commands[] = {
         {"dump", cmd_dump, "DIR", "print the merged events, one per line"},
-        {"export", cmd_export, "DIR -o FILE [--fmri FMRI]", "write Chrome Trace Event JSON (Perfetto)"},
+        {"export", cmd_export, "DIR -o FILE [--fmri FMRI]",
+                "write Chrome Trace Event JSON (Perfetto)"},
         {"check", cmd_check, "[--json] [-q] DIR", "report latent and manifested races"},
         {"html", cmd_html, "DIR -o FILE [--fmri FMRI]", "write a self-contained HTML report"},
 };
@@ -90,6 +92,59 @@ int load_or_complain(const char *dir, struct trace *t)
 		return EXIT_USAGE;
 	}
 	return 0;
+}
+
+static int writer_usage(const char *name)
+{
+	log_error("usage: svctrace %s DIR -o FILE [--fmri FMRI]", name);
+	return EXIT_USAGE;
+}
+
+int run_writer(int argc, char *argv[], const char *name, trace_writer_t write)
+{
+	static const struct option opts[] = {
+	        {"fmri", required_argument, NULL, 'f'},
+	        {},
+	};
+	const char *output = NULL, *fmri = NULL;
+	_cleanup_fclose_ FILE *out = NULL;
+	struct trace t;
+	int c, r;
+
+	/* GNU getopt permutes: "NAME DIR -o FILE" and "NAME -o FILE DIR" both work. */
+	while ((c = getopt_long(argc, argv, "o:f:", opts, NULL)) >= 0)
+		switch (c) {
+		case 'o':
+			output = optarg;
+			break;
+		case 'f':
+			fmri = optarg;
+			break;
+		default:
+			return writer_usage(name);
+		}
+	if (!output || optind != argc - 1)
+		return writer_usage(name);
+	r = load_or_complain(argv[optind], &t);
+	if (r != 0)
+		return r;
+	r = open_output(output, &out);
+	if (r == 0) {
+		r = write(&t, fmri, out);
+		if (r == -ENOENT && fmri)
+			r = EXIT_USAGE; /* already said: no such instance */
+		else if (r < 0) {
+			log_error_errno(r, "%s", name);
+			r = EXIT_FAILURE;
+		} else if (fflush(out) != 0 || ferror(out)) {
+			log_error_errno(-EIO, "%s", output);
+			r = EXIT_FAILURE;
+		}
+	}
+	if (out == stdout)
+		out = NULL;
+	trace_done(&t);
+	return r;
 }
 
 int main(int argc, char *argv[])

@@ -134,5 +134,12 @@ int cmd_html(int argc, char *argv[]);
 int open_output(const char *path, FILE **ret);
 /* main.c: loads DIR, printing the error; 0 or an exit status. */
 int load_or_complain(const char *dir, struct trace *t);
+/*
+ * main.c: "svctrace NAME DIR -o FILE [--fmri FMRI]": loads DIR and calls write(trace, fmri or
+ * NULL, FILE), which returns 0, -ENOENT for an unknown FMRI (it said so), or -errno.
+ * Returns the exit status.
+ */
+typedef int (*trace_writer_t)(const struct trace *t, const char *fmri, FILE *out);
+int run_writer(int argc, char *argv[], const char *name, trace_writer_t write);
 
 #endif
