@@ -366,8 +366,8 @@ typedef struct Events {
 	size_t n;
 } Events;
 
-static int event_add(Backend *b, Events *e, bool deleted, const PgRecord *r, const char *type,
-        uint32_t flags, uint64_t gen)
+static int event_add(Backend *b, Events *e, bool deleted, bool created, const PgRecord *r,
+        const char *type, uint32_t flags, uint64_t gen)
 {
 	BackendPgEvent *a = realloc(e->ev, (e->n + 1) * sizeof(*a)), *v;
 
@@ -377,6 +377,7 @@ static int event_add(Backend *b, Events *e, bool deleted, const PgRecord *r, con
 	v = &a[e->n];
 	*v = (BackendPgEvent){
 	        .deleted = deleted,
+	        .created = created,
 	        .pg = {.entity = strdup(r->fmri),
 	                .name = strdup(r->name),
 	                .type = strdup(type),
@@ -410,14 +411,16 @@ static int collect_events(Backend *b, const Records *t, Events *out)
 			return exists;
 		if (exists && record_is_orig(rec)) {
 			if (rec->changed)
-				r = event_add(b, out, false, rec, cur.type, cur.flags, cur.gen);
+				r = event_add(
+				        b, out, false, false, rec, cur.type, cur.flags, cur.gen);
 			continue;
 		}
 		if (rec->had_orig)
-			r = event_add(
-			        b, out, true, rec, rec->orig_type, rec->orig_flags, rec->orig_gen);
+			r = event_add(b, out, true, false, rec, rec->orig_type, rec->orig_flags,
+			        rec->orig_gen);
+		/* Not the original: the batch created it (again). */
 		if (r >= 0 && exists)
-			r = event_add(b, out, false, rec, cur.type, cur.flags, cur.gen);
+			r = event_add(b, out, false, true, rec, cur.type, cur.flags, cur.gen);
 	}
 	return r;
 }

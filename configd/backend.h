@@ -128,9 +128,13 @@ typedef struct BackendStep {
 	size_t n_cmds;
 } BackendStep;
 
-/* What a batch did to one pg, for notifications: PgChanged, or PgDeleted when deleted. */
+/*
+ * What a batch did to one pg, for notifications: PgChanged, or PgDeleted when deleted; created
+ * when the pg did not exist before the batch (or the batch deleted and re-created it).
+ */
 typedef struct BackendPgEvent {
 	bool deleted;
+	bool created;
 	scf_pg_t pg; /* entity, name, type, flags, generation; no properties */
 } BackendPgEvent;
 

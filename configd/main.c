@@ -223,9 +223,8 @@ static int run(Manager *m)
 	r = smf_trace_open_env(m->root, "svc.configd");
 	if (r < 0)
 		log_warning_errno(r, "cannot open a trace file under %s; not tracing", m->root);
-	r = configd_points_init();
-	if (r >= 0)
-		r = setup_event(m);
+	configd_points_init();
+	r = setup_event(m);
 	if (r >= 0)
 		r = open_backend(m);
 	if (r >= 0)

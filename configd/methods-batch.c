@@ -109,9 +109,12 @@ int method_batch(sd_bus_message *m, void *userdata, sd_bus_error *error)
 	applied = backend_batch(c->manager->backend, l.steps, l.n, &ev, &n_ev);
 	if (applied < 0)
 		return configd_backend_error(c, error, applied);
-	for (size_t i = 0; i < n_ev; i++)
+	for (size_t i = 0; i < n_ev; i++) {
+		if (ev[i].created)
+			probe_pg_created(&ev[i].pg);
 		if (!ev[i].deleted)
 			probe_pg_committed(&ev[i].pg);
+	}
 	r = sd_bus_reply_method_return(m, "u", (uint32_t)applied);
 	for (size_t i = 0; i < n_ev; i++)
 		if (ev[i].deleted)

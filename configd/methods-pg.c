@@ -96,6 +96,7 @@ int method_add_pg(sd_bus_message *m, void *userdata, sd_bus_error *error)
 	r = backend_add_pg(c->manager->backend, entity, name, type, flags, &pg);
 	if (r < 0)
 		return configd_backend_error(c, error, r);
+	probe_pg_created(pg);
 	probe_pg_committed(pg);
 	r = sd_bus_reply_method_return(m, "t", pg->generation);
 	notify_pg_changed(c->manager, pg);

@@ -7,8 +7,8 @@
 #ifndef CONFIGD_POINTS_H
 #define CONFIGD_POINTS_H
 
-/* 0, or -ENOMEM (reported): configd then runs without delay points. */
-int configd_points_init(void);
+/* On failure (out of memory) it says so and configd runs without delay points. */
+void configd_points_init(void);
 void configd_point(const char *name);
 void configd_points_done(void);
 

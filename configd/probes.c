@@ -38,6 +38,14 @@ void probe_pg_committed(const scf_pg_t *pg)
 	        pg_fmri(pg, buf, sizeof(buf)));
 }
 
+void probe_pg_created(const scf_pg_t *pg)
+{
+	char buf[PG_FMRI_MAX];
+
+	SMF_PROBE(pg_created, SMF_TRACE_CONFIGD_PG_CREATED, entity_flow(pg->entity),
+	        pg_fmri(pg, buf, sizeof(buf)));
+}
+
 void probe_notify_sent(const scf_pg_t *pg)
 {
 	char buf[PG_FMRI_MAX];

@@ -16,6 +16,13 @@
  */
 void probe_pg_committed(const scf_pg_t *pg);
 
+/*
+ * configd.pg_created: the commit about to be traced by probe_pg_committed() created pg (it did
+ * not exist before).  Call right before that: svctrace dates a pg's existence by it, since a
+ * commit alone may be an update of a pg older than the trace.
+ */
+void probe_pg_created(const scf_pg_t *pg);
+
 /* configd.notify_sent: one notification about pg was queued on one connection. */
 void probe_notify_sent(const scf_pg_t *pg);
 

@@ -18,8 +18,11 @@
  *
  *   next_page   a thread claims a whole event page with one fetch-add; after that the page is
  *               its own and it appends without any synchronisation with other threads;
- *   str_cursor  interned strings are claimed the same way in the string table;
- *   drops       events lost because every page was taken.
+ *   str_cursor  interned strings are claimed the same way in the string table (a lock
+ *               keeps the process's string-to-id map; each thread caches its hits, so a
+ *               trace point with a string takes the lock only the first time);
+ *   drops       events lost because every page was taken (str_drops beside it: strings
+ *               refused by a full table).
  *
  * Invariants a reader relies on, which is what makes a killed process readable:
  *   - a page's header fields (pid, tid, per-thread page sequence) are written before its event
@@ -101,6 +104,7 @@ struct trace_header {
 	uint32_t next_page __attribute__((aligned(64)));
 	uint64_t str_cursor __attribute__((aligned(64)));
 	uint64_t drops __attribute__((aligned(64)));
+	uint64_t str_drops; /* strings refused: the table was full (their events carry id 0) */
 } __attribute__((aligned(64)));
 
 struct trace_page_header {
@@ -126,7 +130,8 @@ _Static_assert(sizeof(struct trace_header) <= TRACE_HEADER_SIZE, "header fits it
 _Static_assert(offsetof(struct trace_header, prog) == 88 &&
                 offsetof(struct trace_header, next_page) == 128 &&
                 offsetof(struct trace_header, str_cursor) == 192 &&
-                offsetof(struct trace_header, drops) == 256,
+                offsetof(struct trace_header, drops) == 256 &&
+                offsetof(struct trace_header, str_drops) == 264,
         "header layout as in docs/trace-format.md");
 _Static_assert(sizeof(struct trace_page_header) == 64, "page header layout");
 _Static_assert(sizeof(struct trace_event) == 32, "event layout");
@@ -366,6 +371,8 @@ const char *smf_trace_event_name(uint16_t event)
 		return "configd.commit";
 	case SMF_TRACE_CONFIGD_NOTIFY_SENT:
 		return "configd.notify_sent";
+	case SMF_TRACE_CONFIGD_PG_CREATED:
+		return "configd.pg_created";
 	case SMF_TRACE_STARTD_NOTIFY_RECEIVED:
 		return "startd.notify_received";
 	case SMF_TRACE_STARTD_GRAPH_INSERT:
@@ -486,7 +493,11 @@ void smf_trace_emit_(uint16_t event, uint64_t flow, uint32_t str)
 
 static uint64_t strings_size_for(uint64_t size)
 {
-	uint64_t s = size / 16;
+	/*
+	 * A quarter: configd interns ~8 pg FMRIs of ~55 bytes per instance against ~20 events of
+	 * 32 bytes, so a sixteenth ran out of strings first (after ~37,000 instances at 256 MiB).
+	 */
+	uint64_t s = size / 4;
 
 	s &= ~(uint64_t)(TRACE_HEADER_SIZE - 1);
 	return s < TRACE_MIN_STRINGS ? TRACE_MIN_STRINGS : s;
@@ -535,11 +546,28 @@ static int trace_create_file(
 	k = smf_mkdir_p(dir, 0755);
 	if (k < 0)
 		return k;
-	if (asprintf(&path, "%s/%s.%u.trace", dir, prog, (unsigned)getpid()) < 0)
-		return -ENOMEM;
-	fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0)
-		return -errno;
+	/*
+	 * Never over another file: pids wrap (a long make stress runs through all 32,768), and a
+	 * process may open, close and open again.  The first free of <prog>.<pid>.trace,
+	 * <prog>.<pid>.1.trace, ...
+	 */
+	for (unsigned n = 0;; n++) {
+		char suffix[16] = "";
+
+		if (n > 0)
+			snprintf(suffix, sizeof(suffix), ".%u", n);
+		free(path);
+		if (asprintf(&path, "%s/%s.%u%s.trace", dir, prog, (unsigned)getpid(), suffix) <
+		        0) {
+			path = NULL;
+			return -ENOMEM;
+		}
+		fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+		if (fd >= 0)
+			break;
+		if (errno != EEXIST || n >= 1000)
+			return -errno;
+	}
 	*ret_fd = fd;
 	*ret_path = TAKE_PTR(path);
 	return 0;
@@ -682,23 +710,24 @@ static int intern_grow(void)
 	return 0;
 }
 
-static uint32_t intern_locked(const char *s)
+static uint32_t intern_locked(const char *s, uint64_t hash)
 {
-	uint64_t hash = smf_trace_flow(s);
 	size_t i;
 	uint32_t id;
 	char *copy;
 
-	if ((g.icount + 1) * 2 > g.icap && intern_grow() < 0)
+	if ((g.icount + 1) * 2 > g.icap && intern_grow() < 0) {
+		__atomic_fetch_add(&g.hdr->str_drops, 1, __ATOMIC_RELAXED);
 		return 0;
+	}
 	for (i = hash & (g.icap - 1); g.itab[i].s; i = (i + 1) & (g.icap - 1))
 		if (g.itab[i].hash == hash && streq(g.itab[i].s, s))
 			return g.itab[i].id;
 	copy = strdup(s);
-	if (!copy)
-		return 0;
-	id = trace_store_string(s, strlen(s));
+	id = copy ? trace_store_string(s, strlen(s)) : 0;
 	if (id == 0) {
+		/* Counted: a reader must know that events with no string may have lost one. */
+		__atomic_fetch_add(&g.hdr->str_drops, 1, __ATOMIC_RELAXED);
 		free(copy);
 		return 0;
 	}
@@ -707,15 +736,52 @@ static uint32_t intern_locked(const char *s)
 	return id;
 }
 
+/*
+ * A per-thread cache of interned strings, so that a trace point with a string (SMF_PROBE) takes
+ * no lock once its thread has seen that string: a direct-mapped table of (hash, id), each hit
+ * confirmed against the copy in the file's string table (complete before its id was handed
+ * out).  Emptied when the file is reopened (gen), since ids belong to one file.
+ */
+#define ICACHE_SLOTS 64
+
+static __thread struct {
+	unsigned gen;
+	struct {
+		uint64_t hash;
+		uint32_t id;
+	} slot[ICACHE_SLOTS];
+} icache;
+
+static const char *string_of(uint32_t id)
+{
+	return (const char *)(g.map + g.hdr->strings_offset + (uint64_t)(id - 1) * 4 + 4);
+}
+
 uint32_t smf_trace_intern(const char *s)
 {
+	unsigned gen = __atomic_load_n(&trace_gen, __ATOMIC_RELAXED);
+	uint64_t hash;
 	uint32_t id;
+	size_t k;
 
 	if (!s || !smf_trace_enabled())
 		return 0;
+	hash = smf_trace_flow(s);
+	if (icache.gen != gen) {
+		memset(&icache, 0, sizeof(icache));
+		icache.gen = gen;
+	}
+	k = hash % ICACHE_SLOTS;
+	if (icache.slot[k].id != 0 && icache.slot[k].hash == hash &&
+	        streq(string_of(icache.slot[k].id), s))
+		return icache.slot[k].id;
 	pthread_mutex_lock(&g.intern_lock);
-	id = g.map ? intern_locked(s) : 0;
+	id = g.map ? intern_locked(s, hash) : 0;
 	pthread_mutex_unlock(&g.intern_lock);
+	if (id != 0) {
+		icache.slot[k].hash = hash;
+		icache.slot[k].id = id;
+	}
 	return id;
 }
 
@@ -803,6 +869,7 @@ static void trace_fill_info(const struct trace_header *h, struct smf_trace_file_
 	info->npages = h->npages;
 	info->pages_used = used < h->npages ? used : h->npages;
 	info->drops = __atomic_load_n(&h->drops, __ATOMIC_RELAXED);
+	info->str_drops = __atomic_load_n(&h->str_drops, __ATOMIC_RELAXED);
 	info->start_ns = h->start_ns;
 }
 

@@ -25,6 +25,7 @@ enum smf_trace_event {
 	/* svc.configd */
 	SMF_TRACE_CONFIGD_COMMIT = 20,
 	SMF_TRACE_CONFIGD_NOTIFY_SENT = 21,
+	SMF_TRACE_CONFIGD_PG_CREATED = 22,
 	/* svc.startd */
 	SMF_TRACE_STARTD_NOTIFY_RECEIVED = 40,
 	SMF_TRACE_STARTD_GRAPH_INSERT = 41,
@@ -73,7 +74,9 @@ const char *smf_trace_path(void);
 
 /*
  * Copies s into the file's string table once per process and returns its id (never 0), or
- * 0 when tracing is off, the table is full or s is NULL.  Takes a lock: intern once, emit many.
+ * 0 when tracing is off, the table is full (counted in the header's str_drops) or s is NULL.
+ * The first time a thread meets a string it takes a lock; after that the thread's own cache
+ * answers without one.
  */
 uint32_t smf_trace_intern(const char *s);
 
@@ -111,7 +114,8 @@ struct smf_trace_file_info {
 	uint32_t page_size;
 	uint32_t npages; /* event pages in the file */
 	uint32_t pages_used;
-	uint64_t drops;    /* events lost because the file was full */
+	uint64_t drops;     /* events lost because the file was full */
+	uint64_t str_drops; /* strings not interned because the table was full (events kept, id 0) */
 	uint64_t start_ns; /* CLOCK_MONOTONIC at open */
 };
 

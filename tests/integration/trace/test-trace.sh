@@ -104,6 +104,13 @@ case_chain() {
 	committed=$(at import.instance_committed "$F" "$I")
 	refresh=$(at import.refresh "$F" "$I")
 	rcommit=$(at configd.commit "$F" "$I/:properties/restarter")
+	# The first commit of the restarter pg created it, and says so just before.
+	local rcreated
+	rcreated=$(at configd.pg_created "$F" "$I/:properties/restarter")
+	assert_eq $((rcreated + 1)) "$rcommit" "configd.pg_created right before the first commit"
+	assert_eq 1 "$(awk -v f="$F" -v pg="$I/:properties/restarter" \
+		'$5 == "configd.pg_created" && $6 == f && $7 == pg' "$DUMP" | wc -l)" \
+		"creations of the restarter pg (later writes are updates)"
 	wbegin=$(at import.wait_begin 0000000000000000 1)
 	wdone=$(at import.wait_done 0000000000000000 ok)
 	ret=$(at import.return 0000000000000000 "exit 0")

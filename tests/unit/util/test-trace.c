@@ -404,7 +404,7 @@ static void clock_run(const char *root, const char *tsc_env)
 {
 	/* Static: a failed assertion longjmps out, and a heap copy would then leak. */
 	static struct clock_check c;
-	_cleanup_free_ char *path = trace_file_of(root, getpid());
+	_cleanup_free_ char *path = NULL;
 	uint64_t t0;
 
 	memset(&c, 0, sizeof(c));
@@ -412,6 +412,9 @@ static void clock_run(const char *root, const char *tsc_env)
 		assert_int_equal(setenv("SMF_TRACE_TSC", tsc_env, 1), 0);
 	assert_int_equal(smf_trace_open(root, "test-trace"), 0);
 	unsetenv("SMF_TRACE_TSC");
+	/* The second run's file is <prog>.<pid>.1.trace: the first one is never overwritten. */
+	path = strdup(smf_trace_path());
+	assert_non_null(path);
 	/*
 	 * The recorder uses the TSC only once its base anchor is 10 ms old; time must pass for
 	 * that, so spin 12 ms first.
@@ -459,6 +462,100 @@ static void test_trace_dir(void **state)
 	assert_int_equal(n, 1);
 }
 
+/* A second file of the same process gets its own name; the first keeps its events. */
+static void test_reopen(void **state)
+{
+	const char *root = *state;
+	_cleanup_free_ char *first = trace_file_of(root, getpid()), *second = NULL;
+	size_t n1 = 0, n2 = 0;
+
+	assert_int_equal(smf_trace_open(root, "test-trace"), 0);
+	smf_trace(SMF_TRACE_TEST, 1, 0);
+	smf_trace(SMF_TRACE_TEST, 2, 0);
+	smf_trace_close();
+	assert_int_equal(smf_trace_open(root, "test-trace"), 0);
+	assert_true(asprintf(&second, "%s/var/svc/trace/test-trace.%u.1.trace", root,
+	                    (unsigned)getpid()) > 0);
+	assert_string_equal(smf_trace_path(), second);
+	smf_trace(SMF_TRACE_TEST, 3, 0);
+	smf_trace_close();
+	assert_int_equal(smf_trace_read(first, count, &n1, NULL), 0);
+	assert_int_equal(smf_trace_read(second, count, &n2, NULL), 0);
+	assert_int_equal(n1, 2);
+	assert_int_equal(n2, 1);
+}
+
+/* A full string table refuses strings (id 0) and counts each refusal; events still go in. */
+static void test_string_drops(void **state)
+{
+	const char *root = *state;
+	_cleanup_free_ char *path = trace_file_of(root, getpid());
+	struct smf_trace_file_info info;
+	char s[1024];
+	size_t kept = 0, refused = 0, n = 0;
+
+	/* The smallest file: a 64 KiB string table, room for ~63 strings of 1 KiB. */
+	assert_int_equal(smf_trace_open_sized(root, "test-trace", 4096 + 65536 + 65536), 0);
+	for (int i = 0; i < 100; i++) {
+		uint32_t id;
+
+		memset(s, 'a' + i % 26, sizeof(s) - 8);
+		snprintf(s + sizeof(s) - 8, 8, "%05d", i);
+		id = smf_trace_intern(s);
+		kept += id != 0;
+		refused += id == 0;
+		smf_trace(SMF_TRACE_TEST, (uint64_t)i, id);
+	}
+	/* A kept string is still found (by this thread's cache, then by the table). */
+	memset(s, 'a', sizeof(s) - 8);
+	snprintf(s + sizeof(s) - 8, 8, "%05d", 0);
+	assert_true(smf_trace_intern(s) != 0);
+	smf_trace_close();
+	assert_true(kept > 50 && refused > 0);
+	assert_int_equal(smf_trace_read(path, count, &n, &info), 0);
+	assert_int_equal(n, 100);
+	assert_int_equal(info.drops, 0);
+	assert_int_equal(info.str_drops, refused);
+}
+
+/* Threads interning the same strings get the same ids, from their caches or the table. */
+static void *intern_many(void *arg)
+{
+	uint32_t *ids = arg;
+	char s[64];
+
+	for (int round = 0; round < 3; round++)
+		for (int i = 0; i < 200; i++) {
+			uint32_t id;
+
+			snprintf(s, sizeof(s), "svc:/site/s%d:default", i);
+			id = smf_trace_intern(s);
+			if (round == 0)
+				ids[i] = id;
+			else if (ids[i] != id)
+				ids[i] = 0;
+		}
+	return NULL;
+}
+
+static void test_intern_threads(void **state)
+{
+	static uint32_t ids[4][200];
+	pthread_t th[4];
+
+	assert_int_equal(smf_trace_open(*state, "test-trace"), 0);
+	for (int t = 0; t < 4; t++)
+		assert_int_equal(pthread_create(&th[t], NULL, intern_many, ids[t]), 0);
+	for (int t = 0; t < 4; t++)
+		assert_int_equal(pthread_join(th[t], NULL), 0);
+	smf_trace_close();
+	for (int i = 0; i < 200; i++)
+		for (int t = 0; t < 4; t++) {
+			assert_true(ids[t][i] != 0);
+			assert_int_equal(ids[t][i], ids[0][i]);
+		}
+}
+
 /* Event times are CLOCK_MONOTONIC, with the TSC clock and with clock_gettime(). */
 static void test_clock(void **state)
 {
@@ -491,6 +588,9 @@ int main(void)
 	        cmocka_unit_test_setup_teardown(test_fork, setup_root, teardown_root),
 	        cmocka_unit_test_setup_teardown(test_off_by_default, setup_root, teardown_root),
 	        cmocka_unit_test_setup_teardown(test_trace_dir, setup_root, teardown_root),
+	        cmocka_unit_test_setup_teardown(test_reopen, setup_root, teardown_root),
+	        cmocka_unit_test_setup_teardown(test_string_drops, setup_root, teardown_root),
+	        cmocka_unit_test_setup_teardown(test_intern_threads, setup_root, teardown_root),
 	        cmocka_unit_test_setup_teardown(test_clock, setup_root, teardown_root),
 	        cmocka_unit_test_setup_teardown(test_drops, setup_root, teardown_root),
 	        cmocka_unit_test_setup_teardown(test_not_a_trace, setup_root, teardown_root),
