@@ -62,7 +62,9 @@ install: build
 # (docs/race.md).  Knobs (empty: the harness's default; tools/stress.sh --help says more):
 #   STRESS_WORKERS (2 x cores)  STRESS_SECONDS per phase (30)  STRESS_ITERATIONS per worker
 #   instead of seconds  STRESS_DELAY (startd.restarter.before_pg_write=20ms)  STRESS_LOAD busy
-#   processes (cores)  STRESS_SEED  STRESS_JSON (stress-results.json)  STRESS_TRACE dir
+#   processes (cores)  STRESS_SEED  STRESS_JSON (stress-results.json)  STRESS_TRACE_JSON
+#   (trace.json)  STRESS_REPORT (report.html)  STRESS_TRACING (1; 0: no recorder)  STRESS_TRACE
+#   dir for the raw trace files  STRESS_PHASES ("1 2")  STRESS_STOP_AT_FIRST
 #   STRESS_ARGS: more options for tools/stress.sh (STRESS_ARGS=--help lists them all)
 STRESS_WORKERS    ?=
 STRESS_SECONDS    ?=
@@ -71,14 +73,23 @@ STRESS_DELAY      ?= startd.restarter.before_pg_write=20ms
 STRESS_LOAD       ?=
 STRESS_SEED       ?=
 STRESS_JSON       ?= stress-results.json
+STRESS_TRACE_JSON ?= trace.json
+STRESS_REPORT     ?= report.html
+STRESS_TRACING    ?= 1
 STRESS_TRACE      ?=
+STRESS_PHASES     ?= 1 2
+STRESS_STOP_AT_FIRST ?=
 STRESS_ARGS       ?=
 
+# Every knob is passed quoted, so paths with blanks and the delay spec survive the shell.
 stress: build
-	@STRESS_WORKERS=$(STRESS_WORKERS) STRESS_SECONDS=$(STRESS_SECONDS) \
-		STRESS_ITERATIONS=$(STRESS_ITERATIONS) STRESS_DELAY='$(STRESS_DELAY)' \
-		STRESS_LOAD=$(STRESS_LOAD) STRESS_SEED=$(STRESS_SEED) STRESS_JSON=$(STRESS_JSON) \
-		STRESS_TRACE=$(STRESS_TRACE) tools/stress.sh $(STRESS_ARGS) $(BUILD)
+	@STRESS_WORKERS='$(STRESS_WORKERS)' STRESS_SECONDS='$(STRESS_SECONDS)' \
+		STRESS_ITERATIONS='$(STRESS_ITERATIONS)' STRESS_DELAY='$(STRESS_DELAY)' \
+		STRESS_LOAD='$(STRESS_LOAD)' STRESS_SEED='$(STRESS_SEED)' \
+		STRESS_JSON='$(STRESS_JSON)' STRESS_TRACE_JSON='$(STRESS_TRACE_JSON)' \
+		STRESS_REPORT='$(STRESS_REPORT)' STRESS_TRACING='$(STRESS_TRACING)' \
+		STRESS_TRACE='$(STRESS_TRACE)' STRESS_PHASES='$(STRESS_PHASES)' \
+		STRESS_STOP_AT_FIRST='$(STRESS_STOP_AT_FIRST)' tools/stress.sh $(STRESS_ARGS) '$(BUILD)'
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD)

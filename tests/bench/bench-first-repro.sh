@@ -19,8 +19,9 @@ RANDOM_DELAYS="startd.graph.before_insert=rand:0-5ms,startd.restarter.before_pg_
 one_setting() {
 	local name=$1 delay=$2 seconds=$3 i us list=() missed=0
 	for ((i = 1; i <= runs; i++)); do
-		"$here/../../tools/stress.sh" --no-trace --phases 1 --stop-at-first --seconds "$seconds" \
-			--delay "$delay" --seed "$i" -o "$tmp/r.json" "$build" >"$tmp/out" 2>&1 || true
+		"$here/../../tools/stress.sh" --no-trace --phases 1 --stop-at-first --workers 4 \
+			--seconds "$seconds" --delay "$delay" --seed "$i" -o "$tmp/r.json" "$build" \
+			>"$tmp/out" 2>&1 || true
 		[ -s "$tmp/r.json" ] || { cat "$tmp/out" >&2; echo "bench: run $i failed" >&2; exit 1; }
 		us=$(jq -r '.phases[0].first_reproduction_us // empty' "$tmp/r.json")
 		if [ -z "$us" ]; then
