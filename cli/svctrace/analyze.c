@@ -1,28 +1,50 @@
 /*
  * analyze.c: finds the import/enable race in a merged trace.
  *
- * The instant an instance's restarter pg came to exist, pg(I), is configd's first
- * configd.commit of "<I>/:properties/restarter" (configd records it before it answers, so no
- * reader can have seen the pg earlier); NS_NEVER if the trace has none.
+ * When an instance's restarter pg exists.  configd records configd.pg_created of
+ * "<I>/:properties/restarter" just before the configd.commit of a transaction that created
+ * the pg, and a bare configd.commit for an update of one that already existed; it records both
+ * before it answers, so no reader can have seen the pg earlier.  Deletions are not traced, so
+ * the pg's life is read from the creations alone:
  *
- *   latent      an svccfg process emitted import.instance_committed for I and then its
- *               import.return (same pid) at time R < pg(I): the import gave the shell back
- *               while I had no restarter pg.  Window: R .. pg(I), open when pg(I) is never.
- *   manifested  svcadm read I's restarter pg at time Q and the read's svcadm.result (same
- *               pid and flow) says "absent"; or the read has no result (svcadm died) and
- *               Q < pg(I) for a pg that was committed, or I was imported in this trace and its
- *               pg never appeared.  Window: Q .. pg(I).
+ *   pg(I) is the first configd.pg_created of I's restarter pg.  When the trace has none but
+ *   has a configd.commit of the pg, the pg predates the trace (an update of an existing pg,
+ *   e.g. startd's state after an import of a running service): it exists from before the
+ *   first event.  With no configd event for the pg at all it never appeared.
  *
- * A read whose result is "present" is never a finding, even with Q < pg(I): svcadm records
- * the event before it sends the read, so configd may commit the pg while the read is on its
- * way and then answer it, and that is no race.  And when the trace has no commit of I's pg
- * but svcadm found it present, the pg predates the trace (a re-import of an old instance), so
- * an import of I is no latent race either.
+ *   A generation: an import commits I at C (import.instance_committed), possibly after I was
+ *   deleted, so what that import waits for is the first creation after C, not the first of the
+ *   trace; a creation after C proves the pg was absent until then (re-created).  Only when no
+ *   creation follows C does an earlier creation (or an update) mean the pg still exists.
+ *
+ *   latent      an svccfg process emitted import.instance_committed for I at C and then its
+ *               import.return (same pid) at R, and the first creation after C comes after R,
+ *               or the pg never appeared: the import gave the shell back while I had no
+ *               restarter pg.  Window: R .. that creation, open when there is none.
+ *   manifested  svcadm read I's restarter pg at Q and the read's svcadm.result (same pid and
+ *               flow) says "absent"; or the read has no result (svcadm died) and the pg was
+ *               absent at Q by the rule above (the generation of I's latest import before Q,
+ *               else the whole trace), or it never appeared and I was imported in this trace.
+ *               Window: Q .. the first creation (or commit, which proves the pg exists) after
+ *               Q, open when there is none.
+ *
+ * The rule errs on the side of a window: when a pg is created, deleted and re-created while an
+ * import of I returned in between, the import is latent up to the re-creation even if the
+ * deletion (untraced) came after its return.
+ *
+ * A read whose result is "present" is never a finding, even before a creation: svcadm records
+ * the event before it sends the read, so configd may create the pg while the read is on its
+ * way and then answer it, and that is no race.  And when the trace has no configd event for
+ * I's pg but svcadm found it present, the pg predates the trace (a re-import of an old
+ * instance whose pg nobody committed since), so an import of I is no latent race either.
+ *
+ * A configd event whose string the recorder could not intern (its table was full) names no pg
+ * and is not seen here; check warns when a file lost strings.
  *
  * One finding per instance: manifested when the instance has a manifested read (its first
  * one), else latent (its first import that returned early).  A manifested finding keeps the
- * latent import's return time too (return_ns), so the manifestation includes its latent
- * window instead of counting it twice.
+ * latent import's return time too (return_ns) when both windows end at the same creation, so
+ * the manifestation includes its latent window instead of counting it twice.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -34,14 +56,22 @@
 
 #define RESTARTER_PG_SUFFIX "/:properties/restarter"
 
+/* A configd event about an instance's restarter pg. */
+struct pg_event {
+	size_t idx; /* in trace.events */
+	bool created;
+};
+
 /* What one flow gathered while the events are walked. */
 struct flow_state {
-	uint64_t pg_ns;
-	size_t pg_idx;
+	struct pg_event *pg; /* in time order */
+	size_t n_pg, cap_pg;
 	bool imported;
 	bool latent, manifested;
-	bool seen_present; /* svcadm found the pg: it exists, maybe from before the trace */
+	bool seen_present;  /* svcadm found the pg: it exists, maybe from before the trace */
+	size_t last_commit; /* the latest import.instance_committed so far, SIZE_MAX if none */
 	size_t return_idx, read_idx;
+	size_t latent_end, read_end; /* the events closing the windows, SIZE_MAX when open */
 };
 
 /* An import not yet returned, or a read not yet answered: (pid, flow) -> event index. */
@@ -49,6 +79,7 @@ struct pending {
 	uint32_t pid;
 	uint64_t flow;
 	size_t idx;
+	size_t since; /* the generation of the flow it belongs to (see pg_absent_at()) */
 };
 
 struct pending_set {
@@ -56,7 +87,7 @@ struct pending_set {
 	size_t n, cap;
 };
 
-static int pending_add(struct pending_set *s, uint32_t pid, uint64_t flow, size_t idx)
+static int pending_add(struct pending_set *s, uint32_t pid, uint64_t flow, size_t idx, size_t since)
 {
 	if (s->n == s->cap) {
 		size_t n = s->cap ? s->cap * 2 : 16;
@@ -67,7 +98,7 @@ static int pending_add(struct pending_set *s, uint32_t pid, uint64_t flow, size_
 		s->v = v;
 		s->cap = n;
 	}
-	s->v[s->n++] = (struct pending){.pid = pid, .flow = flow, .idx = idx};
+	s->v[s->n++] = (struct pending){.pid = pid, .flow = flow, .idx = idx, .since = since};
 	return 0;
 }
 
@@ -91,7 +122,7 @@ static struct flow_state *state_of(const struct trace *t, struct flow_state *st,
 	return f ? &st[f - t->flows] : NULL;
 }
 
-/* The instance whose restarter pg a commit created, or 0 when it is about another pg. */
+/* The instance whose restarter pg a configd event is about, or 0 when it is another pg. */
 static uint64_t restarter_pg_flow(const char *pg_fmri)
 {
 	size_t n = pg_fmri ? strlen(pg_fmri) : 0, k = strlen(RESTARTER_PG_SUFFIX);
@@ -104,20 +135,64 @@ static uint64_t restarter_pg_flow(const char *pg_fmri)
 	return smf_trace_flow(buf);
 }
 
-static void find_pg_commits(const struct trace *t, struct flow_state *st)
+static int pg_event_add(struct flow_state *s, size_t idx, bool created)
+{
+	if (s->n_pg == s->cap_pg) {
+		size_t n = s->cap_pg ? s->cap_pg * 2 : 4;
+		struct pg_event *v = reallocarray(s->pg, n, sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		s->pg = v;
+		s->cap_pg = n;
+	}
+	s->pg[s->n_pg++] = (struct pg_event){.idx = idx, .created = created};
+	return 0;
+}
+
+static int find_pg_events(const struct trace *t, struct flow_state *st)
 {
 	for (size_t i = 0; i < t->n_events; i++) {
 		const struct tr_event *e = &t->events[i];
 		struct flow_state *s;
+		int r;
 
-		if (e->event != SMF_TRACE_CONFIGD_COMMIT)
+		if (e->event != SMF_TRACE_CONFIGD_COMMIT &&
+		        e->event != SMF_TRACE_CONFIGD_PG_CREATED)
 			continue;
 		s = state_of(t, st, restarter_pg_flow(e->str));
-		if (s && s->pg_ns == NS_NEVER) {
-			s->pg_ns = e->ns;
-			s->pg_idx = i;
-		}
+		if (!s)
+			continue;
+		r = pg_event_add(s, i, e->event == SMF_TRACE_CONFIGD_PG_CREATED);
+		if (r < 0)
+			return r;
 	}
+	return 0;
+}
+
+/* The first creation (or with any, also a commit) of the pg after event index since. */
+static size_t pg_event_after(const struct flow_state *s, size_t since, bool any)
+{
+	for (size_t i = 0; i < s->n_pg; i++)
+		if ((since == SIZE_MAX || s->pg[i].idx > since) && (any || s->pg[i].created))
+			return s->pg[i].idx;
+	return SIZE_MAX;
+}
+
+/*
+ * Whether I's restarter pg was absent at event index at, in the generation of I that began at
+ * event since (an import's commit of I; SIZE_MAX: the start of the trace).  *ret_end: the
+ * creation that ended the absence, SIZE_MAX when the pg never appeared (then absent too).
+ */
+static bool pg_absent_at(const struct flow_state *s, size_t since, size_t at, size_t *ret_end)
+{
+	size_t c = pg_event_after(s, since, false);
+
+	*ret_end = c;
+	if (c != SIZE_MAX)
+		return c > at;
+	/* No creation after since: an earlier one, or an update, says it still exists. */
+	return s->n_pg == 0;
 }
 
 static void import_returned(const struct trace *t, struct flow_state *st,
@@ -125,15 +200,17 @@ static void import_returned(const struct trace *t, struct flow_state *st,
 {
 	for (size_t i = 0; i < imports->n;) {
 		struct flow_state *s;
+		size_t end;
 
 		if (imports->v[i].pid != ret->pid) {
 			i++;
 			continue;
 		}
 		s = state_of(t, st, imports->v[i].flow);
-		if (s && !s->latent && ret->ns < s->pg_ns) {
+		if (s && !s->latent && pg_absent_at(s, imports->v[i].since, ret_idx, &end)) {
 			s->latent = true;
 			s->return_idx = ret_idx;
+			s->latent_end = end;
 		}
 		pending_remove(imports, i);
 	}
@@ -153,6 +230,8 @@ static void read_answered(const struct trace *t, struct flow_state *st, struct p
 	if (s && !s->manifested && res->str && streq(res->str, "absent")) {
 		s->manifested = true;
 		s->read_idx = read_idx;
+		/* svcadm saw it absent: whatever configd does next with the pg ends that. */
+		s->read_end = pg_event_after(s, read_idx, true);
 	}
 }
 
@@ -162,14 +241,16 @@ static void reads_unanswered(
 {
 	for (size_t i = 0; i < reads->n; i++) {
 		struct flow_state *s = state_of(t, st, reads->v[i].flow);
-		uint64_t q = t->events[reads->v[i].idx].ns;
+		size_t q = reads->v[i].idx, end;
 
 		if (!s || s->manifested)
 			continue;
-		if ((s->pg_ns != NS_NEVER && q < s->pg_ns) ||
-		        (s->pg_ns == NS_NEVER && s->imported)) {
+		/* The generation of the read: that of I's latest import before it, if any. */
+		if (pg_absent_at(s, reads->v[i].since, q, &end) &&
+		        (end != SIZE_MAX || s->imported)) {
 			s->manifested = true;
-			s->read_idx = reads->v[i].idx;
+			s->read_idx = q;
+			s->read_end = end;
 		}
 	}
 }
@@ -185,9 +266,11 @@ static int walk_events(const struct trace *t, struct flow_state *st)
 
 		switch (e->event) {
 		case SMF_TRACE_IMPORT_INSTANCE_COMMITTED:
-			if (s)
-				s->imported = true;
-			r = s ? pending_add(&imports, e->pid, e->flow, i) : 0;
+			if (!s)
+				break;
+			s->imported = true;
+			s->last_commit = i;
+			r = pending_add(&imports, e->pid, e->flow, i, i);
 			break;
 		case SMF_TRACE_IMPORT_RETURN:
 			import_returned(t, st, &imports, e, i);
@@ -195,7 +278,7 @@ static int walk_events(const struct trace *t, struct flow_state *st)
 		case SMF_TRACE_SVCADM_READ_RESTARTER_PG:
 			/* The first read of a run of reads is when the command first looked. */
 			if (s && pending_find(&reads, e->pid, e->flow) < 0)
-				r = pending_add(&reads, e->pid, e->flow, i);
+				r = pending_add(&reads, e->pid, e->flow, i, s->last_commit);
 			break;
 		case SMF_TRACE_SVCADM_RESULT:
 			read_answered(t, st, &reads, e, i);
@@ -211,20 +294,23 @@ static int walk_events(const struct trace *t, struct flow_state *st)
 
 static struct finding make_finding(const struct trace *t, const struct flow_state *s, size_t fi)
 {
+	size_t end = s->manifested ? s->read_end : s->latent_end;
+	/* The latent window is part of the manifested one only when both end at one creation. */
+	bool with_latent = s->latent && s->latent_end == end;
 	struct finding f = {
 	        .kind = s->manifested ? FINDING_MANIFESTED : FINDING_LATENT,
 	        .flow = t->flows[fi].flow,
 	        .fmri = t->flows[fi].fmri,
-	        .open = s->pg_ns == NS_NEVER,
-	        .pg_ns = s->pg_ns,
-	        .return_ns = s->latent ? t->events[s->return_idx].ns : NS_NEVER,
+	        .open = end == SIZE_MAX,
+	        .pg_ns = end == SIZE_MAX ? NS_NEVER : t->events[end].ns,
+	        .return_ns = with_latent ? t->events[s->return_idx].ns : NS_NEVER,
 	        .read_ns = s->manifested ? t->events[s->read_idx].ns : NS_NEVER,
 	        .start_idx = s->manifested ? s->read_idx : s->return_idx,
-	        .end_idx = s->pg_ns == NS_NEVER ? SIZE_MAX : s->pg_idx,
+	        .end_idx = end,
 	};
 
 	f.start_ns = t->events[f.start_idx].ns;
-	f.end_ns = f.open ? t->t_end : s->pg_ns;
+	f.end_ns = f.open ? t->t_end : f.pg_ns;
 	return f;
 }
 
@@ -237,36 +323,51 @@ static int cmp_finding(const void *a, const void *b)
 	return x->flow < y->flow ? -1 : x->flow > y->flow;
 }
 
+static void states_free(struct flow_state *st, size_t n)
+{
+	for (size_t i = 0; st && i < n; i++)
+		free(st[i].pg);
+	free(st);
+}
+
 int trace_analyze(const struct trace *t, struct analysis *ret)
 {
-	_cleanup_free_ struct flow_state *st = calloc(t->n_flows ? t->n_flows : 1, sizeof(*st));
+	struct flow_state *st = calloc(t->n_flows ? t->n_flows : 1, sizeof(*st));
 	struct analysis a = {.n_instances = t->n_flows};
 	int r;
 
 	if (!st)
 		return -ENOMEM;
 	for (size_t i = 0; i < t->n_flows; i++)
-		st[i].pg_ns = NS_NEVER;
-	find_pg_commits(t, st);
-	r = walk_events(t, st);
-	if (r < 0)
+		st[i].last_commit = SIZE_MAX;
+	r = find_pg_events(t, st);
+	if (r >= 0)
+		r = walk_events(t, st);
+	if (r >= 0) {
+		a.findings = calloc(t->n_flows ? t->n_flows : 1, sizeof(*a.findings));
+		if (!a.findings)
+			r = -ENOMEM;
+	}
+	if (r < 0) {
+		states_free(st, t->n_flows);
 		return r;
-	a.findings = calloc(t->n_flows ? t->n_flows : 1, sizeof(*a.findings));
-	if (!a.findings)
-		return -ENOMEM;
+	}
 	for (size_t i = 0; i < t->n_flows; i++) {
-		a.n_imported += st[i].imported;
-		/* No commit in the trace, yet svcadm found the pg: it predates the trace. */
-		if (st[i].latent && st[i].pg_ns == NS_NEVER && st[i].seen_present)
-			st[i].latent = false;
-		if (!st[i].latent && !st[i].manifested)
+		struct flow_state *s = &st[i];
+
+		a.n_imported += s->imported;
+		/* No configd event for the pg, yet svcadm found it: it predates the trace. */
+		if (s->latent && s->n_pg == 0 && s->seen_present)
+			s->latent = false;
+		if (!s->latent && !s->manifested)
 			continue;
-		a.findings[a.n_findings++] = make_finding(t, &st[i], i);
-		if (st[i].manifested)
+		a.findings[a.n_findings++] = make_finding(t, s, i);
+		if (s->manifested)
 			a.n_manifested++;
 		else
 			a.n_latent++;
 	}
+	states_free(st, t->n_flows);
 	qsort(a.findings, a.n_findings, sizeof(*a.findings), cmp_finding);
 	*ret = a;
 	return 0;

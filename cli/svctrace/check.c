@@ -1,7 +1,13 @@
 /*
  * check.c: "svctrace check": prints the findings of analyze.c, as text with the events
  * around each window, or as JSON for the stress harness (times in ns since the first event).
+ *
+ * Its exit status is what a harness acts on, so each outcome has its own: 0 nothing found,
+ * 1 findings, 2 usage or no trace to read, 3 the answer is not to be trusted (out of memory, a
+ * failed analysis, or a report that did not reach its reader, e.g. a full disk: a harness must
+ * not take a truncated JSON or an empty output for "no race").
  */
+#include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
 
@@ -48,7 +54,7 @@ static void print_finding(const struct trace *t, const struct finding *f)
 	if (f->open)
 		printf("the end of the trace (open: the restarter pg never appeared)\n");
 	else
-		printf("the restarter pg commit at %s ms\n", format_rel_ms(t, f->end_ns, b));
+		printf("the restarter pg's creation at %s ms\n", format_rel_ms(t, f->end_ns, b));
 	if (f->kind == FINDING_MANIFESTED && f->return_ns != NS_NEVER)
 		printf("  latent: the import returned at %s ms, %s ms before the restarter pg\n",
 		        format_rel_ms(t, f->return_ns, a), format_ms(f->end_ns - f->return_ns, w));
@@ -107,6 +113,7 @@ static void print_json(const struct trace *t, const struct analysis *a)
 	json_kv_uint(&j, "events", t->n_events);
 	json_kv_uint(&j, "files", t->n_files);
 	json_kv_uint(&j, "drops", t->drops);
+	json_kv_uint(&j, "string_drops", t->str_drops);
 	json_kv_uint(&j, "t0_ns", t->t0);
 	json_key(&j, "duration_us");
 	json_us(&j, t->t_end - t->t0);
@@ -144,14 +151,24 @@ int cmd_check(int argc, char *argv[])
 		return EXIT_USAGE;
 	}
 	r = load_or_complain(argv[optind], &t);
+	if (r == EXIT_FAILURE)
+		return EXIT_INTERNAL; /* out of memory, said */
 	if (r != 0)
 		return r;
 	r = trace_analyze(&t, &a);
 	if (r < 0) {
 		log_error_errno(r, "analysing %s", t.dir);
 		trace_done(&t);
-		return EXIT_FAILURE;
+		return EXIT_INTERNAL;
 	}
+	/*
+	 * On stderr in every mode: a harness reading --json sees it in its log, and a lost string
+	 * can hide a pg's creation (its event names no pg) or a lost event a whole step.
+	 */
+	if (t.drops > 0 || t.str_drops > 0)
+		log_warning("warning: %" PRIu64 " events and %" PRIu64
+		            " strings were lost (trace files full); windows may be wrong",
+		        t.drops, t.str_drops);
 	if (json && !quiet)
 		print_json(&t, &a);
 	else if (!quiet) {
@@ -161,6 +178,12 @@ int cmd_check(int argc, char *argv[])
 		        a.n_latent, a.n_manifested);
 	}
 	r = a.n_findings > 0 ? EXIT_FINDINGS : 0;
+	errno = 0;
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		/* errno from the failed flush; an earlier failed write left only the flag. */
+		log_error_errno(errno > 0 ? -errno : -EIO, "writing the report to standard output");
+		r = EXIT_INTERNAL;
+	}
 	analysis_done(&a);
 	trace_done(&t);
 	return r;

@@ -244,6 +244,9 @@ static void write_data(
 	json_kv_uint(&j, "instances", a->n_instances);
 	json_kv_uint(&j, "latent", a->n_latent);
 	json_kv_uint(&j, "manifested", a->n_manifested);
+	/* What the recorders lost: a reader of the page should know its windows may be wrong. */
+	json_kv_uint(&j, "drops", t->drops);
+	json_kv_uint(&j, "string_drops", t->str_drops);
 	json_end_object(&j);
 	json_end_object(&j);
 }

@@ -17,8 +17,9 @@
  *   export  Chrome Trace Event JSON for Perfetto: a track per thread, one flow per instance
  *           from the import through configd and startd to svcadm, race windows (export.c);
  *   check   the race detector (analyze.c, check.c): an instance whose import returned before
- *           its restarter pg existed (latent) or whose restarter pg svcadm found absent
- *           (manifested), each with its window and the events around it;
+ *           its restarter pg was created (latent) or whose restarter pg svcadm found absent
+ *           (manifested), each with its window and the events around it; it warns when
+ *           the recorders lost events or strings (a full file), as the windows may be wrong;
  *   html    a self-contained page with the timeline of one instance (html.c, on a template
  *           compiled in at build time).
  *
@@ -26,8 +27,10 @@
  * (files are read in name order and ties in time keep read order); every output format is
  * derived from one analysis, so check, export and html agree on what is a race.
  *
- * Exit status: 0 success (check: no finding), 1 check found a race (or an output error),
- * 2 usage error, or a directory that cannot be read or holds no events.
+ * Exit status: 0 success (check: no finding), 1 check found a race, or another command failed
+ * (out of memory, an output error), 2 usage error, or a directory that cannot be read or holds
+ * no events, 3 check could not give a trustworthy answer (out of memory, a failed analysis, an
+ * output error): check's 1 must mean a race and nothing else, since harnesses count on it.
  */
 #include <errno.h>
 #include <getopt.h>

@@ -104,9 +104,11 @@ static int read_one_file(struct trace *t, const char *path)
 	for (size_t i = first; i < t->n_events; i++)
 		t->events[i].proc = (uint32_t)t->n_files;
 	t->drops += info.drops;
-	if (info.drops > 0)
-		log_warning(
-		        "%s: %" PRIu64 " events were lost (the file was full)", path, info.drops);
+	t->str_drops += info.str_drops;
+	if (info.drops > 0 || info.str_drops > 0)
+		log_warning("%s: %" PRIu64 " events and %" PRIu64
+		            " strings were lost (the file was full)",
+		        path, info.drops, info.str_drops);
 	return strv_extend(&t->progs_by_file, info.prog[0] ? info.prog : "?");
 }
 

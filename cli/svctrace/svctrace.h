@@ -15,6 +15,7 @@
 #define SVCTRACE_VERSION "svctrace 0.1"
 #define EXIT_FINDINGS 1
 #define EXIT_USAGE 2
+#define EXIT_INTERNAL 3 /* check: out of memory, a failed analysis, output not written */
 
 /* "Never happened": later than any real CLOCK_MONOTONIC time, so "t < NS_NEVER" holds. */
 #define NS_NEVER UINT64_MAX
@@ -63,7 +64,8 @@ struct trace {
 	char **progs_by_file; /* the prog of each file read, by file index */
 	char *dir;            /* the directory the files came from */
 	size_t n_files;
-	uint64_t drops;
+	uint64_t drops;     /* events lost: a file was full */
+	uint64_t str_drops; /* strings lost: a table was full (their events kept, str NULL) */
 	uint64_t t0, t_end; /* first and last event */
 };
 
@@ -97,11 +99,11 @@ struct finding {
 	enum finding_kind kind;
 	uint64_t flow;
 	const char *fmri;
-	bool open;          /* the restarter pg never appeared: the window runs to t_end */
+	bool open;          /* the restarter pg never (re)appeared: the window runs to t_end */
 	uint64_t start_ns;  /* the window: import return (latent) or svcadm's read */
-	uint64_t end_ns;    /* the restarter pg commit, or t_end when open */
+	uint64_t end_ns;    /* the restarter pg's creation, or t_end when open */
 	uint64_t return_ns; /* the import's return before the pg, NS_NEVER if none */
-	uint64_t pg_ns;     /* the restarter pg commit, NS_NEVER if none */
+	uint64_t pg_ns;     /* the event ending the window (pg creation), NS_NEVER if open */
 	uint64_t read_ns;   /* svcadm's read before the pg, NS_NEVER if none */
 	size_t start_idx;   /* events at the two ends of the window */
 	size_t end_idx;     /* SIZE_MAX when open */

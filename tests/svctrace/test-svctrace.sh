@@ -44,10 +44,72 @@ B=svc:/site/b:default
 case "$1" in
 ok)
 	root=$(gen ok)
-	out=$("$SVCTRACE" check "$root") || fail "check on a run with the wait on exited $?: $out"
+	out=$("$SVCTRACE" check "$root" 2>"$tmp/err") ||
+		fail "check on a run with the wait on exited $?: $out"
 	[ "$out" = "svctrace: 2 instances, 0 latent, 0 manifested" ] || fail "unexpected: $out"
+	[ ! -s "$tmp/err" ] || fail "a warning with nothing lost: $(cat "$tmp/err")"
 	check_json "$root" 0
 	jqt '.findings == [] and .summary.instances == 2' "no findings expected"
+	jqt '.summary.drops == 0 and .summary.string_drops == 0' "nothing lost"
+	;;
+predates)
+	# Only an update of the restarter pg after the return, no creation: the pg was there
+	# before the trace began, and startd's later commit is no "appearance".
+	root=$(gen predates)
+	check_json "$root" 0
+	jqt '.findings == [] and .summary.imported == 1' "an update of an existing pg is no race"
+	;;
+recreated)
+	# The second import's window runs to the re-creation, not to the first creation (which
+	# came before its return and would hide it).
+	root=$(gen recreated)
+	check_json "$root" 1
+	jqt '.findings | length == 1' "one finding"
+	jqt ".findings[0].kind == \"latent\" and .findings[0].fmri == \"$A\"" "kind/fmri"
+	jqt '.findings[0].window_us >= 4000 and .findings[0].open == false' "window >= 4 ms"
+	"$SVCTRACE" dump "$root" >"$tmp/dump" || fail "dump"
+	[ "$(grep -c ' configd.pg_created .*/:properties/restarter$' "$tmp/dump")" -eq 2 ] ||
+		fail "expected two creations of the restarter pg: $(cat "$tmp/dump")"
+	# Times in the dump are ms with 3 decimals: the finding's ends agree to 1 us.
+	ret=$(grep ' import\.return ' "$tmp/dump" | tail -1 | cut -d" " -f1 | tr -d +)
+	cre=$(grep ' configd\.pg_created .*/:properties/restarter$' "$tmp/dump" | tail -1 |
+		cut -d" " -f1 | tr -d +)
+	jqt "(.findings[0].import_return_ns / 1e6 - ($ret)) | fabs < 0.001" \
+		"the window starts at the second import's return ($ret ms)"
+	jqt "(.findings[0].pg_commit_ns / 1e6 - ($cre)) | fabs < 0.001" \
+		"the window ends at the re-creation ($cre ms)"
+	;;
+lostdata)
+	# svc.configd's string table filled: check says how much was lost, in every mode.
+	root=$(gen lostdata)
+	warn='^svctrace: warning: [0-9]+ events and [0-9]+ strings were lost'
+	warn+=' \(trace files full\); windows may be wrong$'
+	"$SVCTRACE" check "$root" >"$tmp/out" 2>"$tmp/err" ||
+		fail "check exited $? on a run with no race: $(cat "$tmp/out" "$tmp/err")"
+	grep -Eq "$warn" "$tmp/err" || fail "no warning: $(cat "$tmp/err")"
+	grep -Eq 'warning: [0-9]+ events and 0 strings' "$tmp/err" &&
+		fail "no string counted as lost (does the recorder count str_drops yet?): $(cat "$tmp/err")"
+	grep -q "warning" "$tmp/out" && fail "the warning went to standard output"
+	"$SVCTRACE" check --json "$root" >"$tmp/check.json" 2>"$tmp/err" || fail "check --json: $?"
+	grep -Eq "$warn" "$tmp/err" || fail "no warning with --json: $(cat "$tmp/err")"
+	jqt '.summary.string_drops > 0 and .summary.drops == 0' "string_drops counted"
+	jqt '.findings == []' "no finding"
+	;;
+exitstatus)
+	# check: 3 when the report cannot be written (a harness must not read "no race" into an
+	# empty or truncated output), whatever the findings; -q writes nothing, so nothing fails.
+	for s in ok latent; do
+		root=$(gen $s)
+		for mode in --json ""; do
+			rc=0
+			"$SVCTRACE" check $mode "$root" >/dev/full 2>"$tmp/err" || rc=$?
+			[ "$rc" -eq 3 ] || fail "check $mode ($s) >/dev/full: exit $rc, expected 3"
+			grep -q "No space left on device" "$tmp/err" || fail "message: $(cat "$tmp/err")"
+		done
+	done
+	rc=0
+	"$SVCTRACE" check -q "$root" >/dev/full || rc=$?
+	[ "$rc" -eq 1 ] || fail "check -q (latent) >/dev/full: exit $rc, expected 1"
 	;;
 reimport)
 	# No commit of the pg in the trace, but svcadm found it: it predates the trace.
@@ -103,7 +165,7 @@ dump)
 	root=$(gen ok)
 	"$SVCTRACE" dump "$root/var/svc/trace" >"$tmp/dump" || fail "dump of the trace dir"
 	"$SVCTRACE" dump "$root" | cmp -s - "$tmp/dump" || fail "dump ROOT differs from dump DIR"
-	[ "$(wc -l <"$tmp/dump")" -eq 31 ] || fail "expected 31 events: $(cat "$tmp/dump")"
+	[ "$(wc -l <"$tmp/dump")" -eq 35 ] || fail "expected 35 events: $(cat "$tmp/dump")"
 	head -1 "$tmp/dump" | grep -qx '+0\.000 svccfg\[[0-9]*/[0-9]*\] import\.begin - /tmp/ab\.xml' ||
 		fail "first line: $(head -1 "$tmp/dump")"
 	# Flows are named by their FMRI; the script's order is the merged order.
@@ -111,7 +173,7 @@ dump)
 		fail "flow not named"
 	awk '{ t = substr($1, 2) + 0; if (t < last) exit 1; last = t }' "$tmp/dump" ||
 		fail "not sorted by time"
-	grep -n "" "$tmp/dump" | grep -q "^31:.*startd.state_change $A offline>online" ||
+	grep -n "" "$tmp/dump" | grep -q "^35:.*startd.state_change $A offline>online" ||
 		fail "last line: $(tail -1 "$tmp/dump")"
 	;;
 export)
@@ -199,7 +261,8 @@ d = json.loads(data)
 assert d["focus"]["fmri"] == "svc:/site/a:default" and d["focus"]["kind"] == "manifested"
 assert d["focus"]["window_us"] >= 3000
 assert d["focus"]["end_ns"] > d["focus"]["start_ns"]
-assert d["summary"] == {"instances": 1, "latent": 0, "manifested": 1}
+assert d["summary"] == {"instances": 1, "latent": 0, "manifested": 1, "drops": 0,
+                        "string_drops": 0}
 assert any(e["name"] == "svcadm.result" and e["focus"] for e in d["events"])
 assert min(e["t"] for e in d["events"]) == 0
 assert {p["prog"] for p in d["processes"]} == {"svccfg", "svc.configd", "svc.startd", "svcadm"}

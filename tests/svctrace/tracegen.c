@@ -8,7 +8,8 @@
  * writes the step's number down the child's pipe and waits for the child's acknowledgement
  * before the next step, so the events of different processes are recorded in the script's
  * order with no sleep.  A step may first spin on CLOCK_MONOTONIC for a given time (a window of
- * known minimum length) or SIGKILL a child (its file must still be read whole).  The recorder
+ * known minimum length), SIGKILL a child (its file must still be read whole) or make a child
+ * intern strings until its string table is full (the strings lost must be reported).  The recorder
  * reads clock_gettime() for every event here (SMF_TRACE_TSC=0) so that the cross-process order
  * is exact.
  */
@@ -35,6 +36,12 @@ static const char *const prog_names[N_PROCS] = {"svccfg", "svc.configd", "svc.st
 #define PG(i, pg) i "/:properties/" pg
 
 #define KILL 0xffff /* pseudo event: SIGKILL the step's process */
+#define FILL 0xfffe /* pseudo event: the step's process records FILL_STRINGS distinct strings */
+
+/* 100 strings of 1 KiB overflow the smallest string table (64 KiB) by half. */
+#define FILL_STRINGS 100
+#define FILL_LEN 1024
+#define SMALL_FILE ((4u + 64u + 64u) << 10) /* header, minimal string table, one event page */
 
 struct step {
 	enum proc proc;
@@ -53,9 +60,13 @@ struct step {
 		p, SMF_TRACE_##ev, inst, str, ms                                                   \
 	}
 
-/* The import of one instance up to startd's insert, the way the real programs emit it. */
+/*
+ * The import of one instance up to startd's insert, the way the real programs emit it: the
+ * import creates the general pg (configd.pg_created just before its commit).
+ */
 #define IMPORT_START(i)                                                                            \
 	S(SVCCFG, IMPORT_INSTANCE_COMMITTED, i, i),                                                \
+	        S(CONFIGD, CONFIGD_PG_CREATED, i, PG(i, "general")),                               \
 	        S(CONFIGD, CONFIGD_COMMIT, i, PG(i, "general")),                                   \
 	        S(CONFIGD, CONFIGD_NOTIFY_SENT, i, PG(i, "general")),                              \
 	        S(STARTD, STARTD_NOTIFY_RECEIVED, i, PG(i, "general")),                            \
@@ -63,8 +74,10 @@ struct step {
 	        S(STARTD, STARTD_RESTARTER_ENQUEUE, i, "insert"),                                  \
 	        S(STARTD, STARTD_RESTARTER_DEQUEUE, i, "insert")
 
+/* startd creates the restarter pg: configd records the creation, then the commit. */
 #define PG_WRITE(i, ms)                                                                            \
-	SPIN(ms, CONFIGD, CONFIGD_COMMIT, i, PG(i, "restarter")),                                  \
+	SPIN(ms, CONFIGD, CONFIGD_PG_CREATED, i, PG(i, "restarter")),                              \
+	        S(CONFIGD, CONFIGD_COMMIT, i, PG(i, "restarter")),                                 \
 	        S(STARTD, STARTD_RESTARTER_PG_WRITTEN, i, i),                                      \
 	        S(STARTD, STARTD_STATE_CHANGE, i, "uninitialized>offline")
 
@@ -143,16 +156,71 @@ static const struct step scenario_reimport[] = {
         {},
 };
 
+/*
+ * An import of A while A runs: its restarter pg exists from before the trace, the import
+ * returns at once, and startd's later state commit only updates the pg (no pg_created).
+ */
+static const struct step scenario_predates[] = {
+        S(SVCCFG, IMPORT_BEGIN, NULL, "/tmp/a.xml"),
+        S(SVCCFG, IMPORT_INSTANCE_COMMITTED, A, A),
+        S(CONFIGD, CONFIGD_COMMIT, A, PG(A, "general")),
+        S(CONFIGD, CONFIGD_NOTIFY_SENT, A, PG(A, "general")),
+        S(SVCCFG, IMPORT_REFRESH, A, A),
+        RETURN_NOWAIT,
+        SPIN(2, CONFIGD, CONFIGD_COMMIT, A, PG(A, "restarter")),
+        S(STARTD, STARTD_RESTARTER_PG_WRITTEN, A, A),
+        S(STARTD, STARTD_STATE_CHANGE, A, "online>online"),
+        {},
+};
+
+/*
+ * A imported with the wait (its restarter pg created before the return), then deleted (not
+ * traced) and imported again without it: the pg is re-created at least 4 ms after the second
+ * return.  The first creation must not hide that window.
+ */
+static const struct step scenario_recreated[] = {
+        S(SVCCFG, IMPORT_BEGIN, NULL, "/tmp/a.xml"),
+        IMPORT_START(A),
+        S(SVCCFG, IMPORT_WAIT_BEGIN, NULL, "1"),
+        PG_WRITE(A, 0),
+        S(SVCCFG, IMPORT_WAIT_DONE, NULL, "ok"),
+        S(SVCCFG, IMPORT_RETURN, NULL, "exit 0"),
+        S(SVCCFG, IMPORT_BEGIN, NULL, "/tmp/a.xml"),
+        IMPORT_START(A),
+        RETURN_NOWAIT,
+        PG_WRITE(A, 4),
+        {},
+};
+
+/*
+ * The run of (1) with a tiny svc.configd file whose string table then fills: the strings
+ * configd could not intern after that are lost (their events carry none).
+ */
+static const struct step scenario_lostdata[] = {
+        S(SVCCFG, IMPORT_BEGIN, NULL, "/tmp/a.xml"),
+        IMPORT_START(A),
+        S(SVCCFG, IMPORT_WAIT_BEGIN, NULL, "1"),
+        PG_WRITE(A, 0),
+        S(SVCCFG, IMPORT_WAIT_DONE, NULL, "ok"),
+        S(SVCCFG, IMPORT_RETURN, NULL, "exit 0"),
+        {CONFIGD, FILL, NULL, NULL, 0},
+        {},
+};
+
 static const struct {
 	const char *name;
 	const struct step *steps;
+	uint64_t configd_size; /* its trace file's size, 0 for the default */
 } scenarios[] = {
-        {"ok", scenario_ok},
-        {"latent", scenario_latent},
-        {"manifested", scenario_manifested},
-        {"never", scenario_never},
-        {"killed", scenario_killed},
-        {"reimport", scenario_reimport},
+        {"ok", scenario_ok, 0},
+        {"latent", scenario_latent, 0},
+        {"manifested", scenario_manifested, 0},
+        {"never", scenario_never, 0},
+        {"killed", scenario_killed, 0},
+        {"reimport", scenario_reimport, 0},
+        {"predates", scenario_predates, 0},
+        {"recreated", scenario_recreated, 0},
+        {"lostdata", scenario_lostdata, SMALL_FILE},
 };
 
 struct child {
@@ -170,12 +238,26 @@ static void spin_ms(unsigned ms)
 	while ((b.tv_sec - a.tv_sec) * 1000000000ll + (b.tv_nsec - a.tv_nsec) < ms * 1000000ll);
 }
 
+/* Records FILL_STRINGS distinct long strings, as configd committing many pgs would. */
+static void fill_strings(void)
+{
+	char s[FILL_LEN + 1];
+
+	for (unsigned k = 0; k < FILL_STRINGS; k++) {
+		int n = snprintf(s, sizeof(s), "svc:/site/fill/:properties/pg%u-", k);
+
+		memset(s + n, 'x', sizeof(s) - 1 - (size_t)n);
+		s[sizeof(s) - 1] = '\0';
+		smf_trace_str(SMF_TRACE_CONFIGD_COMMIT, 0, s);
+	}
+}
+
 static _noreturn_ void child_main(
-        const char *root, enum proc p, const struct step *steps, int in, int out)
+        const char *root, enum proc p, uint64_t size, const struct step *steps, int in, int out)
 {
 	uint32_t i;
-	/* 4 MiB: room enough, and a test's files stay small. */
-	int r = smf_trace_open_sized(root, prog_names[p], 4u << 20);
+	/* 4 MiB by default: room enough, and a test's files stay small. */
+	int r = smf_trace_open_sized(root, prog_names[p], size ? size : 4u << 20);
 
 	if (r < 0) {
 		fprintf(stderr, "tracegen: smf_trace_open(%s): %s\n", prog_names[p], strerror(-r));
@@ -184,15 +266,18 @@ static _noreturn_ void child_main(
 	while (read(in, &i, sizeof(i)) == sizeof(i)) {
 		const struct step *s = &steps[i];
 
-		smf_trace_str(s->event, s->inst ? smf_trace_flow(s->inst) : 0, s->str);
+		if (s->event == FILL)
+			fill_strings();
+		else
+			smf_trace_str(s->event, s->inst ? smf_trace_flow(s->inst) : 0, s->str);
 		if (write(out, "k", 1) != 1)
 			_exit(1);
 	}
 	_exit(0); /* without smf_trace_close(): what was recorded is in the file already */
 }
 
-static int start_child(
-        const char *root, const struct step *steps, struct child *children, enum proc p)
+static int start_child(const char *root, uint64_t size, const struct step *steps,
+        struct child *children, enum proc p)
 {
 	struct child *c = &children[p];
 	int down[2], up[2];
@@ -210,7 +295,7 @@ static int start_child(
 		}
 		close(down[1]);
 		close(up[0]);
-		child_main(root, p, steps, down[0], up[1]);
+		child_main(root, p, size, steps, down[0], up[1]);
 	}
 	close(down[0]);
 	close(up[1]);
@@ -237,13 +322,14 @@ static int run_step(struct child *children, const struct step *steps, uint32_t i
 	return 0;
 }
 
-static int run(const char *root, const struct step *steps)
+static int run(const char *root, const struct step *steps, uint64_t configd_size)
 {
 	struct child children[N_PROCS] = {};
 	int r = 0, status;
 
 	for (int p = 0; p < N_PROCS && r >= 0; p++)
-		r = start_child(root, steps, children, (enum proc)p);
+		r = start_child(
+		        root, p == CONFIGD ? configd_size : 0, steps, children, (enum proc)p);
 	for (uint32_t i = 0; r >= 0 && steps[i].event != SMF_TRACE_NONE; i++)
 		r = run_step(children, steps, i);
 	for (int p = 0; p < N_PROCS; p++) {
@@ -268,7 +354,7 @@ int main(int argc, char *argv[])
 	for (size_t i = 0; i < ELEMENTSOF(scenarios); i++) {
 		if (!streq(argv[2], scenarios[i].name))
 			continue;
-		r = run(argv[1], scenarios[i].steps);
+		r = run(argv[1], scenarios[i].steps, scenarios[i].configd_size);
 		if (r < 0)
 			fprintf(stderr, "tracegen: %s: %s\n", argv[2], strerror(-r));
 		return r < 0 ? 1 : 0;
