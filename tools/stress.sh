@@ -341,7 +341,7 @@ row() {
 echo
 if [ "$tracing" = 1 ]; then
 	echo "latent: imports that returned before the restarter pg existed; window: from that return to"
-	echo "the pg's commit in svc.configd (both from the trace, svctrace check)"
+	echo "the pg's creation in svc.configd (both from the trace, svctrace check)"
 else
 	echo "latent and window: as seen by the client (stress-iter), the trace recorder was off"
 fi
