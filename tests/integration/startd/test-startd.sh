@@ -199,11 +199,12 @@ case_restart() {
 	log "SIGKILL startd, start a new one"
 	startd_kill9
 	startd_start
-	assert_match "svc:/test/ct:default: adopting running process group $g" \
-		"$(cat "$STARTD_LOG")" "startd log"
-	# A barrier: a fresh instance handled means the adopted ones were handled before it.
+	# A barrier: a fresh instance handled means the adopted ones were handled before it
+	# ("ready" comes before startd has gone through the instances it found).
 	make_instance barrier ":true" transient
 	wait_state svc:/test/barrier:default disabled
+	assert_match "svc:/test/ct:default: adopting running process group $g" \
+		"$(cat "$STARTD_LOG")" "startd log"
 	wait_state $CT online
 	wait_state $TR online
 	wait_state svc:/test/off:default disabled
