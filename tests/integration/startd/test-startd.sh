@@ -118,6 +118,8 @@ case_contract() {
 	g=$(rprop $CT contract)
 	SEEN_PGIDS="$SEEN_PGIDS $g"
 	assert_eq "$g" "$(rprop $CT start_pid)" "start_pid (the group leader)"
+	# Online once the start method has exited: the backgrounded child may not run sleep yet.
+	wait_sleepers 1
 	pids=$(group_pids "$g")
 	[ -n "$pids" ] || fail "no process in the contract's group $g"
 	assert_eq "$(sleeper_pids)" "$pids" "the processes of group $g (the backgrounded sleep)"
@@ -576,6 +578,7 @@ case_configd_restart() {
 	local g pids
 	g=$(rprop $CT contract)
 	SEEN_PGIDS="$SEEN_PGIDS $g"
+	wait_sleepers 1
 	pids=$(group_pids "$g")
 	[ -n "$pids" ] || fail "the contract service has no process"
 

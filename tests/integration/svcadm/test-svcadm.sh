@@ -80,7 +80,9 @@ case_models() {
 	SEEN_PGIDS="$SEEN_PGIDS $gct $gwt"
 	[ -n "$(group_pids "$gct")" ] || fail "contract service has no process in group $gct"
 	[ -n "$(group_pids "$gwt")" ] || fail "wait service has no process in group $gwt"
-	assert_eq 2 "$(count_sleepers)" "service processes"
+	# enable -s returns once online: the wait service is forked but may not have exec'd sleep,
+	# the contract service's backgrounded child neither.
+	wait_sleepers 2
 
 	log "disable -s: disabled, and nothing of the groups is left when it returns"
 	ok "$SVCADM" disable -s $CT $WT tr
@@ -315,6 +317,14 @@ case_other_entity() {
 	"$SVCADM" enable -s slow 2>"$ROOT/bg.err" &
 	bg=$!
 	wait_prop $S general/enabled true
+	# Disable only once startd runs the start method (offline, next online): a disable that
+	# startd reads before it has acted on the enable means no start at all, so no reader of
+	# the fifo, and the "echo go" below would block until the test's timeout.
+	local deadline=$((SECONDS + READY_DEADLINE_S))
+	until [ "$(rprop $S next_state)" = online ]; do
+		[ "$SECONDS" -lt "$deadline" ] || fail "$S: the start method never began"
+		sleep 0.01
+	done
 	ok "$SVCADM" disable slow
 	wait "$bg" || rc=$?
 	RC=$rc OUT="" ERR=$(cat "$ROOT/bg.err")

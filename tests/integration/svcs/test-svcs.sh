@@ -285,6 +285,8 @@ case_procs() {
 	g=$(rprop svc:/test/ct:default contract)
 	SEEN_PGIDS="$SEEN_PGIDS $g"
 	local pids
+	# Online once the start method has exited: its backgrounded children may not run sleep yet.
+	wait_sleepers 2
 	pids=$(sleeper_pids | sort -n)
 	[ "$(wc -w <<<"$pids")" -eq 2 ] || fail "expected two sleepers, got [$pids]"
 	run "$SVCS" -H -p ct
