@@ -40,6 +40,11 @@ startd_cleanup() {
 	for g in $SEEN_PGIDS; do
 		# "-0" or "-1" would be our own group or every process: never.
 		[[ "$g" =~ ^[0-9]+$ ]] && [ "$g" -gt 1 ] && [ "$g" != "$mine" ] || continue
+		# A group seen long ago may be gone and its number reused (pids wrap within a
+		# minute of the suite): kill it only while a process of this test is in it.
+		ps -e -o pgid=,args= | awk -v g="$g" -v n="$SLEEP_N" -v r="$ROOT" \
+			'$1 == g && (index($0, n) || index($0, r)) { found = 1 } END { exit !found }' ||
+			continue
 		kill -KILL -- "-$g" 2>/dev/null || true
 	done
 	# A startd killed here leaves its cgroup directory: remove what is empty by now.

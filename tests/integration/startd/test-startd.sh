@@ -174,7 +174,8 @@ case_timeout() {
 	local t0=$SECONDS
 	set_enabled svc:/test/slow:default true
 	wait_state svc:/test/slow:default maintenance
-	[ $((SECONDS - t0)) -le 5 ] || fail "maintenance came $((SECONDS - t0)) s after a 1 s timeout"
+	# Well under any default timeout, far above the 1 s asked (1.3 s under ASan in CI).
+	[ $((SECONDS - t0)) -le 10 ] || fail "maintenance came $((SECONDS - t0)) s after a 1 s timeout"
 	assert_eq method_failed "$(rprop svc:/test/slow:default auxiliary_state)" "aux"
 	local deadline=$((SECONDS + READY_DEADLINE_S))
 	while [ "$(count_sleepers)" -ne 0 ]; do

@@ -116,7 +116,10 @@ case_chain() {
 	ret=$(at import.return 0000000000000000 "exit 0")
 	before "$begin" "$committed" "import.begin, then the instance committed"
 	before "$committed" "$refresh" "committed, then refreshed"
-	before "$committed" "$rcommit" "the instance committed, then its restarter pg"
+	# (svccfg traces its commit after the reply, so it may be descheduled past startd's whole
+	# path: configd's own commit of the instance's general pg is the causal point.)
+	before "$(at configd.commit "$F" "$I/:properties/general")" "$rcommit" \
+		"the instance committed, then its restarter pg"
 	before "$wbegin" "$wdone" "the wait begins, then ends"
 	before "$rcommit" "$wdone" "the restarter pg, then the wait's end"
 	before "$rcommit" "$ret" "with the wait on, import returns after the restarter pg exists"
