@@ -175,6 +175,17 @@ sleeper_pids() {
 	ps -e -o pid=,stat=,args= | awk -v a="sleep $SLEEP_N" '$2 !~ /^Z/ && substr($0, index($0, $3)) == a {print $1}'
 }
 
+# wait_restarted FMRI PROP OLD WHAT: polls until restarter/PROP of FMRI is no longer OLD, the
+# instance is online and exactly one service process runs; fails with WHAT plus the state.
+wait_restarted() {
+	local deadline=$((SECONDS + READY_DEADLINE_S))
+	while [ "$(rprop "$1" "$2")" = "$3" ] || [ "$(rprop "$1" state)" != online ] ||
+		[ "$(count_sleepers)" -ne 1 ]; do
+		[ "$SECONDS" -lt "$deadline" ] || fail "$4: state $(rprop "$1" state)"
+		sleep 0.01
+	done
+}
+
 # wait_sleepers N: polls until exactly N service processes run "sleep $SLEEP_N".  "online" comes
 # when the service's process is forked (wait model) or its start method has exited (contract
 # model, the sleeper backgrounded): in both the child may not have exec'd sleep yet.

@@ -129,12 +129,7 @@ case_contract() {
 
 	log "all processes gone -> the service is restarted in a new contract"
 	kill -KILL $pids
-	local deadline=$((SECONDS + READY_DEADLINE_S))
-	while [ "$(rprop $CT contract)" = "$g" ] || [ "$(rprop $CT state)" != online ] ||
-		[ "$(count_sleepers)" -ne 1 ]; do
-		[ "$SECONDS" -lt "$deadline" ] || fail "not restarted: state $(rprop $CT state)"
-		sleep 0.01
-	done
+	wait_restarted $CT contract "$g" "not restarted"
 	g=$(rprop $CT contract)
 	SEEN_PGIDS="$SEEN_PGIDS $g"
 	assert_match "all processes of the service exited" "$(cat "$STARTD_LOG")" "startd log"
@@ -177,11 +172,8 @@ case_timeout() {
 	# Well under any default timeout, far above the 1 s asked (1.3 s under ASan in CI).
 	[ $((SECONDS - t0)) -le 10 ] || fail "maintenance came $((SECONDS - t0)) s after a 1 s timeout"
 	assert_eq method_failed "$(rprop svc:/test/slow:default auxiliary_state)" "aux"
-	local deadline=$((SECONDS + READY_DEADLINE_S))
-	while [ "$(count_sleepers)" -ne 0 ]; do
-		[ "$SECONDS" -lt "$deadline" ] || fail "the timed-out method's processes survive"
-		sleep 0.01
-	done
+	# The timed-out method's processes are gone.
+	wait_sleepers 0
 	startd_stop
 }
 
@@ -217,12 +209,7 @@ case_restart() {
 
 	log "the adopted contract is watched: its end restarts the service"
 	kill -KILL "$pid"
-	local deadline=$((SECONDS + READY_DEADLINE_S))
-	while [ "$(rprop $CT contract)" = "$g" ] || [ "$(rprop $CT state)" != online ] ||
-		[ "$(count_sleepers)" -ne 1 ]; do
-		[ "$SECONDS" -lt "$deadline" ] || fail "adopted service not restarted"
-		sleep 0.01
-	done
+	wait_restarted $CT contract "$g" "adopted service not restarted"
 	g=$(rprop $CT contract)
 	SEEN_PGIDS="$SEEN_PGIDS $g"
 
@@ -357,12 +344,7 @@ case_wait_model() {
 	wait_sleepers 1
 	assert_eq "$pid" "$(sleeper_pids)" "the service process is the start method's"
 	kill -KILL "$pid"
-	local deadline=$((SECONDS + READY_DEADLINE_S))
-	while [ "$(rprop $I start_pid)" = "$pid" ] || [ "$(rprop $I state)" != online ] ||
-		[ "$(count_sleepers)" -ne 1 ]; do
-		[ "$SECONDS" -lt "$deadline" ] || fail "wait service not restarted"
-		sleep 0.01
-	done
+	wait_restarted $I start_pid "$pid" "wait service not restarted"
 	SEEN_PGIDS="$SEEN_PGIDS $(rprop $I start_pid)"
 	startd_stop
 	assert_eq 0 "$(count_sleepers)" "service processes after SIGTERM"
