@@ -26,17 +26,28 @@ static int64_t boot_time(void)
 	return 0;
 }
 
-static char *read_cmdline(int pid)
+/* Reads at most size - 1 bytes of /proc/PID/NAME into buf: the count, or -1 if not opened. */
+static ssize_t read_proc_file(int pid, const char *name, char *buf, size_t size)
 {
-	char path[64], buf[4096];
+	char path[64];
 	_cleanup_fclose_ FILE *f = NULL;
-	size_t n;
 
-	snprintf(path, sizeof(path), "/proc/%d/cmdline", pid);
+	snprintf(path, sizeof(path), "/proc/%d/%s", pid, name);
 	f = fopen(path, "re");
 	if (!f)
+		return -1;
+	return (ssize_t)fread(buf, 1, size - 1, f);
+}
+
+static char *read_cmdline(int pid)
+{
+	char buf[4096];
+	ssize_t r = read_proc_file(pid, "cmdline", buf, sizeof(buf));
+	size_t n;
+
+	if (r < 0)
 		return NULL;
-	n = fread(buf, 1, sizeof(buf) - 1, f);
+	n = (size_t)r;
 	while (n > 0 && buf[n - 1] == '\0')
 		n--;
 	for (size_t k = 0; k < n; k++)
@@ -49,19 +60,16 @@ static char *read_cmdline(int pid)
 /* Fills p from /proc/PID/stat when the process belongs to group pgid and is not a zombie. */
 static bool read_proc(int pid, int64_t pgid, int64_t btime, long hz, Proc *p)
 {
-	char path[64], buf[1024], *open_paren, *close_paren;
-	_cleanup_fclose_ FILE *f = NULL;
+	char buf[1024], *open_paren, *close_paren;
 	char state;
 	long long pgrp;
 	unsigned long long start;
+	ssize_t r = read_proc_file(pid, "stat", buf, sizeof(buf));
 	size_t n;
 
-	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
-	f = fopen(path, "re");
-	if (!f)
+	if (r < 0)
 		return false;
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	buf[n] = '\0';
+	buf[r] = '\0';
 	open_paren = strchr(buf, '(');
 	close_paren = strrchr(buf, ')');
 	if (!open_paren || !close_paren || close_paren < open_paren)
