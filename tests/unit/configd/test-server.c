@@ -689,14 +689,14 @@ static uint64_t pg_generation(sd_bus *bus, const char *ent, const char *pg)
 	return gen;
 }
 
-/* Commits NEW prop (n copies of value) to svc:/a:i/big at gen; sd_bus_call()'s result. */
-static int commit_big(sd_bus *bus, uint64_t gen, const char *prop, const char *value, size_t n,
-        sd_bus_error *error)
+/* Commits NEW prop (n copies of value) to ent/pg at gen; sd_bus_call()'s result. */
+static int commit_values(sd_bus *bus, const char *ent, const char *pg, uint64_t gen,
+        const char *prop, const char *value, size_t n, sd_bus_error *error)
 {
 	_cleanup_(sd_bus_message_unrefp) sd_bus_message *m = NULL;
 
 	assert_true(sd_bus_message_new_method_call(bus, &m, NULL, PATH, IFACE, "Commit") >= 0);
-	assert_true(sd_bus_message_append(m, "sst", "svc:/a:i", "big", gen) >= 0);
+	assert_true(sd_bus_message_append(m, "sst", ent, pg, gen) >= 0);
 	assert_true(sd_bus_message_open_container(m, 'a', "(ussas)") >= 0);
 	assert_true(sd_bus_message_open_container(m, 'r', "ussas") >= 0);
 	assert_true(sd_bus_message_append(m, "uss", 0, prop, "astring") >= 0);
@@ -735,7 +735,7 @@ static void test_write_failure(void **state)
 
 		gen = pg_generation(bus, "svc:/a:i", "big");
 		snprintf(prop, sizeof(prop), "p%d", i);
-		r = commit_big(bus, gen, prop, value, 64, &error);
+		r = commit_values(bus, "svc:/a:i", "big", gen, prop, value, 64, &error);
 		if (r < 0) {
 			if (!sd_bus_error_has_name(&error, "org.minismf.Error.Backend"))
 				print_message("commit %d: %s: %s\n", i, strna(error.name),
@@ -773,26 +773,6 @@ static void test_write_failure(void **state)
 	assert_int_equal(pg_generation(bus, "svc:/a:i", "big"), gen + 1);
 }
 
-/* Commits NEW prop (n copies of value) to ent/pg at gen; sd_bus_call()'s result. */
-static int commit_values(sd_bus *bus, const char *ent, const char *pg, uint64_t gen,
-        const char *prop, const char *value, size_t n)
-{
-	_cleanup_(sd_bus_message_unrefp) sd_bus_message *m = NULL;
-
-	assert_true(sd_bus_message_new_method_call(bus, &m, NULL, PATH, IFACE, "Commit") >= 0);
-	assert_true(sd_bus_message_append(m, "sst", ent, pg, gen) >= 0);
-	assert_true(sd_bus_message_open_container(m, 'a', "(ussas)") >= 0);
-	assert_true(sd_bus_message_open_container(m, 'r', "ussas") >= 0);
-	assert_true(sd_bus_message_append(m, "uss", 0, prop, "astring") >= 0);
-	assert_true(sd_bus_message_open_container(m, 'a', "s") >= 0);
-	for (size_t i = 0; i < n; i++)
-		assert_true(sd_bus_message_append(m, "s", value) >= 0);
-	assert_true(sd_bus_message_close_container(m) >= 0);
-	assert_true(sd_bus_message_close_container(m) >= 0);
-	assert_true(sd_bus_message_close_container(m) >= 0);
-	return sd_bus_call(bus, m, 0, NULL, NULL);
-}
-
 /*
  * SIGTERM while a reply larger than the socket's buffer (sd-bus makes it 8 MiB, which the kernel
  * doubles) is still queued: configd must let the client read all of it before it closes the
@@ -819,8 +799,8 @@ static void test_exit_flush(void **state)
 		snprintf(p1, sizeof(p1), "%c1", 'a' + i);
 		snprintf(p2, sizeof(p2), "%c2", 'a' + i);
 		call(bus, "AddPg", "sssu", ents[i], "big", "application", 0);
-		assert_true(commit_values(bus, ents[i], "big", 1, p1, value, 1900) >= 0);
-		assert_true(commit_values(bus, ents[i], "big", 2, p2, value, 1900) >= 0);
+		assert_true(commit_values(bus, ents[i], "big", 1, p1, value, 1900, NULL) >= 0);
+		assert_true(commit_values(bus, ents[i], "big", 2, p2, value, 1900, NULL) >= 0);
 	}
 	assert_true(sd_bus_call_method_async(bus, NULL, NULL, PATH, IFACE, "GetPg", on_reply,
 	                    &replies, "sssb", "svc:/a:i", "big", "", 1) >= 0);
