@@ -798,26 +798,6 @@ static void trace_unmapp(struct trace_map *m)
 		(void)munmap((void *)m->map, m->size);
 }
 
-static int trace_map_file(const char *path, struct trace_map *ret)
-{
-	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);
-	struct stat st;
-	void *p;
-
-	if (fd < 0)
-		return -errno;
-	if (fstat(fd, &st) < 0)
-		return -errno;
-	if ((uint64_t)st.st_size < TRACE_HEADER_SIZE)
-		return -EBADMSG;
-	p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_SHARED, fd, 0);
-	if (p == MAP_FAILED)
-		return -errno;
-	ret->map = p;
-	ret->size = (size_t)st.st_size;
-	return 0;
-}
-
 /* Checks every size and offset the walk will use against the real file size. */
 static int trace_validate(const struct trace_map *m)
 {
@@ -837,6 +817,33 @@ static int trace_validate(const struct trace_map *m)
 	        (uint64_t)h->npages > (m->size - h->pages_offset) / TRACE_PAGE_SIZE)
 		return -EBADMSG;
 	return 0;
+}
+
+/* Maps a trace file read-only and checks its header; on failure nothing stays mapped. */
+static int trace_map_file(const char *path, struct trace_map *ret)
+{
+	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	void *p;
+	int r;
+
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) < 0)
+		return -errno;
+	if ((uint64_t)st.st_size < TRACE_HEADER_SIZE)
+		return -EBADMSG;
+	p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_SHARED, fd, 0);
+	if (p == MAP_FAILED)
+		return -errno;
+	ret->map = p;
+	ret->size = (size_t)st.st_size;
+	r = trace_validate(ret);
+	if (r < 0) {
+		trace_unmapp(ret);
+		*ret = (struct trace_map){};
+	}
+	return r;
 }
 
 static const char *trace_string(const struct trace_map *m, uint32_t id)
@@ -915,9 +922,6 @@ int smf_trace_read(const char *path, smf_trace_read_cb cb, void *userdata,
 	r = trace_map_file(path, &m);
 	if (r < 0)
 		return r;
-	r = trace_validate(&m);
-	if (r < 0)
-		return r;
 	trace_fill_info((const void *)m.map, &info);
 	for (uint32_t i = 0; cb && i < info.pages_used; i++) {
 		r = trace_walk_page(&m, i, &info, cb, userdata);
@@ -937,9 +941,6 @@ int smf_trace_read_strings(const char *path, smf_trace_string_cb cb, void *userd
 	int r;
 
 	r = trace_map_file(path, &m);
-	if (r < 0)
-		return r;
-	r = trace_validate(&m);
 	if (r < 0)
 		return r;
 	h = (const void *)m.map;
