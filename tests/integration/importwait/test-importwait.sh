@@ -162,20 +162,7 @@ case_emi_import() {
 	local E=svc:/system/early-manifest-import:default
 	mkdir -p "$ROOT/var/svc/manifest/site"
 	manifest em >"$ROOT/var/svc/manifest/site/em.xml"
-	ok "$SVCCFG" -f /dev/stdin <<EOT
-add system/early-manifest-import
-select svc:/system/early-manifest-import
-add default
-select $E
-addpg startd framework
-setprop startd/duration = astring: transient
-addpg start method
-setprop start/exec = astring: "$SVCCFG import $ROOT/var/svc/manifest"
-setprop start/timeout_seconds = count: 60
-refresh
-addpg general framework
-setprop general/enabled = boolean: true
-EOT
+	make_emi "$SVCCFG import $ROOT/var/svc/manifest"
 	# A wait inside EMI would hold startd until the import's 60 s deadline; ready is due sooner.
 	SVCCFG_IMPORT_TIMEOUT=60 startd_start
 	assert_eq online "$(rprop $E state)" "EMI's state once startd is ready"

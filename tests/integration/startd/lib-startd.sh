@@ -148,6 +148,25 @@ EOT
 	ok "$SVCCFG" -f "$ROOT/$name.svccfg"
 }
 
+# make_emi EXEC: an enabled, transient svc:/system/early-manifest-import:default whose start
+# method runs EXEC (60 s timeout).
+make_emi() {
+	ok "$SVCCFG" -f /dev/stdin <<EOT
+add system/early-manifest-import
+select svc:/system/early-manifest-import
+add default
+select svc:/system/early-manifest-import:default
+addpg startd framework
+setprop startd/duration = astring: transient
+addpg start method
+setprop start/exec = astring: "$1"
+setprop start/timeout_seconds = count: 60
+refresh
+addpg general framework
+setprop general/enabled = boolean: true
+EOT
+}
+
 set_enabled() {
 	ok "$SVCCFG" -s "$1" setprop general/enabled = boolean: "$2"
 }

@@ -395,21 +395,7 @@ refresh
 addpg general framework
 setprop general/enabled = boolean: true
 EOT
-	cat >"$ROOT/emi.svccfg" <<EOT
-add system/early-manifest-import
-select svc:/system/early-manifest-import
-add default
-select $E
-addpg startd framework
-setprop startd/duration = astring: transient
-addpg start method
-setprop start/exec = astring: "$SVCCFG -f $ROOT/imported.svccfg"
-setprop start/timeout_seconds = count: 60
-refresh
-addpg general framework
-setprop general/enabled = boolean: true
-EOT
-	ok "$SVCCFG" -f "$ROOT/emi.svccfg"
+	make_emi "$SVCCFG -f $ROOT/imported.svccfg"
 	startd_start
 	# EMI ran before "ready": the imported instance exists already.
 	ok "$SVCCFG" -s svc:/test/imported:default listpg
