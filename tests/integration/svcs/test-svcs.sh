@@ -21,8 +21,9 @@ SVCS=${2:?}
 SVC_STARTD=${3:-${SVC_STARTD:-}}
 [ -x "$SVCS" ] || skip "$SVCS is not built"
 
-expect_eq() { [ "$1" = "$2" ] || fail "$3: expected [$2], got [$1]"; }
-expect_match() { grep -qE -- "$2" <<<"$1" || fail "$3: [$1] does not match /$2/"; }
+# lib.sh's checks with the actual value first.
+expect_eq() { assert_eq "$2" "$1" "$3"; }
+expect_match() { assert_match "$2" "$1" "$3"; }
 
 # rpg FMRI STATE NEXT TS [CONTRACT]: a restarter pg written directly (no startd in this case).
 rpg() {
