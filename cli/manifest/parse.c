@@ -165,18 +165,6 @@ static void handlers_restore(saved_handlers_t *s)
 	xmlSetGenericErrorFunc(s->gctx, s->gerror);
 }
 
-static void docp(xmlDocPtr *d)
-{
-	if (*d)
-		xmlFreeDoc(*d);
-}
-
-static void ctxtp(xmlParserCtxtPtr *c)
-{
-	if (*c)
-		xmlFreeParserCtxt(*c);
-}
-
 static int result(mf_reader_t *r, int ret)
 {
 	if (r->oom)

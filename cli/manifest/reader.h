@@ -4,6 +4,7 @@
 #ifndef SMF_MANIFEST_READER_H
 #define SMF_MANIFEST_READER_H
 
+#include <libxml/parser.h>
 #include <libxml/tree.h>
 #include <stdbool.h>
 
@@ -14,6 +15,19 @@
 #define MF_XML_OPTIONS (XML_PARSE_NONET | XML_PARSE_BIG_LINES | XML_PARSE_NOCDATA)
 #define MF_XINCLUDE_NS "http://www.w3.org/2001/XInclude"
 #define MF_XINCLUDE_NS_OLD "http://www.w3.org/2003/XInclude"
+/* Cleanups for what parse.c and xinclude.c parse. */
+static inline void docp(xmlDocPtr *d)
+{
+	if (*d)
+		xmlFreeDoc(*d);
+}
+
+static inline void ctxtp(xmlParserCtxtPtr *c)
+{
+	if (*c)
+		xmlFreeParserCtxt(*c);
+}
+
 /* A manifest is a few KiB; this only keeps a mistaken argument from eating the memory. */
 #define MF_MAX_FILE_SIZE (64u << 20)
 

@@ -49,18 +49,6 @@ static void urip(xmlURIPtr *u)
 		xmlFreeURI(*u);
 }
 
-static void docp(xmlDocPtr *d)
-{
-	if (*d)
-		xmlFreeDoc(*d);
-}
-
-static void ctxtp(xmlParserCtxtPtr *c)
-{
-	if (*c)
-		xmlFreeParserCtxt(*c);
-}
-
 /* The local file an href names, resolved against the base of the including element. */
 static int include_path(mf_reader_t *r, xmlNode *inc, const char *href, char **ret)
 {
