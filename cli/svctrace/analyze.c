@@ -89,15 +89,8 @@ struct pending_set {
 
 static int pending_add(struct pending_set *s, uint32_t pid, uint64_t flow, size_t idx, size_t since)
 {
-	if (s->n == s->cap) {
-		size_t n = s->cap ? s->cap * 2 : 16;
-		struct pending *v = reallocarray(s->v, n, sizeof(*v));
-
-		if (!v)
-			return -ENOMEM;
-		s->v = v;
-		s->cap = n;
-	}
+	if (TR_RESERVE(s->v, s->n, s->cap, 16) < 0)
+		return -ENOMEM;
 	s->v[s->n++] = (struct pending){.pid = pid, .flow = flow, .idx = idx, .since = since};
 	return 0;
 }
@@ -137,15 +130,8 @@ static uint64_t restarter_pg_flow(const char *pg_fmri)
 
 static int pg_event_add(struct flow_state *s, size_t idx, bool created)
 {
-	if (s->n_pg == s->cap_pg) {
-		size_t n = s->cap_pg ? s->cap_pg * 2 : 4;
-		struct pg_event *v = reallocarray(s->pg, n, sizeof(*v));
-
-		if (!v)
-			return -ENOMEM;
-		s->pg = v;
-		s->cap_pg = n;
-	}
+	if (TR_RESERVE(s->pg, s->n_pg, s->cap_pg, 4) < 0)
+		return -ENOMEM;
 	s->pg[s->n_pg++] = (struct pg_event){.idx = idx, .created = created};
 	return 0;
 }

@@ -61,15 +61,8 @@ static int on_record(const struct smf_trace_record *rec, void *userdata)
 	struct tr_event *e;
 	int r;
 
-	if (t->n_events == t->cap_events) {
-		size_t n = t->cap_events ? t->cap_events * 2 : 4096;
-		struct tr_event *v = reallocarray(t->events, n, sizeof(*v));
-
-		if (!v)
-			return -ENOMEM;
-		t->events = v;
-		t->cap_events = n;
-	}
+	if (TR_RESERVE(t->events, t->n_events, t->cap_events, 4096) < 0)
+		return -ENOMEM;
 	e = &t->events[t->n_events];
 	*e = (struct tr_event){
 	        .ns = rec->ns,

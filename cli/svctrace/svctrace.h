@@ -5,10 +5,12 @@
 #ifndef SVCTRACE_H
 #define SVCTRACE_H
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "strpool.h"
 
@@ -16,6 +18,25 @@
 #define EXIT_FINDINGS 1
 #define EXIT_USAGE 2
 #define EXIT_INTERNAL 3 /* check: out of memory, a failed analysis, output not written */
+
+/*
+ * Makes room for one more element in the array v of n used and cap allocated, doubling (first
+ * when empty); 0, or -ENOMEM with v and cap as they were.
+ */
+#define TR_RESERVE(v, n, cap, first)                                                               \
+	({                                                                                         \
+		int _r_ = 0;                                                                       \
+		if ((n) == (cap)) {                                                                \
+			size_t _c_ = (cap) ? 2 * (cap) : (first);                                  \
+			__typeof__(v) _v_ = reallocarray((v), _c_, sizeof(*(v)));                  \
+			if (_v_) {                                                                 \
+				(v) = _v_;                                                         \
+				(cap) = _c_;                                                       \
+			} else                                                                     \
+				_r_ = -ENOMEM;                                                     \
+		}                                                                                  \
+		_r_;                                                                               \
+	})
 
 /* "Never happened": later than any real CLOCK_MONOTONIC time, so "t < NS_NEVER" holds. */
 #define NS_NEVER UINT64_MAX
