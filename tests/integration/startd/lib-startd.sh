@@ -194,6 +194,15 @@ sleeper_pids() {
 	ps -e -o pid=,stat=,args= | awk -v a="sleep $SLEEP_N" '$2 !~ /^Z/ && substr($0, index($0, $3)) == a {print $1}'
 }
 
+# wait_action_done FMRI NAME: startd deletes a request once it has acted on it.
+wait_action_done() {
+	local deadline=$((SECONDS + READY_DEADLINE_S))
+	while "$SVCPROP" -q -p "restarter_actions/$2" "$1" 2>/dev/null; do
+		[ "$SECONDS" -lt "$deadline" ] || fail "restarter_actions/$2 of $1 never handled"
+		sleep 0.01
+	done
+}
+
 # wait_restarted FMRI PROP OLD WHAT: polls until restarter/PROP of FMRI is no longer OLD, the
 # instance is online and exactly one service process runs; fails with WHAT plus the state.
 wait_restarted() {

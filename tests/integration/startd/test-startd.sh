@@ -281,15 +281,6 @@ action() {
 	ok "$SVCCFG" -s "$1" setprop "restarter_actions/$2" = integer: "$(date +%s)"
 }
 
-# wait_action_done FMRI NAME: startd deletes a request once it has acted on it.
-wait_action_done() {
-	local deadline=$((SECONDS + READY_DEADLINE_S))
-	while "$SVCPROP" -q -p "restarter_actions/$2" "$1"; do
-		[ "$SECONDS" -lt "$deadline" ] || fail "restarter_actions/$2 of $1 never handled"
-		sleep 0.01
-	done
-}
-
 case_actions() {
 	startd_start
 	make_instance ct "$SLEEPER" contract 10 true

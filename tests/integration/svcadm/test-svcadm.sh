@@ -130,15 +130,6 @@ case_temporary() {
 	startd_stop
 }
 
-# wait_gone FMRI PROP: polls until restarter_actions/PROP is gone (startd acted on it).
-wait_gone() {
-	local deadline=$((SECONDS + READY_DEADLINE_S))
-	while "$SVCPROP" -q -p "restarter_actions/$2" "$1" 2>/dev/null; do
-		[ "$SECONDS" -lt "$deadline" ] || fail "$1: restarter_actions/$2 never handled"
-		sleep 0.01
-	done
-}
-
 case_actions() {
 	startd_start
 	import actions "$(manifest ct "$sleeper" contract \
@@ -166,7 +157,7 @@ case_actions() {
 	assert_eq 1 "$("$SVCPROP" -s running -p config/v $CT)" "running before refresh"
 	ok "$SVCADM" refresh ct
 	assert_eq 2 "$("$SVCPROP" -s running -p config/v $CT)" "running after refresh"
-	wait_gone $CT refresh
+	wait_action_done $CT refresh
 	# startd deletes the request when it queues it; the method runs after, in the worker.
 	local deadline=$((SECONDS + READY_DEADLINE_S))
 	until [ -e "$ROOT/refreshed" ]; do
