@@ -60,9 +60,8 @@ static int read_step(sd_bus_message *m, StepList *l)
 	s = &l->steps[l->n];
 	*s = (BackendStep){};
 	l->cmds[l->n++] = (CommandList){};
-	r = sd_bus_message_read(m, "ussss", &s->op, &s->fmri, &s->pg, &s->name, &s->type);
-	if (r >= 0)
-		r = sd_bus_message_read(m, "u", &s->flags);
+	r = sd_bus_message_read(
+	        m, "ussssu", &s->op, &s->fmri, &s->pg, &s->name, &s->type, &s->flags);
 	if (r >= 0)
 		r = read_commands(m, &l->cmds[l->n - 1]);
 	if (r >= 0)
