@@ -58,9 +58,8 @@ int cmd_apply(svccfg_t *c, const token_t *args, size_t n)
 
 	if (n == 0)
 		return SVCCFG_SYNTAX;
-	for (size_t i = 0; i < n; i++)
-		if (!token_is_text(&args[i]) || bundles_collect(c, args[i].text, &files) < 0)
-			return SVCCFG_ERR;
+	if (bundles_collect_args(c, args, n, &files) < 0)
+		return SVCCFG_ERR;
 	if ((r = svccfg_handle(c, &h)) < 0)
 		return r;
 	STRV_FOREACH (f, files) {

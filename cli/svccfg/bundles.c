@@ -61,6 +61,14 @@ int bundles_collect(svccfg_t *c, const char *path, char ***files)
 	return strv_extend(files, path) < 0 ? -ENOMEM : 0;
 }
 
+int bundles_collect_args(svccfg_t *c, const token_t *args, size_t n, char ***files)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!token_is_text(&args[i]) || bundles_collect(c, args[i].text, files) < 0)
+			return SVCCFG_ERR;
+	return 0;
+}
+
 int bundles_read(svccfg_t *c, const char *path, mf_bundle_t **ret)
 {
 	mf_diags_t diags = {0};

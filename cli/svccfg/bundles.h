@@ -7,6 +7,7 @@
 #define SVCCFG_BUNDLES_H
 
 #include "bundle.h"
+#include "lexer.h"
 #include "svccfg.h"
 
 /*
@@ -14,6 +15,9 @@
  * recursively, in strcmp order.  Returns 0 or a negative errno (reported).
  */
 int bundles_collect(svccfg_t *c, const char *path, char ***files);
+
+/* bundles_collect for each of n arguments; 0, or SVCCFG_ERR for one that is no text or fails. */
+int bundles_collect_args(svccfg_t *c, const token_t *args, size_t n, char ***files);
 
 /*
  * Reads (and validates) one bundle; every diagnostic goes to stderr as "FILE:LINE: message".

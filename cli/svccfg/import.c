@@ -320,9 +320,8 @@ static int import_run(svccfg_t *c, const token_t *args, size_t n)
 	first = import_options(args, n, &o);
 	if (first < 0 || (size_t)first == n)
 		return SVCCFG_SYNTAX;
-	for (size_t i = first; i < n; i++)
-		if (!token_is_text(&args[i]) || bundles_collect(c, args[i].text, &files) < 0)
-			return SVCCFG_ERR;
+	if (bundles_collect_args(c, args + first, n - first, &files) < 0)
+		return SVCCFG_ERR;
 	if (!files) {
 		svccfg_error(c, "No manifests (*.xml) found.");
 		return SVCCFG_ERR;
@@ -364,9 +363,8 @@ int cmd_validate(svccfg_t *c, const token_t *args, size_t n)
 
 	if (n == 0)
 		return SVCCFG_SYNTAX;
-	for (size_t i = 0; i < n; i++)
-		if (!token_is_text(&args[i]) || bundles_collect(c, args[i].text, &files) < 0)
-			return SVCCFG_ERR;
+	if (bundles_collect_args(c, args, n, &files) < 0)
+		return SVCCFG_ERR;
 	STRV_FOREACH (f, files) {
 		_cleanup_bundle_ mf_bundle_t *b = NULL;
 
