@@ -291,12 +291,6 @@ static int set_action(const char *fmri, const char *action)
 /* ------------------------------------------------------------------------------------------ */
 /* Reads                                                                                       */
 
-static void pg_freep(scf_pg_t **p)
-{
-	if (*p)
-		scf_pg_free(*p);
-}
-
 /* svcadm.result's string for scf_pg_get()'s answer. */
 static const char *read_result(int r)
 {
@@ -311,7 +305,7 @@ static const char *read_result(int r)
  */
 static int inst_get_state(const char *fmri, char *buf, size_t size)
 {
-	_cleanup_(pg_freep) scf_pg_t *pg = NULL;
+	_cleanup_(scf_pg_freep) scf_pg_t *pg = NULL;
 	const scf_property_t *p;
 	const char *s;
 	uint64_t flow = smf_trace_flow(fmri);
@@ -354,7 +348,7 @@ static bool is_enabled(const char *fmri)
 	static const char *const pgs[] = {SCF_PG_GENERAL_OVR, SCF_PG_GENERAL};
 
 	for (size_t k = 0; k < ELEMENTSOF(pgs); k++) {
-		_cleanup_(pg_freep) scf_pg_t *pg = NULL;
+		_cleanup_(scf_pg_freep) scf_pg_t *pg = NULL;
 		const scf_property_t *p;
 		bool b;
 
@@ -384,7 +378,7 @@ static bool file_exists(const char *uri)
 /* Can the dependency group pg of fmri ever be satisfied? */
 static bool dep_has_potential(const char *fmri, const char *pgname, char ***visited)
 {
-	_cleanup_(pg_freep) scf_pg_t *pg = NULL;
+	_cleanup_(scf_pg_freep) scf_pg_t *pg = NULL;
 	const scf_property_t *grouping, *entities;
 	const char *g;
 	bool any = false;
@@ -427,7 +421,7 @@ static bool deps_have_potential(const char *fmri, char ***visited)
 /* An instance can come up: it exists, is enabled, not in maintenance, its deps can. */
 static bool inst_has_potential(const char *fmri, char ***visited)
 {
-	_cleanup_(pg_freep) scf_pg_t *pg = NULL;
+	_cleanup_(scf_pg_freep) scf_pg_t *pg = NULL;
 	const scf_property_t *p;
 	const char *s;
 
@@ -583,7 +577,7 @@ static void enable_deps_of(const char *fmri, bool temp, char ***visited)
 	if (scf_pg_list(h, fmri, NULL, SCF_READ_COMPOSED, &infos, &n) < 0)
 		return;
 	for (size_t k = 0; k < n; k++) {
-		_cleanup_(pg_freep) scf_pg_t *pg = NULL;
+		_cleanup_(scf_pg_freep) scf_pg_t *pg = NULL;
 		const scf_property_t *g, *e;
 		const char *gs;
 

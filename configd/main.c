@@ -28,13 +28,12 @@
  * - A restarter (svc.startd) registers on its connection; configd forgets it when that
  *   connection closes.  With --native (building a repository with no restarter) none may
  *   register and RestarterAttached is always false.
- * - Tracing (SMF_TRACE=1, lib/util/trace.c) and delay points (SMF_DELAY, points.c) are set up
+ * - Tracing (SMF_TRACE=1, lib/util/trace.c) and delay points (SMF_DELAY, lib/util/delay.c) are set up
  *   once the root is known and before the socket exists, so no request is served untraced.
  *   A write is traced as configd.commit (probes.c) after SQLite committed and before its reply
  *   and its notifications: that time stamp is when the pg exists for every client.  Failing to
  *   open the trace file is a warning, not a reason to stop serving.
  */
-#include <getopt.h>
 #include <signal.h>
 #include <sys/file.h>
 #include <sys/resource.h>
@@ -43,63 +42,23 @@
 #include <systemd/sd-daemon.h>
 
 #include "config.h"
+#include "daemon.h"
 #include "configd.h"
 #include "log.h"
 #include "macro.h"
 #include "paths.h"
-#include "points.h"
+#include "delay.h"
 #include "trace.h"
 
-static const char *arg_root;
-static bool arg_native;
+static daemon_args_t args;
 
-static void help(void)
-{
-	printf("Usage: svc.configd [--root DIR] [--native]\n\n"
-	       "Serves the SMF repository of DIR (default: $SMF_ROOT, else the per-user root).\n\n"
-	       "  -r, --root DIR   the root directory to serve\n"
-	       "  -n, --native     no restarter will attach (building a repository)\n"
-	       "  -h, --help       show this help\n"
-	       "      --version    show the version\n");
-}
-
-/* 1: run; 0: exit successfully (help); < 0: usage error. */
-static int parse_argv(int argc, char *argv[])
-{
-	enum { ARG_VERSION = 0x100 };
-	static const struct option options[] = {
-	        {"root", required_argument, NULL, 'r'},
-	        {"native", no_argument, NULL, 'n'},
-	        {"help", no_argument, NULL, 'h'},
-	        {"version", no_argument, NULL, ARG_VERSION},
-	        {},
-	};
-	int c;
-
-	while ((c = getopt_long(argc, argv, "r:nh", options, NULL)) >= 0) {
-		switch (c) {
-		case 'r':
-			arg_root = optarg;
-			break;
-		case 'n':
-			arg_native = true;
-			break;
-		case 'h':
-			help();
-			return 0;
-		case ARG_VERSION:
-			printf("svc.configd (minismf) %s\n", PACKAGE_VERSION);
-			return 0;
-		default:
-			return -EINVAL;
-		}
-	}
-	if (optind < argc) {
-		log_error("unexpected argument \"%s\"", argv[optind]);
-		return -EINVAL;
-	}
-	return 1;
-}
+static const daemon_args_spec_t args_spec = {
+        .program = "svc.configd",
+        .description = "Serves the SMF repository of DIR (default: $SMF_ROOT, else the per-user root).",
+        .flag_name = "native",
+        .flag_short = 'n',
+        .flag_help = "no restarter will attach (building a repository)",
+};
 
 /* Creates the volatile directory (and its parents) world-searchable, as the socket needs. */
 static int make_dirs(const Manager *m)
@@ -207,7 +166,7 @@ static int run(Manager *m)
 	_cleanup_close_ int lock_fd = -1;
 	int r;
 
-	r = smf_root_resolve(arg_root, &m->root);
+	r = smf_root_resolve(args.root, &m->root);
 	if (r < 0)
 		return log_error_errno(r, "cannot determine the root directory");
 	r = smf_path(m->root, SMF_REL_DOOR, &m->door_path);
@@ -223,7 +182,7 @@ static int run(Manager *m)
 	r = smf_trace_open_env(m->root, "svc.configd");
 	if (r < 0)
 		log_warning_errno(r, "cannot open a trace file under %s; not tracing", m->root);
-	configd_points_init();
+	smf_points_init("svc.configd");
 	r = setup_event(m);
 	if (r >= 0)
 		r = open_backend(m);
@@ -247,7 +206,6 @@ static void manager_done(Manager *m)
 	sd_event_unref(m->event);
 	free(m->door_path);
 	free(m->root);
-	configd_points_done();
 	smf_trace_close();
 }
 
@@ -257,10 +215,10 @@ int main(int argc, char *argv[])
 	int r;
 
 	log_set_program("svc.configd");
-	r = parse_argv(argc, argv);
+	r = daemon_parse_args(&args_spec, argc, argv, &args);
 	if (r <= 0)
 		return r < 0 ? 2 : 0;
-	m.native = arg_native;
+	m.native = args.flag;
 	r = run(&m);
 	manager_done(&m);
 	return r < 0 ? 1 : 0;

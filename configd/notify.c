@@ -19,7 +19,7 @@
 
 #include "configd.h"
 #include "log.h"
-#include "points.h"
+#include "delay.h"
 #include "probes.h"
 #include "strv.h"
 
@@ -104,7 +104,7 @@ static void notify_send(Connection *c, const scf_pg_t *pg, bool deleted)
 		connection_drop(c, "too many unread notifications");
 		return;
 	}
-	configd_point("configd.notify.before_send");
+	smf_point(SMF_POINT_CONFIGD_NOTIFY_BEFORE_SEND);
 	r = sd_bus_message_new_signal(c->bus, &msg, CONFIGD_OBJECT_PATH, CONFIGD_INTERFACE,
 	        deleted ? "PgDeleted" : "PgChanged");
 	if (r >= 0)

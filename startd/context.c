@@ -38,11 +38,6 @@ static const char *const context_props[] = {
         "resource_pool",
 };
 
-static void pg_freep(scf_pg_t **p)
-{
-	scf_pg_free(*p);
-}
-
 static bool has_context(const scf_pg_t *pg)
 {
 	for (size_t k = 0; pg && k < ELEMENTSOF(context_props); k++)
@@ -208,7 +203,7 @@ static int resolve(const scf_pg_t *pg, MethodContext *ctx, char **why)
 int method_context_load(scf_handle_t *h, const char *fmri, const scf_pg_t *method_pg,
         MethodContext *ctx, char **why)
 {
-	_cleanup_(pg_freep) scf_pg_t *mc = NULL;
+	_cleanup_(scf_pg_freep) scf_pg_t *mc = NULL;
 	int r;
 
 	*ctx = (MethodContext){};

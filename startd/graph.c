@@ -29,7 +29,7 @@
 
 #include "log.h"
 #include "macro.h"
-#include "points.h"
+#include "delay.h"
 #include "probes.h"
 #include "startd.h"
 #include "strv.h"
@@ -70,15 +70,10 @@ typedef struct Vertex {
 typedef struct Graph {
 	Manager *m;
 	scf_handle_t *h;
-	Hashmap *vertices;
+	hashmap_t *vertices;
 } Graph;
 
 static Graph graph;
-
-static void pg_freep(scf_pg_t **p)
-{
-	scf_pg_free(*p);
-}
 
 /* Length of the service part of a canonical instance FMRI, 0 for a service FMRI. */
 static size_t service_len(const char *fmri)
@@ -109,7 +104,7 @@ static void vertex_free(Vertex *v)
 static bool read_enabled_pg(
         scf_handle_t *h, const char *fmri, const char *pgname, unsigned fl, bool *ret)
 {
-	_cleanup_(pg_freep) scf_pg_t *pg = NULL;
+	_cleanup_(scf_pg_freep) scf_pg_t *pg = NULL;
 	const scf_property_t *p;
 
 	if (scf_pg_get(h, fmri, pgname, NULL, fl, &pg) < 0)
@@ -156,7 +151,7 @@ static restart_on_t parse_restart_on(const char *s)
 static int read_dep_group(
         scf_handle_t *h, const char *fmri, const char *snap, const char *name, DepGroup *d)
 {
-	_cleanup_(pg_freep) scf_pg_t *pg = NULL;
+	_cleanup_(scf_pg_freep) scf_pg_t *pg = NULL;
 	const scf_property_t *p;
 	const char *s = "require_all";
 	int r;
@@ -415,7 +410,7 @@ static void process_actions(Graph *g, Vertex *v);
 /* First sight of an instance: insert it if it has a general pg of its own. */
 static void maybe_insert(Graph *g, const char *fmri)
 {
-	_cleanup_(pg_freep) scf_pg_t *pg = NULL;
+	_cleanup_(scf_pg_freep) scf_pg_t *pg = NULL;
 	Vertex *v;
 
 	if (hashmap_get(g->vertices, fmri))
@@ -432,7 +427,7 @@ static void maybe_insert(Graph *g, const char *fmri)
 	v->state = RSTATE_UNINIT;
 	v->enabled = read_enabled(g->h, fmri);
 	read_deps(g, v);
-	startd_point("startd.graph.before_insert", fmri);
+	smf_point(SMF_POINT_STARTD_GRAPH_BEFORE_INSERT);
 	probe_graph_insert(fmri);
 	(void)restarter_enqueue(g->m, RE_INSERT, fmri, 0);
 	send_enabled(g, v);
@@ -489,7 +484,7 @@ static int unset_actions(scf_tx_t *tx, void *userdata)
  */
 static void process_actions(Graph *g, Vertex *v)
 {
-	_cleanup_(pg_freep) scf_pg_t *pg = NULL;
+	_cleanup_(scf_pg_freep) scf_pg_t *pg = NULL;
 	bool any = false;
 
 	if (scf_pg_get(g->h, v->fmri, SCF_PG_RESTARTER_ACTIONS, NULL, 0, &pg) < 0)

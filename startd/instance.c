@@ -21,7 +21,7 @@
 #include "instance.h"
 #include "log.h"
 #include "macro.h"
-#include "points.h"
+#include "delay.h"
 #include "probes.h"
 #include "proc.h"
 #include "strv.h"
@@ -77,11 +77,6 @@ void inst_free(Inst *i)
 	free(i->logfile);
 	free(i->fmri);
 	free(i);
-}
-
-static void pg_freep(scf_pg_t **p)
-{
-	scf_pg_free(*p);
 }
 
 /* Whether startd must visit this instance at shutdown: it is up or owns processes. */
@@ -215,7 +210,7 @@ static void take_running_snapshot(Inst *i)
 
 static void handle_insert(Inst *i)
 {
-	_cleanup_(pg_freep) scf_pg_t *pg = NULL;
+	_cleanup_(scf_pg_freep) scf_pg_t *pg = NULL;
 	int r;
 
 	r = scf_pg_get(i->h, i->fmri, SCF_PG_RESTARTER, NULL, 0, &pg);
@@ -223,7 +218,7 @@ static void handle_insert(Inst *i)
 		recover(i, pg);
 	} else {
 		i->state = RSTATE_UNINIT;
-		startd_point("startd.restarter.before_pg_write", i->fmri);
+		smf_point(SMF_POINT_STARTD_RESTARTER_BEFORE_PG_WRITE);
 		/* RACE WINDOW ENDS HERE */
 		(void)commit(i, RSTATE_UNINIT, RSTATE_NONE, "insert_in_graph");
 		log_info("%s: inserted, uninitialized", i->fmri);

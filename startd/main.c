@@ -53,7 +53,6 @@
  *   inherits neither the trace file (close-on-exec; the mapping ends at exec) nor any page of
  *   it, only SMF_TRACE itself, so a method that runs svccfg or svcadm (EMI) traces on its own.
  */
-#include <getopt.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -63,6 +62,8 @@
 
 #include "cgroup.h"
 #include "config.h"
+#include "daemon.h"
+#include "delay.h"
 #include "log.h"
 #include "macro.h"
 #include "paths.h"
@@ -70,51 +71,12 @@
 #include "startd.h"
 #include "trace.h"
 
-static const char *arg_root;
+static daemon_args_t args;
 
-static void help(void)
-{
-	printf("Usage: svc.startd [--root DIR]\n\n"
-	       "The master restarter of the SMF repository of DIR (default: $SMF_ROOT, else the\n"
-	       "per-user root).\n\n"
-	       "  -r, --root DIR   the root directory\n"
-	       "  -h, --help       show this help\n"
-	       "      --version    show the version\n");
-}
-
-/* 1: run; 0: exit successfully (help); < 0: usage error. */
-static int parse_argv(int argc, char *argv[])
-{
-	enum { ARG_VERSION = 0x100 };
-	static const struct option options[] = {
-	        {"root", required_argument, NULL, 'r'},
-	        {"help", no_argument, NULL, 'h'},
-	        {"version", no_argument, NULL, ARG_VERSION},
-	        {},
-	};
-	int c;
-
-	while ((c = getopt_long(argc, argv, "r:h", options, NULL)) >= 0) {
-		switch (c) {
-		case 'r':
-			arg_root = optarg;
-			break;
-		case 'h':
-			help();
-			return 0;
-		case ARG_VERSION:
-			printf("svc.startd (minismf) %s\n", PACKAGE_VERSION);
-			return 0;
-		default:
-			return -EINVAL;
-		}
-	}
-	if (optind < argc) {
-		log_error("unexpected argument \"%s\"", argv[optind]);
-		return -EINVAL;
-	}
-	return 1;
-}
+static const daemon_args_spec_t args_spec = {
+        .program = "svc.startd",
+        .description = "The master restarter of the SMF repository of DIR (default: $SMF_ROOT, else the\nper-user root).",
+};
 
 /* Threads inherit the mask: these signals are only ever taken synchronously. */
 static void block_signals(sigset_t *mask)
@@ -186,7 +148,7 @@ static int run(Manager *m, const sigset_t *mask)
 	bool proc = false, restarter = false, graph_up = false, repo = false;
 	int r;
 
-	r = smf_root_resolve(arg_root, &m->root);
+	r = smf_root_resolve(args.root, &m->root);
 	if (r < 0)
 		return log_error_errno(r, "cannot determine the root directory");
 	r = smf_trace_open_env(m->root, "svc.startd");
@@ -234,9 +196,11 @@ int main(int argc, char *argv[])
 	int r;
 
 	log_set_program("svc.startd");
-	r = parse_argv(argc, argv);
+	r = daemon_parse_args(&args_spec, argc, argv, &args);
 	if (r <= 0)
 		return r < 0 ? 2 : 0;
+	/* Before block_signals() and any thread: the table is read without a lock. */
+	smf_points_init("svc.startd");
 	block_signals(&mask);
 	manager_init(&m);
 	r = run(&m, &mask);

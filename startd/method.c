@@ -37,11 +37,6 @@
 
 extern char **environ;
 
-static void pg_freep(scf_pg_t **p)
-{
-	scf_pg_free(*p);
-}
-
 /* Reads a pg from "running" if there is one, else the current view; composed either way. */
 static int read_pg(Inst *i, const char *pg, scf_pg_t **ret)
 {
@@ -54,7 +49,7 @@ static int read_pg(Inst *i, const char *pg, scf_pg_t **ret)
 
 smodel_t method_model(Inst *i)
 {
-	_cleanup_(pg_freep) scf_pg_t *pg = NULL;
+	_cleanup_(scf_pg_freep) scf_pg_t *pg = NULL;
 	const scf_property_t *p;
 	const char *s;
 
@@ -298,7 +293,7 @@ static method_result_t wait_method(
 
 int method_run(Inst *i, const char *name, bool wait_model, method_result_t *res, int *code)
 {
-	_cleanup_(pg_freep) scf_pg_t *pg = NULL;
+	_cleanup_(scf_pg_freep) scf_pg_t *pg = NULL;
 	_cleanup_(method_context_done) MethodContext ctx = {};
 	_cleanup_free_ char *why = NULL;
 	_cleanup_close_ int log_fd = -1;

@@ -78,7 +78,7 @@ typedef struct Manager {
 
 	/* The restarter's instances (restarter.c), looked up by the dispatcher and at shutdown. */
 	pthread_mutex_t insts_lock;
-	Hashmap *insts;
+	hashmap_t *insts;
 
 	/* Live instance workers, waited for at shutdown. */
 	pthread_mutex_t workers_lock;

@@ -74,6 +74,4 @@ int client_property_copy(const scf_property_t *src, scf_property_t *dst);
 int client_normalize_values(scf_handle_t *h, const char *entity, const char *pg, const char *prop,
         scf_type_t type, const char *const *values, size_t n, char ***ret);
 
-DEFINE_TRIVIAL_CLEANUP_FUNC(scf_pg_t *, scf_pg_free)
-
 #endif

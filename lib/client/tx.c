@@ -51,7 +51,6 @@ void scf_tx_free(scf_tx_t *tx)
 	free(tx);
 }
 
-DEFINE_TRIVIAL_CLEANUP_FUNC(scf_tx_t *, scf_tx_free)
 
 static int tx_read(scf_tx_t *tx)
 {

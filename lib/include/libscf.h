@@ -234,10 +234,30 @@ int scf_fmri_resolve_one(scf_handle_t *h, const char *pattern, unsigned flags, c
 #define SCF_PG_GENERAL_OVR "general_ovr"
 #define SCF_PG_RESTARTER "restarter"
 #define SCF_PG_RESTARTER_ACTIONS "restarter_actions"
+#define SCF_PG_OPTIONS "options"
+#define SCF_PG_OPTIONS_OVR "options_ovr"
 #define SCF_GROUP_FRAMEWORK "framework"
 #define SCF_GROUP_METHOD "method"
 #define SCF_GROUP_DEPENDENCY "dependency"
 #define SCF_GROUP_APPLICATION "application"
+
+/* Well-known property names (illumos' SCF_PROPERTY_*). */
+#define SCF_PROPERTY_ENABLED "enabled"            /* general, general_ovr: boolean */
+#define SCF_PROPERTY_RESTARTER "restarter"        /* general: fmri of a delegated restarter */
+#define SCF_PROPERTY_STATE "state"                /* restarter: the instance's state */
+#define SCF_PROPERTY_NEXT_STATE "next_state"      /* restarter: where it is going, or "none" */
+#define SCF_PROPERTY_AUX_STATE "auxiliary_state"  /* restarter: why it entered its state */
+#define SCF_PROPERTY_STATE_TIMESTAMP "state_timestamp"
+#define SCF_PROPERTY_START_PID "start_pid"
+#define SCF_PROPERTY_CONTRACT "contract"
+#define SCF_PROPERTY_LOGFILE "logfile"
+#define SCF_PROPERTY_GROUPING "grouping"     /* dependency pgs */
+#define SCF_PROPERTY_RESTART_ON "restart_on" /* dependency pgs */
+#define SCF_PROPERTY_ENTITIES "entities"     /* dependency pgs */
+#define SCF_PROPERTY_TYPE "type"             /* dependency pgs: "service", "path" */
+#define SCF_PROPERTY_EXEC "exec"             /* method pgs */
+#define SCF_PROPERTY_TIMEOUT "timeout_seconds"
+#define SCF_PROPERTY_MILESTONE "milestone" /* options: the milestone startd works towards */
 
 /* Snapshot names. */
 #define SCF_SNAPSHOT_RUNNING "running"
@@ -476,6 +496,39 @@ int scf_batch_refresh(scf_batch_t *b, const char *instance);
  * keeps its steps either way (commit again, or free it).
  */
 int scf_batch_commit(scf_batch_t *b);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Cleanup helpers                                                                             */
+
+/*
+ * For __attribute__((cleanup)): each frees what *p points to (NULL is allowed), so a caller
+ * writes "__attribute__((cleanup(scf_pg_freep))) scf_pg_t *pg = NULL;" and returns early
+ * without leaking.
+ */
+static inline void scf_handle_destroyp(scf_handle_t **p)
+{
+	scf_handle_destroy(*p);
+}
+static inline void scf_strv_freep(char ***p)
+{
+	scf_strv_free(*p);
+}
+static inline void scf_pg_freep(scf_pg_t **p)
+{
+	scf_pg_free(*p);
+}
+static inline void scf_property_freep(scf_property_t **p)
+{
+	scf_property_free(*p);
+}
+static inline void scf_tx_freep(scf_tx_t **p)
+{
+	scf_tx_free(*p);
+}
+static inline void scf_batch_freep(scf_batch_t **p)
+{
+	scf_batch_free(*p);
+}
 
 #ifdef __cplusplus
 }

@@ -13,6 +13,7 @@
  * Parsing never fails on a bad entry: it names the entry on stderr and skips it, because a typo
  * in a test's environment must be visible but must not stop a daemon from starting.
  */
+#include <assert.h>
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
@@ -23,6 +24,8 @@
 #include <time.h>
 
 #include "delay.h"
+#include "hash.h"
+#include "log.h"
 #include "macro.h"
 #include "timeutil.h"
 
@@ -36,7 +39,7 @@ typedef struct delay_entry {
 	_Atomic uint64_t passes;
 } delay_entry_t;
 
-struct SmfDelayTable {
+struct delay_table {
 	uint64_t seed;
 	size_t n;
 	delay_entry_t *entries;
@@ -50,14 +53,10 @@ static uint64_t splitmix64(uint64_t z)
 	return z ^ (z >> 31);
 }
 
-/* FNV-1a: a stable hash of the point's name, so each point has its own stream. */
+/* A stable hash of the point's name, so each point has its own stream. */
 static uint64_t name_hash(const char *s)
 {
-	uint64_t h = UINT64_C(0xcbf29ce484222325);
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * UINT64_C(0x100000001b3);
-	return h;
+	return smf_hash_str(s);
 }
 
 static char *strip(char *s)
@@ -140,7 +139,7 @@ static int parse_spec(const char *s, delay_entry_t *e, const char **why)
 	return 0;
 }
 
-static delay_entry_t *find(const SmfDelayTable *t, const char *point)
+static delay_entry_t *find(const delay_table_t *t, const char *point)
 {
 	for (size_t k = 0; k < t->n; k++)
 		if (strcmp(t->entries[k].name, point) == 0)
@@ -149,7 +148,7 @@ static delay_entry_t *find(const SmfDelayTable *t, const char *point)
 }
 
 /* One "point=spec" entry (a writable copy); -ENOMEM is the only error the caller passes up. */
-static int parse_entry(SmfDelayTable *t, char *text, const char **why)
+static int parse_entry(delay_table_t *t, char *text, const char **why)
 {
 	char *eq = strchr(text, '='), *name, *spec;
 	delay_entry_t e = {0};
@@ -182,9 +181,9 @@ static size_t count_entries(const char *spec)
 	return n;
 }
 
-int smf_delay_parse(const char *spec, uint64_t seed, SmfDelayTable **ret)
+int smf_delay_parse(const char *spec, uint64_t seed, delay_table_t **ret)
 {
-	_cleanup_delay_free_ SmfDelayTable *t = NULL;
+	_cleanup_delay_free_ delay_table_t *t = NULL;
 	_cleanup_free_ char *copy = strdup(spec);
 	char *save = NULL;
 	int skipped = 0;
@@ -218,7 +217,7 @@ int smf_delay_parse(const char *spec, uint64_t seed, SmfDelayTable **ret)
 	return skipped;
 }
 
-uint64_t smf_delay_usec(SmfDelayTable *t, const char *point)
+uint64_t smf_delay_usec(delay_table_t *t, const char *point)
 {
 	delay_entry_t *e;
 	uint64_t i, span;
@@ -238,12 +237,12 @@ uint64_t smf_delay_usec(SmfDelayTable *t, const char *point)
 	              : splitmix64(e->key + i * GOLDEN_GAMMA));
 }
 
-size_t smf_delay_count(const SmfDelayTable *t)
+size_t smf_delay_count(const delay_table_t *t)
 {
 	return t ? t->n : 0;
 }
 
-bool smf_delay_has_random(const SmfDelayTable *t)
+bool smf_delay_has_random(const delay_table_t *t)
 {
 	for (size_t k = 0; t && k < t->n; k++)
 		if (t->entries[k].random)
@@ -251,12 +250,12 @@ bool smf_delay_has_random(const SmfDelayTable *t)
 	return false;
 }
 
-uint64_t smf_delay_seed(const SmfDelayTable *t)
+uint64_t smf_delay_seed(const delay_table_t *t)
 {
 	return t ? t->seed : 0;
 }
 
-SmfDelayTable *smf_delay_free(SmfDelayTable *t)
+delay_table_t *smf_delay_free(delay_table_t *t)
 {
 	if (!t)
 		return NULL;
@@ -285,9 +284,9 @@ static uint64_t seed_from_env(const char *who, bool *given)
 	return splitmix64(now_realtime_usec() ^ now_monotonic_nsec() ^ (uint64_t)getpid());
 }
 
-int smf_delay_from_env(const char *who, SmfDelayTable **ret)
+int smf_delay_from_env(const char *who, delay_table_t **ret)
 {
-	_cleanup_delay_free_ SmfDelayTable *t = NULL;
+	_cleanup_delay_free_ delay_table_t *t = NULL;
 	const char *spec = getenv("SMF_DELAY");
 	uint64_t seed;
 	bool given;
@@ -326,4 +325,21 @@ void smf_delay_sleep(uint64_t usec)
 	/* Absolute, so a signal (the reaper's SIGCHLD) does not stretch or cut the delay. */
 	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
 		;
+}
+
+/* Written once by smf_points_init() before any thread exists; read-only afterwards. */
+static delay_table_t *points;
+
+void smf_points_init(const char *who)
+{
+	assert(!points);
+	if (smf_delay_from_env(who, &points) < 0)
+		log_error("SMF_DELAY: out of memory; no delay points");
+}
+
+void smf_point(const char *name)
+{
+	if (_likely_(!points))
+		return;
+	smf_delay_sleep(smf_delay_usec(points, name));
 }

@@ -13,24 +13,26 @@
 #include <stddef.h>
 #include <stdint.h>
 
-typedef struct SmfDelayTable SmfDelayTable;
+#include "macro.h"
+
+typedef struct delay_table delay_table_t;
 
 /*
  * Parses spec into a new table.  An entry that does not parse is reported on stderr (naming it)
  * and skipped; the others still apply.  Returns the number of entries skipped (>= 0), or
  * -ENOMEM.  *ret is a table even when it holds no entry.
  */
-int smf_delay_parse(const char *spec, uint64_t seed, SmfDelayTable **ret);
+int smf_delay_parse(const char *spec, uint64_t seed, delay_table_t **ret);
 
 /* The delay for the next pass through point, in microseconds; 0 when point has no spec. */
-uint64_t smf_delay_usec(SmfDelayTable *t, const char *point);
+uint64_t smf_delay_usec(delay_table_t *t, const char *point);
 
-size_t smf_delay_count(const SmfDelayTable *t);
-bool smf_delay_has_random(const SmfDelayTable *t);
-uint64_t smf_delay_seed(const SmfDelayTable *t);
+size_t smf_delay_count(const delay_table_t *t);
+bool smf_delay_has_random(const delay_table_t *t);
+uint64_t smf_delay_seed(const delay_table_t *t);
 
-SmfDelayTable *smf_delay_free(SmfDelayTable *t);
-static inline void smf_delay_freep(SmfDelayTable **t)
+delay_table_t *smf_delay_free(delay_table_t *t);
+static inline void smf_delay_freep(delay_table_t **t)
 {
 	smf_delay_free(*t);
 }
@@ -42,9 +44,40 @@ static inline void smf_delay_freep(SmfDelayTable **t)
  * "<who>: SMF_DELAY seed N", so a reproduction can be replayed.  *ret is NULL when SMF_DELAY is
  * unset or has no valid entry, so callers test one pointer on their hot path.
  */
-int smf_delay_from_env(const char *who, SmfDelayTable **ret);
+int smf_delay_from_env(const char *who, delay_table_t **ret);
 
 /* Sleeps usec on CLOCK_MONOTONIC, resuming after signals so the delay is neither cut nor stretched. */
 void smf_delay_sleep(uint64_t usec);
+
+/*
+ * The delay points of this process: the one hook both daemons call at their named points.
+ *
+ * smf_points_init() reads $SMF_DELAY once (smf_delay_from_env(), who names the program in the
+ * seed message); it must run before the process starts a thread, so the table pointer never
+ * changes while a thread may read it.  The table is never freed: a thread may still pass a
+ * point while the process exits.  A failure (out of memory) is reported and the process runs
+ * without delays: a harness knob must not stop a daemon.
+ *
+ * smf_point() sleeps for whatever the named point was given, or returns at once; when
+ * SMF_DELAY is unset it is one predictable branch.
+ */
+void smf_points_init(const char *who);
+void smf_point(const char *name);
+
+/*
+ * Every delay point, the one list of their names (docs/race.md describes each):
+ * X(constant, name, where it sits).
+ */
+#define SMF_POINTS(X)                                                                              \
+	X(SMF_POINT_CONFIGD_NOTIFY_BEFORE_SEND, "configd.notify.before_send",                     \
+	        "configd/notify.c: before a change notification is queued on a connection")        \
+	X(SMF_POINT_STARTD_GRAPH_BEFORE_INSERT, "startd.graph.before_insert",                     \
+	        "startd/graph.c: before a new vertex is handed to the restarter")                   \
+	X(SMF_POINT_STARTD_RESTARTER_BEFORE_PG_WRITE, "startd.restarter.before_pg_write",         \
+	        "startd/instance.c: before a new instance's restarter pg is first written")
+
+#define SMF_POINT_NAME_(c, name, where) static const char c[] _unused_ = name;
+SMF_POINTS(SMF_POINT_NAME_)
+#undef SMF_POINT_NAME_
 
 #endif

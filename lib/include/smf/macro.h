@@ -11,6 +11,7 @@
 #define SMF_MACRO_H
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +38,32 @@
 		int _fd_ = (fd);                                                                   \
 		(fd) = -1;                                                                         \
 		_fd_;                                                                              \
+	})
+
+/*
+ * Makes room for at least need elements in the array p, of which cap are allocated: the
+ * capacity doubles (8 at first), so n appends cost O(n) in all.  Evaluates to 0, or to -ENOMEM
+ * with p and cap as they were (the elements already stored are kept).  The one way minismf
+ * grows an array; p and cap are evaluated more than once.
+ */
+#define GREEDY_REALLOC(p, cap, need)                                                               \
+	({                                                                                         \
+		int _r_ = 0;                                                                       \
+		size_t _need_ = (need);                                                            \
+		if (_need_ > (cap)) {                                                              \
+			size_t _c_ = (cap) ? (cap) : 8;                                            \
+			while (_c_ < _need_ && _c_ <= SIZE_MAX / 2)                                \
+				_c_ *= 2;                                                          \
+			if (_c_ < _need_)                                                          \
+				_c_ = _need_;                                                      \
+			__typeof__(p) _p_ = reallocarray((p), _c_, sizeof(*(p)));                  \
+			if (_p_) {                                                                 \
+				(p) = _p_;                                                         \
+				(cap) = _c_;                                                       \
+			} else                                                                     \
+				_r_ = -ENOMEM;                                                     \
+		}                                                                                  \
+		_r_;                                                                               \
 	})
 
 /* Defines a cleanup function "name" that calls func(*p) when *p is not NULL. */

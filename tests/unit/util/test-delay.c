@@ -17,7 +17,7 @@
 
 static void test_fixed_units(void **state)
 {
-	_cleanup_delay_free_ SmfDelayTable *t = NULL;
+	_cleanup_delay_free_ delay_table_t *t = NULL;
 
 	(void)state;
 	assert_int_equal(smf_delay_parse("a=7us,b=250ms,c=2s,d=0ms", 1, &t), 0);
@@ -37,7 +37,7 @@ static void test_fixed_units(void **state)
 /* The values the integration and stress tests use must keep meaning what they meant. */
 static void test_startd_points(void **state)
 {
-	_cleanup_delay_free_ SmfDelayTable *t = NULL;
+	_cleanup_delay_free_ delay_table_t *t = NULL;
 
 	(void)state;
 	assert_int_equal(smf_delay_parse("startd.restarter.before_pg_write=1000ms,"
@@ -50,7 +50,7 @@ static void test_startd_points(void **state)
 
 static void test_whitespace(void **state)
 {
-	_cleanup_delay_free_ SmfDelayTable *t = NULL;
+	_cleanup_delay_free_ delay_table_t *t = NULL;
 
 	(void)state;
 	assert_int_equal(smf_delay_parse("  a = 5ms ,\tb=rand:1-2s , ,", 1, &t), 0);
@@ -84,7 +84,7 @@ static void test_bad_entries(void **state)
 
 	(void)state;
 	for (size_t k = 0; k < sizeof(bad) / sizeof(bad[0]); k++) {
-		_cleanup_delay_free_ SmfDelayTable *t = NULL;
+		_cleanup_delay_free_ delay_table_t *t = NULL;
 		char spec[128];
 
 		snprintf(spec, sizeof(spec), "x=1ms,%s,y=2ms", bad[k]);
@@ -99,7 +99,7 @@ static void test_bad_entries(void **state)
 
 static void test_duplicate(void **state)
 {
-	_cleanup_delay_free_ SmfDelayTable *t = NULL;
+	_cleanup_delay_free_ delay_table_t *t = NULL;
 
 	(void)state;
 	assert_int_equal(smf_delay_parse("a=1ms,a=2ms", 1, &t), 1);
@@ -108,7 +108,7 @@ static void test_duplicate(void **state)
 
 static void test_random_in_range(void **state)
 {
-	_cleanup_delay_free_ SmfDelayTable *t = NULL;
+	_cleanup_delay_free_ delay_table_t *t = NULL;
 	uint64_t lo = UINT64_MAX, hi = 0;
 
 	(void)state;
@@ -129,7 +129,7 @@ static void test_random_in_range(void **state)
 
 static void draw(uint64_t seed, const char *point, uint64_t *out)
 {
-	_cleanup_delay_free_ SmfDelayTable *t = NULL;
+	_cleanup_delay_free_ delay_table_t *t = NULL;
 
 	assert_int_equal(smf_delay_parse("a=rand:0-1000000us,b=rand:0-1000000us", seed, &t), 0);
 	for (int i = 0; i < DRAWS; i++) {
@@ -151,7 +151,7 @@ static int differ(const uint64_t *x, const uint64_t *y)
 static void test_seed_replay(void **state)
 {
 	static uint64_t a1[DRAWS], a2[DRAWS], b1[DRAWS], a3[DRAWS];
-	_cleanup_delay_free_ SmfDelayTable *t = NULL;
+	_cleanup_delay_free_ delay_table_t *t = NULL;
 
 	(void)state;
 	draw(12345, "a", a1);
@@ -171,7 +171,7 @@ static void test_seed_replay(void **state)
 
 static void test_from_env(void **state)
 {
-	SmfDelayTable *t = NULL;
+	delay_table_t *t = NULL;
 
 	(void)state;
 	unsetenv("SMF_DELAY");
