@@ -40,12 +40,14 @@
 #include "macro.h"
 #include "svctrace.h"
 
-static const struct {
+typedef struct command {
 	const char *name;
 	int (*run)(int argc, char *argv[]);
 	const char *args;
 	const char *help;
-} commands[] = {
+} command_t;
+
+static const command_t commands[] = {
         {"dump", cmd_dump, "DIR", "print the merged events, one per line"},
         {"export", cmd_export, "DIR -o FILE [--fmri FMRI]",
                 "write Chrome Trace Event JSON (Perfetto)"},
@@ -78,7 +80,7 @@ int open_output(const char *path, FILE **ret)
 	return 0;
 }
 
-int load_or_complain(const char *dir, struct trace *t)
+int load_or_complain(const char *dir, trace_t *t)
 {
 	int r = trace_load(dir, t);
 
@@ -111,7 +113,7 @@ int run_writer(int argc, char *argv[], const char *name, trace_writer_t write)
 	};
 	const char *output = NULL, *fmri = NULL;
 	_cleanup_fclose_ FILE *out = NULL;
-	struct trace t;
+	trace_t t;
 	int c, r;
 
 	/* GNU getopt permutes: "NAME DIR -o FILE" and "NAME -o FILE DIR" both work. */
