@@ -143,13 +143,10 @@ int cmd_check(int argc, char *argv[])
 			quiet = true;
 			break;
 		default:
-			log_error("usage: svctrace check [--json] [-q] DIR");
-			return EXIT_USAGE;
+			return usage_error("check");
 		}
-	if (optind != argc - 1) {
-		log_error("usage: svctrace check [--json] [-q] DIR");
-		return EXIT_USAGE;
-	}
+	if (optind != argc - 1)
+		return usage_error("check");
 	r = load_or_complain(argv[optind], &t);
 	if (r == EXIT_FAILURE)
 		return EXIT_INTERNAL; /* out of memory, said */

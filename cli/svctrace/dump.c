@@ -43,10 +43,8 @@ int cmd_dump(int argc, char *argv[])
 	trace_t t;
 	int r;
 
-	if (argc != 2 || argv[1][0] == '-') {
-		log_error("usage: svctrace dump DIR");
-		return EXIT_USAGE;
-	}
+	if (argc != 2 || argv[1][0] == '-')
+		return usage_error("dump");
 	r = load_or_complain(argv[1], &t);
 	if (r != 0)
 		return r;

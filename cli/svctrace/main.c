@@ -99,9 +99,11 @@ int load_or_complain(const char *dir, trace_t *t)
 	return 0;
 }
 
-static int writer_usage(const char *name)
+int usage_error(const char *name)
 {
-	log_error("usage: svctrace %s DIR -o FILE [--fmri FMRI]", name);
+	for (size_t i = 0; i < ELEMENTSOF(commands); i++)
+		if (streq(commands[i].name, name))
+			log_error("usage: svctrace %s %s", name, commands[i].args);
 	return EXIT_USAGE;
 }
 
@@ -126,10 +128,10 @@ int run_writer(int argc, char *argv[], const char *name, trace_writer_t write)
 			fmri = optarg;
 			break;
 		default:
-			return writer_usage(name);
+			return usage_error(name);
 		}
 	if (!output || optind != argc - 1)
-		return writer_usage(name);
+		return usage_error(name);
 	r = load_or_complain(argv[optind], &t);
 	if (r != 0)
 		return r;

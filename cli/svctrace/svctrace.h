@@ -134,6 +134,8 @@ int cmd_export(int argc, char *argv[]);
 int cmd_check(int argc, char *argv[]);
 int cmd_html(int argc, char *argv[]);
 
+/* main.c: "usage: svctrace NAME ARGS" with NAME's synopsis from the command table; EXIT_USAGE. */
+int usage_error(const char *name);
 /* main.c: opens -o's file ("-" is stdout) for writing. */
 int open_output(const char *path, FILE **ret);
 /* main.c: loads DIR, printing the error; 0 or an exit status. */
