@@ -35,7 +35,7 @@ typedef struct tr_event {
 
 typedef struct tr_proc {
 	uint32_t pid;
-	const char *prog; /* pooled: the program of the file it wrote into */
+	const char *prog; /* the program of the file it wrote into (in progs_by_file) */
 } tr_proc_t;
 
 typedef struct tr_thread {
