@@ -46,6 +46,7 @@
  * latent import's return time too (return_ns) when both windows end at the same creation, so
  * the manifestation includes its latent window instead of counting it twice.
  */
+#include <assert.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,14 +58,14 @@
 #define RESTARTER_PG_SUFFIX "/:properties/restarter"
 
 /* A configd event about an instance's restarter pg. */
-struct pg_event {
+typedef struct pg_event {
 	size_t idx; /* in trace.events */
 	bool created;
-};
+} pg_event_t;
 
 /* What one flow gathered while the events are walked. */
-struct flow_state {
-	struct pg_event *pg; /* in time order */
+typedef struct flow_state {
+	pg_event_t *pg; /* in time order */
 	size_t n_pg, cap_pg;
 	bool imported;
 	bool latent, manifested;
@@ -72,35 +73,36 @@ struct flow_state {
 	size_t last_commit; /* the latest import.instance_committed so far, SIZE_MAX if none */
 	size_t return_idx, read_idx;
 	size_t latent_end, read_end; /* the events closing the windows, SIZE_MAX when open */
-};
+} flow_state_t;
 
 /* An import not yet returned, or a read not yet answered: (pid, flow) -> event index. */
-struct pending {
+typedef struct pending {
 	uint32_t pid;
 	uint64_t flow;
 	size_t idx;
 	size_t since; /* the generation of the flow it belongs to (see pg_absent_at()) */
-};
+} pending_t;
 
-struct pending_set {
-	struct pending *v;
+typedef struct pending_set {
+	pending_t *v;
 	size_t n, cap;
-};
+} pending_set_t;
 
-static int pending_add(struct pending_set *s, uint32_t pid, uint64_t flow, size_t idx, size_t since)
+static int pending_add(pending_set_t *s, uint32_t pid, uint64_t flow, size_t idx, size_t since)
 {
-	if (TR_RESERVE(s->v, s->n, s->cap, 16) < 0)
+	if (GREEDY_REALLOC(s->v, s->cap, s->n + 1) < 0)
 		return -ENOMEM;
-	s->v[s->n++] = (struct pending){.pid = pid, .flow = flow, .idx = idx, .since = since};
+	s->v[s->n++] = (pending_t){.pid = pid, .flow = flow, .idx = idx, .since = since};
 	return 0;
 }
 
-static void pending_remove(struct pending_set *s, size_t i)
+static void pending_remove(pending_set_t *s, size_t i)
 {
+	assert(i < s->n);
 	s->v[i] = s->v[--s->n];
 }
 
-static ssize_t pending_find(const struct pending_set *s, uint32_t pid, uint64_t flow)
+static ssize_t pending_find(const pending_set_t *s, uint32_t pid, uint64_t flow)
 {
 	for (size_t i = 0; i < s->n; i++)
 		if (s->v[i].pid == pid && s->v[i].flow == flow)
@@ -108,9 +110,9 @@ static ssize_t pending_find(const struct pending_set *s, uint32_t pid, uint64_t 
 	return -1;
 }
 
-static struct flow_state *state_of(const struct trace *t, struct flow_state *st, uint64_t flow)
+static flow_state_t *state_of(const trace_t *t, flow_state_t *st, uint64_t flow)
 {
-	const struct tr_flow *f = trace_find_flow(t, flow);
+	const tr_flow_t *f = trace_find_flow(t, flow);
 
 	return f ? &st[f - t->flows] : NULL;
 }
@@ -128,19 +130,19 @@ static uint64_t restarter_pg_flow(const char *pg_fmri)
 	return smf_trace_flow(buf);
 }
 
-static int pg_event_add(struct flow_state *s, size_t idx, bool created)
+static int pg_event_add(flow_state_t *s, size_t idx, bool created)
 {
-	if (TR_RESERVE(s->pg, s->n_pg, s->cap_pg, 4) < 0)
+	if (GREEDY_REALLOC(s->pg, s->cap_pg, s->n_pg + 1) < 0)
 		return -ENOMEM;
-	s->pg[s->n_pg++] = (struct pg_event){.idx = idx, .created = created};
+	s->pg[s->n_pg++] = (pg_event_t){.idx = idx, .created = created};
 	return 0;
 }
 
-static int find_pg_events(const struct trace *t, struct flow_state *st)
+static int find_pg_events(const trace_t *t, flow_state_t *st)
 {
 	for (size_t i = 0; i < t->n_events; i++) {
-		const struct tr_event *e = &t->events[i];
-		struct flow_state *s;
+		const tr_event_t *e = &t->events[i];
+		flow_state_t *s;
 		int r;
 
 		if (e->event != SMF_TRACE_CONFIGD_COMMIT &&
@@ -157,7 +159,7 @@ static int find_pg_events(const struct trace *t, struct flow_state *st)
 }
 
 /* The first creation (or with any, also a commit) of the pg after event index since. */
-static size_t pg_event_after(const struct flow_state *s, size_t since, bool any)
+static size_t pg_event_after(const flow_state_t *s, size_t since, bool any)
 {
 	for (size_t i = 0; i < s->n_pg; i++)
 		if ((since == SIZE_MAX || s->pg[i].idx > since) && (any || s->pg[i].created))
@@ -170,7 +172,7 @@ static size_t pg_event_after(const struct flow_state *s, size_t since, bool any)
  * event since (an import's commit of I; SIZE_MAX: the start of the trace).  *ret_end: the
  * creation that ended the absence, SIZE_MAX when the pg never appeared (then absent too).
  */
-static bool pg_absent_at(const struct flow_state *s, size_t since, size_t at, size_t *ret_end)
+static bool pg_absent_at(const flow_state_t *s, size_t since, size_t at, size_t *ret_end)
 {
 	size_t c = pg_event_after(s, since, false);
 
@@ -181,11 +183,11 @@ static bool pg_absent_at(const struct flow_state *s, size_t since, size_t at, si
 	return s->n_pg == 0;
 }
 
-static void import_returned(const struct trace *t, struct flow_state *st,
-        struct pending_set *imports, const struct tr_event *ret, size_t ret_idx)
+static void import_returned(const trace_t *t, flow_state_t *st, pending_set_t *imports,
+        const tr_event_t *ret, size_t ret_idx)
 {
 	for (size_t i = 0; i < imports->n;) {
-		struct flow_state *s;
+		flow_state_t *s;
 		size_t end;
 
 		if (imports->v[i].pid != ret->pid) {
@@ -202,11 +204,11 @@ static void import_returned(const struct trace *t, struct flow_state *st,
 	}
 }
 
-static void read_answered(const struct trace *t, struct flow_state *st, struct pending_set *reads,
-        const struct tr_event *res, size_t res_idx)
+static void read_answered(const trace_t *t, flow_state_t *st, pending_set_t *reads,
+        const tr_event_t *res, size_t res_idx)
 {
 	ssize_t p = pending_find(reads, res->pid, res->flow);
-	struct flow_state *s = state_of(t, st, res->flow);
+	flow_state_t *s = state_of(t, st, res->flow);
 	size_t read_idx = p >= 0 ? reads->v[p].idx : res_idx;
 
 	if (p >= 0)
@@ -222,11 +224,10 @@ static void read_answered(const struct trace *t, struct flow_state *st, struct p
 }
 
 /* Reads that never got a result: svcadm died between its read and its verdict. */
-static void reads_unanswered(
-        const struct trace *t, struct flow_state *st, const struct pending_set *reads)
+static void reads_unanswered(const trace_t *t, flow_state_t *st, const pending_set_t *reads)
 {
 	for (size_t i = 0; i < reads->n; i++) {
-		struct flow_state *s = state_of(t, st, reads->v[i].flow);
+		flow_state_t *s = state_of(t, st, reads->v[i].flow);
 		size_t q = reads->v[i].idx, end;
 
 		if (!s || s->manifested)
@@ -241,14 +242,14 @@ static void reads_unanswered(
 	}
 }
 
-static int walk_events(const struct trace *t, struct flow_state *st)
+static int walk_events(const trace_t *t, flow_state_t *st)
 {
-	struct pending_set imports = {}, reads = {};
+	pending_set_t imports = {}, reads = {};
 	int r = 0;
 
 	for (size_t i = 0; i < t->n_events && r >= 0; i++) {
-		const struct tr_event *e = &t->events[i];
-		struct flow_state *s = state_of(t, st, e->flow);
+		const tr_event_t *e = &t->events[i];
+		flow_state_t *s = state_of(t, st, e->flow);
 
 		switch (e->event) {
 		case SMF_TRACE_IMPORT_INSTANCE_COMMITTED:
@@ -278,12 +279,12 @@ static int walk_events(const struct trace *t, struct flow_state *st)
 	return r;
 }
 
-static struct finding make_finding(const struct trace *t, const struct flow_state *s, size_t fi)
+static finding_t make_finding(const trace_t *t, const flow_state_t *s, size_t fi)
 {
 	size_t end = s->manifested ? s->read_end : s->latent_end;
 	/* The latent window is part of the manifested one only when both end at one creation. */
 	bool with_latent = s->latent && s->latent_end == end;
-	struct finding f = {
+	finding_t f = {
 	        .kind = s->manifested ? FINDING_MANIFESTED : FINDING_LATENT,
 	        .flow = t->flows[fi].flow,
 	        .fmri = t->flows[fi].fmri,
@@ -302,24 +303,24 @@ static struct finding make_finding(const struct trace *t, const struct flow_stat
 
 static int cmp_finding(const void *a, const void *b)
 {
-	const struct finding *x = a, *y = b;
+	const finding_t *x = a, *y = b;
 
 	if (x->start_ns != y->start_ns)
 		return x->start_ns < y->start_ns ? -1 : 1;
 	return x->flow < y->flow ? -1 : x->flow > y->flow;
 }
 
-static void states_free(struct flow_state *st, size_t n)
+static void states_free(flow_state_t *st, size_t n)
 {
 	for (size_t i = 0; st && i < n; i++)
 		free(st[i].pg);
 	free(st);
 }
 
-int trace_analyze(const struct trace *t, struct analysis *ret)
+int trace_analyze(const trace_t *t, analysis_t *ret)
 {
-	struct flow_state *st = calloc(t->n_flows ? t->n_flows : 1, sizeof(*st));
-	struct analysis a = {.n_instances = t->n_flows};
+	flow_state_t *st = calloc(t->n_flows ? t->n_flows : 1, sizeof(*st));
+	analysis_t a = {.n_instances = t->n_flows};
 	int r;
 
 	if (!st)
@@ -339,7 +340,7 @@ int trace_analyze(const struct trace *t, struct analysis *ret)
 		return r;
 	}
 	for (size_t i = 0; i < t->n_flows; i++) {
-		struct flow_state *s = &st[i];
+		flow_state_t *s = &st[i];
 
 		a.n_imported += s->imported;
 		/* No configd event for the pg, yet svcadm found it: it predates the trace. */
@@ -359,13 +360,13 @@ int trace_analyze(const struct trace *t, struct analysis *ret)
 	return 0;
 }
 
-void analysis_done(struct analysis *a)
+void analysis_done(analysis_t *a)
 {
 	free(a->findings);
-	*a = (struct analysis){};
+	*a = (analysis_t){};
 }
 
-const struct finding *analysis_finding_of(const struct analysis *a, uint64_t flow)
+const finding_t *analysis_finding_of(const analysis_t *a, uint64_t flow)
 {
 	for (size_t i = 0; i < a->n_findings; i++)
 		if (a->findings[i].flow == flow)
@@ -373,7 +374,7 @@ const struct finding *analysis_finding_of(const struct analysis *a, uint64_t flo
 	return NULL;
 }
 
-const char *finding_kind_name(enum finding_kind k)
+const char *finding_kind_name(finding_kind_t k)
 {
 	return k == FINDING_MANIFESTED ? "manifested" : "latent";
 }

@@ -18,7 +18,7 @@
 
 #define CONTEXT 8
 
-static void print_context(const struct trace *t, const struct finding *f)
+static void print_context(const trace_t *t, const finding_t *f)
 {
 	size_t lo = f->start_idx >= CONTEXT ? f->start_idx - CONTEXT : 0,
 	       hi = f->start_idx + CONTEXT;
@@ -43,7 +43,7 @@ static void print_context(const struct trace *t, const struct finding *f)
 		dump_line(stdout, t, &t->events[i], i == f->end_idx ? "  => " : "     ");
 }
 
-static void print_finding(const struct trace *t, const struct finding *f)
+static void print_finding(const trace_t *t, const finding_t *f)
 {
 	char w[32], a[32], b[32];
 
@@ -62,7 +62,7 @@ static void print_finding(const struct trace *t, const struct finding *f)
 	printf("\n");
 }
 
-static void json_rel_ns(struct json *j, const struct trace *t, const char *key, uint64_t ns)
+static void json_rel_ns(json_t *j, const trace_t *t, const char *key, uint64_t ns)
 {
 	json_key(j, key);
 	if (ns == NS_NEVER)
@@ -71,7 +71,7 @@ static void json_rel_ns(struct json *j, const struct trace *t, const char *key, 
 		json_uint(j, ns - t->t0);
 }
 
-static void json_finding(struct json *j, const struct trace *t, const struct finding *f)
+static void json_finding(json_t *j, const trace_t *t, const finding_t *f)
 {
 	json_begin_object(j);
 	json_kv_string(j, "kind", finding_kind_name(f->kind));
@@ -93,9 +93,9 @@ static void json_finding(struct json *j, const struct trace *t, const struct fin
 	json_end_object(j);
 }
 
-static void print_json(const struct trace *t, const struct analysis *a)
+static void print_json(const trace_t *t, const analysis_t *a)
 {
-	struct json j;
+	json_t j;
 
 	json_init(&j, stdout);
 	json_begin_object(&j);
@@ -130,8 +130,8 @@ int cmd_check(int argc, char *argv[])
 	        {},
 	};
 	bool json = false, quiet = false;
-	struct analysis a;
-	struct trace t;
+	analysis_t a;
+	trace_t t;
 	int c, r;
 
 	while ((c = getopt_long(argc, argv, "jq", opts, NULL)) >= 0)
@@ -143,13 +143,10 @@ int cmd_check(int argc, char *argv[])
 			quiet = true;
 			break;
 		default:
-			log_error("usage: svctrace check [--json] [-q] DIR");
-			return EXIT_USAGE;
+			return usage_error("check");
 		}
-	if (optind != argc - 1) {
-		log_error("usage: svctrace check [--json] [-q] DIR");
-		return EXIT_USAGE;
-	}
+	if (optind != argc - 1)
+		return usage_error("check");
 	r = load_or_complain(argv[optind], &t);
 	if (r == EXIT_FAILURE)
 		return EXIT_INTERNAL; /* out of memory, said */

@@ -16,7 +16,7 @@ const char *format_ms(uint64_t ns, char buf[static 32])
 	return buf;
 }
 
-const char *format_rel_ms(const struct trace *t, uint64_t ns, char buf[static 32])
+const char *format_rel_ms(const trace_t *t, uint64_t ns, char buf[static 32])
 {
 	uint64_t d = ns >= t->t0 ? ns - t->t0 : 0;
 
@@ -24,7 +24,7 @@ const char *format_rel_ms(const struct trace *t, uint64_t ns, char buf[static 32
 	return buf;
 }
 
-void dump_line(FILE *f, const struct trace *t, const struct tr_event *e, const char *mark)
+void dump_line(FILE *f, const trace_t *t, const tr_event_t *e, const char *mark)
 {
 	char rel[32], name[24], hex[20];
 	const char *who = trace_flow_fmri(t, e->flow);
@@ -40,13 +40,11 @@ void dump_line(FILE *f, const struct trace *t, const struct tr_event *e, const c
 
 int cmd_dump(int argc, char *argv[])
 {
-	struct trace t;
+	trace_t t;
 	int r;
 
-	if (argc != 2 || argv[1][0] == '-') {
-		log_error("usage: svctrace dump DIR");
-		return EXIT_USAGE;
-	}
+	if (argc != 2 || argv[1][0] == '-')
+		return usage_error("dump");
 	r = load_or_complain(argv[1], &t);
 	if (r != 0)
 		return r;

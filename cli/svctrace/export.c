@@ -32,18 +32,17 @@
 
 #define SLICE_NS 1000u
 
-struct export
-{
-	const struct trace *t;
+typedef struct exporter {
+	const trace_t *t;
 	uint64_t lo, hi; /* the events kept (absolute ns); everything when not --fmri */
-	struct json j;
+	json_t j;
 	uint64_t *ts;  /* per event: ns since t0, strictly increasing within a thread */
 	uint64_t *dur; /* per event */
-};
+} exporter_t;
 
-static int export_times(struct export *x)
+static int export_times(exporter_t *x)
 {
-	const struct trace *t = x->t;
+	const trace_t *t = x->t;
 	_cleanup_free_ size_t *last = calloc(t->n_threads ? t->n_threads : 1, sizeof(*last));
 
 	x->ts = calloc(t->n_events ? t->n_events : 1, sizeof(*x->ts));
@@ -51,7 +50,7 @@ static int export_times(struct export *x)
 	if (!last || !x->ts || !x->dur)
 		return -ENOMEM;
 	for (size_t i = 0; i < t->n_events; i++) {
-		const struct tr_event *e = &t->events[i];
+		const tr_event_t *e = &t->events[i];
 		size_t *prev = &last[e->thread]; /* index + 1 of the thread's previous event */
 
 		x->ts[i] = e->ns - t->t0;
@@ -69,8 +68,7 @@ static int export_times(struct export *x)
 	return 0;
 }
 
-static void metadata(
-        struct export *x, const char *what, uint32_t pid, uint32_t tid, const char *name)
+static void metadata(exporter_t *x, const char *what, uint32_t pid, uint32_t tid, const char *name)
 {
 	json_begin_object(&x->j);
 	json_kv_string(&x->j, "name", what);
@@ -84,9 +82,9 @@ static void metadata(
 	json_end_object(&x->j);
 }
 
-static void export_metadata(struct export *x)
+static void export_metadata(exporter_t *x)
 {
-	const struct trace *t = x->t;
+	const trace_t *t = x->t;
 	char name[128];
 
 	for (size_t i = 0; i < t->n_procs; i++) {
@@ -94,16 +92,16 @@ static void export_metadata(struct export *x)
 		metadata(x, "process_name", t->procs[i].pid, t->procs[i].pid, name);
 	}
 	for (size_t i = 0; i < t->n_threads; i++) {
-		const struct tr_thread *th = &t->threads[i];
+		const tr_thread_t *th = &t->threads[i];
 
 		metadata(x, "thread_name", th->pid, th->tid,
 		        trace_thread_name(th, name, sizeof(name)));
 	}
 }
 
-static void export_slice(struct export *x, size_t i)
+static void export_slice(exporter_t *x, size_t i)
 {
-	const struct tr_event *e = &x->t->events[i];
+	const tr_event_t *e = &x->t->events[i];
 	char buf[24];
 
 	json_begin_object(&x->j);
@@ -129,16 +127,16 @@ static void export_slice(struct export *x, size_t i)
 	json_end_object(&x->j);
 }
 
-static bool kept(const struct export *x, size_t i)
+static bool kept(const exporter_t *x, size_t i)
 {
 	return x->t->events[i].ns >= x->lo && x->t->events[i].ns <= x->hi;
 }
 
 /* The flow point of event i: "s" at its flow's first event, "f" at its last, "t" between. */
-static void export_flow_point(struct export *x, size_t i)
+static void export_flow_point(exporter_t *x, size_t i)
 {
-	const struct tr_event *e = &x->t->events[i];
-	const struct tr_flow *f = trace_find_flow(x->t, e->flow);
+	const tr_event_t *e = &x->t->events[i];
+	const tr_flow_t *f = trace_find_flow(x->t, e->flow);
 	const char *ph;
 
 	if (!f || f->n_events < 2 || !kept(x, f->first) || !kept(x, f->last))
@@ -157,9 +155,9 @@ static void export_flow_point(struct export *x, size_t i)
 	json_end_object(&x->j);
 }
 
-static void export_race(struct export *x, const struct finding *f, uint32_t pid, uint32_t lane)
+static void export_race(exporter_t *x, const finding_t *f, uint32_t pid, uint32_t lane)
 {
-	const struct trace *t = x->t;
+	const trace_t *t = x->t;
 	uint64_t w = finding_window_ns(f);
 	char name[512];
 
@@ -189,9 +187,9 @@ static void export_race(struct export *x, const struct finding *f, uint32_t pid,
 }
 
 /* Windows on lanes: each on the first lane free at its start (findings come by start). */
-static int export_races(struct export *x, const struct analysis *a)
+static int export_races(exporter_t *x, const analysis_t *a)
 {
-	const struct trace *t = x->t;
+	const trace_t *t = x->t;
 	_cleanup_free_ uint64_t *lane_end = calloc(a->n_findings + 1, sizeof(*lane_end));
 	uint32_t pid = t->n_procs ? t->procs[t->n_procs - 1].pid + 1 : 1, n_lanes = 0;
 	char name[32];
@@ -202,7 +200,7 @@ static int export_races(struct export *x, const struct analysis *a)
 		return 0;
 	metadata(x, "process_name", pid, pid, "races");
 	for (size_t i = 0; i < a->n_findings; i++) {
-		const struct finding *f = &a->findings[i];
+		const finding_t *f = &a->findings[i];
 		uint32_t l = 0;
 
 		if (f->end_ns < x->lo || f->start_ns > x->hi)
@@ -221,10 +219,10 @@ static int export_races(struct export *x, const struct analysis *a)
 }
 
 /* The span of fmri's events and race window, +-20%, into x->lo and x->hi. */
-static int export_around(struct export *x, const struct analysis *a, const char *fmri)
+static int export_around(exporter_t *x, const analysis_t *a, const char *fmri)
 {
-	const struct tr_flow *f = trace_flow_by_fmri(x->t, fmri);
-	const struct finding *w;
+	const tr_flow_t *f = trace_flow_by_fmri(x->t, fmri);
+	const finding_t *w;
 	uint64_t lo, hi, margin;
 
 	if (!f)
@@ -242,10 +240,10 @@ static int export_around(struct export *x, const struct analysis *a, const char 
 	return 0;
 }
 
-static int export_write(const struct trace *t, const char *fmri, FILE *out)
+static int export_write(const trace_t *t, const char *fmri, FILE *out)
 {
-	struct export x = {.t = t, .lo = 0, .hi = UINT64_MAX};
-	struct analysis a;
+	exporter_t x = {.t = t, .lo = 0, .hi = UINT64_MAX};
+	analysis_t a;
 	int r;
 
 	r = trace_analyze(t, &a);

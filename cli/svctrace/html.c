@@ -26,16 +26,16 @@
 #define MARKER "/*SVCTRACE_DATA*/null"
 #define MAX_EVENTS 2000
 
-struct focus {
-	const struct tr_flow *flow; /* NULL when the trace has no instance at all */
-	const struct finding *finding;
+typedef struct focus {
+	const tr_flow_t *flow; /* NULL when the trace has no instance at all */
+	const finding_t *finding;
 	uint64_t span_start, span_end; /* absolute ns */
 	size_t *idx;                   /* events to show, in time order */
 	size_t n_idx;
-};
+} focus_t;
 
 /* The first manifested finding, else the first latent one, else NULL. */
-static const struct finding *first_finding(const struct analysis *a)
+static const finding_t *first_finding(const analysis_t *a)
 {
 	for (size_t i = 0; i < a->n_findings; i++)
 		if (a->findings[i].kind == FINDING_MANIFESTED)
@@ -43,8 +43,7 @@ static const struct finding *first_finding(const struct analysis *a)
 	return a->n_findings ? &a->findings[0] : NULL;
 }
 
-static int pick_focus(
-        const struct trace *t, const struct analysis *a, const char *fmri, struct focus *fc)
+static int pick_focus(const trace_t *t, const analysis_t *a, const char *fmri, focus_t *fc)
 {
 	if (fmri) {
 		fc->flow = trace_flow_by_fmri(t, fmri);
@@ -71,13 +70,13 @@ static int pick_focus(
 	return 0;
 }
 
-static bool in_focus(const struct focus *fc, const struct tr_event *e)
+static bool in_focus(const focus_t *fc, const tr_event_t *e)
 {
 	return !fc->flow || e->flow == fc->flow->flow;
 }
 
 /* Events of other flows within the span widened by margin on each side. */
-static size_t count_near(const struct trace *t, const struct focus *fc, uint64_t margin)
+static size_t count_near(const trace_t *t, const focus_t *fc, uint64_t margin)
 {
 	uint64_t lo = fc->span_start > margin ? fc->span_start - margin : 0;
 	uint64_t hi = fc->span_end + margin;
@@ -88,7 +87,7 @@ static size_t count_near(const struct trace *t, const struct focus *fc, uint64_t
 	return n;
 }
 
-static int select_events(const struct trace *t, struct focus *fc)
+static int select_events(const trace_t *t, focus_t *fc)
 {
 	uint64_t margin = (fc->span_end - fc->span_start) / 5, lo, hi;
 	size_t own = fc->flow ? fc->flow->n_events : 0, near, stride = 1, k = 0;
@@ -105,7 +104,7 @@ static int select_events(const struct trace *t, struct focus *fc)
 	if (!fc->idx)
 		return -ENOMEM;
 	for (size_t i = 0; i < t->n_events; i++) {
-		const struct tr_event *e = &t->events[i];
+		const tr_event_t *e = &t->events[i];
 
 		if (in_focus(fc, e))
 			fc->idx[fc->n_idx++] = i;
@@ -115,12 +114,12 @@ static int select_events(const struct trace *t, struct focus *fc)
 	return 0;
 }
 
-static const char *focus_kind(const struct focus *fc)
+static const char *focus_kind(const focus_t *fc)
 {
 	return fc->finding ? finding_kind_name(fc->finding->kind) : "none";
 }
 
-static void data_focus(struct json *j, const struct focus *fc, uint64_t base)
+static void data_focus(json_t *j, const focus_t *fc, uint64_t base)
 {
 	json_key(j, "focus");
 	json_begin_object(j);
@@ -143,7 +142,7 @@ static void data_focus(struct json *j, const struct focus *fc, uint64_t base)
 	json_end_object(j);
 }
 
-static void data_processes(struct json *j, const struct trace *t)
+static void data_processes(json_t *j, const trace_t *t)
 {
 	char name[96];
 
@@ -156,7 +155,7 @@ static void data_processes(struct json *j, const struct trace *t)
 		json_key(j, "threads");
 		json_begin_array(j);
 		for (; th < t->n_threads && t->threads[th].proc == p; th++) {
-			const struct tr_thread *x = &t->threads[th];
+			const tr_thread_t *x = &t->threads[th];
 
 			json_begin_object(j);
 			json_kv_uint(j, "tid", x->tid);
@@ -169,15 +168,14 @@ static void data_processes(struct json *j, const struct trace *t)
 	json_end_array(j);
 }
 
-static void data_events(
-        struct json *j, const struct trace *t, const struct focus *fc, uint64_t base)
+static void data_events(json_t *j, const trace_t *t, const focus_t *fc, uint64_t base)
 {
 	char buf[24];
 
 	json_key(j, "events");
 	json_begin_array(j);
 	for (size_t k = 0; k < fc->n_idx; k++) {
-		const struct tr_event *e = &t->events[fc->idx[k]];
+		const tr_event_t *e = &t->events[fc->idx[k]];
 
 		json_begin_object(j);
 		json_kv_uint(j, "t", e->ns - base);
@@ -198,7 +196,7 @@ static void data_events(
 	json_end_array(j);
 }
 
-static void data_findings(struct json *j, const struct analysis *a)
+static void data_findings(json_t *j, const analysis_t *a)
 {
 	json_key(j, "findings");
 	json_begin_array(j);
@@ -215,13 +213,12 @@ static void data_findings(struct json *j, const struct analysis *a)
 	json_end_array(j);
 }
 
-static void write_data(
-        FILE *f, const struct trace *t, const struct analysis *a, const struct focus *fc)
+static void write_data(FILE *f, const trace_t *t, const analysis_t *a, const focus_t *fc)
 {
 	/* Times count from the first event shown; the window may start before it, so clamp. */
 	uint64_t base = fc->n_idx ? t->events[fc->idx[0]].ns : t->t0;
 	char title[512];
-	struct json j;
+	json_t j;
 
 	if (fc->finding && fc->finding->start_ns < base)
 		base = fc->finding->start_ns;
@@ -251,11 +248,11 @@ static void write_data(
 	json_end_object(&j);
 }
 
-static int html_write(const struct trace *t, const char *fmri, FILE *out)
+static int html_write(const trace_t *t, const char *fmri, FILE *out)
 {
 	const char *tpl = svctrace_report_template, *m = strstr(tpl, MARKER);
-	struct focus fc = {};
-	struct analysis a;
+	focus_t fc = {};
+	analysis_t a;
 	int r;
 
 	if (!m)

@@ -7,14 +7,14 @@
 
 #include "json.h"
 
-void json_init(struct json *j, FILE *f)
+void json_init(json_t *j, FILE *f)
 {
-	*j = (struct json){.f = f};
+	*j = (json_t){.f = f};
 	j->first[0] = true;
 }
 
 /* Before any value: a comma unless it is the first in its container or follows a key. */
-static void json_sep(struct json *j)
+static void json_sep(json_t *j)
 {
 	if (j->after_key) {
 		j->after_key = false;
@@ -25,7 +25,7 @@ static void json_sep(struct json *j)
 	j->first[j->depth] = false;
 }
 
-static void json_open(struct json *j, char c)
+static void json_open(json_t *j, char c)
 {
 	json_sep(j);
 	fputc(c, j->f);
@@ -33,29 +33,29 @@ static void json_open(struct json *j, char c)
 	j->first[++j->depth] = true;
 }
 
-static void json_close(struct json *j, char c)
+static void json_close(json_t *j, char c)
 {
 	assert(j->depth > 0);
 	j->depth--;
 	fputc(c, j->f);
 }
 
-void json_begin_object(struct json *j)
+void json_begin_object(json_t *j)
 {
 	json_open(j, '{');
 }
 
-void json_end_object(struct json *j)
+void json_end_object(json_t *j)
 {
 	json_close(j, '}');
 }
 
-void json_begin_array(struct json *j)
+void json_begin_array(json_t *j)
 {
 	json_open(j, '[');
 }
 
-void json_end_array(struct json *j)
+void json_end_array(json_t *j)
 {
 	json_close(j, ']');
 }
@@ -147,7 +147,7 @@ static void json_write_string(FILE *f, const char *str)
 	fputc('"', f);
 }
 
-void json_key(struct json *j, const char *key)
+void json_key(json_t *j, const char *key)
 {
 	json_sep(j);
 	json_write_string(j->f, key);
@@ -155,7 +155,7 @@ void json_key(struct json *j, const char *key)
 	j->after_key = true;
 }
 
-void json_string(struct json *j, const char *s)
+void json_string(json_t *j, const char *s)
 {
 	if (!s) {
 		json_null(j);
@@ -165,43 +165,43 @@ void json_string(struct json *j, const char *s)
 	json_write_string(j->f, s);
 }
 
-void json_uint(struct json *j, uint64_t v)
+void json_uint(json_t *j, uint64_t v)
 {
 	json_sep(j);
 	fprintf(j->f, "%" PRIu64, v);
 }
 
-void json_us(struct json *j, uint64_t ns)
+void json_us(json_t *j, uint64_t ns)
 {
 	json_sep(j);
 	fprintf(j->f, "%" PRIu64 ".%03" PRIu64, ns / 1000, ns % 1000);
 }
 
-void json_bool(struct json *j, bool v)
+void json_bool(json_t *j, bool v)
 {
 	json_sep(j);
 	fputs(v ? "true" : "false", j->f);
 }
 
-void json_null(struct json *j)
+void json_null(json_t *j)
 {
 	json_sep(j);
 	fputs("null", j->f);
 }
 
-void json_hex(struct json *j, uint64_t v)
+void json_hex(json_t *j, uint64_t v)
 {
 	json_sep(j);
 	fprintf(j->f, "\"%016" PRIx64 "\"", v);
 }
 
-void json_kv_string(struct json *j, const char *key, const char *s)
+void json_kv_string(json_t *j, const char *key, const char *s)
 {
 	json_key(j, key);
 	json_string(j, s);
 }
 
-void json_kv_uint(struct json *j, const char *key, uint64_t v)
+void json_kv_uint(json_t *j, const char *key, uint64_t v)
 {
 	json_key(j, key);
 	json_uint(j, v);

@@ -14,30 +14,30 @@
 
 #define JSON_MAX_DEPTH 32
 
-struct json {
+typedef struct json {
 	FILE *f;
 	int depth;
 	bool first[JSON_MAX_DEPTH];
 	bool after_key;
-};
+} json_t;
 
-void json_init(struct json *j, FILE *f);
-void json_begin_object(struct json *j);
-void json_end_object(struct json *j);
-void json_begin_array(struct json *j);
-void json_end_array(struct json *j);
-void json_key(struct json *j, const char *key);
-void json_string(struct json *j, const char *s); /* NULL writes null */
-void json_uint(struct json *j, uint64_t v);
+void json_init(json_t *j, FILE *f);
+void json_begin_object(json_t *j);
+void json_end_object(json_t *j);
+void json_begin_array(json_t *j);
+void json_end_array(json_t *j);
+void json_key(json_t *j, const char *key);
+void json_string(json_t *j, const char *s); /* NULL writes null */
+void json_uint(json_t *j, uint64_t v);
 /* v / 1000 with 3 decimals, exact: microseconds from nanoseconds. */
-void json_us(struct json *j, uint64_t ns);
-void json_bool(struct json *j, bool v);
-void json_null(struct json *j);
+void json_us(json_t *j, uint64_t ns);
+void json_bool(json_t *j, bool v);
+void json_null(json_t *j);
 /* A 64-bit id as 16 hex digits in a string: JSON numbers lose precision past 2^53. */
-void json_hex(struct json *j, uint64_t v);
+void json_hex(json_t *j, uint64_t v);
 
 /* Shorthands for "key": value. */
-void json_kv_string(struct json *j, const char *key, const char *s);
-void json_kv_uint(struct json *j, const char *key, uint64_t v);
+void json_kv_string(json_t *j, const char *key, const char *s);
+void json_kv_uint(json_t *j, const char *key, uint64_t v);
 
 #endif

@@ -40,12 +40,14 @@
 #include "macro.h"
 #include "svctrace.h"
 
-static const struct {
+typedef struct command {
 	const char *name;
 	int (*run)(int argc, char *argv[]);
 	const char *args;
 	const char *help;
-} commands[] = {
+} command_t;
+
+static const command_t commands[] = {
         {"dump", cmd_dump, "DIR", "print the merged events, one per line"},
         {"export", cmd_export, "DIR -o FILE [--fmri FMRI]",
                 "write Chrome Trace Event JSON (Perfetto)"},
@@ -78,7 +80,7 @@ int open_output(const char *path, FILE **ret)
 	return 0;
 }
 
-int load_or_complain(const char *dir, struct trace *t)
+int load_or_complain(const char *dir, trace_t *t)
 {
 	int r = trace_load(dir, t);
 
@@ -97,9 +99,11 @@ int load_or_complain(const char *dir, struct trace *t)
 	return 0;
 }
 
-static int writer_usage(const char *name)
+int usage_error(const char *name)
 {
-	log_error("usage: svctrace %s DIR -o FILE [--fmri FMRI]", name);
+	for (size_t i = 0; i < ELEMENTSOF(commands); i++)
+		if (streq(commands[i].name, name))
+			log_error("usage: svctrace %s %s", name, commands[i].args);
 	return EXIT_USAGE;
 }
 
@@ -111,7 +115,7 @@ int run_writer(int argc, char *argv[], const char *name, trace_writer_t write)
 	};
 	const char *output = NULL, *fmri = NULL;
 	_cleanup_fclose_ FILE *out = NULL;
-	struct trace t;
+	trace_t t;
 	int c, r;
 
 	/* GNU getopt permutes: "NAME DIR -o FILE" and "NAME -o FILE DIR" both work. */
@@ -124,10 +128,10 @@ int run_writer(int argc, char *argv[], const char *name, trace_writer_t write)
 			fmri = optarg;
 			break;
 		default:
-			return writer_usage(name);
+			return usage_error(name);
 		}
 	if (!output || optind != argc - 1)
-		return writer_usage(name);
+		return usage_error(name);
 	r = load_or_complain(argv[optind], &t);
 	if (r != 0)
 		return r;

@@ -5,8 +5,9 @@
  * Times are CLOCK_MONOTONIC in every file, so sorting by ns is the merge.  Two events with the
  * same ns keep their read order, and the reader yields each thread's events in the order the
  * thread wrote them, so a thread's own order survives the sort even where its clock did not
- * advance.  Strings are copied into a pool because a file's mapping is gone once it is read.
+ * advance.
  */
+#include <assert.h>
 #include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
@@ -26,14 +27,35 @@
 /* Per file: a small direct-mapped cache from string id to pooled string. */
 #define STR_CACHE 512
 
-struct reader {
-	struct trace *t;
+typedef struct reader {
+	trace_t *t;
 	const char *prog;
 	uint32_t cache_id[STR_CACHE];
 	const char *cache_str[STR_CACHE];
-};
+} reader_t;
 
-static int pooled_string(struct reader *rd, const struct smf_trace_record *rec, const char **ret)
+/*
+ * Every trace file has its own string table and ids, and its mapping is gone once read, so
+ * the merged trace keeps the strings in one pool: the same FMRI from four processes is stored
+ * once and compared by pointer.  The pool is a hashmap_t used as a set; its keys are the copies.
+ */
+static int trace_pool_string(trace_t *t, const char *s, const char **ret)
+{
+	const char *k = hashmap_key(t->pool, s);
+	int r;
+
+	if (!k) {
+		r = hashmap_put(t->pool, s, NULL);
+		if (r < 0)
+			return r;
+		k = hashmap_key(t->pool, s);
+		assert(k); /* the entry just made */
+	}
+	*ret = k;
+	return 0;
+}
+
+static int pooled_string(reader_t *rd, const smf_trace_record_t *rec, const char **ret)
 {
 	unsigned slot = rec->str_id % STR_CACHE;
 	int r;
@@ -46,7 +68,7 @@ static int pooled_string(struct reader *rd, const struct smf_trace_record *rec, 
 		*ret = rd->cache_str[slot];
 		return 0;
 	}
-	r = strpool_add(&rd->t->pool, rec->str, ret);
+	r = trace_pool_string(rd->t, rec->str, ret);
 	if (r < 0)
 		return r;
 	rd->cache_id[slot] = rec->str_id;
@@ -54,17 +76,17 @@ static int pooled_string(struct reader *rd, const struct smf_trace_record *rec, 
 	return 0;
 }
 
-static int on_record(const struct smf_trace_record *rec, void *userdata)
+static int on_record(const smf_trace_record_t *rec, void *userdata)
 {
-	struct reader *rd = userdata;
-	struct trace *t = rd->t;
-	struct tr_event *e;
+	reader_t *rd = userdata;
+	trace_t *t = rd->t;
+	tr_event_t *e;
 	int r;
 
-	if (TR_RESERVE(t->events, t->n_events, t->cap_events, 4096) < 0)
+	if (GREEDY_REALLOC(t->events, t->cap_events, t->n_events + 1) < 0)
 		return -ENOMEM;
 	e = &t->events[t->n_events];
-	*e = (struct tr_event){
+	*e = (tr_event_t){
 	        .ns = rec->ns,
 	        .flow = rec->flow,
 	        .order = t->n_events,
@@ -79,10 +101,10 @@ static int on_record(const struct smf_trace_record *rec, void *userdata)
 	return 0;
 }
 
-static int read_one_file(struct trace *t, const char *path)
+static int read_one_file(trace_t *t, const char *path)
 {
-	struct reader *rd = calloc(1, sizeof(*rd));
-	struct smf_trace_file_info info;
+	reader_t *rd = calloc(1, sizeof(*rd));
+	smf_trace_file_info_t info;
 	size_t first = t->n_events;
 	int r;
 
@@ -165,7 +187,7 @@ static int list_trace_files(const char *dir, char ***ret)
 
 static int cmp_event(const void *a, const void *b)
 {
-	const struct tr_event *x = a, *y = b;
+	const tr_event_t *x = a, *y = b;
 
 	if (x->ns != y->ns)
 		return x->ns < y->ns ? -1 : 1;
@@ -174,7 +196,7 @@ static int cmp_event(const void *a, const void *b)
 
 static int cmp_thread(const void *a, const void *b)
 {
-	const struct tr_thread *x = a, *y = b;
+	const tr_thread_t *x = a, *y = b;
 
 	if (x->pid != y->pid)
 		return x->pid < y->pid ? -1 : 1;
@@ -183,7 +205,7 @@ static int cmp_thread(const void *a, const void *b)
 
 static int cmp_thread_first(const void *a, const void *b)
 {
-	const struct tr_thread *x = a, *y = b;
+	const tr_thread_t *x = a, *y = b;
 	int c = cmp_thread(a, b);
 
 	if (c != 0)
@@ -193,7 +215,7 @@ static int cmp_thread_first(const void *a, const void *b)
 
 static int cmp_flow(const void *a, const void *b)
 {
-	const struct tr_flow *x = a, *y = b;
+	const tr_flow_t *x = a, *y = b;
 
 	return x->flow < y->flow ? -1 : x->flow > y->flow;
 }
@@ -202,7 +224,7 @@ static int cmp_flow(const void *a, const void *b)
  * Threads and processes, from the events.  A process's program is that of the file it wrote
  * into: a child forked without exec writes into its parent's file under its own pid.
  */
-static int index_threads(struct trace *t)
+static int index_threads(trace_t *t)
 {
 	size_t n = 0;
 
@@ -211,10 +233,11 @@ static int index_threads(struct trace *t)
 	if (!t->threads || !t->procs)
 		return -ENOMEM;
 	for (size_t i = 0; i < t->n_events; i++) {
-		struct tr_thread key = {.pid = t->events[i].pid, .tid = t->events[i].tid};
+		tr_thread_t key = {.pid = t->events[i].pid, .tid = t->events[i].tid};
 
 		if (n > 0 && cmp_thread(&key, &t->threads[n - 1]) == 0)
 			continue;
+		assert(t->events[i].proc < t->n_files); /* still the file's index here */
 		key.prog = t->progs_by_file[t->events[i].proc];
 		key.first = i;
 		key.first_event = t->events[i].event;
@@ -229,17 +252,18 @@ static int index_threads(struct trace *t)
 		t->threads[t->n_threads++] = t->threads[i];
 	}
 	for (size_t i = 0; i < t->n_threads; i++) {
-		struct tr_thread *th = &t->threads[i];
+		tr_thread_t *th = &t->threads[i];
 
 		if (t->n_procs == 0 || t->procs[t->n_procs - 1].pid != th->pid)
-			t->procs[t->n_procs++] = (struct tr_proc){.pid = th->pid, .prog = th->prog};
+			t->procs[t->n_procs++] = (tr_proc_t){.pid = th->pid, .prog = th->prog};
 		th->proc = (uint32_t)(t->n_procs - 1);
 	}
 	for (size_t i = 0; i < t->n_events; i++) {
-		struct tr_thread key = {.pid = t->events[i].pid, .tid = t->events[i].tid};
-		const struct tr_thread *th =
+		tr_thread_t key = {.pid = t->events[i].pid, .tid = t->events[i].tid};
+		const tr_thread_t *th =
 		        bsearch(&key, t->threads, t->n_threads, sizeof(key), cmp_thread);
 
+		assert(th); /* every event's thread was indexed above */
 		t->events[i].thread = (uint32_t)(th - t->threads);
 		t->events[i].proc = th->proc;
 	}
@@ -258,7 +282,7 @@ static char *fmri_of_string(const char *s)
 }
 
 /* Learns a flow's FMRI, preferring a name whose hash is the flow (the writers' contract). */
-static int learn_fmri(struct trace *t, struct tr_flow *f, const char *s, bool *verified)
+static int learn_fmri(trace_t *t, tr_flow_t *f, const char *s, bool *verified)
 {
 	_cleanup_free_ char *fmri = NULL;
 
@@ -271,10 +295,10 @@ static int learn_fmri(struct trace *t, struct tr_flow *f, const char *s, bool *v
 		*verified = true;
 	else if (f->fmri)
 		return 0;
-	return strpool_add(&t->pool, fmri, &f->fmri);
+	return trace_pool_string(t, fmri, &f->fmri);
 }
 
-static int index_flows(struct trace *t)
+static int index_flows(trace_t *t)
 {
 	_cleanup_free_ bool *verified = NULL;
 	size_t n = 0;
@@ -293,9 +317,10 @@ static int index_flows(struct trace *t)
 	if (!verified)
 		return -ENOMEM;
 	for (size_t i = 0; i < t->n_events; i++) {
-		struct tr_flow *f = (struct tr_flow *)trace_find_flow(t, t->events[i].flow);
+		tr_flow_t *f = (tr_flow_t *)trace_find_flow(t, t->events[i].flow);
 		int r;
 
+		assert(!f == !t->events[i].flow); /* every non-zero flow was indexed above */
 		if (!f)
 			continue;
 		if (f->n_events++ == 0)
@@ -308,7 +333,7 @@ static int index_flows(struct trace *t)
 	return 0;
 }
 
-static int read_files(struct trace *t, char **files)
+static int read_files(trace_t *t, char **files)
 {
 	STRV_FOREACH (p, files) {
 		int r = read_one_file(t, *p);
@@ -325,15 +350,20 @@ static int read_files(struct trace *t, char **files)
 	return 0;
 }
 
-int trace_load(const char *path, struct trace *ret)
+int trace_load(const char *path, trace_t *ret)
 {
 	_cleanup_strv_free_ char **files = NULL;
-	struct trace t = {};
+	trace_t t = {};
 	int r;
 
 	r = trace_dir_of(path, &t.dir);
 	if (r < 0)
 		return log_error_errno(r, "%s", path);
+	t.pool = hashmap_new();
+	if (!t.pool) {
+		r = -ENOMEM;
+		goto fail;
+	}
 	r = list_trace_files(t.dir, &files);
 	if (r < 0)
 		goto fail;
@@ -362,7 +392,7 @@ fail:
 	return r;
 }
 
-void trace_done(struct trace *t)
+void trace_done(trace_t *t)
 {
 	free(t->events);
 	free(t->procs);
@@ -370,20 +400,20 @@ void trace_done(struct trace *t)
 	free(t->flows);
 	free(t->dir);
 	strv_free(t->progs_by_file);
-	strpool_done(&t->pool);
-	*t = (struct trace){};
+	hashmap_free(t->pool);
+	*t = (trace_t){};
 }
 
-const struct tr_flow *trace_find_flow(const struct trace *t, uint64_t flow)
+const tr_flow_t *trace_find_flow(const trace_t *t, uint64_t flow)
 {
-	struct tr_flow key = {.flow = flow};
+	tr_flow_t key = {.flow = flow};
 
 	if (!flow || t->n_flows == 0)
 		return NULL;
 	return bsearch(&key, t->flows, t->n_flows, sizeof(key), cmp_flow);
 }
 
-const struct tr_flow *trace_flow_by_fmri(const struct trace *t, const char *fmri)
+const tr_flow_t *trace_flow_by_fmri(const trace_t *t, const char *fmri)
 {
 	for (size_t i = 0; i < t->n_flows; i++) {
 		const char *f = t->flows[i].fmri;
@@ -395,14 +425,14 @@ const struct tr_flow *trace_flow_by_fmri(const struct trace *t, const char *fmri
 	return NULL;
 }
 
-const char *trace_flow_fmri(const struct trace *t, uint64_t flow)
+const char *trace_flow_fmri(const trace_t *t, uint64_t flow)
 {
-	const struct tr_flow *f = trace_find_flow(t, flow);
+	const tr_flow_t *f = trace_find_flow(t, flow);
 
 	return f ? f->fmri : NULL;
 }
 
-const char *trace_thread_name(const struct tr_thread *th, char *buf, size_t size)
+const char *trace_thread_name(const tr_thread_t *th, char *buf, size_t size)
 {
 	char name[24];
 

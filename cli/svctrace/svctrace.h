@@ -12,36 +12,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "strpool.h"
+#include "hashmap.h"
 
 #define SVCTRACE_VERSION "svctrace 0.1"
 #define EXIT_FINDINGS 1
 #define EXIT_USAGE 2
 #define EXIT_INTERNAL 3 /* check: out of memory, a failed analysis, output not written */
 
-/*
- * Makes room for one more element in the array v of n used and cap allocated, doubling (first
- * when empty); 0, or -ENOMEM with v and cap as they were.
- */
-#define TR_RESERVE(v, n, cap, first)                                                               \
-	({                                                                                         \
-		int _r_ = 0;                                                                       \
-		if ((n) == (cap)) {                                                                \
-			size_t _c_ = (cap) ? 2 * (cap) : (first);                                  \
-			__typeof__(v) _v_ = reallocarray((v), _c_, sizeof(*(v)));                  \
-			if (_v_) {                                                                 \
-				(v) = _v_;                                                         \
-				(cap) = _c_;                                                       \
-			} else                                                                     \
-				_r_ = -ENOMEM;                                                     \
-		}                                                                                  \
-		_r_;                                                                               \
-	})
-
 /* "Never happened": later than any real CLOCK_MONOTONIC time, so "t < NS_NEVER" holds. */
 #define NS_NEVER UINT64_MAX
 
-struct tr_event {
+typedef struct tr_event {
 	uint64_t ns; /* absolute CLOCK_MONOTONIC */
 	uint64_t flow;
 	uint64_t order;  /* read order: breaks ties in ns without reordering a thread */
@@ -50,74 +31,74 @@ struct tr_event {
 	uint32_t proc;   /* index in trace.procs */
 	uint32_t thread; /* index in trace.threads */
 	uint16_t event;
-};
+} tr_event_t;
 
-struct tr_proc {
+typedef struct tr_proc {
 	uint32_t pid;
-	const char *prog; /* pooled: the program of the file it wrote into */
-};
+	const char *prog; /* the program of the file it wrote into (in progs_by_file) */
+} tr_proc_t;
 
-struct tr_thread {
+typedef struct tr_thread {
 	uint32_t pid, tid;
 	uint32_t proc;
 	const char *prog;
 	size_t first;         /* index of its first event */
 	uint16_t first_event; /* what the thread first did names it for a reader */
-};
+} tr_thread_t;
 
-struct tr_flow {
+typedef struct tr_flow {
 	uint64_t flow;
 	const char *fmri; /* NULL until some event names the instance */
 	size_t n_events;
 	size_t first, last; /* indexes in trace.events */
-};
+} tr_flow_t;
 
-struct trace {
-	struct tr_event *events; /* sorted by (ns, order) */
+typedef struct trace {
+	tr_event_t *events; /* sorted by (ns, order) */
 	size_t n_events, cap_events;
-	struct tr_proc *procs; /* sorted by pid */
+	tr_proc_t *procs; /* sorted by pid */
 	size_t n_procs;
-	struct tr_thread *threads; /* sorted by (pid, tid) */
+	tr_thread_t *threads; /* sorted by (pid, tid) */
 	size_t n_threads;
-	struct tr_flow *flows; /* sorted by flow id */
+	tr_flow_t *flows; /* sorted by flow id */
 	size_t n_flows;
-	struct strpool pool;
+	hashmap_t *pool;      /* one copy of each string of the files: see trace_pool_string() */
 	char **progs_by_file; /* the prog of each file read, by file index */
 	char *dir;            /* the directory the files came from */
 	size_t n_files;
 	uint64_t drops;     /* events lost: a file was full */
 	uint64_t str_drops; /* strings lost: a table was full (their events kept, str NULL) */
 	uint64_t t0, t_end; /* first and last event */
-};
+} trace_t;
 
 /* merge.c: reads every *.trace file of dir (a trace directory or a root holding one). */
-int trace_load(const char *path, struct trace *ret);
-void trace_done(struct trace *t);
-const struct tr_flow *trace_find_flow(const struct trace *t, uint64_t flow);
+int trace_load(const char *path, trace_t *ret);
+void trace_done(trace_t *t);
+const tr_flow_t *trace_find_flow(const trace_t *t, uint64_t flow);
 /* The flow of an instance, by FMRI ("site/foo:default" matches too), or NULL. */
-const struct tr_flow *trace_flow_by_fmri(const struct trace *t, const char *fmri);
+const tr_flow_t *trace_flow_by_fmri(const trace_t *t, const char *fmri);
 /* The instance FMRI of a flow, or NULL. */
-const char *trace_flow_fmri(const struct trace *t, uint64_t flow);
+const char *trace_flow_fmri(const trace_t *t, uint64_t flow);
 /* "svc.startd main", "svc.startd thread 12 (startd.restarter_dequeue)" into buf. */
-const char *trace_thread_name(const struct tr_thread *th, char *buf, size_t size);
+const char *trace_thread_name(const tr_thread_t *th, char *buf, size_t size);
 /* The event's name, or "event#<id>" in buf for an id this version does not know. */
 const char *trace_event_name(uint16_t event, char buf[static 24]);
 
 /* dump.c */
-void dump_line(FILE *f, const struct trace *t, const struct tr_event *e, const char *mark);
+void dump_line(FILE *f, const trace_t *t, const tr_event_t *e, const char *mark);
 /* "+12.345" (ms since the first event, 3 decimals) into buf. */
-const char *format_rel_ms(const struct trace *t, uint64_t ns, char buf[static 32]);
+const char *format_rel_ms(const trace_t *t, uint64_t ns, char buf[static 32]);
 /* "12.345" ms for a duration in ns. */
 const char *format_ms(uint64_t ns, char buf[static 32]);
 
 /* analyze.c: the race findings of a merged trace. */
-enum finding_kind {
+typedef enum finding_kind {
 	FINDING_LATENT,
 	FINDING_MANIFESTED,
-};
+} finding_kind_t;
 
-struct finding {
-	enum finding_kind kind;
+typedef struct finding {
+	finding_kind_t kind;
 	uint64_t flow;
 	const char *fmri;
 	bool open;          /* the restarter pg never (re)appeared: the window runs to t_end */
@@ -128,21 +109,21 @@ struct finding {
 	uint64_t read_ns;   /* svcadm's read before the pg, NS_NEVER if none */
 	size_t start_idx;   /* events at the two ends of the window */
 	size_t end_idx;     /* SIZE_MAX when open */
-};
+} finding_t;
 
-struct analysis {
-	struct finding *findings; /* by window start */
+typedef struct analysis {
+	finding_t *findings; /* by window start */
 	size_t n_findings;
 	size_t n_instances, n_latent, n_manifested;
 	size_t n_imported; /* instances an svccfg of this trace imported (daemons' files may hold more) */
-};
+} analysis_t;
 
-int trace_analyze(const struct trace *t, struct analysis *ret);
-void analysis_done(struct analysis *a);
-const char *finding_kind_name(enum finding_kind k);
+int trace_analyze(const trace_t *t, analysis_t *ret);
+void analysis_done(analysis_t *a);
+const char *finding_kind_name(finding_kind_t k);
 /* The finding about flow, or NULL. */
-const struct finding *analysis_finding_of(const struct analysis *a, uint64_t flow);
-static inline uint64_t finding_window_ns(const struct finding *f)
+const finding_t *analysis_finding_of(const analysis_t *a, uint64_t flow);
+static inline uint64_t finding_window_ns(const finding_t *f)
 {
 	return f->end_ns > f->start_ns ? f->end_ns - f->start_ns : 0;
 }
@@ -153,16 +134,18 @@ int cmd_export(int argc, char *argv[]);
 int cmd_check(int argc, char *argv[]);
 int cmd_html(int argc, char *argv[]);
 
+/* main.c: "usage: svctrace NAME ARGS" with NAME's synopsis from the command table; EXIT_USAGE. */
+int usage_error(const char *name);
 /* main.c: opens -o's file ("-" is stdout) for writing. */
 int open_output(const char *path, FILE **ret);
 /* main.c: loads DIR, printing the error; 0 or an exit status. */
-int load_or_complain(const char *dir, struct trace *t);
+int load_or_complain(const char *dir, trace_t *t);
 /*
  * main.c: "svctrace NAME DIR -o FILE [--fmri FMRI]": loads DIR and calls write(trace, fmri or
  * NULL, FILE), which returns 0, -ENOENT for an unknown FMRI (it said so), or -errno.
  * Returns the exit status.
  */
-typedef int (*trace_writer_t)(const struct trace *t, const char *fmri, FILE *out);
+typedef int (*trace_writer_t)(const trace_t *t, const char *fmri, FILE *out);
 int run_writer(int argc, char *argv[], const char *name, trace_writer_t write);
 
 #endif

@@ -19,8 +19,8 @@
  *   next_page   a thread claims a whole event page with one fetch-add; after that the page is
  *               its own and it appends without any synchronisation with other threads;
  *   str_cursor  interned strings are claimed the same way in the string table (a lock
- *               keeps the process's string-to-id map; each thread caches its hits, so a
- *               trace point with a string takes the lock only the first time);
+ *               keeps the process's string-to-id map, a hashmap_t; each thread caches its
+ *               hits, so a trace point with a string takes the lock only the first time);
  *   drops       events lost because every page was taken (str_drops beside it: strings
  *               refused by a full table).
  *
@@ -54,6 +54,7 @@
  * branch predicted not taken.  Opening and closing are not thread safe against concurrent
  * emitters: open at start, close at exit.
  */
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -68,6 +69,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "hash.h"
+#include "hashmap.h"
 #include "macro.h"
 #include "paths.h"
 #include "trace.h"
@@ -84,7 +87,7 @@
 #define TRACE_MIN_STRINGS (64u * 1024u)
 #define STR_COMMITTED 0x80000000u
 
-struct trace_header {
+typedef struct trace_header {
 	char magic[8];
 	uint32_t version; /* stored last, release */
 	uint32_t header_size;
@@ -105,18 +108,18 @@ struct trace_header {
 	uint64_t str_cursor __attribute__((aligned(64)));
 	uint64_t drops __attribute__((aligned(64)));
 	uint64_t str_drops; /* strings refused: the table was full (their events carry id 0) */
-} __attribute__((aligned(64)));
+} __attribute__((aligned(64))) trace_header_t;
 
-struct trace_page_header {
+typedef struct trace_page_header {
 	uint32_t count; /* whole events in the page, release */
 	uint32_t pid;
 	uint32_t tid;
 	uint32_t seq;
 	uint64_t claim_ns;
 	uint8_t reserved[40];
-};
+} trace_page_header_t;
 
-struct trace_event {
+typedef struct trace_event {
 	uint64_t ns;
 	uint64_t flow;
 	uint32_t pid;
@@ -124,37 +127,30 @@ struct trace_event {
 	uint32_t str;
 	uint16_t event;
 	uint16_t reserved;
-};
+} trace_event_t;
 
-_Static_assert(sizeof(struct trace_header) <= TRACE_HEADER_SIZE, "header fits its page");
-_Static_assert(offsetof(struct trace_header, prog) == 88 &&
-                offsetof(struct trace_header, next_page) == 128 &&
-                offsetof(struct trace_header, str_cursor) == 192 &&
-                offsetof(struct trace_header, drops) == 256 &&
-                offsetof(struct trace_header, str_drops) == 264,
-        "header layout as in docs/trace-format.md");
-_Static_assert(sizeof(struct trace_page_header) == 64, "page header layout");
-_Static_assert(sizeof(struct trace_event) == 32, "event layout");
+_Static_assert(sizeof(trace_header_t) <= TRACE_HEADER_SIZE, "header fits its page");
+#define LAYOUT "header layout as in docs/trace-format.md"
+_Static_assert(offsetof(trace_header_t, prog) == 88, LAYOUT);
+_Static_assert(offsetof(trace_header_t, next_page) == 128, LAYOUT);
+_Static_assert(offsetof(trace_header_t, str_cursor) == 192, LAYOUT);
+_Static_assert(offsetof(trace_header_t, drops) == 256, LAYOUT);
+_Static_assert(offsetof(trace_header_t, str_drops) == 264, LAYOUT);
+#undef LAYOUT
+_Static_assert(sizeof(trace_page_header_t) == 64, "page header layout");
+_Static_assert(sizeof(trace_event_t) == 32, "event layout");
 
-#define EVENTS_PER_PAGE                                                                            \
-	((TRACE_PAGE_SIZE - sizeof(struct trace_page_header)) / sizeof(struct trace_event))
-
-struct intern_entry {
-	uint64_t hash;
-	uint32_t id;
-	char *s;
-};
+#define EVENTS_PER_PAGE ((TRACE_PAGE_SIZE - sizeof(trace_page_header_t)) / sizeof(trace_event_t))
 
 /* Written by open/close only (see above); emitters read map and gen with relaxed loads. */
 static struct {
 	uint8_t *map;
 	uint64_t size;
-	struct trace_header *hdr;
+	trace_header_t *hdr;
 	char *path;
 	uint32_t pid;
 	pthread_mutex_t intern_lock;
-	struct intern_entry *itab; /* open addressing, power-of-two size */
-	size_t icap, icount;
+	hashmap_t *strings; /* string -> its id in the file (as a pointer), under intern_lock */
 } g = {.intern_lock = PTHREAD_MUTEX_INITIALIZER};
 
 int smf_trace_enabled_;
@@ -191,8 +187,8 @@ static __thread struct {
 	uint32_t seq;
 	uint32_t tid;
 	bool full;
-	struct trace_page_header *ph;
-	struct trace_event *ev;
+	trace_page_header_t *ph;
+	trace_event_t *ev;
 } tls;
 
 static uint64_t now_ns(clockid_t clock)
@@ -343,12 +339,9 @@ static inline uint64_t event_ns(void)
 
 uint64_t smf_trace_flow(const char *fmri)
 {
-	uint64_t h = 0xcbf29ce484222325ull;
+	/* Stored in files and compared across tools: the function and the 0 -> 1 rule stay. */
+	uint64_t h = fmri ? smf_hash_str(fmri) : SMF_HASH_INIT;
 
-	for (const unsigned char *p = (const unsigned char *)fmri; p && *p; p++) {
-		h ^= *p;
-		h *= 0x100000001b3ull;
-	}
 	return h ? h : 1;
 }
 
@@ -427,7 +420,7 @@ static void trace_register_atfork(void)
 /* Slow path: a new page for this thread; 0 or -ENOSPC (counted as a drop). */
 static int trace_claim_page(void)
 {
-	struct trace_header *h = g.hdr;
+	trace_header_t *h = g.hdr;
 	unsigned gen = __atomic_load_n(&trace_gen, __ATOMIC_RELAXED);
 
 	if (tls.gen != gen) {
@@ -441,8 +434,10 @@ static int trace_claim_page(void)
 		uint32_t idx = __atomic_fetch_add(&h->next_page, 1, __ATOMIC_RELAXED);
 
 		if (idx < h->npages) {
-			struct trace_page_header *ph =
+			trace_page_header_t *ph =
 			        (void *)(g.map + h->pages_offset + (uint64_t)idx * TRACE_PAGE_SIZE);
+
+			assert(h->pages_offset + ((uint64_t)idx + 1) * TRACE_PAGE_SIZE <= g.size);
 
 			/*
 			 * A thread that filled a page will likely fill this one: fault it in
@@ -458,8 +453,10 @@ static int trace_claim_page(void)
 			ph->tid = tls.tid;
 			ph->seq = tls.seq++;
 			ph->claim_ns = now_ns(CLOCK_MONOTONIC);
+			/* Each page is claimed once: no thread has counted an event in it yet. */
+			assert(__atomic_load_n(&ph->count, __ATOMIC_RELAXED) == 0);
 			tls.ph = ph;
-			tls.ev = (struct trace_event *)(ph + 1);
+			tls.ev = (trace_event_t *)(ph + 1);
 			tls.n = 0;
 			return 0;
 		}
@@ -472,7 +469,7 @@ static int trace_claim_page(void)
 
 void smf_trace_emit_(uint16_t event, uint64_t flow, uint32_t str)
 {
-	struct trace_event *e;
+	trace_event_t *e;
 
 	if (_unlikely_(tls.gen != __atomic_load_n(&trace_gen, __ATOMIC_RELAXED) ||
 	            tls.n >= EVENTS_PER_PAGE))
@@ -503,20 +500,21 @@ static uint64_t strings_size_for(uint64_t size)
 	return s < TRACE_MIN_STRINGS ? TRACE_MIN_STRINGS : s;
 }
 
-static void trace_header_init(struct trace_header *h, uint64_t size, const char *prog)
+static void trace_header_init(trace_header_t *h, uint64_t size, const char *prog)
 {
 	uint64_t strings = strings_size_for(size);
 
 	memcpy(h->magic, TRACE_MAGIC, sizeof(h->magic));
 	h->header_size = TRACE_HEADER_SIZE;
 	h->page_size = TRACE_PAGE_SIZE;
-	h->page_header_size = sizeof(struct trace_page_header);
-	h->event_size = sizeof(struct trace_event);
+	h->page_header_size = sizeof(trace_page_header_t);
+	h->event_size = sizeof(trace_event_t);
 	h->file_size = size;
 	h->strings_offset = TRACE_HEADER_SIZE;
 	h->strings_size = strings;
 	h->pages_offset = TRACE_HEADER_SIZE + strings;
 	h->npages = (uint32_t)((size - h->pages_offset) / TRACE_PAGE_SIZE);
+	assert(h->npages > 0 && h->pages_offset + (uint64_t)h->npages * TRACE_PAGE_SIZE <= size);
 	h->pid = g.pid;
 	h->start_ns = now_ns(CLOCK_MONOTONIC);
 	h->start_realtime_ns = now_ns(CLOCK_REALTIME);
@@ -661,10 +659,7 @@ void smf_trace_close(void)
 	g.hdr = NULL;
 	g.size = 0;
 	g.path = (free(g.path), NULL);
-	for (size_t i = 0; i < g.icap; i++)
-		free(g.itab[i].s);
-	g.itab = (free(g.itab), NULL);
-	g.icap = g.icount = 0;
+	g.strings = hashmap_free(g.strings);
 }
 
 const char *smf_trace_path(void)
@@ -675,65 +670,52 @@ const char *smf_trace_path(void)
 /* Copies s into the file's table; its id, or 0 when the table is full. */
 static uint32_t trace_store_string(const char *s, size_t len)
 {
-	struct trace_header *h = g.hdr;
+	trace_header_t *h = g.hdr;
 	uint64_t need = (4 + len + 1 + 3) & ~(uint64_t)3;
 	uint64_t off = __atomic_fetch_add(&h->str_cursor, need, __ATOMIC_RELAXED);
 	uint8_t *p;
 
 	if (len >= STR_COMMITTED || off + need > h->strings_size || off / 4 + 1 > UINT32_MAX)
 		return 0;
+	/* Every claim is a multiple of 4, so an id names exactly one entry's offset. */
+	assert(off % 4 == 0 && h->strings_offset + off + need <= h->pages_offset);
 	p = g.map + h->strings_offset + off;
 	memcpy(p + 4, s, len + 1);
 	__atomic_store_n((uint32_t *)p, (uint32_t)len | STR_COMMITTED, __ATOMIC_RELEASE);
 	return (uint32_t)(off / 4 + 1);
 }
 
-static int intern_grow(void)
+/*
+ * The process's string table, consulted on a thread-cache miss with intern_lock held.  The
+ * entry is made before the string is copied into the file, so that running out of memory
+ * refuses the string without spending room in the file, and it is removed again when the
+ * file's table is full.
+ */
+static uint32_t intern_locked(const char *s)
 {
-	size_t ncap = g.icap ? g.icap * 2 : 256;
-	struct intern_entry *n = calloc(ncap, sizeof(*n));
-
-	if (!n)
-		return -ENOMEM;
-	for (size_t i = 0; i < g.icap; i++) {
-		size_t j;
-
-		if (!g.itab[i].s)
-			continue;
-		for (j = g.itab[i].hash & (ncap - 1); n[j].s; j = (j + 1) & (ncap - 1))
-			;
-		n[j] = g.itab[i];
-	}
-	free(g.itab);
-	g.itab = n;
-	g.icap = ncap;
-	return 0;
-}
-
-static uint32_t intern_locked(const char *s, uint64_t hash)
-{
-	size_t i;
 	uint32_t id;
-	char *copy;
+	int r;
 
-	if ((g.icount + 1) * 2 > g.icap && intern_grow() < 0) {
-		__atomic_fetch_add(&g.hdr->str_drops, 1, __ATOMIC_RELAXED);
-		return 0;
-	}
-	for (i = hash & (g.icap - 1); g.itab[i].s; i = (i + 1) & (g.icap - 1))
-		if (g.itab[i].hash == hash && streq(g.itab[i].s, s))
-			return g.itab[i].id;
-	copy = strdup(s);
-	id = copy ? trace_store_string(s, strlen(s)) : 0;
+	if (!g.strings && !(g.strings = hashmap_new()))
+		goto refused;
+	id = (uint32_t)(uintptr_t)hashmap_get(g.strings, s);
+	if (id != 0)
+		return id;
+	if (hashmap_put(g.strings, s, NULL) < 0)
+		goto refused;
+	id = trace_store_string(s, strlen(s));
 	if (id == 0) {
-		/* Counted: a reader must know that events with no string may have lost one. */
-		__atomic_fetch_add(&g.hdr->str_drops, 1, __ATOMIC_RELAXED);
-		free(copy);
-		return 0;
+		(void)hashmap_remove(g.strings, s);
+		goto refused;
 	}
-	g.itab[i] = (struct intern_entry){.hash = hash, .id = id, .s = copy};
-	g.icount++;
+	r = hashmap_put(g.strings, s, (void *)(uintptr_t)id);
+	assert(r == 0); /* the entry made above: a replacement, no allocation */
+	(void)r;
 	return id;
+refused:
+	/* Counted: a reader must know that events with no string may have lost one. */
+	__atomic_fetch_add(&g.hdr->str_drops, 1, __ATOMIC_RELAXED);
+	return 0;
 }
 
 /*
@@ -754,7 +736,11 @@ static __thread struct {
 
 static const char *string_of(uint32_t id)
 {
-	return (const char *)(g.map + g.hdr->strings_offset + (uint64_t)(id - 1) * 4 + 4);
+	uint64_t off = (uint64_t)(id - 1) * 4;
+
+	/* Only ids trace_store_string() handed out for this file are cached. */
+	assert(id != 0 && off + 4 < g.hdr->strings_size);
+	return (const char *)(g.map + g.hdr->strings_offset + off + 4);
 }
 
 uint32_t smf_trace_intern(const char *s)
@@ -766,7 +752,7 @@ uint32_t smf_trace_intern(const char *s)
 
 	if (!s || !smf_trace_enabled())
 		return 0;
-	hash = smf_trace_flow(s);
+	hash = smf_hash_str(s);
 	if (icache.gen != gen) {
 		memset(&icache, 0, sizeof(icache));
 		icache.gen = gen;
@@ -776,7 +762,7 @@ uint32_t smf_trace_intern(const char *s)
 	        streq(string_of(icache.slot[k].id), s))
 		return icache.slot[k].id;
 	pthread_mutex_lock(&g.intern_lock);
-	id = g.map ? intern_locked(s, hash) : 0;
+	id = g.map ? intern_locked(s) : 0;
 	pthread_mutex_unlock(&g.intern_lock);
 	if (id != 0) {
 		icache.slot[k].hash = hash;
@@ -787,28 +773,28 @@ uint32_t smf_trace_intern(const char *s)
 
 /* The reader. */
 
-struct trace_map {
+typedef struct trace_map {
 	const uint8_t *map;
 	size_t size;
-};
+} trace_map_t;
 
-static void trace_unmapp(struct trace_map *m)
+static void trace_unmapp(trace_map_t *m)
 {
 	if (m->map)
 		(void)munmap((void *)m->map, m->size);
 }
 
 /* Checks every size and offset the walk will use against the real file size. */
-static int trace_validate(const struct trace_map *m)
+static int trace_validate(const trace_map_t *m)
 {
-	const struct trace_header *h = (const void *)m->map;
+	const trace_header_t *h = (const void *)m->map;
 
 	if (memcmp(h->magic, TRACE_MAGIC, sizeof(h->magic)) != 0 ||
 	        __atomic_load_n(&h->version, __ATOMIC_ACQUIRE) != TRACE_VERSION)
 		return -EBADMSG;
 	if (h->header_size != TRACE_HEADER_SIZE || h->page_size != TRACE_PAGE_SIZE ||
-	        h->page_header_size != sizeof(struct trace_page_header) ||
-	        h->event_size != sizeof(struct trace_event))
+	        h->page_header_size != sizeof(trace_page_header_t) ||
+	        h->event_size != sizeof(trace_event_t))
 		return -EBADMSG;
 	if (h->strings_offset < TRACE_HEADER_SIZE || h->strings_size > m->size ||
 	        h->strings_offset > m->size - h->strings_size)
@@ -820,7 +806,7 @@ static int trace_validate(const struct trace_map *m)
 }
 
 /* Maps a trace file read-only and checks its header; on failure nothing stays mapped. */
-static int trace_map_file(const char *path, struct trace_map *ret)
+static int trace_map_file(const char *path, trace_map_t *ret)
 {
 	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);
 	struct stat st;
@@ -841,14 +827,14 @@ static int trace_map_file(const char *path, struct trace_map *ret)
 	r = trace_validate(ret);
 	if (r < 0) {
 		trace_unmapp(ret);
-		*ret = (struct trace_map){};
+		*ret = (trace_map_t){};
 	}
 	return r;
 }
 
-static const char *trace_string(const struct trace_map *m, uint32_t id)
+static const char *trace_string(const trace_map_t *m, uint32_t id)
 {
-	const struct trace_header *h = (const void *)m->map;
+	const trace_header_t *h = (const void *)m->map;
 	uint64_t off = ((uint64_t)id - 1) * 4;
 	const uint8_t *p;
 	uint32_t w, len;
@@ -865,7 +851,7 @@ static const char *trace_string(const struct trace_map *m, uint32_t id)
 	return (const char *)p + 4;
 }
 
-static void trace_fill_info(const struct trace_header *h, struct smf_trace_file_info *info)
+static void trace_fill_info(const trace_header_t *h, smf_trace_file_info_t *info)
 {
 	uint32_t used = __atomic_load_n(&h->next_page, __ATOMIC_ACQUIRE);
 
@@ -880,19 +866,19 @@ static void trace_fill_info(const struct trace_header *h, struct smf_trace_file_
 	info->start_ns = h->start_ns;
 }
 
-static int trace_walk_page(const struct trace_map *m, uint32_t idx,
-        const struct smf_trace_file_info *info, smf_trace_read_cb cb, void *userdata)
+static int trace_walk_page(const trace_map_t *m, uint32_t idx, const smf_trace_file_info_t *info,
+        smf_trace_read_cb cb, void *userdata)
 {
-	const struct trace_header *h = (const void *)m->map;
-	const struct trace_page_header *ph =
+	const trace_header_t *h = (const void *)m->map;
+	const trace_page_header_t *ph =
 	        (const void *)(m->map + h->pages_offset + (uint64_t)idx * TRACE_PAGE_SIZE);
-	const struct trace_event *ev = (const void *)(ph + 1);
+	const trace_event_t *ev = (const void *)(ph + 1);
 	uint32_t n = __atomic_load_n(&ph->count, __ATOMIC_ACQUIRE);
 
 	if (n > EVENTS_PER_PAGE)
 		n = EVENTS_PER_PAGE;
 	for (uint32_t i = 0; i < n; i++) {
-		struct smf_trace_record rec = {
+		smf_trace_record_t rec = {
 		        .file = info,
 		        .ns = ev[i].ns,
 		        .flow = ev[i].flow,
@@ -912,11 +898,11 @@ static int trace_walk_page(const struct trace_map *m, uint32_t idx,
 	return 0;
 }
 
-int smf_trace_read(const char *path, smf_trace_read_cb cb, void *userdata,
-        struct smf_trace_file_info *ret_info)
+int smf_trace_read(
+        const char *path, smf_trace_read_cb cb, void *userdata, smf_trace_file_info_t *ret_info)
 {
-	_cleanup_(trace_unmapp) struct trace_map m = {};
-	struct smf_trace_file_info info;
+	_cleanup_(trace_unmapp) trace_map_t m = {};
+	smf_trace_file_info_t info;
 	int r;
 
 	r = trace_map_file(path, &m);
@@ -935,8 +921,8 @@ int smf_trace_read(const char *path, smf_trace_read_cb cb, void *userdata,
 
 int smf_trace_read_strings(const char *path, smf_trace_string_cb cb, void *userdata)
 {
-	_cleanup_(trace_unmapp) struct trace_map m = {};
-	const struct trace_header *h;
+	_cleanup_(trace_unmapp) trace_map_t m = {};
+	const trace_header_t *h;
 	uint64_t end;
 	int r;
 

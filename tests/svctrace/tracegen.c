@@ -27,7 +27,7 @@
 #include "macro.h"
 #include "trace.h"
 
-enum proc { SVCCFG, CONFIGD, STARTD, SVCADM, N_PROCS };
+typedef enum proc { SVCCFG, CONFIGD, STARTD, SVCADM, N_PROCS } proc_t;
 
 static const char *const prog_names[N_PROCS] = {"svccfg", "svc.configd", "svc.startd", "svcadm"};
 
@@ -43,13 +43,13 @@ static const char *const prog_names[N_PROCS] = {"svccfg", "svc.configd", "svc.st
 #define FILL_LEN 1024
 #define SMALL_FILE ((4u + 64u + 64u) << 10) /* header, minimal string table, one event page */
 
-struct step {
-	enum proc proc;
+typedef struct step {
+	proc_t proc;
 	uint16_t event;
 	const char *inst; /* the flow's FMRI, NULL for flow 0 */
 	const char *str;
 	unsigned spin_ms; /* spin this long before the step */
-};
+} step_t;
 
 #define S(p, ev, inst, str)                                                                        \
 	{                                                                                          \
@@ -81,12 +81,18 @@ struct step {
 	        S(STARTD, STARTD_RESTARTER_PG_WRITTEN, i, i),                                      \
 	        S(STARTD, STARTD_STATE_CHANGE, i, "uninitialized>offline")
 
+/* A whole import of i with the wait: its restarter pg is created before the return. */
+#define IMPORT_WAITED(i)                                                                           \
+	S(SVCCFG, IMPORT_BEGIN, NULL, "/tmp/a.xml"), IMPORT_START(i),                              \
+	        S(SVCCFG, IMPORT_WAIT_BEGIN, NULL, "1"), PG_WRITE(i, 0),                           \
+	        S(SVCCFG, IMPORT_WAIT_DONE, NULL, "ok"), S(SVCCFG, IMPORT_RETURN, NULL, "exit 0")
+
 #define RETURN_NOWAIT                                                                              \
 	S(SVCCFG, IMPORT_WAIT_DONE, NULL, "skipped: SVCCFG_IMPORT_NOWAIT"),                        \
 	        S(SVCCFG, IMPORT_RETURN, NULL, "exit 0")
 
 /* (1) the fix: the import waits until both restarter pgs exist; svcadm then finds A's. */
-static const struct step scenario_ok[] = {
+static const step_t scenario_ok[] = {
         S(SVCCFG, IMPORT_BEGIN, NULL, "/tmp/ab.xml"),
         IMPORT_START(A),
         IMPORT_START(B),
@@ -106,7 +112,7 @@ static const struct step scenario_ok[] = {
 };
 
 /* (2) no wait, no svcadm: the import returns at least 5 ms before A's restarter pg. */
-static const struct step scenario_latent[] = {
+static const step_t scenario_latent[] = {
         S(SVCCFG, IMPORT_BEGIN, NULL, "/tmp/a.xml"),
         IMPORT_START(A),
         S(SVCCFG, IMPORT_REFRESH, A, A),
@@ -116,7 +122,7 @@ static const struct step scenario_latent[] = {
 };
 
 /* (3) svcadm reads A at least 3 ms before its restarter pg and finds it absent. */
-static const struct step scenario_manifested[] = {
+static const step_t scenario_manifested[] = {
         S(SVCCFG, IMPORT_BEGIN, NULL, "/tmp/a.xml"),
         IMPORT_START(A),
         RETURN_NOWAIT,
@@ -127,7 +133,7 @@ static const struct step scenario_manifested[] = {
 };
 
 /* (4) startd never writes A's restarter pg: the window stays open. */
-static const struct step scenario_never[] = {
+static const step_t scenario_never[] = {
         S(SVCCFG, IMPORT_BEGIN, NULL, "/tmp/a.xml"),
         IMPORT_START(A),
         RETURN_NOWAIT,
@@ -136,7 +142,7 @@ static const struct step scenario_never[] = {
 };
 
 /* (5) svccfg is SIGKILLed right after its return: its file must still be read. */
-static const struct step scenario_killed[] = {
+static const step_t scenario_killed[] = {
         S(SVCCFG, IMPORT_BEGIN, NULL, "/tmp/a.xml"),
         IMPORT_START(A),
         RETURN_NOWAIT,
@@ -146,7 +152,7 @@ static const struct step scenario_killed[] = {
 };
 
 /* An old instance imported again: its restarter pg was committed before tracing began. */
-static const struct step scenario_reimport[] = {
+static const step_t scenario_reimport[] = {
         S(SVCCFG, IMPORT_BEGIN, NULL, "/tmp/a.xml"),
         S(SVCCFG, IMPORT_INSTANCE_COMMITTED, A, A),
         S(CONFIGD, CONFIGD_COMMIT, A, PG(A, "general")),
@@ -160,7 +166,7 @@ static const struct step scenario_reimport[] = {
  * An import of A while A runs: its restarter pg exists from before the trace, the import
  * returns at once, and startd's later state commit only updates the pg (no pg_created).
  */
-static const struct step scenario_predates[] = {
+static const step_t scenario_predates[] = {
         S(SVCCFG, IMPORT_BEGIN, NULL, "/tmp/a.xml"),
         S(SVCCFG, IMPORT_INSTANCE_COMMITTED, A, A),
         S(CONFIGD, CONFIGD_COMMIT, A, PG(A, "general")),
@@ -178,13 +184,8 @@ static const struct step scenario_predates[] = {
  * traced) and imported again without it: the pg is re-created at least 4 ms after the second
  * return.  The first creation must not hide that window.
  */
-static const struct step scenario_recreated[] = {
-        S(SVCCFG, IMPORT_BEGIN, NULL, "/tmp/a.xml"),
-        IMPORT_START(A),
-        S(SVCCFG, IMPORT_WAIT_BEGIN, NULL, "1"),
-        PG_WRITE(A, 0),
-        S(SVCCFG, IMPORT_WAIT_DONE, NULL, "ok"),
-        S(SVCCFG, IMPORT_RETURN, NULL, "exit 0"),
+static const step_t scenario_recreated[] = {
+        IMPORT_WAITED(A),
         S(SVCCFG, IMPORT_BEGIN, NULL, "/tmp/a.xml"),
         IMPORT_START(A),
         RETURN_NOWAIT,
@@ -196,22 +197,19 @@ static const struct step scenario_recreated[] = {
  * The run of (1) with a tiny svc.configd file whose string table then fills: the strings
  * configd could not intern after that are lost (their events carry none).
  */
-static const struct step scenario_lostdata[] = {
-        S(SVCCFG, IMPORT_BEGIN, NULL, "/tmp/a.xml"),
-        IMPORT_START(A),
-        S(SVCCFG, IMPORT_WAIT_BEGIN, NULL, "1"),
-        PG_WRITE(A, 0),
-        S(SVCCFG, IMPORT_WAIT_DONE, NULL, "ok"),
-        S(SVCCFG, IMPORT_RETURN, NULL, "exit 0"),
+static const step_t scenario_lostdata[] = {
+        IMPORT_WAITED(A),
         {CONFIGD, FILL, NULL, NULL, 0},
         {},
 };
 
-static const struct {
+typedef struct scenario {
 	const char *name;
-	const struct step *steps;
+	const step_t *steps;
 	uint64_t configd_size; /* its trace file's size, 0 for the default */
-} scenarios[] = {
+} scenario_t;
+
+static const scenario_t scenarios[] = {
         {"ok", scenario_ok, 0},
         {"latent", scenario_latent, 0},
         {"manifested", scenario_manifested, 0},
@@ -223,10 +221,10 @@ static const struct {
         {"lostdata", scenario_lostdata, SMALL_FILE},
 };
 
-struct child {
+typedef struct child {
 	pid_t pid;
 	int to_child, from_child;
-};
+} child_t;
 
 static void spin_ms(unsigned ms)
 {
@@ -253,7 +251,7 @@ static void fill_strings(void)
 }
 
 static _noreturn_ void child_main(
-        const char *root, enum proc p, uint64_t size, const struct step *steps, int in, int out)
+        const char *root, proc_t p, uint64_t size, const step_t *steps, int in, int out)
 {
 	uint32_t i;
 	/* 4 MiB by default: room enough, and a test's files stay small. */
@@ -264,7 +262,7 @@ static _noreturn_ void child_main(
 		_exit(1);
 	}
 	while (read(in, &i, sizeof(i)) == sizeof(i)) {
-		const struct step *s = &steps[i];
+		const step_t *s = &steps[i];
 
 		if (s->event == FILL)
 			fill_strings();
@@ -276,10 +274,10 @@ static _noreturn_ void child_main(
 	_exit(0); /* without smf_trace_close(): what was recorded is in the file already */
 }
 
-static int start_child(const char *root, uint64_t size, const struct step *steps,
-        struct child *children, enum proc p)
+static int start_child(
+        const char *root, uint64_t size, const step_t *steps, child_t *children, proc_t p)
 {
-	struct child *c = &children[p];
+	child_t *c = &children[p];
 	int down[2], up[2];
 
 	if (pipe2(down, O_CLOEXEC) < 0 || pipe2(up, O_CLOEXEC) < 0)
@@ -304,9 +302,9 @@ static int start_child(const char *root, uint64_t size, const struct step *steps
 	return 0;
 }
 
-static int run_step(struct child *children, const struct step *steps, uint32_t i)
+static int run_step(child_t *children, const step_t *steps, uint32_t i)
 {
-	struct child *c = &children[steps[i].proc];
+	child_t *c = &children[steps[i].proc];
 	char ack;
 
 	if (steps[i].spin_ms)
@@ -322,14 +320,13 @@ static int run_step(struct child *children, const struct step *steps, uint32_t i
 	return 0;
 }
 
-static int run(const char *root, const struct step *steps, uint64_t configd_size)
+static int run(const char *root, const step_t *steps, uint64_t configd_size)
 {
-	struct child children[N_PROCS] = {};
+	child_t children[N_PROCS] = {};
 	int r = 0, status;
 
 	for (int p = 0; p < N_PROCS && r >= 0; p++)
-		r = start_child(
-		        root, p == CONFIGD ? configd_size : 0, steps, children, (enum proc)p);
+		r = start_child(root, p == CONFIGD ? configd_size : 0, steps, children, (proc_t)p);
 	for (uint32_t i = 0; r >= 0 && steps[i].event != SMF_TRACE_NONE; i++)
 		r = run_step(children, steps, i);
 	for (int p = 0; p < N_PROCS; p++) {

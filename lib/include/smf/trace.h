@@ -13,7 +13,7 @@
 #include <stdint.h>
 
 /* Event ids: stable numbers, they are stored in files (append only, never renumber). */
-enum smf_trace_event {
+typedef enum smf_trace_event {
 	SMF_TRACE_NONE = 0,
 	/* svccfg import */
 	SMF_TRACE_IMPORT_BEGIN = 1,
@@ -40,7 +40,7 @@ enum smf_trace_event {
 	SMF_TRACE_SVCADM_RESULT = 61,
 	/* free for tests and benchmarks */
 	SMF_TRACE_TEST = 1000,
-};
+} smf_trace_event_t;
 
 /* "import.begin", "startd.state_change", ...; NULL for an unknown id. */
 const char *smf_trace_event_name(uint16_t event);
@@ -108,19 +108,19 @@ static inline void smf_trace_str(uint16_t event, uint64_t flow, const char *s)
 
 /* The reader. */
 
-struct smf_trace_file_info {
+typedef struct smf_trace_file_info {
 	char prog[32];
 	uint32_t pid; /* of the process that created the file */
 	uint32_t page_size;
 	uint32_t npages; /* event pages in the file */
 	uint32_t pages_used;
 	uint64_t drops;     /* events lost because the file was full */
-	uint64_t str_drops; /* strings not interned because the table was full (events kept, id 0) */
-	uint64_t start_ns; /* CLOCK_MONOTONIC at open */
-};
+	uint64_t str_drops; /* strings not interned: the table was full (events kept, id 0) */
+	uint64_t start_ns;  /* CLOCK_MONOTONIC at open */
+} smf_trace_file_info_t;
 
-struct smf_trace_record {
-	const struct smf_trace_file_info *file;
+typedef struct smf_trace_record {
+	const smf_trace_file_info_t *file;
 	uint64_t ns; /* CLOCK_MONOTONIC, comparable across the processes of one boot */
 	uint64_t flow;
 	uint32_t pid;
@@ -130,18 +130,18 @@ struct smf_trace_record {
 	uint16_t event;
 	uint32_t page;     /* index of the page it came from */
 	uint32_t page_seq; /* n-th page claimed by this thread, from 0 */
-};
+} smf_trace_record_t;
 
 /* Returns < 0 to stop the walk; smf_trace_read() then returns that value. */
-typedef int (*smf_trace_read_cb)(const struct smf_trace_record *rec, void *userdata);
+typedef int (*smf_trace_read_cb)(const smf_trace_record_t *rec, void *userdata);
 
 /*
  * Walks the file at path page by page and calls cb for every whole event: each thread's
  * events come in the order it wrote them (threads interleave page by page).  Works on the file
  * of a live process or of one killed at any instant.  0 or -errno (-EBADMSG: not a trace).
  */
-int smf_trace_read(const char *path, smf_trace_read_cb cb, void *userdata,
-        struct smf_trace_file_info *ret_info);
+int smf_trace_read(
+        const char *path, smf_trace_read_cb cb, void *userdata, smf_trace_file_info_t *ret_info);
 
 /* Calls cb(id, string) for every committed string of the table, in id order; 0 or -errno. */
 typedef int (*smf_trace_string_cb)(uint32_t id, const char *s, void *userdata);

@@ -20,6 +20,7 @@
 
 #include <cmocka.h>
 
+#include "hash.h"
 #include "macro.h"
 #include "trace.h"
 
@@ -58,15 +59,15 @@ static char *trace_file_of(const char *root, pid_t pid)
 	return p;
 }
 
-struct collected {
+typedef struct collected {
 	size_t n;
-	struct smf_trace_record rec[4];
+	smf_trace_record_t rec[4];
 	char str[4][64];
-};
+} collected_t;
 
-static int collect(const struct smf_trace_record *rec, void *userdata)
+static int collect(const smf_trace_record_t *rec, void *userdata)
 {
-	struct collected *c = userdata;
+	collected_t *c = userdata;
 
 	if (c->n < ELEMENTSOF(c->rec)) {
 		c->rec[c->n] = *rec;
@@ -90,8 +91,8 @@ static void test_round_trip(void **state)
 {
 	const char *root = *state;
 	_cleanup_free_ char *path = trace_file_of(root, getpid());
-	struct smf_trace_file_info info;
-	struct collected c = {};
+	smf_trace_file_info_t info;
+	collected_t c = {};
 	uint32_t a, b;
 	int nstr = 0;
 
@@ -143,6 +144,47 @@ static void test_round_trip(void **state)
 	assert_int_equal(c.n, 3);
 }
 
+/* The FNV-1a 64 the recorder used before it shared hash.h, kept here as the oracle. */
+static uint64_t flow_oracle(const char *fmri)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	for (const unsigned char *p = (const unsigned char *)fmri; p && *p; p++) {
+		h ^= *p;
+		h *= 0x100000001b3ull;
+	}
+	return h ? h : 1;
+}
+
+/*
+ * Flow ids are stored in files and compared across tools and versions: smf_trace_flow() must
+ * give the values it always gave, including the 0 -> 1 rule and NULL.
+ */
+static void test_flow(void **state)
+{
+	static const char *const fmris[] = {"", "a", "svc:/site/a:default",
+	        "svc:/system/filesystem/local:default", "svc:/site/a:default/:properties/restarter",
+	        "\xff\x80 not UTF-8"};
+	/* The 8 bytes of which FNV-1a 64 is 0. */
+	static const char zero[] = "\xd5\x6b\xb9\x53\x42\x87\x08\x36";
+	char buf[256];
+
+	(void)state;
+	assert_int_equal(smf_trace_flow("svc:/site/a:default"), 0x860533c12fde8b66ull);
+	assert_int_equal(smf_trace_flow(""), 0xcbf29ce484222325ull);
+	assert_int_equal(smf_trace_flow(NULL), 0xcbf29ce484222325ull);
+	assert_int_equal(smf_hash_str(zero), 0);
+	assert_int_equal(smf_trace_flow(zero), 1);
+	for (size_t i = 0; i < ELEMENTSOF(fmris); i++) {
+		assert_int_equal(smf_trace_flow(fmris[i]), flow_oracle(fmris[i]));
+		assert_int_equal(smf_trace_flow(fmris[i]), smf_hash_str(fmris[i]));
+	}
+	for (unsigned i = 0; i < 1000; i++) {
+		snprintf(buf, sizeof(buf), "svc:/site/s%u:i%u", i % 97, i * 7919);
+		assert_int_equal(smf_trace_flow(buf), flow_oracle(buf));
+	}
+}
+
 static void *writer(void *arg)
 {
 	uint64_t t = (uintptr_t)arg;
@@ -152,15 +194,15 @@ static void *writer(void *arg)
 	return NULL;
 }
 
-struct per_thread {
+typedef struct per_thread {
 	uint64_t next[THREADS];
 	uint32_t tid[THREADS];
 	size_t bad;
-};
+} per_thread_t;
 
-static int check_sequence(const struct smf_trace_record *rec, void *userdata)
+static int check_sequence(const smf_trace_record_t *rec, void *userdata)
 {
-	struct per_thread *p = userdata;
+	per_thread_t *p = userdata;
 	uint64_t t = rec->flow >> 32, i = rec->flow & 0xffffffffu;
 
 	if (rec->event != SMF_TRACE_TEST || t >= THREADS || rec->str_id != t || i != p->next[t] ||
@@ -179,8 +221,8 @@ static void test_threads(void **state)
 	const char *root = *state;
 	_cleanup_free_ char *path = trace_file_of(root, getpid());
 	pthread_t th[THREADS];
-	struct per_thread p = {};
-	struct smf_trace_file_info info;
+	per_thread_t p = {};
+	smf_trace_file_info_t info;
 
 	assert_int_equal(smf_trace_open(root, "test-trace"), 0);
 	for (uintptr_t t = 0; t < THREADS; t++)
@@ -198,15 +240,15 @@ static void test_threads(void **state)
 	smf_trace_close();
 }
 
-struct killed {
+typedef struct killed {
 	pid_t pid;
 	uint64_t n;
 	size_t bad;
-};
+} killed_t;
 
-static int check_killed(const struct smf_trace_record *rec, void *userdata)
+static int check_killed(const smf_trace_record_t *rec, void *userdata)
 {
-	struct killed *k = userdata;
+	killed_t *k = userdata;
 
 	if (rec->event != SMF_TRACE_TEST || rec->flow != k->n || (pid_t)rec->pid != k->pid ||
 	        rec->ns == 0 || rec->str == NULL || strcmp(rec->str, "svc:/killed:default") != 0)
@@ -235,8 +277,8 @@ static void test_sigkill(void **state)
 {
 	const char *root = *state;
 	const uint64_t n = 50000;
-	struct killed k = {};
-	struct smf_trace_file_info info;
+	killed_t k = {};
+	smf_trace_file_info_t info;
 	_cleanup_free_ char *path = NULL;
 	int pfd[2], status;
 	char c;
@@ -262,15 +304,15 @@ static void test_sigkill(void **state)
 	assert_int_equal(info.pid, k.pid);
 }
 
-struct forked {
+typedef struct forked {
 	pid_t child;
 	size_t parent_events, child_events, bad;
 	uint32_t parent_page, child_page;
-};
+} forked_t;
 
-static int check_forked(const struct smf_trace_record *rec, void *userdata)
+static int check_forked(const smf_trace_record_t *rec, void *userdata)
 {
-	struct forked *f = userdata;
+	forked_t *f = userdata;
 
 	if ((pid_t)rec->pid == getpid()) {
 		f->parent_events++;
@@ -289,7 +331,7 @@ static void test_fork(void **state)
 {
 	const char *root = *state;
 	_cleanup_free_ char *path = trace_file_of(root, getpid());
-	struct forked f = {};
+	forked_t f = {};
 	int status;
 
 	assert_int_equal(smf_trace_open(root, "test-trace"), 0);
@@ -347,7 +389,7 @@ static void test_off_by_default(void **state)
 	unsetenv("SMF_TRACE_SIZE");
 }
 
-static int count(const struct smf_trace_record *rec, void *userdata)
+static int count(const smf_trace_record_t *rec, void *userdata)
 {
 	(*(size_t *)userdata)++;
 	return 0;
@@ -358,7 +400,7 @@ static void test_drops(void **state)
 {
 	const char *root = *state;
 	_cleanup_free_ char *path = trace_file_of(root, getpid());
-	struct smf_trace_file_info info;
+	smf_trace_file_info_t info;
 	size_t n = 0;
 
 	assert_int_equal(smf_trace_open_sized(root, "test-trace", 4096 + 65536), -EINVAL);
@@ -375,10 +417,10 @@ static void test_drops(void **state)
 
 #define CLOCK_EVENTS 4000
 
-struct clock_check {
+typedef struct clock_check {
 	uint64_t after[CLOCK_EVENTS];
 	size_t n, bad;
-};
+} clock_check_t;
 
 static uint64_t mono_ns(void)
 {
@@ -389,9 +431,9 @@ static uint64_t mono_ns(void)
 }
 
 /* Event i happened after reading i-1 and before reading i (1 us of slack for the TSC). */
-static int check_clock(const struct smf_trace_record *rec, void *userdata)
+static int check_clock(const smf_trace_record_t *rec, void *userdata)
 {
-	struct clock_check *c = userdata;
+	clock_check_t *c = userdata;
 	uint64_t lo = c->n ? c->after[c->n - 1] : 0;
 
 	if (c->n >= CLOCK_EVENTS || rec->ns + 1000 < lo || rec->ns > c->after[c->n] + 1000)
@@ -403,7 +445,7 @@ static int check_clock(const struct smf_trace_record *rec, void *userdata)
 static void clock_run(const char *root, const char *tsc_env)
 {
 	/* Static: a failed assertion longjmps out, and a heap copy would then leak. */
-	static struct clock_check c;
+	static clock_check_t c;
 	_cleanup_free_ char *path = NULL;
 	uint64_t t0;
 
@@ -490,7 +532,7 @@ static void test_string_drops(void **state)
 {
 	const char *root = *state;
 	_cleanup_free_ char *path = trace_file_of(root, getpid());
-	struct smf_trace_file_info info;
+	smf_trace_file_info_t info;
 	char s[1024];
 	size_t kept = 0, refused = 0, n = 0;
 
@@ -510,12 +552,16 @@ static void test_string_drops(void **state)
 	memset(s, 'a', sizeof(s) - 8);
 	snprintf(s + sizeof(s) - 8, 8, "%05d", 0);
 	assert_true(smf_trace_intern(s) != 0);
+	/* A refused string is not remembered as interned: asked again, it is refused again. */
+	memset(s, 'a' + 99 % 26, sizeof(s) - 8);
+	snprintf(s + sizeof(s) - 8, 8, "%05d", 99);
+	assert_int_equal(smf_trace_intern(s), 0);
 	smf_trace_close();
 	assert_true(kept > 50 && refused > 0);
 	assert_int_equal(smf_trace_read(path, count, &n, &info), 0);
 	assert_int_equal(n, 100);
 	assert_int_equal(info.drops, 0);
-	assert_int_equal(info.str_drops, refused);
+	assert_int_equal(info.str_drops, refused + 1);
 }
 
 /* Threads interning the same strings get the same ids, from their caches or the table. */
@@ -582,6 +628,7 @@ static void test_not_a_trace(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+	        cmocka_unit_test(test_flow),
 	        cmocka_unit_test_setup_teardown(test_round_trip, setup_root, teardown_root),
 	        cmocka_unit_test_setup_teardown(test_threads, setup_root, teardown_root),
 	        cmocka_unit_test_setup_teardown(test_sigkill, setup_root, teardown_root),
