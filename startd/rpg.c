@@ -1,9 +1,9 @@
 /*
  * rpg.c: commits to an instance's restarter pg.
  *
- * startd is the only writer of the restarter pg, so a batch (pg ensure + property sets, one
- * SQLite transaction, one notification) is enough: no read-modify-write, no generation to
- * check.  It also means the pg is never seen half-written: it appears with its state.
+ * startd is the only writer of the restarter pg, and within startd only the instance's worker
+ * (asserted), so a batch (pg ensure + property sets, one SQLite transaction, one notification)
+ * is enough: no read-modify-write, no generation to check.  It also means the pg is never seen half-written: it appears with its state.
  * startd.restarter_pg_written is traced once configd has answered the commit; the instant the
  * pg came to exist is configd's own configd.commit, before that answer.
  */
