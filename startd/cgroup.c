@@ -8,6 +8,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -17,6 +18,7 @@
 #include <unistd.h>
 
 #include "cgroup.h"
+#include "hash.h"
 #include "log.h"
 #include "macro.h"
 #include "timeutil.h"
@@ -52,15 +54,6 @@ static char *own_cgroup(void)
 	return NULL;
 }
 
-static uint32_t fnv1a(const char *s)
-{
-	uint32_t h = 2166136261u;
-
-	for (; *s; s++)
-		h = (h ^ (uint8_t)*s) * 16777619u;
-	return h;
-}
-
 bool cgroup_init(const char *root)
 {
 	_cleanup_free_ char *mnt = cgroup2_mount(), *own = own_cgroup();
@@ -68,7 +61,9 @@ bool cgroup_init(const char *root)
 
 	if (!mnt || !own)
 		return false;
-	if (asprintf(&dir, "%s%s/minismf-%08x", mnt, streq(own, "/") ? "" : own, fnv1a(root)) < 0)
+	/* 8 hex digits, as ever; only a startd of the same build must find the same name. */
+	if (asprintf(&dir, "%s%s/minismf-%08" PRIx32, mnt, streq(own, "/") ? "" : own,
+	            (uint32_t)smf_hash_str(root)) < 0)
 		return false;
 	if (mkdir(dir, 0755) < 0 && errno != EEXIST) {
 		free(dir);

@@ -99,7 +99,7 @@ static int resolve_group(const char *name, gid_t *ret)
 }
 
 /* supp_groups: names or ids separated by commas or blanks. */
-static int resolve_supp(const char *list, MethodContext *ctx, char **why)
+static int resolve_supp(const char *list, method_context_t *ctx, char **why)
 {
 	_cleanup_free_ char *copy = strdup(list);
 	char *save = NULL;
@@ -116,7 +116,7 @@ static int resolve_supp(const char *list, MethodContext *ctx, char **why)
 	return 0;
 }
 
-static int add_user_env(MethodContext *ctx, const struct passwd *pw)
+static int add_user_env(method_context_t *ctx, const struct passwd *pw)
 {
 	char *s;
 
@@ -130,7 +130,7 @@ static int add_user_env(MethodContext *ctx, const struct passwd *pw)
 }
 
 /* user, group, supp_groups, and the home directory as the default working directory. */
-static int resolve_ids(const scf_pg_t *pg, MethodContext *ctx, char **why)
+static int resolve_ids(const scf_pg_t *pg, method_context_t *ctx, char **why)
 {
 	_cleanup_free_ char *buf = malloc(NSS_BUF_SIZE);
 	const char *user = prop_str(pg, "user"), *group = prop_str(pg, "group");
@@ -177,7 +177,7 @@ static int resolve_ids(const scf_pg_t *pg, MethodContext *ctx, char **why)
 	return 0;
 }
 
-static int resolve(const scf_pg_t *pg, MethodContext *ctx, char **why)
+static int resolve(const scf_pg_t *pg, method_context_t *ctx, char **why)
 {
 	const char *wd = prop_str(pg, "working_directory");
 	const scf_property_t *env = scf_pg_property(pg, "environment");
@@ -201,12 +201,12 @@ static int resolve(const scf_pg_t *pg, MethodContext *ctx, char **why)
 }
 
 int method_context_load(scf_handle_t *h, const char *fmri, const scf_pg_t *method_pg,
-        MethodContext *ctx, char **why)
+        method_context_t *ctx, char **why)
 {
 	_cleanup_(scf_pg_freep) scf_pg_t *mc = NULL;
 	int r;
 
-	*ctx = (MethodContext){};
+	*ctx = (method_context_t){};
 	*why = NULL;
 	if (has_context(method_pg))
 		return resolve(method_pg, ctx, why);
@@ -218,12 +218,12 @@ int method_context_load(scf_handle_t *h, const char *fmri, const scf_pg_t *metho
 	return resolve(mc, ctx, why);
 }
 
-void method_context_done(MethodContext *ctx)
+void method_context_done(method_context_t *ctx)
 {
 	free(ctx->groups);
 	free(ctx->cwd);
 	strv_free(ctx->env);
-	*ctx = (MethodContext){};
+	*ctx = (method_context_t){};
 }
 
 int env_set(char ***env, const char *kv)

@@ -10,7 +10,7 @@
 
 #include "libscf.h"
 
-typedef struct MethodContext {
+typedef struct method_context {
 	bool set_ids; /* a user or group was named: the child switches to uid/gid/groups */
 	uid_t uid;
 	gid_t gid;
@@ -18,7 +18,7 @@ typedef struct MethodContext {
 	size_t n_groups;
 	char *cwd;  /* NULL: startd's own */
 	char **env; /* "K=V" to set over the inherited environment (HOME/USER/LOGNAME first) */
-} MethodContext;
+} method_context_t;
 
 /*
  * As illumos: the context properties of the method pg if it has any, else those of the
@@ -27,8 +27,8 @@ typedef struct MethodContext {
  * configuration error, so the instance goes to maintenance.
  */
 int method_context_load(scf_handle_t *h, const char *fmri, const scf_pg_t *method_pg,
-        MethodContext *ctx, char **why);
-void method_context_done(MethodContext *ctx);
+        method_context_t *ctx, char **why);
+void method_context_done(method_context_t *ctx);
 
 /* Sets "K=V" in an environment list, replacing an entry with the same K. */
 int env_set(char ***env, const char *kv);

@@ -19,66 +19,65 @@
 #include "startd.h"
 #include "timeutil.h"
 
-#define EMI_FMRI "svc:/system/early-manifest-import:default"
-
 static bool emi_enabled(scf_handle_t *h)
 {
 	const char *pgs[] = {SCF_PG_GENERAL_OVR, SCF_PG_GENERAL};
 
 	for (size_t k = 0; k < ELEMENTSOF(pgs); k++) {
-		scf_pg_t *pg = NULL;
+		_cleanup_(scf_pg_freep) scf_pg_t *pg = NULL;
+		unsigned fl = k ? SCF_READ_COMPOSED : 0;
 		const scf_property_t *p;
 		bool e = false;
-		int r = -1;
 
-		if (scf_pg_get(h, EMI_FMRI, pgs[k], NULL, k ? SCF_READ_COMPOSED : 0, &pg) >= 0 &&
-		        (p = scf_pg_property(pg, "enabled")))
-			r = scf_property_get_boolean(p, &e);
-		scf_pg_free(pg);
-		if (r >= 0)
+		if (scf_pg_get(h, SCF_INSTANCE_EMI, pgs[k], NULL, fl, &pg) >= 0 &&
+		        (p = scf_pg_property(pg, SCF_PROPERTY_ENABLED)) &&
+		        scf_property_get_boolean(p, &e) >= 0)
 			return e;
 	}
 	return false;
 }
 
-int emi_run(Manager *m)
+int emi_run(startd_t *m)
 {
 	method_result_t res = METHOD_OK;
-	StateUpdate u = {.start_pid = -1, .contract = -1};
-	Inst *i;
+	state_update_t u = {.start_pid = -1, .contract = -1};
+	instance_t *i;
 	int code = 0, r;
 
-	if (scf_entity_exists(m->main_h, EMI_FMRI) <= 0 || !emi_enabled(m->main_h))
+	if (scf_entity_exists(m->main_h, SCF_INSTANCE_EMI) <= 0 || !emi_enabled(m->main_h))
 		return 0;
-	i = inst_new(m, EMI_FMRI);
+	i = instance_new(m, SCF_INSTANCE_EMI);
 	if (!i)
 		return -ENOMEM;
+	/* The main thread is the instance's worker for the run: nothing else has its queue. */
+	event_queue_claim_worker(&i->q);
 	i->h = m->main_h;
-	log_info("%s: running early manifest import", EMI_FMRI);
-	u.state = RSTATE_OFFLINE;
-	u.next_state = RSTATE_ONLINE;
-	u.aux = "insert_in_graph";
-	(void)rpg_write(i->h, i->fmri, &u);
+	log_info("%s: running early manifest import", SCF_INSTANCE_EMI);
+	u.state = RESTARTER_STATE_OFFLINE;
+	u.next_state = RESTARTER_STATE_ONLINE;
+	u.aux = RESTARTER_AUX_INSERT_IN_GRAPH;
+	(void)rpg_write(i, &u);
 	r = method_run(i, "start", false, &res, &code);
 	if (r < 0 || res != METHOD_OK) {
-		log_error("%s: start method failed (%d)", EMI_FMRI, r < 0 ? r : code);
-		u.state = RSTATE_MAINT;
-		u.aux = "method_failed";
+		log_error("%s: start method failed (%d)", SCF_INSTANCE_EMI, r < 0 ? r : code);
+		u.state = RESTARTER_STATE_MAINT;
+		u.aux = RESTARTER_AUX_METHOD_FAILED;
 	} else {
-		u.state = RSTATE_ONLINE;
-		u.aux = "none";
+		u.state = RESTARTER_STATE_ONLINE;
+		u.aux = RESTARTER_AUX_NONE;
 	}
 	/* Nothing of it runs on: an online EMI has no contract to watch. */
 	if (i->pgid > 0) {
 		proc_contract_remove(i->pgid);
 		(void)proc_group_kill(i->pgid, SIGTERM, 5 * USEC_PER_SEC);
 	}
-	u.next_state = RSTATE_NONE;
+	u.next_state = RESTARTER_STATE_NONE;
 	u.start_pid = i->start_pid;
 	u.contract = 0;
 	u.logfile = i->logfile;
-	(void)rpg_write(i->h, i->fmri, &u);
+	(void)rpg_write(i, &u);
 	i->h = NULL;
-	inst_free(i);
+	event_queue_retire(&i->q);
+	instance_free(i);
 	return 0;
 }

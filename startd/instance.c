@@ -31,44 +31,21 @@
 #define RESTART_PERIOD_USEC (600 * USEC_PER_SEC)
 #define STOP_GRACE_USEC (5 * USEC_PER_SEC)
 
-static const char *const state_names[_RSTATE_MAX] = {
-        [RSTATE_NONE] = "none",
-        [RSTATE_UNINIT] = "uninitialized",
-        [RSTATE_OFFLINE] = "offline",
-        [RSTATE_ONLINE] = "online",
-        [RSTATE_DEGRADED] = "degraded",
-        [RSTATE_MAINT] = "maintenance",
-        [RSTATE_DISABLED] = "disabled",
-};
-
-const char *rstate_to_string(rstate_t s)
+instance_t *instance_new(startd_t *m, const char *fmri)
 {
-	return s < _RSTATE_MAX ? state_names[s] : "none";
-}
-
-rstate_t rstate_from_string(const char *s)
-{
-	for (int k = 0; s && k < _RSTATE_MAX; k++)
-		if (streq(s, state_names[k]))
-			return (rstate_t)k;
-	return RSTATE_NONE;
-}
-
-Inst *inst_new(Manager *m, const char *fmri)
-{
-	Inst *i = calloc(1, sizeof(*i));
+	instance_t *i = calloc(1, sizeof(*i));
 
 	if (!i || !(i->fmri = strdup(fmri))) {
 		free(i);
 		return NULL;
 	}
 	i->m = m;
-	i->state = RSTATE_UNINIT;
+	i->state = RESTARTER_STATE_UNINIT;
 	event_queue_init(&i->q);
 	return i;
 }
 
-void inst_free(Inst *i)
+void instance_free(instance_t *i)
 {
 	if (!i)
 		return;
@@ -80,21 +57,23 @@ void inst_free(Inst *i)
 }
 
 /* Whether startd must visit this instance at shutdown: it is up or owns processes. */
-static void update_active(Inst *i)
+static void update_active(instance_t *i)
 {
-	__atomic_store_n(&i->active, rstate_is_up(i->state) || i->pgid > 0, __ATOMIC_RELEASE);
+	__atomic_store_n(
+	        &i->active, restarter_state_is_up(i->state) || i->pgid > 0, __ATOMIC_RELEASE);
 }
 
-static void report(Inst *i)
+static void report(instance_t *i)
 {
 	update_active(i);
 	/* The auxiliary state rides along: restart_on needs to know why a dependency went down. */
 	(void)event_queue_push(&i->m->graph_q, GE_STATE, i->fmri, i->aux, NULL, i->state, NULL);
 }
 
-static int commit_full(Inst *i, rstate_t state, rstate_t next, const char *aux, bool pids)
+static int commit_full(instance_t *i, restarter_instance_state_t state,
+        restarter_instance_state_t next, const char *aux, bool pids)
 {
-	StateUpdate u = {
+	state_update_t u = {
 	        .state = state,
 	        .next_state = next,
 	        .aux = aux,
@@ -104,26 +83,28 @@ static int commit_full(Inst *i, rstate_t state, rstate_t next, const char *aux, 
 	};
 	int r;
 
+	instance_assert_worker(i);
 	if (state != i->state) {
-		log_info("%s: %s -> %s (%s)", i->fmri, rstate_to_string(i->state),
-		        rstate_to_string(state), strempty(aux));
+		log_info("%s: %s -> %s (%s)", i->fmri, restarter_state_to_string(i->state),
+		        restarter_state_to_string(state), strempty(aux));
 		probe_state_change(i->fmri, i->state, state);
 	}
 	i->state = state;
 	i->next_state = next;
 	i->aux = aux;
-	r = rpg_write(i->h, i->fmri, &u);
-	if (next == RSTATE_NONE)
+	r = rpg_write(i, &u);
+	if (next == RESTARTER_STATE_NONE)
 		report(i);
 	return r;
 }
 
-static int commit(Inst *i, rstate_t state, rstate_t next, const char *aux)
+static int commit(instance_t *i, restarter_instance_state_t state, restarter_instance_state_t next,
+        const char *aux)
 {
 	return commit_full(i, state, next, aux, false);
 }
 
-void inst_note_pids(Inst *i)
+void instance_note_pids(instance_t *i)
 {
 	(void)commit_full(i, i->state, i->next_state, i->aux, true);
 }
@@ -132,7 +113,7 @@ void inst_note_pids(Inst *i)
  * Kills what is left of the instance's contract and forgets it; then whatever escaped the
  * group (setsid) but not the instance's cgroup leaf, if there is one.
  */
-static void kill_contract(Inst *i, int sig)
+static void kill_contract(instance_t *i, int sig)
 {
 	if (i->pgid > 0) {
 		proc_contract_remove(i->pgid);
@@ -151,28 +132,30 @@ static void kill_contract(Inst *i, int sig)
  * mid-stop) are killed, and the instance goes back to offline (then started again if enabled).
  * Either way no service runs twice.
  */
-static void recover(Inst *i, const scf_pg_t *pg)
+static void recover(instance_t *i, const scf_pg_t *pg)
 {
 	const scf_property_t *p;
 	const char *s = NULL;
 	uint64_t v;
-	rstate_t st;
+	restarter_instance_state_t st;
 	smodel_t model = i->model = method_model(i);
 
-	p = scf_pg_property(pg, "state");
+	p = scf_pg_property(pg, SCF_PROPERTY_STATE);
 	if (p)
 		(void)scf_property_get_string(p, &s);
-	st = rstate_from_string(s);
-	if ((p = scf_pg_property(pg, "contract")) && scf_property_get_count(p, &v) >= 0)
+	st = restarter_state_from_string(s);
+	if ((p = scf_pg_property(pg, SCF_PROPERTY_CONTRACT)) && scf_property_get_count(p, &v) >= 0)
 		i->pgid = (pid_t)v;
-	if ((p = scf_pg_property(pg, "start_pid")) && scf_property_get_count(p, &v) >= 0)
+	if ((p = scf_pg_property(pg, SCF_PROPERTY_START_PID)) && scf_property_get_count(p, &v) >= 0)
 		i->start_pid = (pid_t)v;
-	if ((p = scf_pg_property(pg, "logfile")) && scf_property_get_string(p, &s) >= 0) {
+	if ((p = scf_pg_property(pg, SCF_PROPERTY_LOGFILE)) &&
+	        scf_property_get_string(p, &s) >= 0) {
 		free(i->logfile);
 		i->logfile = strdup(s);
 	}
 
-	if (rstate_is_up(st) && model != SMODEL_TRANSIENT && proc_group_alive_live(i->pgid)) {
+	if (restarter_state_is_up(st) && model != SMODEL_TRANSIENT &&
+	        proc_group_alive_live(i->pgid)) {
 		log_info("%s: adopting running process group %d", i->fmri, (int)i->pgid);
 		(void)proc_contract_add(i->pgid, i->fmri, true);
 		i->state = st;
@@ -182,20 +165,22 @@ static void recover(Inst *i, const scf_pg_t *pg)
 	bool had_contract = i->pgid > 0;
 	if (proc_group_alive_live(i->pgid)) {
 		log_info("%s: stopping leftover process group %d (state was %s)", i->fmri,
-		        (int)i->pgid, rstate_to_string(st));
+		        (int)i->pgid, restarter_state_to_string(st));
 		kill_contract(i, SIGTERM);
 	}
 	i->pgid = 0;
 	i->state = st;
 	/* Up without a contract (transient, or a start that left nothing, as EMI): stays up. */
-	if (st == RSTATE_MAINT || st == RSTATE_DISABLED || st == RSTATE_UNINIT ||
-	        (rstate_is_up(st) && (model == SMODEL_TRANSIENT || !had_contract)))
+	if (st == RESTARTER_STATE_MAINT || st == RESTARTER_STATE_DISABLED ||
+	        st == RESTARTER_STATE_UNINIT ||
+	        (restarter_state_is_up(st) && (model == SMODEL_TRANSIENT || !had_contract)))
 		report(i);
 	else
-		(void)commit_full(i, RSTATE_OFFLINE, RSTATE_NONE, "none", true);
+		(void)commit_full(
+		        i, RESTARTER_STATE_OFFLINE, RESTARTER_STATE_NONE, RESTARTER_AUX_NONE, true);
 }
 
-static void take_running_snapshot(Inst *i)
+static void take_running_snapshot(instance_t *i)
 {
 	_cleanup_strv_free_ char **snaps = NULL;
 
@@ -208,7 +193,7 @@ static void take_running_snapshot(Inst *i)
 		        scf_handle_errmsg(i->h));
 }
 
-static void handle_insert(Inst *i)
+static void handle_insert(instance_t *i)
 {
 	_cleanup_(scf_pg_freep) scf_pg_t *pg = NULL;
 	int r;
@@ -217,31 +202,33 @@ static void handle_insert(Inst *i)
 	if (r >= 0) {
 		recover(i, pg);
 	} else {
-		i->state = RSTATE_UNINIT;
+		i->state = RESTARTER_STATE_UNINIT;
 		smf_point(SMF_POINT_STARTD_RESTARTER_BEFORE_PG_WRITE);
 		/* RACE WINDOW ENDS HERE */
-		(void)commit(i, RSTATE_UNINIT, RSTATE_NONE, "insert_in_graph");
+		(void)commit(i, RESTARTER_STATE_UNINIT, RESTARTER_STATE_NONE,
+		        RESTARTER_AUX_INSERT_IN_GRAPH);
 		log_info("%s: inserted, uninitialized", i->fmri);
 	}
 	take_running_snapshot(i);
 	i->inserted = true;
 }
 
-static void handle_enable(Inst *i)
+static void handle_enable(instance_t *i)
 {
-	if (i->state == RSTATE_UNINIT || i->state == RSTATE_DISABLED)
-		(void)commit(i, RSTATE_OFFLINE, RSTATE_NONE, "enable_request");
+	if (i->state == RESTARTER_STATE_UNINIT || i->state == RESTARTER_STATE_DISABLED)
+		(void)commit(i, RESTARTER_STATE_OFFLINE, RESTARTER_STATE_NONE,
+		        RESTARTER_AUX_ENABLE_REQUEST);
 	else
 		report(i);
 }
 
 /* Runs the stop method, kills the contract, settles in target. */
-static void stop_instance(Inst *i, rstate_t target, const char *aux)
+static void stop_instance(instance_t *i, restarter_instance_state_t target, const char *aux)
 {
 	method_result_t res = METHOD_OK;
 	int code = 0, r;
 
-	if (rstate_is_up(i->state)) {
+	if (restarter_state_is_up(i->state)) {
 		(void)commit(i, i->state, target, aux);
 		r = method_run(i, "stop", false, &res, &code);
 		if (r < 0 && r != -ENOENT)
@@ -250,29 +237,29 @@ static void stop_instance(Inst *i, rstate_t target, const char *aux)
 			log_warning("%s: stop method failed (%d)", i->fmri, code);
 	}
 	kill_contract(i, SIGTERM);
-	(void)commit_full(i, target, RSTATE_NONE, aux, true);
+	(void)commit_full(i, target, RESTARTER_STATE_NONE, aux, true);
 }
 
-static void handle_disable(Inst *i)
+static void handle_disable(instance_t *i)
 {
-	if (i->state == RSTATE_DISABLED) {
+	if (i->state == RESTARTER_STATE_DISABLED) {
 		report(i);
 		return;
 	}
-	stop_instance(i, RSTATE_DISABLED, "disable_request");
+	stop_instance(i, RESTARTER_STATE_DISABLED, RESTARTER_AUX_DISABLE_REQUEST);
 }
 
-static void to_maintenance(Inst *i, const char *aux)
+static void to_maintenance(instance_t *i, const char *aux)
 {
 	kill_contract(i, SIGKILL);
-	(void)commit_full(i, RSTATE_MAINT, RSTATE_NONE, aux, true);
+	(void)commit_full(i, RESTARTER_STATE_MAINT, RESTARTER_STATE_NONE, aux, true);
 }
 
-static void handle_start(Inst *i)
+static void handle_start(instance_t *i)
 {
 	smodel_t model;
 
-	if (i->state != RSTATE_OFFLINE) {
+	if (i->state != RESTARTER_STATE_OFFLINE) {
 		report(i);
 		return;
 	}
@@ -281,47 +268,50 @@ static void handle_start(Inst *i)
 		method_result_t res = METHOD_OK;
 		int code = 0, r;
 
-		(void)commit(i, RSTATE_OFFLINE, RSTATE_ONLINE, "dependencies_satisfied");
+		(void)commit(i, RESTARTER_STATE_OFFLINE, RESTARTER_STATE_ONLINE,
+		        RESTARTER_AUX_DEPENDENCIES_SATISFIED);
 		r = method_run(i, "start", model == SMODEL_WAIT, &res, &code);
 		if (r < 0) {
 			log_error("%s: no usable start method", i->fmri);
-			to_maintenance(i, "method_failed");
+			to_maintenance(i, RESTARTER_AUX_METHOD_FAILED);
 			return;
 		}
 		if (res == METHOD_OK) {
 			if (model == SMODEL_TRANSIENT)
 				proc_contract_remove(i->pgid);
-			(void)commit_full(i, RSTATE_ONLINE, RSTATE_NONE, "none", true);
+			(void)commit_full(i, RESTARTER_STATE_ONLINE, RESTARTER_STATE_NONE,
+			        RESTARTER_AUX_NONE, true);
 			/* A contract that is already empty gets no event from the reaper. */
 			if (model != SMODEL_TRANSIENT && i->pgid > 0 &&
 			        !proc_group_alive(i->pgid)) {
-				Event e = {.type = RE_CONTRACT_EMPTY, .arg = i->pgid};
-				inst_handle(i, &e);
+				event_t e = {.type = RE_CONTRACT_EMPTY, .arg = i->pgid};
+				instance_handle(i, &e);
 			}
 			return;
 		}
 		if (res == METHOD_CANCELED) {
 			kill_contract(i, SIGKILL);
-			(void)commit_full(i, RSTATE_OFFLINE, RSTATE_NONE, "none", true);
+			(void)commit_full(i, RESTARTER_STATE_OFFLINE, RESTARTER_STATE_NONE,
+			        RESTARTER_AUX_NONE, true);
 			return;
 		}
 		if (res != METHOD_CONFIG)
 			log_warning("%s: start method %s (%d), attempt %u", i->fmri,
 			        res == METHOD_TIMEOUT ? "timed out" : "failed", code, attempt);
 		if (res == METHOD_FATAL || res == METHOD_CONFIG || res == METHOD_TIMEOUT) {
-			to_maintenance(i, "method_failed");
+			to_maintenance(i, RESTARTER_AUX_METHOD_FAILED);
 			return;
 		}
 		kill_contract(i, SIGKILL);
 		if (attempt >= START_FAILURE_LIMIT) {
-			to_maintenance(i, "fault_threshold_reached");
+			to_maintenance(i, RESTARTER_AUX_FAULT_THRESHOLD);
 			return;
 		}
 	}
 }
 
 /* Records a restart; true when it is the 5th within the period ("Restarting too quickly"). */
-static bool restarting_too_quickly(Inst *i)
+static bool restarting_too_quickly(instance_t *i)
 {
 	uint64_t now = now_monotonic_usec();
 	unsigned k = i->n_restarts % INST_RESTART_HISTORY;
@@ -333,40 +323,41 @@ static bool restarting_too_quickly(Inst *i)
 	return too;
 }
 
-static void handle_contract_empty(Inst *i, pid_t pgid)
+static void handle_contract_empty(instance_t *i, pid_t pgid)
 {
 	/* A transient service's leftovers may come and go: nothing of it is watched. */
-	if (pgid != i->pgid || !rstate_is_up(i->state) || i->model == SMODEL_TRANSIENT)
+	if (pgid != i->pgid || !restarter_state_is_up(i->state) || i->model == SMODEL_TRANSIENT)
 		return;
 	proc_contract_remove(pgid);
 	i->pgid = 0;
 	if (restarting_too_quickly(i)) {
 		log_error("%s: restarting too quickly, changing state to maintenance", i->fmri);
-		to_maintenance(i, "restarting_too_quickly");
+		to_maintenance(i, RESTARTER_AUX_RESTARTING_TOO_QUICKLY);
 		return;
 	}
 	log_info("%s: all processes of the service exited; restarting", i->fmri);
-	(void)commit_full(i, RSTATE_OFFLINE, RSTATE_NONE, "ct_ev_exit", true);
+	(void)commit_full(
+	        i, RESTARTER_STATE_OFFLINE, RESTARTER_STATE_NONE, RESTARTER_AUX_CT_EV_EXIT, true);
 }
 
-static void handle_maint_on(Inst *i, bool immediate)
+static void handle_maint_on(instance_t *i, bool immediate)
 {
-	if (i->state == RSTATE_MAINT) {
+	if (i->state == RESTARTER_STATE_MAINT) {
 		report(i);
 		return;
 	}
-	if (immediate || !rstate_is_up(i->state))
-		to_maintenance(i, "administrative_request");
+	if (immediate || !restarter_state_is_up(i->state))
+		to_maintenance(i, RESTARTER_AUX_ADMINISTRATIVE_REQUEST);
 	else
-		stop_instance(i, RSTATE_MAINT, "administrative_request");
+		stop_instance(i, RESTARTER_STATE_MAINT, RESTARTER_AUX_ADMINISTRATIVE_REQUEST);
 }
 
-static void handle_refresh(Inst *i)
+static void handle_refresh(instance_t *i)
 {
 	method_result_t res = METHOD_OK;
 	int code = 0, r;
 
-	if (!rstate_is_up(i->state))
+	if (!restarter_state_is_up(i->state))
 		return;
 	r = method_run(i, "refresh", false, &res, &code);
 	if (r >= 0 && res != METHOD_OK)
@@ -374,12 +365,12 @@ static void handle_refresh(Inst *i)
 }
 
 /* The administrative actions of restarter_actions; false if e is not one. */
-static bool handle_action(Inst *i, const Event *e)
+static bool handle_action(instance_t *i, const event_t *e)
 {
 	switch (e->type) {
 	case RE_RESTART:
-		if (rstate_is_up(i->state))
-			stop_instance(i, RSTATE_OFFLINE, "restart_request");
+		if (restarter_state_is_up(i->state))
+			stop_instance(i, RESTARTER_STATE_OFFLINE, RESTARTER_AUX_RESTART_REQUEST);
 		else
 			report(i);
 		return true;
@@ -391,24 +382,28 @@ static bool handle_action(Inst *i, const Event *e)
 		handle_maint_on(i, e->type == RE_MAINT_ON_IMMEDIATE);
 		return true;
 	case RE_MAINT_OFF:
-		if (i->state == RSTATE_MAINT)
-			(void)commit(i, RSTATE_UNINIT, RSTATE_NONE, "clear_request");
+		if (i->state == RESTARTER_STATE_MAINT)
+			(void)commit(i, RESTARTER_STATE_UNINIT, RESTARTER_STATE_NONE,
+			        RESTARTER_AUX_CLEAR_REQUEST);
 		return true;
 	case RE_DEGRADED:
-		if (i->state == RSTATE_ONLINE)
-			(void)commit(i, RSTATE_DEGRADED, RSTATE_NONE, "administrative_request");
+		if (i->state == RESTARTER_STATE_ONLINE)
+			(void)commit(i, RESTARTER_STATE_DEGRADED, RESTARTER_STATE_NONE,
+			        RESTARTER_AUX_ADMINISTRATIVE_REQUEST);
 		return true;
 	case RE_RESTORE:
-		if (i->state == RSTATE_DEGRADED)
-			(void)commit(i, RSTATE_ONLINE, RSTATE_NONE, "administrative_request");
+		if (i->state == RESTARTER_STATE_DEGRADED)
+			(void)commit(i, RESTARTER_STATE_ONLINE, RESTARTER_STATE_NONE,
+			        RESTARTER_AUX_ADMINISTRATIVE_REQUEST);
 		return true;
 	default:
 		return false;
 	}
 }
 
-void inst_handle(Inst *i, const Event *e)
+void instance_handle(instance_t *i, const event_t *e)
 {
+	instance_assert_worker(i);
 	if (e->type != RE_INSERT && e->type != RE_SHUTDOWN && !i->inserted)
 		return;
 	if (handle_action(i, e))
@@ -427,8 +422,9 @@ void inst_handle(Inst *i, const Event *e)
 		handle_start(i);
 		break;
 	case RE_STOP:
-		if (rstate_is_up(i->state))
-			stop_instance(i, RSTATE_OFFLINE, "dependency_activity");
+		if (restarter_state_is_up(i->state))
+			stop_instance(
+			        i, RESTARTER_STATE_OFFLINE, RESTARTER_AUX_DEPENDENCY_ACTIVITY);
 		else
 			report(i);
 		break;
@@ -439,7 +435,7 @@ void inst_handle(Inst *i, const Event *e)
 		/* The entity and its restarter pg are gone: only the processes remain to stop. */
 		kill_contract(i, SIGTERM);
 		i->inserted = false;
-		i->state = RSTATE_UNINIT;
+		i->state = RESTARTER_STATE_UNINIT;
 		update_active(i);
 		break;
 	case RE_RESYNC:
@@ -447,8 +443,8 @@ void inst_handle(Inst *i, const Event *e)
 		(void)commit_full(i, i->state, i->next_state, i->aux, true);
 		break;
 	case RE_SHUTDOWN:
-		if (i->inserted && rstate_is_up(i->state))
-			stop_instance(i, RSTATE_OFFLINE, "none");
+		if (i->inserted && restarter_state_is_up(i->state))
+			stop_instance(i, RESTARTER_STATE_OFFLINE, RESTARTER_AUX_NONE);
 		else
 			kill_contract(i, SIGTERM);
 		break;

@@ -3,11 +3,13 @@
  *
  * Invariant: everything below "worker-owned" is touched only by the thread that holds the
  * queue's worker bit (queue.h), so at most one thread at a time runs an instance's events and
- * methods, in queue order, without a lock.
+ * methods, in queue order, without a lock.  instance_handle(), the restarter pg's commits
+ * (rpg_write()) and method_run() assert it (instance_assert_worker()).
  */
 #ifndef STARTD_INSTANCE_H
 #define STARTD_INSTANCE_H
 
+#include <assert.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -25,15 +27,15 @@ typedef enum smodel {
 
 #define INST_RESTART_HISTORY 5 /* illumos' critical_failure_count default */
 
-typedef struct Inst {
-	Manager *m;
+typedef struct instance {
+	startd_t *m;
 	char *fmri;
-	EventQueue q;
+	event_queue_t q;
 
 	/* worker-owned */
 	scf_handle_t *h; /* the worker's own connection (handles are not thread-safe) */
 	bool inserted;
-	rstate_t state, next_state;
+	restarter_instance_state_t state, next_state;
 	const char *aux; /* the auxiliary_state last committed (a static string) */
 	smodel_t model;  /* as read at the last start (or recovery) */
 	pid_t pgid;      /* the contract: the start method's process group, 0 = none */
@@ -42,30 +44,36 @@ typedef struct Inst {
 	uint64_t restarts[INST_RESTART_HISTORY]; /* monotonic usec of the last restarts */
 	unsigned n_restarts;
 	bool active; /* up or owning processes (atomic: read at shutdown) */
-} Inst;
+} instance_t;
 
-Inst *inst_new(Manager *m, const char *fmri);
-void inst_free(Inst *i);
+instance_t *instance_new(startd_t *m, const char *fmri);
+void instance_free(instance_t *i);
+
+/* The calling thread holds i's worker bit: it may touch the worker-owned fields. */
+#define instance_assert_worker(i) assert(event_queue_is_worker(&(i)->q))
 
 /* Records start_pid and contract as soon as a start method is spawned, with the state as is, so
  * that a startd killed during the method leaves the group for its successor to find. */
-void inst_note_pids(Inst *i);
+void instance_note_pids(instance_t *i);
 
 /* Runs one event on the instance (in its worker thread, with i->h bound). */
-void inst_handle(Inst *i, const Event *e);
+void instance_handle(instance_t *i, const event_t *e);
 
 /* What a restarter pg commit writes: state, next_state, auxiliary_state and state_timestamp
  * always; the pids and logfile only when set (>= 0, non-NULL). */
-typedef struct StateUpdate {
-	rstate_t state, next_state;
+typedef struct state_update {
+	restarter_instance_state_t state, next_state;
 	const char *aux;
 	pid_t start_pid; /* -1: leave as is */
 	pid_t contract;  /* -1: leave as is */
 	const char *logfile;
-} StateUpdate;
+} state_update_t;
 
-/* rpg.c: the restarter pg, written with one atomic batch (startd is its only writer). */
-int rpg_write(scf_handle_t *h, const char *fmri, const StateUpdate *u);
+/*
+ * rpg.c: i's restarter pg, written with one atomic batch over i->h (startd is its only
+ * writer, and only i's worker writes it).
+ */
+int rpg_write(instance_t *i, const state_update_t *u);
 
 /* method.c */
 typedef enum method_result {
@@ -83,9 +91,9 @@ typedef enum method_result {
  * with wait_model the method is not waited for.  *code gets the exit status (or -signal).
  * Returns 0 with *res, or < 0 when the method is not defined (-ENOENT) or cannot be read.
  */
-int method_run(Inst *i, const char *name, bool wait_model, method_result_t *res, int *code);
+int method_run(instance_t *i, const char *name, bool wait_model, method_result_t *res, int *code);
 /* The instance's service model from startd/duration. */
-smodel_t method_model(Inst *i);
+smodel_t method_model(instance_t *i);
 /* $ROOT/var/svc/log/<service with / as ->:<instance>.log, malloc'd. */
 int method_logfile_path(const char *root, const char *fmri, char **ret);
 

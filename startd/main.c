@@ -11,8 +11,10 @@
  *        |                       each notification becomes a graph event, in commit order
  *        v
  *   graph thread (graph.c)       owns the vertices (instances with a general pg) and their
- *        |                       dependencies; on first sight queues INSERT + ENABLE/DISABLE,
- *        |                       later START/STOP as dependencies are met or lost
+ *        |                       dependencies, read with its own handle; on first sight queues
+ *        |                       INSERT + ENABLE/DISABLE; what to start, stop or restart as
+ *        |                       dependencies are met or lost is decided by graph-eval.c, pure
+ *        |                       code over the vertices (graph.h), unit tested without configd
  *        v
  *   restarter dispatcher         moves each event to its instance's own queue
  *   (restarter.c)
@@ -33,7 +35,10 @@
  * Invariants:
  * - Every thread that talks to configd has its own handle (handles are not thread-safe); the
  *   main thread's handle carries the restarter registration for startd's whole life.
- * - An instance's events and methods run one at a time, in queue order, in its worker only.
+ * - Only the graph thread touches the graph (asserted at graph.h's entry points).
+ * - An instance's events and methods run one at a time, in queue order, in its worker only:
+ *   the thread that holds its queue's worker bit, asserted where its state is used and where
+ *   its restarter pg is written (instance.h).
  * - The restarter pg of a new instance is written by its worker when it handles INSERT, never
  *   synchronously with the instance's creation: between the two, the instance exists without
  *   a restarter pg (the race; see docs/restarter.md).
@@ -49,9 +54,10 @@
  *   exit 0.  A repository that does not come back in time: the same, exit 1.
  * - Tracing (SMF_TRACE=1) starts once the root is known, before any thread, and stops after
  *   every thread was joined; each step of an instance's path through the threads above is an
- *   event of its flow (probes.c), and the delay points sit on that path (points.c).  A method
- *   inherits neither the trace file (close-on-exec; the mapping ends at exec) nor any page of
- *   it, only SMF_TRACE itself, so a method that runs svccfg or svcadm (EMI) traces on its own.
+ *   event of its flow (probes.c), and the delay points (smf_point(), delay.h) sit on that
+ *   path.  A method inherits neither the trace file (close-on-exec; the mapping ends at exec)
+ *   nor any page of it, only SMF_TRACE itself, so a method that runs svccfg or svcadm (EMI)
+ *   traces on its own.
  */
 #include <pthread.h>
 #include <signal.h>
@@ -75,7 +81,8 @@ static daemon_args_t args;
 
 static const daemon_args_spec_t args_spec = {
         .program = "svc.startd",
-        .description = "The master restarter of the SMF repository of DIR (default: $SMF_ROOT, else the\nper-user root).",
+        .description = "The master restarter of the SMF repository of DIR (default: $SMF_ROOT, "
+                       "else the\nper-user root).",
 };
 
 /* Threads inherit the mask: these signals are only ever taken synchronously. */
@@ -89,7 +96,7 @@ static void block_signals(sigset_t *mask)
 	signal(SIGPIPE, SIG_IGN);
 }
 
-static int register_restarter(Manager *m)
+static int register_restarter(startd_t *m)
 {
 	int r = scf_handle_create(m->root, &m->main_h);
 
@@ -105,11 +112,11 @@ static int register_restarter(Manager *m)
 	return r < 0 ? -EIO : 0;
 }
 
-static void manager_init(Manager *m)
+static void startd_init(startd_t *m)
 {
 	pthread_condattr_t ca;
 
-	*m = (Manager){.repo_stop_fd = -1};
+	*m = (startd_t){.repo_stop_fd = -1};
 	event_queue_init(&m->graph_q);
 	event_queue_init(&m->restarter_q);
 	sem_init(&m->scanned, 0, 0);
@@ -120,7 +127,7 @@ static void manager_init(Manager *m)
 	pthread_condattr_destroy(&ca);
 }
 
-static void manager_done(Manager *m)
+static void startd_done(startd_t *m)
 {
 	scf_handle_destroy(m->main_h);
 	event_queue_done(&m->graph_q);
@@ -143,7 +150,7 @@ static void wait_for_stop(const sigset_t *mask)
 	log_info("%s: shutting down", strsignal(si.si_signo));
 }
 
-static int run(Manager *m, const sigset_t *mask)
+static int run(startd_t *m, const sigset_t *mask)
 {
 	bool proc = false, restarter = false, graph_up = false, repo = false;
 	int r;
@@ -191,7 +198,7 @@ static int run(Manager *m, const sigset_t *mask)
 
 int main(int argc, char *argv[])
 {
-	Manager m;
+	startd_t m;
 	sigset_t mask;
 	int r;
 
@@ -202,9 +209,9 @@ int main(int argc, char *argv[])
 	/* Before block_signals() and any thread: the table is read without a lock. */
 	smf_points_init("svc.startd");
 	block_signals(&mask);
-	manager_init(&m);
+	startd_init(&m);
 	r = run(&m, &mask);
-	manager_done(&m);
+	startd_done(&m);
 	smf_trace_close(); /* every thread is gone */
 	return r < 0 ? 1 : 0;
 }

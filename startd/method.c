@@ -38,7 +38,7 @@
 extern char **environ;
 
 /* Reads a pg from "running" if there is one, else the current view; composed either way. */
-static int read_pg(Inst *i, const char *pg, scf_pg_t **ret)
+static int read_pg(instance_t *i, const char *pg, scf_pg_t **ret)
 {
 	int r = scf_pg_get(i->h, i->fmri, pg, SCF_SNAPSHOT_RUNNING, SCF_READ_COMPOSED, ret);
 
@@ -47,7 +47,7 @@ static int read_pg(Inst *i, const char *pg, scf_pg_t **ret)
 	return r;
 }
 
-smodel_t method_model(Inst *i)
+smodel_t method_model(instance_t *i)
 {
 	_cleanup_(scf_pg_freep) scf_pg_t *pg = NULL;
 	const scf_property_t *p;
@@ -86,7 +86,7 @@ int method_logfile_path(const char *root, const char *fmri, char **ret)
 }
 
 /* Opens the log for appending, creating its directory; the fd or < 0. */
-static int open_log(Inst *i)
+static int open_log(instance_t *i)
 {
 	_cleanup_free_ char *dir = NULL;
 
@@ -122,7 +122,7 @@ static void log_header(int fd, const char *fmt, ...)
  * environment property), then what illumos gives every method: SMF_FMRI, SMF_METHOD,
  * SMF_RESTARTER, and SMF_ROOT for our private roots.
  */
-static char **method_env(Inst *i, const char *name, const MethodContext *ctx)
+static char **method_env(instance_t *i, const char *name, const method_context_t *ctx)
 {
 	_cleanup_strv_free_ char **env = strv_new_empty();
 	char *s;
@@ -141,7 +141,7 @@ static char **method_env(Inst *i, const char *name, const MethodContext *ctx)
 		return NULL;
 	if (asprintf(&s, "SMF_METHOD=%s", name) < 0 || strv_consume(&env, s) < 0)
 		return NULL;
-	if (strv_extend(&env, "SMF_RESTARTER=svc:/system/svc/restarter:default") < 0)
+	if (strv_extend(&env, "SMF_RESTARTER=" SCF_SERVICE_STARTD) < 0)
 		return NULL;
 	if (asprintf(&s, "SMF_ROOT=%s", i->m->root) < 0 || strv_consume(&env, s) < 0)
 		return NULL;
@@ -173,7 +173,7 @@ static method_result_t classify_exit(int status, int *code)
  * the instance name, %m the method name, %r the restarter's name, %% a percent sign.  Other
  * sequences are kept as they are.
  */
-static char *expand_tokens(Inst *i, const char *name, const char *exec)
+static char *expand_tokens(instance_t *i, const char *name, const char *exec)
 {
 	_cleanup_free_ char *buf = NULL;
 	scf_fmri_t f = {};
@@ -226,7 +226,7 @@ static char *expand_tokens(Inst *i, const char *name, const char *exec)
 
 /* Spawns the exec string in its method context; the pid or < 0. */
 static pid_t spawn_exec(
-        Inst *i, const char *name, const char *exec, const MethodContext *ctx, int log_fd)
+        instance_t *i, const char *name, const char *exec, const method_context_t *ctx, int log_fd)
 {
 	_cleanup_strv_free_ char **env = method_env(i, name, ctx);
 	_cleanup_free_ char *cmd = NULL;
@@ -242,7 +242,7 @@ static pid_t spawn_exec(
 	if (!env || !expanded || asprintf(&cmd, "exec %s", expanded) < 0)
 		return -ENOMEM;
 	char *argv[] = {(char *)"/bin/sh", (char *)"-c", cmd, NULL};
-	SpawnOpts o = {
+	spawn_opts_t o = {
 	        .log_fd = log_fd,
 	        .cwd = ctx->cwd,
 	        .set_ids = ctx->set_ids,
@@ -257,12 +257,12 @@ static pid_t spawn_exec(
 
 static int exec_of(const scf_pg_t *pg, const char **exec, uint64_t *timeout)
 {
-	const scf_property_t *p = scf_pg_property(pg, "exec");
+	const scf_property_t *p = scf_pg_property(pg, SCF_PROPERTY_EXEC);
 
 	if (!p || scf_property_get_string(p, exec) < 0)
 		return -ENOENT;
 	*timeout = 0;
-	p = scf_pg_property(pg, "timeout_seconds");
+	p = scf_pg_property(pg, SCF_PROPERTY_TIMEOUT);
 	if (p && scf_property_get_count(p, timeout) < 0)
 		*timeout = 0;
 	return 0;
@@ -270,7 +270,7 @@ static int exec_of(const scf_pg_t *pg, const char **exec, uint64_t *timeout)
 
 /* Waits for the method, killing its group at the timeout (or, for a start, at shutdown). */
 static method_result_t wait_method(
-        Inst *i, pid_t pid, uint64_t timeout_s, bool cancellable, int *code)
+        instance_t *i, pid_t pid, uint64_t timeout_s, bool cancellable, int *code)
 {
 	uint64_t deadline =
 	        timeout_s ? deadline_after_usec(timeout_s * USEC_PER_SEC) : USEC_INFINITY;
@@ -291,10 +291,10 @@ static method_result_t wait_method(
 	return r == -ECANCELED ? METHOD_CANCELED : METHOD_TIMEOUT;
 }
 
-int method_run(Inst *i, const char *name, bool wait_model, method_result_t *res, int *code)
+int method_run(instance_t *i, const char *name, bool wait_model, method_result_t *res, int *code)
 {
 	_cleanup_(scf_pg_freep) scf_pg_t *pg = NULL;
-	_cleanup_(method_context_done) MethodContext ctx = {};
+	_cleanup_(method_context_done) method_context_t ctx = {};
 	_cleanup_free_ char *why = NULL;
 	_cleanup_close_ int log_fd = -1;
 	bool start = streq(name, "start");
@@ -303,6 +303,7 @@ int method_run(Inst *i, const char *name, bool wait_model, method_result_t *res,
 	pid_t pid;
 	int r;
 
+	instance_assert_worker(i);
 	*code = 0;
 	r = read_pg(i, name, &pg);
 	if (r < 0)
@@ -338,7 +339,7 @@ int method_run(Inst *i, const char *name, bool wait_model, method_result_t *res,
 	if (start) {
 		i->pgid = i->start_pid = pid;
 		(void)proc_contract_add(pid, i->fmri, false);
-		inst_note_pids(i);
+		instance_note_pids(i);
 	}
 	if (start && wait_model) {
 		proc_forget(pid);

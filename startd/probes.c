@@ -8,11 +8,13 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "macro.h"
 #include "probe.h"
 #include "probes.h"
 
 #define PG_FMRI_MAX (SCF_LIMIT_MAX_FMRI_LENGTH + SCF_LIMIT_MAX_NAME_LENGTH + 16)
 
+/* The admin events are named by the restarter_actions property that asks for them. */
 static const char *const event_names[] = {
         [RE_INSERT] = "insert",
         [RE_ENABLE] = "enable",
@@ -21,13 +23,13 @@ static const char *const event_names[] = {
         [RE_STOP] = "stop",
         [RE_CONTRACT_EMPTY] = "contract_empty",
         [RE_REMOVE] = "remove",
-        [RE_RESTART] = "restart",
-        [RE_REFRESH] = "refresh",
-        [RE_MAINT_ON] = "maint_on",
-        [RE_MAINT_ON_IMMEDIATE] = "maint_on_immediate",
-        [RE_MAINT_OFF] = "maint_off",
-        [RE_DEGRADED] = "degraded",
-        [RE_RESTORE] = "restore",
+        [RE_RESTART] = RESTARTER_ACTION_RESTART,
+        [RE_REFRESH] = RESTARTER_ACTION_REFRESH,
+        [RE_MAINT_ON] = RESTARTER_ACTION_MAINT_ON,
+        [RE_MAINT_ON_IMMEDIATE] = RESTARTER_ACTION_MAINT_ON_IMMEDIATE,
+        [RE_MAINT_OFF] = RESTARTER_ACTION_MAINT_OFF,
+        [RE_DEGRADED] = RESTARTER_ACTION_DEGRADED,
+        [RE_RESTORE] = RESTARTER_ACTION_RESTORE,
         [RE_RESYNC] = "resync",
         [RE_SHUTDOWN] = "shutdown",
         [RE_QUIT] = "quit",
@@ -35,8 +37,7 @@ static const char *const event_names[] = {
 
 const char *restarter_event_name(int type)
 {
-	if (type <= 0 || (size_t)type >= sizeof(event_names) / sizeof(event_names[0]) ||
-	        !event_names[type])
+	if (type <= 0 || (size_t)type >= ELEMENTSOF(event_names) || !event_names[type])
 		return "unknown";
 	return event_names[type];
 }
@@ -83,11 +84,13 @@ void probe_restarter_pg_written(const char *fmri)
 	        fmri);
 }
 
-void probe_state_change(const char *fmri, rstate_t from, rstate_t to)
+void probe_state_change(
+        const char *fmri, restarter_instance_state_t from, restarter_instance_state_t to)
 {
 	char buf[64];
 
-	snprintf(buf, sizeof(buf), "%s>%s", rstate_to_string(from), rstate_to_string(to));
+	snprintf(buf, sizeof(buf), "%s>%s", restarter_state_to_string(from),
+	        restarter_state_to_string(to));
 	SMF_PROBE(state_change, SMF_TRACE_STARTD_STATE_CHANGE, instance_flow(fmri), buf);
 }
 

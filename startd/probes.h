@@ -22,7 +22,8 @@ void probe_restarter_dequeue(const char *fmri, int type);
 /* startd.restarter_pg_written: configd acknowledged a commit of the instance's restarter pg. */
 void probe_restarter_pg_written(const char *fmri);
 /* startd.state_change: "<from>><to>". */
-void probe_state_change(const char *fmri, rstate_t from, rstate_t to);
+void probe_state_change(
+        const char *fmri, restarter_instance_state_t from, restarter_instance_state_t to);
 /* startd.method_start / method_exit ("<method> exit N", "signal N", "timeout", "canceled"). */
 void probe_method_start(const char *fmri, const char *method);
 void probe_method_exit(const char *fmri, const char *method, method_result_t res, int code);

@@ -32,27 +32,27 @@
 #define REAPER_TICK_USEC (100 * USEC_PER_MSEC)
 #define GROUP_EMPTY_DEADLINE_USEC (10 * USEC_PER_SEC)
 
-typedef struct Child {
-	struct Child *next;
+typedef struct child {
+	struct child *next;
 	pid_t pid;
 	bool done;
 	int status;
-} Child;
+} child_t;
 
-typedef struct Contract {
-	struct Contract *next;
+typedef struct contract {
+	struct contract *next;
 	pid_t pgid;
 	char *fmri;
 	bool adopted;
-} Contract;
+} contract_t;
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t reaped;
-static Child *children;
-static Contract *contracts;
+static child_t *children;
+static contract_t *contracts;
 static volatile bool reaper_quit;
 static bool waits_cancelled; /* under lock */
-static Manager *manager;
+static startd_t *manager;
 
 static void timespec_at(uint64_t usec, struct timespec *ts)
 {
@@ -122,8 +122,8 @@ bool proc_group_alive_live(pid_t pgid)
 /* Called with the lock held: RE_CONTRACT_EMPTY for each contract whose group is gone. */
 static void check_contracts_locked(bool adopted_too)
 {
-	for (Contract **p = &contracts; *p;) {
-		Contract *c = *p;
+	for (contract_t **p = &contracts; *p;) {
+		contract_t *c = *p;
 
 		if (c->adopted ? !adopted_too || proc_group_alive_live(c->pgid)
 		               : proc_group_alive(c->pgid)) {
@@ -139,7 +139,7 @@ static void check_contracts_locked(bool adopted_too)
 
 static void record_exit_locked(pid_t pid, int status)
 {
-	for (Child *c = children; c; c = c->next)
+	for (child_t *c = children; c; c = c->next)
 		if (c->pid == pid) {
 			c->done = true;
 			c->status = status;
@@ -187,7 +187,7 @@ static void *reaper_main(void *userdata)
 	return NULL;
 }
 
-int proc_start(Manager *m)
+int proc_start(startd_t *m)
 {
 	pthread_condattr_t ca;
 	int r;
@@ -205,19 +205,19 @@ int proc_start(Manager *m)
 	return 0;
 }
 
-void proc_stop(Manager *m)
+void proc_stop(startd_t *m)
 {
 	reaper_quit = true;
 	pthread_kill(m->reaper_thread, SIGCHLD);
 	pthread_join(m->reaper_thread, NULL);
 	pthread_mutex_lock(&lock);
 	while (children) {
-		Child *c = children;
+		child_t *c = children;
 		children = c->next;
 		free(c);
 	}
 	while (contracts) {
-		Contract *c = contracts;
+		contract_t *c = contracts;
 		contracts = c->next;
 		free(c->fmri);
 		free(c);
@@ -259,7 +259,7 @@ static void child_stdio(int log_fd)
 }
 
 /* In the forked child: only async-signal-safe calls until execve(). */
-_noreturn_ static void child_exec(char *const argv[], char *const envp[], const SpawnOpts *o)
+_noreturn_ static void child_exec(char *const argv[], char *const envp[], const spawn_opts_t *o)
 {
 	static const int dfl[] = {SIGPIPE, SIGTERM, SIGINT, SIGCHLD, SIGHUP};
 	struct sigaction sa = {.sa_handler = SIG_DFL};
@@ -338,7 +338,7 @@ static int spawn_attrs(
  * The fast path: posix_spawn() (a vfork-like clone, no page table copy) when there is neither
  * an identity to take nor a cgroup to enter.  A chdir() that fails makes posix_spawn() fail.
  */
-static pid_t spawn_fast(char *const argv[], char *const envp[], const SpawnOpts *o, Child *c)
+static pid_t spawn_fast(char *const argv[], char *const envp[], const spawn_opts_t *o, child_t *c)
 {
 	posix_spawn_file_actions_t fa;
 	posix_spawnattr_t a;
@@ -362,9 +362,9 @@ static pid_t spawn_fast(char *const argv[], char *const envp[], const SpawnOpts 
 	return r < 0 ? r : pid;
 }
 
-pid_t proc_spawn(char *const argv[], char *const envp[], const SpawnOpts *opts)
+pid_t proc_spawn(char *const argv[], char *const envp[], const spawn_opts_t *opts)
 {
-	Child *c = calloc(1, sizeof(*c));
+	child_t *c = calloc(1, sizeof(*c));
 	pid_t pid;
 	int err = 0;
 
@@ -393,9 +393,9 @@ pid_t proc_spawn(char *const argv[], char *const envp[], const SpawnOpts *opts)
 	return pid < 0 ? err : pid;
 }
 
-static Child **find_child_locked(pid_t pid)
+static child_t **find_child_locked(pid_t pid)
 {
-	Child **p = &children;
+	child_t **p = &children;
 
 	while (*p && (*p)->pid != pid)
 		p = &(*p)->next;
@@ -416,7 +416,7 @@ int proc_wait(pid_t pid, uint64_t deadline, int *status, bool cancellable)
 
 	pthread_mutex_lock(&lock);
 	for (;;) {
-		Child **p = find_child_locked(pid), *c = *p;
+		child_t **p = find_child_locked(pid), *c = *p;
 
 		if (!c) {
 			r = -ECHILD;
@@ -444,7 +444,7 @@ int proc_wait(pid_t pid, uint64_t deadline, int *status, bool cancellable)
 void proc_forget(pid_t pid)
 {
 	pthread_mutex_lock(&lock);
-	Child **p = find_child_locked(pid), *c = *p;
+	child_t **p = find_child_locked(pid), *c = *p;
 	if (c) {
 		*p = c->next;
 		free(c);
@@ -481,7 +481,7 @@ int proc_group_kill(pid_t pgid, int sig, uint64_t grace_usec)
 
 int proc_contract_add(pid_t pgid, const char *fmri, bool adopted)
 {
-	Contract *c = calloc(1, sizeof(*c));
+	contract_t *c = calloc(1, sizeof(*c));
 
 	if (!c || !(c->fmri = strdup(fmri))) {
 		free(c);
@@ -499,9 +499,9 @@ int proc_contract_add(pid_t pgid, const char *fmri, bool adopted)
 void proc_contract_remove(pid_t pgid)
 {
 	pthread_mutex_lock(&lock);
-	for (Contract **p = &contracts; *p; p = &(*p)->next)
+	for (contract_t **p = &contracts; *p; p = &(*p)->next)
 		if ((*p)->pgid == pgid) {
-			Contract *c = *p;
+			contract_t *c = *p;
 			*p = c->next;
 			free(c->fmri);
 			free(c);

@@ -19,15 +19,15 @@
 #include "startd.h"
 
 /* Makes startd a subreaper and starts the reaper thread. */
-int proc_start(Manager *m);
-void proc_stop(Manager *m);
+int proc_start(startd_t *m);
+void proc_stop(startd_t *m);
 
 /*
  * What a method's child becomes before it execs (the method_context, and its cgroup): all
  * resolved by the parent, since between fork() and exec() in a threaded process only
  * async-signal-safe calls are allowed.
  */
-typedef struct SpawnOpts {
+typedef struct spawn_opts {
 	int log_fd;      /* stdout and stderr; < 0: /dev/null */
 	const char *cwd; /* NULL: startd's own */
 	bool set_ids;    /* switch to uid/gid (and the supplementary groups) */
@@ -36,7 +36,7 @@ typedef struct SpawnOpts {
 	const gid_t *groups;
 	size_t n_groups;
 	int cgroup_procs_fd; /* an open cgroup.procs to enter first; < 0: none */
-} SpawnOpts;
+} spawn_opts_t;
 
 /*
  * Spawns argv with envp in a new process group (the child's pid), stdin from /dev/null, as
@@ -44,7 +44,7 @@ typedef struct SpawnOpts {
  * take on its context writes why to its log and exits 96 (SMF_EXIT_ERR_CONFIG); one that
  * cannot exec exits 127, as a shell would.  Returns the pid or a negative errno.
  */
-pid_t proc_spawn(char *const argv[], char *const envp[], const SpawnOpts *opts);
+pid_t proc_spawn(char *const argv[], char *const envp[], const spawn_opts_t *opts);
 
 /*
  * Waits for a spawned child's exit until deadline (monotonic usec; USEC_INFINITY: forever).

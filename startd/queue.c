@@ -1,18 +1,20 @@
 /* queue.c: FIFOs of events between threads (see queue.h). */
+#include <assert.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "fifo.h"
 #include "macro.h"
 #include "queue.h"
 #include "timeutil.h"
 
-void event_queue_init(EventQueue *q)
+void event_queue_init(event_queue_t *q)
 {
 	pthread_condattr_t ca;
 
-	*q = (EventQueue){};
+	*q = (event_queue_t){};
 	pthread_mutex_init(&q->lock, NULL);
 	/* Deadlines are monotonic so that a clock step cannot stretch a linger or a wait. */
 	pthread_condattr_init(&ca);
@@ -21,7 +23,7 @@ void event_queue_init(EventQueue *q)
 	pthread_condattr_destroy(&ca);
 }
 
-void event_free(Event *e)
+void event_free(event_t *e)
 {
 	if (!e)
 		return;
@@ -31,14 +33,12 @@ void event_free(Event *e)
 	free(e);
 }
 
-void event_queue_done(EventQueue *q)
+void event_queue_done(event_queue_t *q)
 {
-	while (q->head) {
-		Event *e = q->head;
-		q->head = e->next;
+	event_t *e;
+
+	while ((e = FIFO_POP(q->head, q->tail)))
 		event_free(e);
-	}
-	q->tail = NULL;
 	q->n = 0;
 	pthread_cond_destroy(&q->cond);
 	pthread_mutex_destroy(&q->lock);
@@ -53,10 +53,10 @@ static int dup_opt(const char *s, char **ret)
 	return *ret ? 0 : -ENOMEM;
 }
 
-int event_queue_push(EventQueue *q, int type, const char *fmri, const char *pg, const char *pgtype,
-        int64_t arg, bool *need_worker)
+int event_queue_push(event_queue_t *q, int type, const char *fmri, const char *pg,
+        const char *pgtype, int64_t arg, bool *need_worker)
 {
-	Event *e = calloc(1, sizeof(*e));
+	event_t *e = calloc(1, sizeof(*e));
 
 	if (!e)
 		return -ENOMEM;
@@ -68,11 +68,7 @@ int event_queue_push(EventQueue *q, int type, const char *fmri, const char *pg, 
 		return -ENOMEM;
 	}
 	pthread_mutex_lock(&q->lock);
-	if (q->tail)
-		q->tail->next = e;
-	else
-		q->head = e;
-	q->tail = e;
+	FIFO_PUSH(q->head, q->tail, e);
 	q->n++;
 	if (need_worker) {
 		*need_worker = !q->worker;
@@ -90,10 +86,9 @@ static void timespec_at(uint64_t usec, struct timespec *ts)
 }
 
 /* Called with the lock held: waits until an event or the deadline; the head or NULL. */
-static Event *pop_locked(EventQueue *q, uint64_t timeout_usec)
+static event_t *pop_locked(event_queue_t *q, uint64_t timeout_usec)
 {
 	uint64_t deadline = deadline_after_usec(timeout_usec);
-	Event *e;
 
 	while (!q->head) {
 		struct timespec ts;
@@ -107,18 +102,13 @@ static Event *pop_locked(EventQueue *q, uint64_t timeout_usec)
 		timespec_at(deadline, &ts);
 		(void)pthread_cond_timedwait(&q->cond, &q->lock, &ts);
 	}
-	e = q->head;
-	q->head = e->next;
-	if (!q->head)
-		q->tail = NULL;
 	q->n--;
-	e->next = NULL;
-	return e;
+	return FIFO_POP(q->head, q->tail);
 }
 
-Event *event_queue_pop(EventQueue *q, uint64_t timeout_usec)
+event_t *event_queue_pop(event_queue_t *q, uint64_t timeout_usec)
 {
-	Event *e;
+	event_t *e;
 
 	pthread_mutex_lock(&q->lock);
 	e = pop_locked(q, timeout_usec);
@@ -126,26 +116,63 @@ Event *event_queue_pop(EventQueue *q, uint64_t timeout_usec)
 	return e;
 }
 
-Event *event_queue_pop_or_retire(EventQueue *q, uint64_t linger_usec)
+/* Called with the lock held, by the owner if there is one. */
+static void retire_locked(event_queue_t *q)
 {
-	Event *e;
+	assert(!q->has_owner || pthread_equal(q->worker_owner, pthread_self()));
+	q->worker = false;
+	q->has_owner = false;
+}
+
+event_t *event_queue_pop_or_retire(event_queue_t *q, uint64_t linger_usec)
+{
+	event_t *e;
 
 	pthread_mutex_lock(&q->lock);
 	e = pop_locked(q, linger_usec);
 	if (!e)
-		q->worker = false;
+		retire_locked(q);
 	pthread_mutex_unlock(&q->lock);
 	return e;
 }
 
-void event_queue_retire(EventQueue *q)
+void event_queue_worker_enter(event_queue_t *q)
 {
 	pthread_mutex_lock(&q->lock);
-	q->worker = false;
+	assert(q->worker && !q->has_owner);
+	q->worker_owner = pthread_self();
+	q->has_owner = true;
 	pthread_mutex_unlock(&q->lock);
 }
 
-size_t event_queue_length(EventQueue *q)
+void event_queue_claim_worker(event_queue_t *q)
+{
+	pthread_mutex_lock(&q->lock);
+	assert(!q->worker);
+	q->worker = true;
+	q->worker_owner = pthread_self();
+	q->has_owner = true;
+	pthread_mutex_unlock(&q->lock);
+}
+
+bool event_queue_is_worker(event_queue_t *q)
+{
+	bool mine;
+
+	pthread_mutex_lock(&q->lock);
+	mine = q->worker && q->has_owner && pthread_equal(q->worker_owner, pthread_self());
+	pthread_mutex_unlock(&q->lock);
+	return mine;
+}
+
+void event_queue_retire(event_queue_t *q)
+{
+	pthread_mutex_lock(&q->lock);
+	retire_locked(q);
+	pthread_mutex_unlock(&q->lock);
+}
+
+size_t event_queue_length(event_queue_t *q)
 {
 	size_t n;
 

@@ -2,12 +2,17 @@
  * queue.h: the event queues between startd's threads.
  *
  * Every hand-off in startd (repository thread -> graph, graph -> restarter dispatcher,
- * dispatcher -> one instance, reaper -> dispatcher) is a FIFO of Events guarded by one mutex and
- * one condition variable: producers never block for long, and the consumer sees events in the
- * order they were pushed.  A queue can also own the "a worker is draining me" bit, so that an
- * instance's worker thread is started on demand and retires, lingering, when its queue stays
+ * dispatcher -> one instance, reaper -> dispatcher) is a FIFO of events guarded by one mutex
+ * and one condition variable: producers never block for long, and the consumer sees events in
+ * the order they were pushed.  A queue can also own the "a worker is draining me" bit, so that
+ * an instance's worker thread is started on demand and retires, lingering, when its queue stays
  * empty; both decisions are taken under the queue's lock, so no event is ever left without a
  * worker.
+ *
+ * The worker bit has an owner: the thread that drains the queue records itself
+ * (event_queue_worker_enter()) before it touches the state the bit protects, and asserts it
+ * (event_queue_is_worker()) where that state is used; the owner is forgotten when the bit is
+ * dropped.
  */
 #ifndef STARTD_QUEUE_H
 #define STARTD_QUEUE_H
@@ -17,47 +22,60 @@
 #include <stddef.h>
 #include <stdint.h>
 
-typedef struct Event {
-	struct Event *next;
+typedef struct event {
+	struct event *next;
 	int type;
 	char *fmri;   /* the entity the event is about (may be NULL) */
 	char *pg;     /* a pg name, for repository events (may be NULL) */
 	char *pgtype; /* its type, when known (may be NULL) */
 	int64_t arg;  /* a state, a process group... as the event type says */
-} Event;
+} event_t;
 
-typedef struct EventQueue {
+typedef struct event_queue {
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
-	Event *head, *tail;
+	event_t *head, *tail;
 	size_t n;
-	bool worker; /* a worker thread is draining this queue (on-demand queues only) */
-} EventQueue;
+	bool worker;    /* a worker thread is draining this queue (on-demand queues only) */
+	bool has_owner; /* worker_owner is set: the worker entered */
+	pthread_t worker_owner;
+} event_queue_t;
 
-void event_queue_init(EventQueue *q);
+void event_queue_init(event_queue_t *q);
 /* Frees the events still queued; the queue must have no user left. */
-void event_queue_done(EventQueue *q);
-void event_free(Event *e);
+void event_queue_done(event_queue_t *q);
+void event_free(event_t *e);
 
 /*
  * Pushes a copy of the strings.  With need_worker != NULL, claims the worker bit: *need_worker
  * is set when no worker was draining the queue, and the caller must start one.  0 or -ENOMEM.
  */
-int event_queue_push(EventQueue *q, int type, const char *fmri, const char *pg, const char *pgtype,
-        int64_t arg, bool *need_worker);
+int event_queue_push(event_queue_t *q, int type, const char *fmri, const char *pg,
+        const char *pgtype, int64_t arg, bool *need_worker);
 
 /* Waits for the next event; NULL after timeout_usec (USEC_INFINITY: waits forever). */
-Event *event_queue_pop(EventQueue *q, uint64_t timeout_usec);
+event_t *event_queue_pop(event_queue_t *q, uint64_t timeout_usec);
 
 /*
  * As event_queue_pop(), for a queue's worker: when nothing arrives within linger_usec the
  * worker bit is dropped under the lock and NULL is returned; the worker must then exit.
  */
-Event *event_queue_pop_or_retire(EventQueue *q, uint64_t linger_usec);
+event_t *event_queue_pop_or_retire(event_queue_t *q, uint64_t linger_usec);
+
+/*
+ * The calling thread becomes the worker: the bit must be claimed already (by the push that
+ * started it) and have no owner.  event_queue_claim_worker() claims the bit and enters at
+ * once, for a thread that acts as an instance's worker without a queue to drain (EMI); it
+ * asserts that no worker holds the bit.
+ */
+void event_queue_worker_enter(event_queue_t *q);
+void event_queue_claim_worker(event_queue_t *q);
+/* Whether the calling thread holds the worker bit (for asserts). */
+bool event_queue_is_worker(event_queue_t *q);
 
 /* Drops the worker bit at once (a worker that exits for another reason). */
-void event_queue_retire(EventQueue *q);
+void event_queue_retire(event_queue_t *q);
 
-size_t event_queue_length(EventQueue *q);
+size_t event_queue_length(event_queue_t *q);
 
 #endif

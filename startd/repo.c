@@ -35,7 +35,7 @@
 static scf_handle_t *repo_h;
 static int exit_status_lost; /* set when configd went away: main exits 1 */
 
-static void forward(Manager *m, const scf_notification_t *n)
+static void forward(startd_t *m, const scf_notification_t *n)
 {
 	int type = n->kind == SCF_NOTIFY_PG_DELETED ? GE_PG_DELETED : GE_PG_CHANGED;
 
@@ -45,7 +45,7 @@ static void forward(Manager *m, const scf_notification_t *n)
 }
 
 /* Drains what the library holds; < 0 when the connection broke. */
-static int drain(Manager *m)
+static int drain(startd_t *m)
 {
 	for (;;) {
 		scf_notification_t n = {};
@@ -59,7 +59,7 @@ static int drain(Manager *m)
 	}
 }
 
-static int subscribe(Manager *m)
+static int subscribe(startd_t *m)
 {
 	int r = scf_handle_create(m->root, &repo_h);
 
@@ -87,7 +87,7 @@ static uint64_t reconnect_timeout_usec(void)
 }
 
 /* Polls configd's socket until it answers; the new handle, or NULL at the deadline or stop. */
-static scf_handle_t *wait_for_configd(Manager *m)
+static scf_handle_t *wait_for_configd(startd_t *m)
 {
 	uint64_t deadline = deadline_after_usec(reconnect_timeout_usec());
 
@@ -105,7 +105,7 @@ static scf_handle_t *wait_for_configd(Manager *m)
 }
 
 /* 0 once registered and subscribed again with everything rewritten; < 0: give up. */
-static int reconnect(Manager *m)
+static int reconnect(startd_t *m)
 {
 	scf_handle_t *h;
 	int r;
@@ -137,7 +137,7 @@ static int reconnect(Manager *m)
 
 static void *repo_main(void *userdata)
 {
-	Manager *m = userdata;
+	startd_t *m = userdata;
 
 	for (;;) {
 		struct pollfd p[2] = {
@@ -168,7 +168,7 @@ int repo_lost(void)
 	return exit_status_lost;
 }
 
-int repo_thread_start(Manager *m)
+int repo_thread_start(startd_t *m)
 {
 	int r;
 
@@ -188,7 +188,7 @@ int repo_thread_start(Manager *m)
 	return 0;
 }
 
-void repo_thread_stop(Manager *m)
+void repo_thread_stop(startd_t *m)
 {
 	uint64_t one = 1;
 

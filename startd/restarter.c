@@ -31,12 +31,12 @@
 /* illumos' RINST_QUEUE_THRESHOLD: past it, administrative requests are dropped. */
 #define ADMIN_QUEUE_THRESHOLD 100
 
-int restarter_enqueue(Manager *m, int type, const char *fmri, int64_t arg)
+int restarter_enqueue(startd_t *m, int type, const char *fmri, int64_t arg)
 {
 	return event_queue_push(&m->restarter_q, type, fmri, NULL, NULL, arg, NULL);
 }
 
-static void worker_exited(Manager *m)
+static void worker_exited(startd_t *m)
 {
 	pthread_mutex_lock(&m->workers_lock);
 	m->n_workers--;
@@ -45,7 +45,7 @@ static void worker_exited(Manager *m)
 }
 
 /* Binds the worker's handle; a configd that is briefly away is retried a few times. */
-static int worker_bind(Inst *i)
+static int worker_bind(instance_t *i)
 {
 	int r = 0;
 
@@ -60,14 +60,31 @@ static int worker_bind(Inst *i)
 	return i->h ? 0 : r;
 }
 
+/*
+ * Waits for the instance's next event; NULL once the worker has retired.  The handle is let go
+ * while the worker still holds the bit (worker-owned state is never touched after it is
+ * dropped): an event that arrives meanwhile is taken, and the handle bound again for it.
+ */
+static event_t *worker_next(instance_t *i)
+{
+	event_t *e = event_queue_pop(&i->q, WORKER_LINGER_USEC);
+
+	if (e)
+		return e;
+	scf_handle_destroy(i->h);
+	i->h = NULL;
+	return event_queue_pop_or_retire(&i->q, 0);
+}
+
 static void *worker_main(void *userdata)
 {
-	Inst *i = userdata;
-	Manager *m = i->m;
+	instance_t *i = userdata;
+	startd_t *m = i->m;
 
+	event_queue_worker_enter(&i->q);
 	(void)worker_bind(i);
 	for (;;) {
-		Event *e = event_queue_pop_or_retire(&i->q, WORKER_LINGER_USEC);
+		event_t *e = worker_next(i);
 		bool quit;
 
 		if (!e)
@@ -82,20 +99,20 @@ static void *worker_main(void *userdata)
 		if (!i->h)
 			(void)worker_bind(i);
 		if (i->h)
-			inst_handle(i, e);
+			instance_handle(i, e);
 		event_free(e);
 		if (quit) {
+			scf_handle_destroy(i->h);
+			i->h = NULL;
 			event_queue_retire(&i->q);
 			break;
 		}
 	}
-	scf_handle_destroy(i->h);
-	i->h = NULL;
 	worker_exited(m);
 	return NULL;
 }
 
-static void start_worker(Manager *m, Inst *i)
+static void start_worker(startd_t *m, instance_t *i)
 {
 	pthread_attr_t a;
 	pthread_t t;
@@ -115,7 +132,7 @@ static void start_worker(Manager *m, Inst *i)
 	}
 }
 
-static void inst_enqueue(Manager *m, Inst *i, int type, int64_t arg)
+static void inst_enqueue(startd_t *m, instance_t *i, int type, int64_t arg)
 {
 	bool need = false;
 
@@ -133,16 +150,16 @@ static bool is_admin_event(int type)
 	return type >= RE_RESTART && type <= RE_RESTORE;
 }
 
-static void dispatch(Manager *m, const Event *e)
+static void dispatch(startd_t *m, const event_t *e)
 {
-	Inst *i;
+	instance_t *i;
 
 	pthread_mutex_lock(&m->insts_lock);
 	i = hashmap_get(m->insts, e->fmri);
 	if (!i && e->type == RE_INSERT) {
-		i = inst_new(m, e->fmri);
+		i = instance_new(m, e->fmri);
 		if (i && hashmap_put(m->insts, e->fmri, i) < 0) {
-			inst_free(i);
+			instance_free(i);
 			i = NULL;
 		}
 	}
@@ -159,10 +176,10 @@ static void dispatch(Manager *m, const Event *e)
 }
 
 /* After a configd restart every instance rewrites its restarter pg from its own state. */
-static void resync_all(Manager *m)
+static void resync_all(startd_t *m)
 {
 	size_t st = 0, n = 0;
-	Inst *i;
+	instance_t *i;
 
 	pthread_mutex_lock(&m->insts_lock);
 	while ((i = hashmap_next(m->insts, &st, NULL))) {
@@ -175,10 +192,10 @@ static void resync_all(Manager *m)
 
 static void *dispatch_main(void *userdata)
 {
-	Manager *m = userdata;
+	startd_t *m = userdata;
 
 	for (;;) {
-		Event *e = event_queue_pop(&m->restarter_q, USEC_INFINITY);
+		event_t *e = event_queue_pop(&m->restarter_q, USEC_INFINITY);
 
 		if (e->type == RE_QUIT) {
 			event_free(e);
@@ -192,7 +209,7 @@ static void *dispatch_main(void *userdata)
 	}
 }
 
-int restarter_start(Manager *m)
+int restarter_start(startd_t *m)
 {
 	int r;
 
@@ -205,11 +222,11 @@ int restarter_start(Manager *m)
 	return 0;
 }
 
-void restarter_stop(Manager *m)
+void restarter_stop(startd_t *m)
 {
 	const char *key;
 	size_t st = 0;
-	Inst *i;
+	instance_t *i;
 
 	(void)restarter_enqueue(m, RE_QUIT, NULL, 0);
 	pthread_join(m->dispatch_thread, NULL);
@@ -236,7 +253,7 @@ void restarter_stop(Manager *m)
 
 	st = 0;
 	while ((i = hashmap_next(m->insts, &st, &key)))
-		inst_free(i);
+		instance_free(i);
 	hashmap_free(m->insts);
 	m->insts = NULL;
 }

@@ -1,9 +1,9 @@
 /*
  * rpg.c: commits to an instance's restarter pg.
  *
- * startd is the only writer of the restarter pg, so a batch (pg ensure + property sets, one
- * SQLite transaction, one notification) is enough: no read-modify-write, no generation to
- * check.  It also means the pg is never seen half-written: it appears with its state.
+ * startd is the only writer of the restarter pg, and within startd only the instance's worker
+ * (asserted), so a batch (pg ensure + property sets, one SQLite transaction, one notification)
+ * is enough: no read-modify-write, no generation to check.  It also means the pg is never seen half-written: it appears with its state.
  * startd.restarter_pg_written is traced once configd has answered the commit; the instant the
  * pg came to exist is configd's own configd.commit, before that answer.
  */
@@ -33,13 +33,16 @@ static int set_pid(scf_batch_t *b, const char *fmri, const char *prop, pid_t pid
 	return set1(b, fmri, prop, SCF_TYPE_COUNT, buf);
 }
 
-int rpg_write(scf_handle_t *h, const char *fmri, const StateUpdate *u)
+int rpg_write(instance_t *i, const state_update_t *u)
 {
+	scf_handle_t *h = i->h;
+	const char *fmri = i->fmri;
 	scf_batch_t *b = NULL;
 	uint64_t now = now_realtime_usec();
 	char ts[64];
 	int r;
 
+	instance_assert_worker(i);
 	snprintf(ts, sizeof(ts), "%" PRIu64 ".%06" PRIu64, now / USEC_PER_SEC, now % USEC_PER_SEC);
 	r = scf_batch_new(h, &b);
 	if (r < 0)
@@ -47,19 +50,22 @@ int rpg_write(scf_handle_t *h, const char *fmri, const StateUpdate *u)
 	r = scf_batch_pg_ensure(
 	        b, fmri, SCF_PG_RESTARTER, SCF_GROUP_FRAMEWORK, SCF_PG_FLAG_NONPERSISTENT);
 	if (r >= 0)
-		r = set1(b, fmri, "state", SCF_TYPE_ASTRING, rstate_to_string(u->state));
+		r = set1(b, fmri, SCF_PROPERTY_STATE, SCF_TYPE_ASTRING,
+		        restarter_state_to_string(u->state));
 	if (r >= 0)
-		r = set1(b, fmri, "next_state", SCF_TYPE_ASTRING, rstate_to_string(u->next_state));
+		r = set1(b, fmri, SCF_PROPERTY_NEXT_STATE, SCF_TYPE_ASTRING,
+		        restarter_state_to_string(u->next_state));
 	if (r >= 0)
-		r = set1(b, fmri, "auxiliary_state", SCF_TYPE_ASTRING, u->aux ? u->aux : "none");
+		r = set1(b, fmri, SCF_PROPERTY_AUX_STATE, SCF_TYPE_ASTRING,
+		        u->aux ? u->aux : RESTARTER_AUX_NONE);
 	if (r >= 0)
-		r = set1(b, fmri, "state_timestamp", SCF_TYPE_TIME, ts);
+		r = set1(b, fmri, SCF_PROPERTY_STATE_TIMESTAMP, SCF_TYPE_TIME, ts);
 	if (r >= 0)
-		r = set_pid(b, fmri, "start_pid", u->start_pid);
+		r = set_pid(b, fmri, SCF_PROPERTY_START_PID, u->start_pid);
 	if (r >= 0)
-		r = set_pid(b, fmri, "contract", u->contract);
+		r = set_pid(b, fmri, SCF_PROPERTY_CONTRACT, u->contract);
 	if (r >= 0 && u->logfile)
-		r = set1(b, fmri, "logfile", SCF_TYPE_ASTRING, u->logfile);
+		r = set1(b, fmri, SCF_PROPERTY_LOGFILE, SCF_TYPE_ASTRING, u->logfile);
 	if (r >= 0)
 		r = scf_batch_commit(b);
 	if (r >= 0)

@@ -13,32 +13,14 @@
 #include "hashmap.h"
 #include "libscf.h"
 #include "queue.h"
-
-/* Instance states, as illumos names them in restarter/state. */
-typedef enum rstate {
-	RSTATE_NONE = 0, /* "none": only as next_state */
-	RSTATE_UNINIT,
-	RSTATE_OFFLINE,
-	RSTATE_ONLINE,
-	RSTATE_DEGRADED,
-	RSTATE_MAINT,
-	RSTATE_DISABLED,
-	_RSTATE_MAX
-} rstate_t;
-
-const char *rstate_to_string(rstate_t s);
-rstate_t rstate_from_string(const char *s); /* RSTATE_NONE for anything unknown */
-static inline bool rstate_is_up(rstate_t s)
-{
-	return s == RSTATE_ONLINE || s == RSTATE_DEGRADED;
-}
+#include "restarter.h"
 
 /* Events for the graph thread. */
 enum {
 	GE_SCAN = 1,   /* list every instance once (at start, after subscribing) */
 	GE_PG_CHANGED, /* fmri, pg, pgtype: a pg was created or committed */
 	GE_PG_DELETED, /* fmri, pg, pgtype: a pg (or its entity) was deleted */
-	GE_STATE,      /* fmri, pg = auxiliary_state, arg = rstate_t: a worker settled a state */
+	GE_STATE,      /* fmri, pg = auxiliary_state, arg = the state: a worker settled a state */
 	GE_RECONNECT,  /* configd restarted: rebind, re-read every vertex, rescan */
 	GE_QUIT,
 };
@@ -66,12 +48,13 @@ enum {
 	RE_QUIT,               /* the dispatcher exits */
 };
 
-typedef struct Manager {
+/* svc.startd's top-level state, made by main() and shared by every thread. */
+typedef struct startd {
 	char *root;
 	scf_handle_t *main_h; /* the registered restarter connection; the main thread's */
 
-	EventQueue graph_q;
-	EventQueue restarter_q;
+	event_queue_t graph_q;
+	event_queue_t restarter_q;
 	pthread_t repo_thread, graph_thread, dispatch_thread, reaper_thread;
 	int repo_stop_fd; /* eventfd: wakes the repository thread to exit */
 	sem_t scanned;    /* posted by the graph once the first scan is queued */
@@ -84,25 +67,25 @@ typedef struct Manager {
 	pthread_mutex_t workers_lock;
 	pthread_cond_t workers_cond;
 	unsigned n_workers;
-} Manager;
+} startd_t;
 
 /* emi.c: runs svc:/system/early-manifest-import:default to completion if it exists. */
-int emi_run(Manager *m);
+int emi_run(startd_t *m);
 
 /* repo.c: the repository-event thread. */
-int repo_thread_start(Manager *m);
-void repo_thread_stop(Manager *m);
+int repo_thread_start(startd_t *m);
+void repo_thread_stop(startd_t *m);
 /* 1 once the repository connection was lost (startd then exits with status 1). */
 int repo_lost(void);
 
 /* graph.c: the graph thread. */
-int graph_thread_start(Manager *m);
-void graph_thread_stop(Manager *m);
+int graph_thread_start(startd_t *m);
+void graph_thread_stop(startd_t *m);
 
 /* restarter.c: the dispatcher and the instance table. */
-int restarter_start(Manager *m);
+int restarter_start(startd_t *m);
 /* Stops the dispatcher, then shuts every instance down (stopping its processes) and waits. */
-void restarter_stop(Manager *m);
-int restarter_enqueue(Manager *m, int type, const char *fmri, int64_t arg);
+void restarter_stop(startd_t *m);
+int restarter_enqueue(startd_t *m, int type, const char *fmri, int64_t arg);
 
 #endif

@@ -1,0 +1,663 @@
+/*
+ * Unit tests of startd's dependency graph decisions (startd/graph-eval.c), without a configd.
+ *
+ * Each test builds vertices and dependency groups by hand, as graph.c would from the
+ * repository, drives the graph with state reports, and checks the restarter events it emits:
+ * which instances start, which stop, which restart on a dependency's refresh.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "graph.h"
+#include "macro.h"
+#include "startd.h"
+
+#define MAX_EMITTED 64
+
+typedef struct emitted {
+	int event;
+	char fmri[256];
+} emitted_t;
+
+/* The graph under test and what it emitted since the last take(). */
+typedef struct fixture {
+	graph_t g;
+	emitted_t ev[MAX_EMITTED];
+	size_t n;
+} fixture_t;
+
+static void record(void *userdata, int event, const char *fmri)
+{
+	fixture_t *f = userdata;
+
+	assert_true(f->n < MAX_EMITTED);
+	f->ev[f->n].event = event;
+	snprintf(f->ev[f->n].fmri, sizeof(f->ev[f->n].fmri), "%s", fmri);
+	f->n++;
+}
+
+static int setup(void **state)
+{
+	fixture_t *f = calloc(1, sizeof(*f));
+
+	assert_non_null(f);
+	assert_int_equal(graph_init(&f->g, record, f), 0);
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	fixture_t *f = *state;
+
+	graph_done(&f->g);
+	free(f);
+	return 0;
+}
+
+/* How many times event was emitted for fmri since the last take(); forgets what was emitted. */
+static unsigned count(fixture_t *f, int event, const char *fmri)
+{
+	unsigned c = 0;
+
+	for (size_t k = 0; k < f->n; k++)
+		if (f->ev[k].event == event && streq(f->ev[k].fmri, fmri))
+			c++;
+	return c;
+}
+
+static void take(fixture_t *f)
+{
+	f->n = 0;
+}
+
+static vertex_t *add(fixture_t *f, const char *fmri, bool enabled, restarter_instance_state_t st)
+{
+	vertex_t *v = NULL;
+
+	assert_int_equal(graph_vertex_add(&f->g, fmri, &v), 0);
+	assert_non_null(v);
+	v->enabled = enabled;
+	v->state = st;
+	return v;
+}
+
+/* One dependency group of v: grouping and restart_on as a pg spells them, then the entities. */
+static depgroup_t *dep(vertex_t *v, const char *grouping, const char *restart_on, ...)
+{
+	depgroup_t d;
+	const char *e;
+	va_list ap;
+
+	assert_int_equal(depgroup_init(&d, grouping, restart_on), 0);
+	va_start(ap, restart_on);
+	while ((e = va_arg(ap, const char *)))
+		assert_int_equal(depgroup_add_entity(&d, e), 0);
+	va_end(ap);
+	assert_int_equal(vertex_dep_append(v, &d), 0);
+	assert_null(d.entities);
+	return &v->deps[v->n_deps - 1];
+}
+
+#define ON RESTARTER_STATE_ONLINE
+#define OFF RESTARTER_STATE_OFFLINE
+
+/* ---- dependency groups as read from a pg ---- */
+
+static void test_depgroup_defaults(void **state)
+{
+	depgroup_t d;
+
+	/* Absent: require_all, restart (as svccfg export assumes). */
+	assert_int_equal(depgroup_init(&d, NULL, NULL), 0);
+	assert_int_equal(d.grouping, DEPGRP_REQUIRE_ALL);
+	assert_int_equal(d.restart_on, RESTART_ON_RESTART);
+	assert_non_null(d.entities);
+	assert_null(d.entities[0]);
+	depgroup_done(&d);
+
+	/* Unknown: the same defaults, never an error. */
+	assert_int_equal(depgroup_init(&d, "require_some", "sometimes"), 0);
+	assert_int_equal(d.grouping, DEPGRP_REQUIRE_ALL);
+	assert_int_equal(d.restart_on, RESTART_ON_RESTART);
+	depgroup_done(&d);
+
+	assert_int_equal(depgroup_init(&d, "optional_all", "none"), 0);
+	assert_int_equal(d.grouping, DEPGRP_OPTIONAL_ALL);
+	assert_int_equal(d.restart_on, RESTART_ON_NONE);
+	depgroup_done(&d);
+
+	assert_int_equal(depgroup_init(&d, "exclude_all", "refresh"), 0);
+	assert_int_equal(d.grouping, DEPGRP_EXCLUDE_ALL);
+	assert_int_equal(d.restart_on, RESTART_ON_REFRESH);
+	depgroup_done(&d);
+
+	assert_int_equal(depgroup_init(&d, "require_any", "error"), 0);
+	assert_int_equal(d.grouping, DEPGRP_REQUIRE_ANY);
+	assert_int_equal(d.restart_on, RESTART_ON_ERROR);
+	depgroup_done(&d);
+}
+
+static void test_depgroup_entities(void **state)
+{
+	depgroup_t d;
+
+	assert_int_equal(depgroup_init(&d, NULL, NULL), 0);
+	/* svc: FMRIs are canonicalized (the scope goes); anything else is kept as written. */
+	assert_int_equal(depgroup_add_entity(&d, "svc://localhost/net/a:default"), 0);
+	assert_int_equal(depgroup_add_entity(&d, "file://localhost/etc/passwd"), 0);
+	assert_int_equal(depgroup_add_entity(&d, "svc:not a valid fmri::"), 0);
+	assert_string_equal(d.entities[0], "svc:/net/a:default");
+	assert_string_equal(d.entities[1], "file://localhost/etc/passwd");
+	assert_string_equal(d.entities[2], "svc:not a valid fmri::");
+	assert_null(d.entities[3]);
+	depgroup_done(&d);
+}
+
+static void test_service_len(void **state)
+{
+	assert_int_equal(graph_service_len("svc:/net/a:default"), strlen("svc:/net/a"));
+	assert_int_equal(graph_service_len("svc:/net/a"), 0);
+	assert_int_equal(graph_service_len("svc:/a"), 0);
+}
+
+static void test_vertex_add(void **state)
+{
+	fixture_t *f = *state;
+	vertex_t *v = add(f, "svc:/a:default", false, RESTARTER_STATE_UNINIT), *w = NULL;
+
+	assert_ptr_equal(graph_vertex_get(&f->g, "svc:/a:default"), v);
+	assert_null(graph_vertex_get(&f->g, "svc:/b:default"));
+	assert_int_equal(graph_vertex_add(&f->g, "svc:/a:default", &w), -EEXIST);
+	/* A new vertex is uninitialized and emits nothing until asked. */
+	v = NULL;
+	assert_int_equal(graph_vertex_add(&f->g, "svc:/c:default", &v), 0);
+	assert_int_equal(v->state, RESTARTER_STATE_UNINIT);
+	assert_false(v->enabled);
+	assert_int_equal(v->n_deps, 0);
+	assert_int_equal(f->n, 0);
+
+	graph_send_enabled(&f->g, v);
+	assert_int_equal(count(f, RE_DISABLE, "svc:/c:default"), 1);
+	v->enabled = true;
+	graph_send_enabled(&f->g, v);
+	assert_int_equal(count(f, RE_ENABLE, "svc:/c:default"), 1);
+	assert_int_equal(f->n, 2);
+}
+
+/* ---- the four groupings ---- */
+
+static void test_require_all(void **state)
+{
+	fixture_t *f = *state;
+	vertex_t *a = add(f, "svc:/a:default", true, ON);
+	vertex_t *b = add(f, "svc:/b:default", true, OFF);
+	vertex_t *c = add(f, "svc:/c:default", true, OFF);
+	depgroup_t *d = dep(c, "require_all", NULL, "svc:/a:default", "svc:/b:default", NULL);
+
+	assert_false(graph_group_satisfied(&f->g, d));
+	b->state = RESTARTER_STATE_DEGRADED; /* degraded is up */
+	assert_true(graph_group_satisfied(&f->g, d));
+	a->state = RESTARTER_STATE_MAINT;
+	assert_false(graph_group_satisfied(&f->g, d));
+	a->state = ON;
+	/* A dependency the graph does not know is not up. */
+	d = dep(c, "require_all", NULL, "svc:/nowhere:default", NULL);
+	assert_false(graph_group_satisfied(&f->g, d));
+	assert_false(graph_deps_satisfied(&f->g, c));
+	/* An empty group asks for nothing. */
+	d = dep(b, "require_all", NULL, NULL);
+	assert_true(graph_group_satisfied(&f->g, d));
+}
+
+static void test_require_any(void **state)
+{
+	fixture_t *f = *state;
+	vertex_t *a = add(f, "svc:/a:default", true, OFF);
+	vertex_t *b = add(f, "svc:/b:default", false, RESTARTER_STATE_DISABLED);
+	vertex_t *c = add(f, "svc:/c:default", true, OFF);
+	depgroup_t *d = dep(c, "require_any", NULL, "svc:/a:default", "svc:/b:default", NULL);
+
+	assert_false(graph_group_satisfied(&f->g, d));
+	b->state = ON;
+	assert_true(graph_group_satisfied(&f->g, d));
+	b->state = OFF;
+	a->state = ON;
+	assert_true(graph_group_satisfied(&f->g, d));
+	/* None named: satisfied. */
+	d = dep(c, "require_any", NULL, NULL);
+	assert_true(graph_group_satisfied(&f->g, d));
+}
+
+static void test_optional_all(void **state)
+{
+	fixture_t *f = *state;
+	vertex_t *a = add(f, "svc:/a:default", true, OFF);
+	vertex_t *c = add(f, "svc:/c:default", true, OFF);
+	depgroup_t *d = dep(c, "optional_all", NULL, "svc:/a:default", "svc:/absent:default", NULL);
+
+	/* a is enabled and offline: it is coming, so it is waited for; absent is not. */
+	assert_false(graph_group_satisfied(&f->g, d));
+	a->state = RESTARTER_STATE_UNINIT;
+	assert_false(graph_group_satisfied(&f->g, d));
+	a->state = ON;
+	assert_true(graph_group_satisfied(&f->g, d));
+	/* Not coming: disabled, or in maintenance. */
+	a->state = OFF;
+	a->enabled = false;
+	assert_true(graph_group_satisfied(&f->g, d));
+	a->enabled = true;
+	a->state = RESTARTER_STATE_MAINT;
+	assert_true(graph_group_satisfied(&f->g, d));
+}
+
+static void test_exclude_all(void **state)
+{
+	fixture_t *f = *state;
+	vertex_t *a = add(f, "svc:/a:default", false, RESTARTER_STATE_DISABLED);
+	vertex_t *c = add(f, "svc:/c:default", true, OFF);
+	depgroup_t *d = dep(c, "exclude_all", NULL, "svc:/a:default", "svc:/absent:default", NULL);
+
+	assert_true(graph_group_satisfied(&f->g, d));
+	a->state = ON;
+	assert_false(graph_group_satisfied(&f->g, d));
+	/* Coming counts as present: enabled and offline (or uninitialized). */
+	a->enabled = true;
+	a->state = OFF;
+	assert_false(graph_group_satisfied(&f->g, d));
+	a->state = RESTARTER_STATE_MAINT;
+	assert_true(graph_group_satisfied(&f->g, d));
+}
+
+/* A service FMRI stands for all its instances. */
+static void test_service_entity(void **state)
+{
+	fixture_t *f = *state;
+	vertex_t *one = add(f, "svc:/net/a:one", true, OFF);
+	vertex_t *two = add(f, "svc:/net/a:two", true, OFF);
+	vertex_t *other = add(f, "svc:/net/ab:default", true, ON);
+	vertex_t *c = add(f, "svc:/c:default", true, OFF);
+	depgroup_t *req = dep(c, "require_all", NULL, "svc:/net/a", NULL);
+	depgroup_t *ex = dep(c, "exclude_all", NULL, "svc:/net/a", NULL);
+
+	/* svc:/net/ab is another service, not an instance of svc:/net/a. */
+	assert_false(graph_group_satisfied(&f->g, req));
+	two->state = ON;
+	assert_true(graph_group_satisfied(&f->g, req));
+	assert_false(graph_group_satisfied(&f->g, ex));
+	two->state = OFF;
+	two->enabled = one->enabled = false;
+	assert_true(graph_group_satisfied(&f->g, ex));
+	(void)other;
+}
+
+static void test_file_entity(void **state)
+{
+	fixture_t *f = *state;
+	char path[] = "/tmp/test-graph.XXXXXX", uri[64], local[80], missing[80];
+	vertex_t *c = add(f, "svc:/c:default", true, OFF);
+	depgroup_t *d;
+	int fd = mkstemp(path);
+
+	assert_true(fd >= 0);
+	close(fd);
+	snprintf(uri, sizeof(uri), "file://%s", path);
+	snprintf(local, sizeof(local), "file://localhost%s", path);
+	snprintf(missing, sizeof(missing), "file://%s.missing", path);
+	d = dep(c, "require_all", NULL, uri, local, NULL);
+	assert_true(graph_group_satisfied(&f->g, d));
+	d = dep(c, "require_all", NULL, missing, NULL);
+	assert_false(graph_group_satisfied(&f->g, d));
+	d = dep(c, "exclude_all", NULL, missing, NULL);
+	assert_true(graph_group_satisfied(&f->g, d));
+	unlink(path);
+	d = dep(c, "require_all", NULL, uri, NULL);
+	assert_false(graph_group_satisfied(&f->g, d));
+}
+
+/* ---- what starts when ---- */
+
+static void test_start_when_satisfied(void **state)
+{
+	fixture_t *f = *state;
+	vertex_t *a = add(f, "svc:/a:default", true, OFF);
+	vertex_t *b = add(f, "svc:/b:default", true, OFF);
+	vertex_t *off = add(f, "svc:/off:default", false, OFF);
+	vertex_t *un = add(f, "svc:/un:default", true, RESTARTER_STATE_UNINIT);
+
+	dep(b, "require_all", NULL, "svc:/a:default", NULL);
+	graph_evaluate(&f->g);
+	/* a has nothing to wait for; b waits for a; a disabled or uninitialized one never starts. */
+	assert_int_equal(count(f, RE_START, "svc:/a:default"), 1);
+	assert_int_equal(f->n, 1);
+	assert_true(a->start_pending);
+	assert_false(b->start_pending);
+
+	/* One request in flight: evaluating again asks nothing more. */
+	take(f);
+	graph_evaluate(&f->g);
+	assert_int_equal(f->n, 0);
+
+	/* a comes online: b is started, a is not asked again. */
+	graph_set_state(&f->g, a, ON, RESTARTER_AUX_NONE);
+	assert_false(a->start_pending);
+	assert_int_equal(count(f, RE_START, "svc:/b:default"), 1);
+	assert_int_equal(f->n, 1);
+
+	/* A start that did not take (b is offline again): asked once more. */
+	take(f);
+	graph_set_state(&f->g, b, OFF, RESTARTER_AUX_METHOD_FAILED);
+	assert_int_equal(count(f, RE_START, "svc:/b:default"), 1);
+	assert_int_equal(f->n, 1);
+	(void)off;
+	(void)un;
+}
+
+static void test_start_waits_for_exclusion(void **state)
+{
+	fixture_t *f = *state;
+	vertex_t *a = add(f, "svc:/a:default", true, ON);
+	vertex_t *b = add(f, "svc:/b:default", true, OFF);
+
+	dep(b, "exclude_all", NULL, "svc:/a:default", NULL);
+	graph_evaluate(&f->g);
+	assert_int_equal(f->n, 0);
+	a->enabled = false;
+	graph_set_state(&f->g, a, RESTARTER_STATE_DISABLED, RESTARTER_AUX_DISABLE_REQUEST);
+	assert_int_equal(count(f, RE_START, "svc:/b:default"), 1);
+	assert_int_equal(f->n, 1);
+}
+
+/* ---- what stops ---- */
+
+static void test_stop_on_lost_dependency(void **state)
+{
+	fixture_t *f = *state;
+	vertex_t *a = add(f, "svc:/a:default", true, ON);
+	vertex_t *b = add(f, "svc:/b:default", true, ON);
+	vertex_t *c = add(f, "svc:/c:default", true, ON);
+
+	dep(b, "require_all", "none", "svc:/a:default", NULL);
+	dep(c, "optional_all", "none", "svc:/a:default", NULL);
+	graph_evaluate(&f->g);
+	assert_int_equal(f->n, 0);
+
+	/* Disabled (a reason ranked none): b stops whatever its restart_on. */
+	a->enabled = false;
+	graph_set_state(&f->g, a, RESTARTER_STATE_DISABLED, RESTARTER_AUX_DISABLE_REQUEST);
+	assert_int_equal(count(f, RE_STOP, "svc:/b:default"), 1);
+	/* c's optional dependency is no longer coming: c stays. */
+	assert_int_equal(count(f, RE_STOP, "svc:/c:default"), 0);
+	assert_int_equal(f->n, 1);
+	assert_true(b->stop_pending);
+
+	/* One stop in flight. */
+	take(f);
+	graph_evaluate(&f->g);
+	assert_int_equal(f->n, 0);
+
+	/* b went offline: it waits for a, and starts once a is back. */
+	graph_set_state(&f->g, b, OFF, RESTARTER_AUX_DEPENDENCY_ACTIVITY);
+	assert_int_equal(f->n, 0);
+	a->enabled = true;
+	graph_set_state(&f->g, a, ON, RESTARTER_AUX_NONE);
+	assert_int_equal(count(f, RE_START, "svc:/b:default"), 1);
+	assert_int_equal(f->n, 1);
+}
+
+/* An instance that a running exclude_all group names comes up: the dependent stops. */
+static void test_stop_on_excluded_up(void **state)
+{
+	fixture_t *f = *state;
+	vertex_t *a = add(f, "svc:/a:default", true, OFF);
+	vertex_t *b = add(f, "svc:/b:default", true, ON);
+
+	dep(b, "exclude_all", "none", "svc:/a:default", NULL);
+	a->start_pending = true; /* as if already asked */
+	graph_set_state(&f->g, a, ON, RESTARTER_AUX_NONE);
+	assert_int_equal(count(f, RE_STOP, "svc:/b:default"), 1);
+	assert_int_equal(f->n, 1);
+}
+
+static void test_remove_stops_dependents(void **state)
+{
+	fixture_t *f = *state;
+	vertex_t *a = add(f, "svc:/a:default", true, ON);
+	vertex_t *b = add(f, "svc:/b:default", true, ON);
+
+	dep(b, "require_all", "none", "svc:/a:default", NULL);
+	graph_vertex_remove(&f->g, a);
+	assert_null(graph_vertex_get(&f->g, "svc:/a:default"));
+	assert_int_equal(count(f, RE_REMOVE, "svc:/a:default"), 1);
+	assert_int_equal(count(f, RE_STOP, "svc:/b:default"), 1);
+	assert_int_equal(f->n, 2);
+	/* The REMOVE goes first: the instance is gone before anything is decided about it. */
+	assert_int_equal(f->ev[0].event, RE_REMOVE);
+	(void)b;
+}
+
+/* ---- restart_on against the reason a dependency went down ---- */
+
+static const char *const restart_ons[] = {"none", "error", "restart", "refresh"};
+
+/*
+ * For each reason a dependency went down (its auxiliary state) and each restart_on of the
+ * dependent's group: is the dependent stopped?  Written out, not computed, so that a change of
+ * the ranking shows here.
+ */
+static const struct {
+	const char *aux;
+	bool stops[4]; /* none, error, restart, refresh */
+} reasons[] = {
+        {RESTARTER_AUX_DISABLE_REQUEST, {true, true, true, true}},
+        {RESTARTER_AUX_ADMINISTRATIVE_REQUEST, {true, true, true, true}},
+        {RESTARTER_AUX_DEPENDENCY_ACTIVITY, {true, true, true, true}},
+        {NULL, {true, true, true, true}},
+        {RESTARTER_AUX_CT_EV_EXIT, {false, true, true, true}},
+        {RESTARTER_AUX_METHOD_FAILED, {false, true, true, true}},
+        {RESTARTER_AUX_FAULT_THRESHOLD, {false, true, true, true}},
+        {RESTARTER_AUX_RESTARTING_TOO_QUICKLY, {false, true, true, true}},
+        {RESTARTER_AUX_RESTART_REQUEST, {false, false, true, true}},
+};
+
+static void test_restart_on_matrix(void **state)
+{
+	for (size_t r = 0; r < ELEMENTSOF(reasons); r++)
+		for (size_t k = 0; k < ELEMENTSOF(restart_ons); k++) {
+			fixture_t f = {};
+			vertex_t *a, *b;
+
+			assert_int_equal(graph_init(&f.g, record, &f), 0);
+			/* a is disabled, so that it is not started again. */
+			a = add(&f, "svc:/a:default", false, ON);
+			b = add(&f, "svc:/b:default", true, ON);
+			dep(b, "require_all", restart_ons[k], "svc:/a:default", NULL);
+			graph_set_state(&f.g, a, OFF, reasons[r].aux);
+			if (count(&f, RE_STOP, "svc:/b:default") != (reasons[r].stops[k] ? 1u : 0u))
+				fail_msg("a down for %s, b restart_on=%s: expected %s",
+				        reasons[r].aux ? reasons[r].aux : "(none)", restart_ons[k],
+				        reasons[r].stops[k] ? "a stop" : "no stop");
+			assert_int_equal(f.n, reasons[r].stops[k] ? 1 : 0);
+			assert_int_equal(b->deps[0].tolerated, !reasons[r].stops[k]);
+			graph_done(&f.g);
+		}
+}
+
+/*
+ * A tolerated group keeps its dependent up while the dependency is away; once the dependency
+ * is back the tolerance ends, so the next loss is judged afresh.
+ */
+static void test_tolerated_until_satisfied(void **state)
+{
+	fixture_t *f = *state;
+	vertex_t *a = add(f, "svc:/a:default", true, ON);
+	vertex_t *b = add(f, "svc:/b:default", true, ON);
+	depgroup_t *d = dep(b, "require_all", "none", "svc:/a:default", NULL);
+
+	graph_set_state(&f->g, a, OFF, RESTARTER_AUX_CT_EV_EXIT);
+	assert_true(d->tolerated);
+	/* a is asked to start again (it is enabled and offline); b is left alone. */
+	assert_int_equal(count(f, RE_START, "svc:/a:default"), 1);
+	assert_int_equal(count(f, RE_STOP, "svc:/b:default"), 0);
+
+	/* Still away at a later evaluation: still tolerated. */
+	take(f);
+	graph_evaluate(&f->g);
+	assert_int_equal(count(f, RE_STOP, "svc:/b:default"), 0);
+
+	/* a is back: the group is satisfied, the tolerance ends. */
+	graph_set_state(&f->g, a, ON, RESTARTER_AUX_NONE);
+	assert_false(d->tolerated);
+
+	/* Disabled now: b stops. */
+	take(f);
+	a->enabled = false;
+	graph_set_state(&f->g, a, RESTARTER_STATE_DISABLED, RESTARTER_AUX_DISABLE_REQUEST);
+	assert_int_equal(count(f, RE_STOP, "svc:/b:default"), 1);
+}
+
+/* A dependent that goes down itself loses its tolerance, and waits for the dependency. */
+static void test_tolerance_ends_when_dependent_stops(void **state)
+{
+	fixture_t *f = *state;
+	vertex_t *a = add(f, "svc:/a:default", false, ON);
+	vertex_t *b = add(f, "svc:/b:default", true, ON);
+	depgroup_t *d = dep(b, "require_all", "none", "svc:/a:default", NULL);
+
+	graph_set_state(&f->g, a, RESTARTER_STATE_MAINT, RESTARTER_AUX_METHOD_FAILED);
+	assert_true(d->tolerated);
+	take(f);
+	graph_set_state(&f->g, b, OFF, RESTARTER_AUX_RESTART_REQUEST);
+	assert_false(d->tolerated);
+	assert_int_equal(count(f, RE_START, "svc:/b:default"), 0);
+}
+
+/* The dependency named through its service is tolerated the same way. */
+static void test_tolerance_through_service(void **state)
+{
+	fixture_t *f = *state;
+	vertex_t *a = add(f, "svc:/net/a:default", true, ON);
+	vertex_t *b = add(f, "svc:/b:default", true, ON);
+	vertex_t *c = add(f, "svc:/c:default", true, ON);
+	depgroup_t *db = dep(b, "require_all", "error", "svc:/net/a", NULL);
+	depgroup_t *dc = dep(c, "require_all", "error", "svc:/net/a:default", NULL);
+
+	graph_set_state(&f->g, a, OFF, RESTARTER_AUX_RESTART_REQUEST);
+	assert_true(db->tolerated);
+	assert_true(dc->tolerated);
+	assert_int_equal(count(f, RE_STOP, "svc:/b:default"), 0);
+	assert_int_equal(count(f, RE_STOP, "svc:/c:default"), 0);
+}
+
+/* exclude_all groups are never tolerated: a fault of what they exclude is not a reason. */
+static void test_exclude_not_tolerated(void **state)
+{
+	fixture_t *f = *state;
+	vertex_t *a = add(f, "svc:/a:default", true, ON);
+	vertex_t *b = add(f, "svc:/b:default", true, ON);
+	depgroup_t *d = dep(b, "exclude_all", "none", "svc:/a:default", NULL);
+
+	b->stop_pending = true; /* already asked to stop for a being up */
+	graph_set_state(&f->g, a, OFF, RESTARTER_AUX_CT_EV_EXIT);
+	assert_false(d->tolerated);
+}
+
+/* ---- refresh ---- */
+
+static void test_refresh_restarts_refresh_dependents(void **state)
+{
+	fixture_t *f = *state;
+	vertex_t *a = add(f, "svc:/net/a:default", true, ON);
+	vertex_t *r = add(f, "svc:/r:default", true, ON);
+	vertex_t *s = add(f, "svc:/s:default", true, ON);
+	vertex_t *x = add(f, "svc:/x:default", true, ON);
+	vertex_t *down = add(f, "svc:/down:default", true, OFF);
+	vertex_t *other = add(f, "svc:/other:default", true, ON);
+
+	dep(r, "require_all", "refresh", "svc:/net/a:default", NULL);
+	dep(s, "optional_all", "refresh", "svc:/net/a", NULL); /* through the service */
+	dep(x, "exclude_all", "refresh", "svc:/net/a:default", NULL);
+	dep(down, "require_all", "refresh", "svc:/net/a:default", NULL);
+	dep(other, "require_all", "restart", "svc:/net/a:default", NULL);
+	dep(a, "require_all", "refresh", "svc:/net/a:default", NULL); /* itself: ignored */
+	graph_propagate_refresh(&f->g, a);
+	assert_int_equal(count(f, RE_RESTART, "svc:/r:default"), 1);
+	assert_int_equal(count(f, RE_RESTART, "svc:/s:default"), 1);
+	assert_int_equal(f->n, 2);
+}
+
+/* Two groups naming the refreshed dependency: one restart. */
+static void test_refresh_restarts_once(void **state)
+{
+	fixture_t *f = *state;
+	vertex_t *a = add(f, "svc:/a:default", true, ON);
+	vertex_t *r = add(f, "svc:/r:default", true, ON);
+
+	dep(r, "require_all", "refresh", "svc:/a:default", NULL);
+	dep(r, "require_any", "refresh", "svc:/a", NULL);
+	graph_propagate_refresh(&f->g, a);
+	assert_int_equal(count(f, RE_RESTART, "svc:/r:default"), 1);
+	assert_int_equal(f->n, 1);
+}
+
+/* ---- the vertex's groups ---- */
+
+static void test_deps_replace(void **state)
+{
+	fixture_t *f = *state;
+	vertex_t *b = add(f, "svc:/b:default", true, OFF);
+
+	for (int k = 0; k < 20; k++) /* past any first allocation */
+		dep(b, "require_all", NULL, "svc:/a:default", NULL);
+	assert_int_equal(b->n_deps, 20);
+	assert_false(graph_deps_satisfied(&f->g, b));
+	vertex_deps_clear(b);
+	assert_int_equal(b->n_deps, 0);
+	assert_null(b->deps);
+	/* No group: b starts. */
+	graph_evaluate(&f->g);
+	assert_int_equal(count(f, RE_START, "svc:/b:default"), 1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	        cmocka_unit_test(test_depgroup_defaults),
+	        cmocka_unit_test(test_depgroup_entities),
+	        cmocka_unit_test(test_service_len),
+	        cmocka_unit_test_setup_teardown(test_vertex_add, setup, teardown),
+	        cmocka_unit_test_setup_teardown(test_require_all, setup, teardown),
+	        cmocka_unit_test_setup_teardown(test_require_any, setup, teardown),
+	        cmocka_unit_test_setup_teardown(test_optional_all, setup, teardown),
+	        cmocka_unit_test_setup_teardown(test_exclude_all, setup, teardown),
+	        cmocka_unit_test_setup_teardown(test_service_entity, setup, teardown),
+	        cmocka_unit_test_setup_teardown(test_file_entity, setup, teardown),
+	        cmocka_unit_test_setup_teardown(test_start_when_satisfied, setup, teardown),
+	        cmocka_unit_test_setup_teardown(test_start_waits_for_exclusion, setup, teardown),
+	        cmocka_unit_test_setup_teardown(test_stop_on_lost_dependency, setup, teardown),
+	        cmocka_unit_test_setup_teardown(test_stop_on_excluded_up, setup, teardown),
+	        cmocka_unit_test_setup_teardown(test_remove_stops_dependents, setup, teardown),
+	        cmocka_unit_test(test_restart_on_matrix),
+	        cmocka_unit_test_setup_teardown(test_tolerated_until_satisfied, setup, teardown),
+	        cmocka_unit_test_setup_teardown(
+	                test_tolerance_ends_when_dependent_stops, setup, teardown),
+	        cmocka_unit_test_setup_teardown(test_tolerance_through_service, setup, teardown),
+	        cmocka_unit_test_setup_teardown(test_exclude_not_tolerated, setup, teardown),
+	        cmocka_unit_test_setup_teardown(
+	                test_refresh_restarts_refresh_dependents, setup, teardown),
+	        cmocka_unit_test_setup_teardown(test_refresh_restarts_once, setup, teardown),
+	        cmocka_unit_test_setup_teardown(test_deps_replace, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
