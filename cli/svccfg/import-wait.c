@@ -250,8 +250,8 @@ int import_wait(svccfg_t *c, scf_handle_t *h, char *const *instances, uint64_t t
 	r = wait_set_init(&s, instances);
 	if (r >= 0) {
 		trace_wait_begin(s.n);
-		r = scf_restarter_wait(h, (const char *const *)s.fmris, s.n, scf_restarter_has_state,
-		        NULL, timeout_usec, 0, s.done);
+		r = scf_restarter_wait(h, (const char *const *)s.fmris, s.n,
+		        scf_restarter_has_state, NULL, timeout_usec, 0, s.done);
 		assert(r < 0 || (size_t)r <= s.n);
 	}
 	q = scf_notify_reset(h);

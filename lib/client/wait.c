@@ -103,13 +103,14 @@ int scf_restarter_wait(scf_handle_t *h, const char *const *fmris, size_t n,
 {
 	uint64_t deadline = deadline_after_usec(timeout_usec);
 	_cleanup_free_ bool *own = NULL;
-	wait_set_t s = {.h = h, .fmris = fmris, .n = n, .left = n, .pred = pred,
-	        .userdata = userdata};
+	wait_set_t s = {
+	        .h = h, .fmris = fmris, .n = n, .left = n, .pred = pred, .userdata = userdata};
 	int r;
 
 	client_clear_error(h);
 	if (!pred || (n > 0 && !fmris) || n > INT_MAX)
-		return client_set_error(h, -SCF_ERROR_INVALID_ARGUMENT, "no predicate or instances");
+		return client_set_error(
+		        h, -SCF_ERROR_INVALID_ARGUMENT, "no predicate or instances");
 	if (!done) {
 		done = own = calloc(n ? n : 1, sizeof(bool));
 		if (!done)
