@@ -14,15 +14,15 @@
 #include "macro.h"
 #include "svcs.h"
 
-typedef struct Column {
+typedef struct column {
 	const char *name;
 	int width;
 	bool right;
 	unsigned load;
-	void (*cell)(const Inst *i, char *buf, size_t sz);
-	int (*cmp)(const Inst *a, const Inst *b);
+	void (*cell)(const inst_t *i, char *buf, size_t sz);
+	int (*cmp)(const inst_t *a, const inst_t *b);
 	const char *help;
-} Column;
+} column_t;
 
 bool columns_nstate_shown;
 
@@ -37,7 +37,7 @@ static bool known_state(const char *s)
 	return false;
 }
 
-static bool transitioning(const Inst *i)
+static bool transitioning(const inst_t *i)
 {
 	return known_state(i->next_state);
 }
@@ -82,54 +82,54 @@ static int state_rank(const char *s)
 	return (int)ELEMENTSOF(order);
 }
 
-static void cell_state(const Inst *i, char *buf, size_t sz)
+static void cell_state(const inst_t *i, char *buf, size_t sz)
 {
 	snprintf(buf, sz, "%s%s", i->state && *i->state ? i->state : "-",
 	        !columns_nstate_shown && transitioning(i) ? "*" : "");
 }
 
-static void cell_nstate(const Inst *i, char *buf, size_t sz)
+static void cell_nstate(const inst_t *i, char *buf, size_t sz)
 {
 	bool blank = !i->next_state || !*i->next_state || streq(i->next_state, "none");
 
 	snprintf(buf, sz, "%s", blank ? "-" : i->next_state);
 }
 
-static void cell_s(const Inst *i, char *buf, size_t sz)
+static void cell_s(const inst_t *i, char *buf, size_t sz)
 {
 	snprintf(buf, sz, "%c%c", state_char(i->state),
 	        !columns_nstate_shown && transitioning(i) ? '*' : ' ');
 }
 
-static char nstate_char(const Inst *i)
+static char nstate_char(const inst_t *i)
 {
 	return !i->next_state || streq(i->next_state, "none") ? '-' : state_char(i->next_state);
 }
 
-static void cell_n(const Inst *i, char *buf, size_t sz)
+static void cell_n(const inst_t *i, char *buf, size_t sz)
 {
 	snprintf(buf, sz, "%c", nstate_char(i));
 }
 
-static void cell_sn(const Inst *i, char *buf, size_t sz)
+static void cell_sn(const inst_t *i, char *buf, size_t sz)
 {
 	snprintf(buf, sz, "%c%c", state_char(i->state), nstate_char(i));
 }
 
-static void cell_sta(const Inst *i, char *buf, size_t sz)
+static void cell_sta(const inst_t *i, char *buf, size_t sz)
 {
 	snprintf(buf, sz, "%s%s", state_abbrev(i->state),
 	        !columns_nstate_shown && transitioning(i) ? "*" : "");
 }
 
-static void cell_nsta(const Inst *i, char *buf, size_t sz)
+static void cell_nsta(const inst_t *i, char *buf, size_t sz)
 {
 	bool blank = !i->next_state || streq(i->next_state, "none");
 
 	snprintf(buf, sz, "%s", blank ? "-" : state_abbrev(i->next_state));
 }
 
-static void cell_stime(const Inst *i, char *buf, size_t sz)
+static void cell_stime(const inst_t *i, char *buf, size_t sz)
 {
 	if (!i->has_stime)
 		snprintf(buf, sz, "-");
@@ -137,27 +137,27 @@ static void cell_stime(const Inst *i, char *buf, size_t sz)
 		format_stime(i->stime_sec, buf, sz);
 }
 
-static void cell_fmri(const Inst *i, char *buf, size_t sz)
+static void cell_fmri(const inst_t *i, char *buf, size_t sz)
 {
 	snprintf(buf, sz, "%s", i->fmri);
 }
 
-static void cell_svc(const Inst *i, char *buf, size_t sz)
+static void cell_svc(const inst_t *i, char *buf, size_t sz)
 {
 	snprintf(buf, sz, "%s", i->svc);
 }
 
-static void cell_inst(const Inst *i, char *buf, size_t sz)
+static void cell_inst(const inst_t *i, char *buf, size_t sz)
 {
 	snprintf(buf, sz, "%s", i->inst);
 }
 
-static void cell_scope(const Inst *i _unused_, char *buf, size_t sz)
+static void cell_scope(const inst_t *i _unused_, char *buf, size_t sz)
 {
 	snprintf(buf, sz, "localhost");
 }
 
-static void cell_ctid(const Inst *i, char *buf, size_t sz)
+static void cell_ctid(const inst_t *i, char *buf, size_t sz)
 {
 	if (i->contract > 0)
 		snprintf(buf, sz, "%lld", (long long)i->contract);
@@ -165,7 +165,7 @@ static void cell_ctid(const Inst *i, char *buf, size_t sz)
 		snprintf(buf, sz, "-");
 }
 
-static void cell_desc(const Inst *i, char *buf, size_t sz)
+static void cell_desc(const inst_t *i, char *buf, size_t sz)
 {
 	snprintf(buf, sz, "%s", i->desc && *i->desc ? i->desc : "-");
 }
@@ -175,24 +175,24 @@ static int cmp_int(long long a, long long b)
 	return (a > b) - (a < b);
 }
 
-static int cmp_state(const Inst *a, const Inst *b)
+static int cmp_state(const inst_t *a, const inst_t *b)
 {
 	return cmp_int(state_rank(a->state), state_rank(b->state));
 }
 
-static int cmp_nstate(const Inst *a, const Inst *b)
+static int cmp_nstate(const inst_t *a, const inst_t *b)
 {
 	return cmp_int(state_rank(a->next_state), state_rank(b->next_state));
 }
 
-static int cmp_sn(const Inst *a, const Inst *b)
+static int cmp_sn(const inst_t *a, const inst_t *b)
 {
 	int r = cmp_state(a, b);
 
 	return r ? r : cmp_nstate(a, b);
 }
 
-static int cmp_stime(const Inst *a, const Inst *b)
+static int cmp_stime(const inst_t *a, const inst_t *b)
 {
 	/* A missing time sorts first, as illumos' zeroed key does. */
 	int r = cmp_int(a->has_stime, b->has_stime);
@@ -203,33 +203,33 @@ static int cmp_stime(const Inst *a, const Inst *b)
 	return r ? r : cmp_int(a->stime_usec, b->stime_usec);
 }
 
-static int cmp_fmri(const Inst *a, const Inst *b)
+static int cmp_fmri(const inst_t *a, const inst_t *b)
 {
 	return strcmp(a->fmri, b->fmri);
 }
 
-static int cmp_svc(const Inst *a, const Inst *b)
+static int cmp_svc(const inst_t *a, const inst_t *b)
 {
 	return strcmp(a->svc, b->svc);
 }
 
-static int cmp_inst(const Inst *a, const Inst *b)
+static int cmp_inst(const inst_t *a, const inst_t *b)
 {
 	return strcmp(a->inst, b->inst);
 }
 
-static int cmp_none(const Inst *a _unused_, const Inst *b _unused_)
+static int cmp_none(const inst_t *a _unused_, const inst_t *b _unused_)
 {
 	return 0;
 }
 
-static int cmp_ctid(const Inst *a, const Inst *b)
+static int cmp_ctid(const inst_t *a, const inst_t *b)
 {
 	return cmp_int(a->contract, b->contract);
 }
 
 #define R LOAD_RESTARTER
-static const Column columns[] = {
+static const column_t columns[] = {
         {"CTID", 6, true, R, cell_ctid, cmp_ctid, "contract ID for service (its process group)"},
         {"DESC", 100, false, LOAD_DESC, cell_desc, cmp_none,
                 "human-readable description of the service"},
@@ -353,7 +353,7 @@ void columns_print_header(const int *cols, size_t n)
 	free(line);
 }
 
-char *columns_format(const Inst *i, const int *cols, size_t n)
+char *columns_format(const inst_t *i, const int *cols, size_t n)
 {
 	char *line = NULL, cell[4200];
 	size_t sz = 0;
@@ -362,7 +362,7 @@ char *columns_format(const Inst *i, const int *cols, size_t n)
 	if (!f)
 		return NULL;
 	for (size_t k = 0; k < n; k++) {
-		const Column *c = &columns[cols[k]];
+		const column_t *c = &columns[cols[k]];
 
 		c->cell(i, cell, sizeof(cell));
 		fprintf(f, c->right ? "%*s " : "%-*s ", c->width, cell);
@@ -377,7 +377,7 @@ char *columns_format(const Inst *i, const int *cols, size_t n)
 
 int columns_compare(const void *a, const void *b)
 {
-	const Inst *x = *(Inst *const *)a, *y = *(Inst *const *)b;
+	const inst_t *x = *(inst_t *const *)a, *y = *(inst_t *const *)b;
 
 	for (size_t k = 0; k < n_sort; k++) {
 		int r = columns[sort_cols[k]].cmp(x, y);

@@ -18,7 +18,7 @@ static void line(const char *label, const char *value)
 	printf("%-*s%s\n", DETAILED_WIDTH, label, value);
 }
 
-static void print_enabled(const Inst *i)
+static void print_enabled(const inst_t *i)
 {
 	int perm = i->enabled_perm, temp = i->enabled_ovr;
 
@@ -32,7 +32,7 @@ static void print_enabled(const Inst *i)
 		line("enabled", perm ? "true" : "false");
 }
 
-static void print_dependency(const InstSet *all, const Dep *d)
+static void print_dependency(const instset_t *all, const dep_t *d)
 {
 	char buf[64];
 
@@ -43,9 +43,9 @@ static void print_dependency(const InstSet *all, const Dep *d)
 	putchar('\n');
 }
 
-static void print_processes(const Inst *i)
+static void print_processes(const inst_t *i)
 {
-	Proc *p;
+	proc_t *p;
 	size_t n;
 
 	if (i->contract <= 0 || procs_of_group(i->contract, &p, &n) < 0)
@@ -72,7 +72,7 @@ static void print_value(const char *v)
 }
 
 /* -v: the application pgs as the instance runs them (running snapshot, else current). */
-static void print_application_pgs(scf_handle_t *h, const Inst *i)
+static void print_application_pgs(scf_handle_t *h, const inst_t *i)
 {
 	const char *snap = SCF_SNAPSHOT_RUNNING;
 	scf_pg_info_t *infos = NULL;
@@ -104,7 +104,7 @@ static void print_application_pgs(scf_handle_t *h, const Inst *i)
 	scf_pg_info_free(infos, n);
 }
 
-void detail_print(const InstSet *all, const Inst *i, bool processes, bool verbose, bool first)
+void detail_print(const instset_t *all, const inst_t *i, bool processes, bool verbose, bool first)
 {
 	char tbuf[128];
 

@@ -26,40 +26,40 @@
 
 #define DEFAULT_MSGBASE "http://illumos.org/msg/"
 
-typedef struct XInfo {
-	Inst **causes;
-	Inst **next_hop; /* per cause: the dependency through which it holds this one up */
+typedef struct xinfo {
+	inst_t **causes;
+	inst_t **next_hop; /* per cause: the dependency through which it holds this one up */
 	size_t n_causes;
 	char **baddeps;
 	bool done, active;
 	const char *summary;
-} XInfo;
+} xinfo_t;
 
-typedef struct Explainer {
+typedef struct explainer {
 	scf_handle_t *h;
-	InstSet *all;
-	XInfo *x; /* parallel to all->v */
+	instset_t *all;
+	xinfo_t *x; /* parallel to all->v */
 	const char *msgbase;
 	bool restarter_attached;
-} Explainer;
+} explainer_t;
 
-static XInfo *xi(Explainer *e, const Inst *i)
+static xinfo_t *xi(explainer_t *e, const inst_t *i)
 {
 	return &e->x[i - e->all->v];
 }
 
-static void add_cause(XInfo *x, Inst *c, Inst *hop)
+static void add_cause(xinfo_t *x, inst_t *c, inst_t *hop)
 {
-	Inst **n, **h;
+	inst_t **n, **h;
 
 	for (size_t k = 0; k < x->n_causes; k++)
 		if (x->causes[k] == c)
 			return;
-	n = realloc(x->causes, (x->n_causes + 1) * sizeof(Inst *));
+	n = realloc(x->causes, (x->n_causes + 1) * sizeof(inst_t *));
 	if (!n)
 		return;
 	x->causes = n;
-	h = realloc(x->next_hop, (x->n_causes + 1) * sizeof(Inst *));
+	h = realloc(x->next_hop, (x->n_causes + 1) * sizeof(inst_t *));
 	if (!h)
 		return;
 	x->next_hop = h;
@@ -67,14 +67,14 @@ static void add_cause(XInfo *x, Inst *c, Inst *hop)
 	x->next_hop[x->n_causes++] = hop;
 }
 
-static void determine_causes(Explainer *e, Inst *i);
+static void determine_causes(explainer_t *e, inst_t *i);
 
 /* The instances an entity names: itself, or a service's instances. */
-static size_t entity_instances(Explainer *e, const char *entity, Inst **out, size_t max)
+static size_t entity_instances(explainer_t *e, const char *entity, inst_t **out, size_t max)
 {
 	_cleanup_free_ char *canon = NULL;
 	size_t n = 0, len;
-	Inst *i;
+	inst_t *i;
 
 	if (scf_fmri_canonicalize(entity, &canon) < 0)
 		return 0;
@@ -90,9 +90,9 @@ static size_t entity_instances(Explainer *e, const char *entity, Inst **out, siz
 	return n;
 }
 
-static void inherit(Explainer *e, XInfo *x, Inst *dep)
+static void inherit(explainer_t *e, xinfo_t *x, inst_t *dep)
 {
-	XInfo *dx = xi(e, dep);
+	xinfo_t *dx = xi(e, dep);
 
 	determine_causes(e, dep);
 	if (dx->active && dx->n_causes == 0) {
@@ -103,13 +103,13 @@ static void inherit(Explainer *e, XInfo *x, Inst *dep)
 		add_cause(x, dx->causes[k], dep);
 }
 
-static void dependency_causes(Explainer *e, Inst *i, const Dep *d)
+static void dependency_causes(explainer_t *e, inst_t *i, const dep_t *d)
 {
-	XInfo *x = xi(e, i);
+	xinfo_t *x = xi(e, i);
 	bool any = streq(strempty(d->grouping), "require_any");
 	bool optional = streq(strempty(d->grouping), "optional_all");
 	bool exclude = streq(strempty(d->grouping), "exclude_all");
-	Inst *targets[64];
+	inst_t *targets[64];
 
 	if (any) /* satisfied by one running entity */
 		STRV_FOREACH (ent, d->entities) {
@@ -135,7 +135,7 @@ static void dependency_causes(Explainer *e, Inst *i, const Dep *d)
 			continue;
 		}
 		for (size_t k = 0; k < n; k++) {
-			Inst *t = targets[k];
+			inst_t *t = targets[k];
 
 			if (exclude) {
 				if (inst_running(t))
@@ -153,9 +153,9 @@ static void dependency_causes(Explainer *e, Inst *i, const Dep *d)
 	}
 }
 
-static void determine_causes(Explainer *e, Inst *i)
+static void determine_causes(explainer_t *e, inst_t *i)
 {
-	XInfo *x = xi(e, i);
+	xinfo_t *x = xi(e, i);
 
 	if (x->done || x->active)
 		return;
@@ -173,7 +173,7 @@ static void determine_causes(Explainer *e, Inst *i)
 	x->done = true;
 }
 
-static bool has_cause(const XInfo *x, const Inst *c)
+static bool has_cause(const xinfo_t *x, const inst_t *c)
 {
 	for (size_t k = 0; k < x->n_causes; k++)
 		if (x->causes[k] == c)
@@ -181,19 +181,19 @@ static bool has_cause(const XInfo *x, const Inst *c)
 	return false;
 }
 
-static size_t impact(Explainer *e, const Inst *i, Inst ***list)
+static size_t impact(explainer_t *e, const inst_t *i, inst_t ***list)
 {
 	size_t n = 0;
 
 	if (list)
 		*list = NULL;
 	for (size_t k = 0; k < e->all->n; k++) {
-		Inst *o = &e->all->v[k];
+		inst_t *o = &e->all->v[k];
 
 		if (o == i || !has_cause(&e->x[k], i))
 			continue;
 		if (list) {
-			Inst **nl = realloc(*list, (n + 1) * sizeof(Inst *));
+			inst_t **nl = realloc(*list, (n + 1) * sizeof(inst_t *));
 			if (!nl)
 				break;
 			*list = nl;
@@ -204,12 +204,12 @@ static size_t impact(Explainer *e, const Inst *i, Inst ***list)
 	return n;
 }
 
-static bool temporary_disable(const Inst *i)
+static bool temporary_disable(const inst_t *i)
 {
 	return i->enabled_ovr == 0 && i->enabled_perm != 0;
 }
 
-static const char *summary(const Inst *i)
+static const char *summary(const inst_t *i)
 {
 	const char *s = strempty(i->state), *aux = strempty(i->aux);
 
@@ -237,15 +237,15 @@ static const char *summary(const Inst *i)
 	return "is in an invalid state.";
 }
 
-static void see(Explainer *e, const char *dc)
+static void see(explainer_t *e, const char *dc)
 {
 	if (e->msgbase)
 		printf("   See: %s%s\n", e->msgbase, dc);
 }
 
-static Inst *hop_towards(Explainer *e, const Inst *from, const Inst *cause)
+static inst_t *hop_towards(explainer_t *e, const inst_t *from, const inst_t *cause)
 {
-	XInfo *x = xi(e, from);
+	xinfo_t *x = xi(e, from);
 
 	for (size_t k = 0; k < x->n_causes; k++)
 		if (x->causes[k] == cause)
@@ -254,9 +254,9 @@ static Inst *hop_towards(Explainer *e, const Inst *from, const Inst *cause)
 }
 
 /* -v: the chain of dependencies from the instance to the cause, one more indent per hop. */
-static void print_path(Explainer *e, const Inst *i, const Inst *cause)
+static void print_path(explainer_t *e, const inst_t *i, const inst_t *cause)
 {
-	const Inst *p = i;
+	const inst_t *p = i;
 	int indent = 1;
 
 	printf("  Path: %s\n", i->fmri);
@@ -267,16 +267,16 @@ static void print_path(Explainer *e, const Inst *i, const Inst *cause)
 	}
 }
 
-static void dependency_reasons(Explainer *e, const Inst *i, bool verbose)
+static void dependency_reasons(explainer_t *e, const inst_t *i, bool verbose)
 {
-	XInfo *x = xi(e, i);
+	xinfo_t *x = xi(e, i);
 
 	STRV_FOREACH (d, x->baddeps) {
 		printf("Reason: Dependency %s is absent.\n", *d);
 		see(e, "SMF-8000-E2");
 	}
 	for (size_t k = 0; k < x->n_causes; k++) {
-		const Inst *c = x->causes[k];
+		const inst_t *c = x->causes[k];
 		const char *sum = summary(c);
 
 		if (c == i && x->baddeps)
@@ -303,7 +303,7 @@ static void dependency_reasons(Explainer *e, const Inst *i, bool verbose)
 	}
 }
 
-static void maintenance_reason(Explainer *e, const Inst *i)
+static void maintenance_reason(explainer_t *e, const inst_t *i)
 {
 	const char *aux = strempty(i->aux);
 
@@ -330,7 +330,7 @@ static void maintenance_reason(Explainer *e, const Inst *i)
 	}
 }
 
-static void reasons(Explainer *e, const Inst *i, bool verbose)
+static void reasons(explainer_t *e, const inst_t *i, bool verbose)
 {
 	const char *s = strempty(i->state);
 	const char *rst = i->restarter ? i->restarter : SVCS_DEFAULT_RESTARTER;
@@ -377,7 +377,7 @@ static void reasons(Explainer *e, const Inst *i, bool verbose)
 }
 
 /* Manual pages and doc links from the instance's templates. */
-static void docs(Explainer *e, const Inst *i, bool verbose)
+static void docs(explainer_t *e, const inst_t *i, bool verbose)
 {
 	scf_pg_info_t *infos = NULL;
 	size_t n = 0;
@@ -414,9 +414,9 @@ static void docs(Explainer *e, const Inst *i, bool verbose)
 	scf_pg_info_free(infos, n);
 }
 
-static void print_impact(Explainer *e, const Inst *i, bool verbose)
+static void print_impact(explainer_t *e, const inst_t *i, bool verbose)
 {
-	Inst **list = NULL;
+	inst_t **list = NULL;
 	size_t n = impact(e, i, verbose ? &list : NULL);
 
 	if (n == 0)
@@ -433,7 +433,7 @@ static void print_impact(Explainer *e, const Inst *i, bool verbose)
 	free(list);
 }
 
-static void print_one(Explainer *e, Inst *i, bool verbose, bool first)
+static void print_one(explainer_t *e, inst_t *i, bool verbose, bool first)
 {
 	char tbuf[128];
 
@@ -470,15 +470,15 @@ static const char *msgbase(scf_handle_t *h, char **owned)
 	return *owned ? *owned : DEFAULT_MSGBASE;
 }
 
-static size_t impact_of(Explainer *e, const Inst *i)
+static size_t impact_of(explainer_t *e, const inst_t *i)
 {
 	return impact(e, i, NULL);
 }
 
-static Explainer *cmp_ctx;
+static explainer_t *cmp_ctx;
 static int impact_cmp(const void *a, const void *b)
 {
-	const Inst *x = *(Inst *const *)a, *y = *(Inst *const *)b;
+	const inst_t *x = *(inst_t *const *)a, *y = *(inst_t *const *)b;
 	size_t n = impact_of(cmp_ctx, x), m = impact_of(cmp_ctx, y);
 
 	if (n != m)
@@ -486,18 +486,18 @@ static int impact_cmp(const void *a, const void *b)
 	return strcmp(x->fmri, y->fmri);
 }
 
-int explain(scf_handle_t *h, InstSet *all, Inst **sel, size_t n_sel, bool verbose)
+int explain(scf_handle_t *h, instset_t *all, inst_t **sel, size_t n_sel, bool verbose)
 {
 	_cleanup_free_ char *owned = NULL;
-	Explainer e = {.h = h, .all = all};
-	_cleanup_free_ Inst **roots = NULL;
+	explainer_t e = {.h = h, .all = all};
+	_cleanup_free_ inst_t **roots = NULL;
 	size_t n_roots = 0;
 	int r;
 
 	r = instset_load(all, LOAD_RESTARTER | LOAD_GENERAL | LOAD_DEPS);
 	if (r < 0)
 		return r;
-	e.x = calloc(all->n ? all->n : 1, sizeof(XInfo));
+	e.x = calloc(all->n ? all->n : 1, sizeof(xinfo_t));
 	if (!e.x)
 		return -SCF_ERROR_NO_MEMORY;
 	e.restarter_attached = scf_restarter_attached(h) > 0;
@@ -509,19 +509,19 @@ int explain(scf_handle_t *h, InstSet *all, Inst **sel, size_t n_sel, bool verbos
 		for (size_t k = 0; k < n_sel; k++)
 			print_one(&e, sel[k], verbose, k == 0);
 	} else {
-		roots = calloc(all->n ? all->n : 1, sizeof(Inst *));
+		roots = calloc(all->n ? all->n : 1, sizeof(inst_t *));
 		if (!roots)
 			r = -SCF_ERROR_NO_MEMORY;
 		for (size_t k = 0; roots && k < all->n; k++) {
-			Inst *i = &all->v[k];
-			XInfo *x = &e.x[k];
+			inst_t *i = &all->v[k];
+			xinfo_t *x = &e.x[k];
 
 			if (has_cause(x, i) && (inst_enabled(i) || impact_of(&e, i) > 0))
 				roots[n_roots++] = i;
 		}
 		cmp_ctx = &e;
 		if (roots)
-			qsort(roots, n_roots, sizeof(Inst *), impact_cmp);
+			qsort(roots, n_roots, sizeof(inst_t *), impact_cmp);
 		for (size_t k = 0; k < n_roots; k++)
 			print_one(&e, roots[k], verbose, k == 0);
 	}

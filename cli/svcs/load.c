@@ -7,7 +7,7 @@
  * few threads, each with its own handle (a handle is not thread-safe): configd's one thread
  * then always has a request queued, and the wall time approaches configd's own service time
  * instead of the sum of the round trips.  Threads take instances by an atomic index; each
- * Inst is written by exactly one thread, so nothing else is shared.
+ * inst_t is written by exactly one thread, so nothing else is shared.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -23,12 +23,12 @@
 #define LOAD_THREADS_MAX 4
 #define LOAD_PER_THREAD_MIN 64
 
-int inst_init(Inst *i, const char *fmri)
+int inst_init(inst_t *i, const char *fmri)
 {
 	scf_fmri_t f = {0};
 	int r;
 
-	*i = (Inst){.enabled_perm = -1, .enabled_ovr = -1};
+	*i = (inst_t){.enabled_perm = -1, .enabled_ovr = -1};
 	r = scf_fmri_parse(fmri, &f);
 	if (r < 0)
 		return r;
@@ -41,7 +41,7 @@ int inst_init(Inst *i, const char *fmri)
 	return 0;
 }
 
-static void dep_done(Dep *d)
+static void dep_done(dep_t *d)
 {
 	free(d->name);
 	free(d->grouping);
@@ -49,7 +49,7 @@ static void dep_done(Dep *d)
 	strv_free(d->entities);
 }
 
-void inst_done(Inst *i)
+void inst_done(inst_t *i)
 {
 	free(i->fmri);
 	free(i->svc);
@@ -87,7 +87,7 @@ static int pg_bool(const scf_pg_t *pg, const char *name)
 }
 
 /* state_timestamp is a time: "seconds[.fraction]". */
-static void parse_stime(Inst *i, const scf_pg_t *pg)
+static void parse_stime(inst_t *i, const scf_pg_t *pg)
 {
 	const scf_property_t *p = scf_pg_property(pg, "state_timestamp");
 	char *end;
@@ -123,7 +123,7 @@ static int get_pg(
 	return r;
 }
 
-static int load_restarter(scf_handle_t *h, Inst *i)
+static int load_restarter(scf_handle_t *h, inst_t *i)
 {
 	const scf_property_t *p;
 	scf_pg_t *pg;
@@ -147,7 +147,7 @@ static int load_restarter(scf_handle_t *h, Inst *i)
 }
 
 /* filter_only: general_ovr is not needed when general/enabled is true already. */
-static int load_general(scf_handle_t *h, Inst *i, bool filter_only)
+static int load_general(scf_handle_t *h, inst_t *i, bool filter_only)
 {
 	scf_pg_t *pg;
 	int r;
@@ -173,7 +173,7 @@ static int load_general(scf_handle_t *h, Inst *i, bool filter_only)
 	return 0;
 }
 
-static int load_desc(scf_handle_t *h, Inst *i)
+static int load_desc(scf_handle_t *h, inst_t *i)
 {
 	scf_pg_t *pg;
 	int r;
@@ -190,11 +190,11 @@ static int load_desc(scf_handle_t *h, Inst *i)
 	return 0;
 }
 
-static int dep_from_pg(const scf_pg_t *pg, Dep *d)
+static int dep_from_pg(const scf_pg_t *pg, dep_t *d)
 {
 	const scf_property_t *p = scf_pg_property(pg, "entities");
 
-	*d = (Dep){0};
+	*d = (dep_t){0};
 	d->name = strdup(pg->name);
 	d->grouping = pg_string(pg, "grouping");
 	d->restart_on = pg_string(pg, "restart_on");
@@ -208,7 +208,7 @@ static int dep_from_pg(const scf_pg_t *pg, Dep *d)
 }
 
 /* Dependencies as startd sees them: dependency-type pgs, current view, composed. */
-static int load_deps(scf_handle_t *h, Inst *i)
+static int load_deps(scf_handle_t *h, inst_t *i)
 {
 	scf_pg_info_t *infos = NULL;
 	size_t n = 0;
@@ -227,7 +227,7 @@ static int load_deps(scf_handle_t *h, Inst *i)
 		r = get_pg(h, i->fmri, infos[k].name, SCF_READ_COMPOSED, &pg);
 		if (r < 0 || !pg)
 			continue;
-		Dep *nd = realloc(i->deps, (i->n_deps + 1) * sizeof(Dep));
+		dep_t *nd = realloc(i->deps, (i->n_deps + 1) * sizeof(dep_t));
 		if (!nd)
 			r = -SCF_ERROR_NO_MEMORY;
 		else {
@@ -240,7 +240,7 @@ static int load_deps(scf_handle_t *h, Inst *i)
 	return r;
 }
 
-static int load_one(scf_handle_t *h, Inst *i, unsigned what)
+static int load_one(scf_handle_t *h, inst_t *i, unsigned what)
 {
 	unsigned todo = what & ~i->loaded;
 	int r = 0;
@@ -260,16 +260,16 @@ static int load_one(scf_handle_t *h, Inst *i, unsigned what)
 	return r;
 }
 
-typedef struct Loader {
+typedef struct loader {
 	const char *root;
-	Inst **v;
+	inst_t **v;
 	size_t n;
 	unsigned what;
 	atomic_size_t next;
 	atomic_int error;
-} Loader;
+} loader_t;
 
-static void loader_run(Loader *l, scf_handle_t *h)
+static void loader_run(loader_t *l, scf_handle_t *h)
 {
 	size_t k;
 	int r;
@@ -285,7 +285,7 @@ static void loader_run(Loader *l, scf_handle_t *h)
 
 static void *loader_thread(void *arg)
 {
-	Loader *l = arg;
+	loader_t *l = arg;
 	scf_handle_t *h = NULL;
 	int r, zero = 0;
 
@@ -299,9 +299,9 @@ static void *loader_thread(void *arg)
 	return NULL;
 }
 
-int inst_load(scf_handle_t *h, Inst **v, size_t n, unsigned what)
+int inst_load(scf_handle_t *h, inst_t **v, size_t n, unsigned what)
 {
-	Loader l = {.root = scf_handle_root(h), .v = v, .n = n, .what = what};
+	loader_t l = {.root = scf_handle_root(h), .v = v, .n = n, .what = what};
 	pthread_t tids[LOAD_THREADS_MAX];
 	size_t nt = n / LOAD_PER_THREAD_MIN, started = 0;
 
@@ -319,35 +319,35 @@ int inst_load(scf_handle_t *h, Inst **v, size_t n, unsigned what)
 	return atomic_load(&l.error);
 }
 
-bool inst_enabled(const Inst *i)
+bool inst_enabled(const inst_t *i)
 {
 	if (i->enabled_ovr >= 0)
 		return i->enabled_ovr;
 	return i->enabled_perm > 0;
 }
 
-bool inst_listed_by_default(const Inst *i)
+bool inst_listed_by_default(const inst_t *i)
 {
 	return i->enabled_perm == 1 || i->enabled_ovr == 1;
 }
 
 static int inst_cmp_fmri(const void *a, const void *b)
 {
-	return strcmp(((const Inst *)a)->fmri, ((const Inst *)b)->fmri);
+	return strcmp(((const inst_t *)a)->fmri, ((const inst_t *)b)->fmri);
 }
 
-int instset_init(InstSet *s, scf_handle_t *h)
+int instset_init(instset_t *s, scf_handle_t *h)
 {
 	char **l = NULL;
 	size_t n;
 	int r;
 
-	*s = (InstSet){.h = h};
+	*s = (instset_t){.h = h};
 	r = scf_instance_list(h, NULL, &l);
 	if (r < 0)
 		return r;
 	n = strv_length(l);
-	s->v = calloc(n ? n : 1, sizeof(Inst));
+	s->v = calloc(n ? n : 1, sizeof(inst_t));
 	if (!s->v) {
 		strv_free(l);
 		return -SCF_ERROR_NO_MEMORY;
@@ -362,21 +362,21 @@ int instset_init(InstSet *s, scf_handle_t *h)
 	}
 	strv_free(l);
 	/* configd lists sorted already; sorting again keeps bsearch honest. */
-	qsort(s->v, s->n, sizeof(Inst), inst_cmp_fmri);
+	qsort(s->v, s->n, sizeof(inst_t), inst_cmp_fmri);
 	return 0;
 }
 
-void instset_done(InstSet *s)
+void instset_done(instset_t *s)
 {
 	for (size_t k = 0; k < s->n; k++)
 		inst_done(&s->v[k]);
 	free(s->v);
-	*s = (InstSet){0};
+	*s = (instset_t){0};
 }
 
-int instset_load(InstSet *s, unsigned what)
+int instset_load(instset_t *s, unsigned what)
 {
-	_cleanup_free_ Inst **v = malloc((s->n ? s->n : 1) * sizeof(Inst *));
+	_cleanup_free_ inst_t **v = malloc((s->n ? s->n : 1) * sizeof(inst_t *));
 
 	if (!v)
 		return -SCF_ERROR_NO_MEMORY;
@@ -385,11 +385,11 @@ int instset_load(InstSet *s, unsigned what)
 	return inst_load(s->h, v, s->n, what);
 }
 
-Inst *instset_find(const InstSet *s, const char *fmri)
+inst_t *instset_find(const instset_t *s, const char *fmri)
 {
-	Inst key = {.fmri = (char *)fmri};
+	inst_t key = {.fmri = (char *)fmri};
 
-	return bsearch(&key, s->v, s->n, sizeof(Inst), inst_cmp_fmri);
+	return bsearch(&key, s->v, s->n, sizeof(inst_t), inst_cmp_fmri);
 }
 
 static const char *file_state(const char *entity)
@@ -405,19 +405,19 @@ static const char *file_state(const char *entity)
 	return errno == ENOENT ? "absent" : "unknown";
 }
 
-static const char *loaded_state(const InstSet *s, Inst *i)
+static const char *loaded_state(const instset_t *s, inst_t *i)
 {
 	if (load_one(s->h, i, LOAD_RESTARTER) < 0 || !i->state)
 		return "-";
 	return i->state;
 }
 
-const char *instset_dep_state(const InstSet *s, const char *entity, char *buf, size_t sz)
+const char *instset_dep_state(const instset_t *s, const char *entity, char *buf, size_t sz)
 {
 	_cleanup_free_ char *canon = NULL;
 	scf_fmri_t f = {0};
 	const char *st;
-	Inst *i;
+	inst_t *i;
 
 	if (strneq(entity, "file:", 5))
 		return file_state(entity);
