@@ -7,6 +7,7 @@
  * the same number of fields for scripts.  Sorting compares the columns' values, not their text:
  * states in illumos' order of interest, STIME by time, CTID by number.
  */
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -26,60 +27,47 @@ typedef struct column {
 
 bool columns_nstate_shown;
 
-static bool known_state(const char *s)
-{
-	static const char *const states[] = {"uninitialized", "offline", "online", "degraded",
-	        "maintenance", "disabled", "legacy_run"};
+/*
+ * How svcs prints and sorts each state: its one-letter (S, N, SN) and three-letter (STA, NSTA)
+ * abbreviations, and its rank, lower first, from least interesting to most (unknown last).
+ */
+static const struct {
+	char c;
+	const char *abbrev;
+	int rank;
+} state_fmt[_RESTARTER_STATE_MAX] = {
+        [RESTARTER_STATE_NONE] = {'?', "?", 7},
+        [RESTARTER_STATE_UNINIT] = {'u', "UN", 6},
+        [RESTARTER_STATE_OFFLINE] = {'0', "OFF", 4},
+        [RESTARTER_STATE_ONLINE] = {'1', "ON", 2},
+        [RESTARTER_STATE_DEGRADED] = {'D', "DGD", 3},
+        [RESTARTER_STATE_MAINT] = {'m', "MNT", 5},
+        [RESTARTER_STATE_DISABLED] = {'d', "DIS", 1},
+        [RESTARTER_STATE_LEGACY] = {'L', "LRC", 0},
+};
 
-	for (size_t k = 0; s && k < ELEMENTSOF(states); k++)
-		if (streq(s, states[k]))
-			return true;
-	return false;
+static char state_char(restarter_instance_state_t s)
+{
+	assert((unsigned)s < _RESTARTER_STATE_MAX);
+	return state_fmt[s].c;
 }
 
+static const char *state_abbrev(restarter_instance_state_t s)
+{
+	assert((unsigned)s < _RESTARTER_STATE_MAX);
+	return state_fmt[s].abbrev;
+}
+
+static int state_rank(restarter_instance_state_t s)
+{
+	assert((unsigned)s < _RESTARTER_STATE_MAX);
+	return state_fmt[s].rank;
+}
+
+/* next_state names a state: the instance is on its way there. */
 static bool transitioning(const inst_t *i)
 {
-	return known_state(i->next_state);
-}
-
-static char state_char(const char *s)
-{
-	static const struct {
-		const char *name;
-		char c;
-	} map[] = {{"uninitialized", 'u'}, {"offline", '0'}, {"online", '1'}, {"maintenance", 'm'},
-	        {"disabled", 'd'}, {"degraded", 'D'}, {"legacy_run", 'L'}};
-
-	for (size_t k = 0; s && k < ELEMENTSOF(map); k++)
-		if (streq(s, map[k].name))
-			return map[k].c;
-	return '?';
-}
-
-static const char *state_abbrev(const char *s)
-{
-	static const struct {
-		const char *name, *abbrev;
-	} map[] = {{"uninitialized", "UN"}, {"offline", "OFF"}, {"online", "ON"},
-	        {"maintenance", "MNT"}, {"disabled", "DIS"}, {"degraded", "DGD"},
-	        {"legacy_run", "LRC"}};
-
-	for (size_t k = 0; s && k < ELEMENTSOF(map); k++)
-		if (streq(s, map[k].name))
-			return map[k].abbrev;
-	return "?";
-}
-
-/* Lower prints first: from least interesting to most (unknown last). */
-static int state_rank(const char *s)
-{
-	static const char *const order[] = {"legacy_run", "disabled", "online", "degraded",
-	        "offline", "maintenance", "uninitialized"};
-
-	for (size_t k = 0; s && k < ELEMENTSOF(order); k++)
-		if (streq(s, order[k]))
-			return (int)k;
-	return (int)ELEMENTSOF(order);
+	return i->next_st != RESTARTER_STATE_NONE;
 }
 
 static void cell_state(const inst_t *i, char *buf, size_t sz)
@@ -90,20 +78,20 @@ static void cell_state(const inst_t *i, char *buf, size_t sz)
 
 static void cell_nstate(const inst_t *i, char *buf, size_t sz)
 {
-	bool blank = !i->next_state || !*i->next_state || streq(i->next_state, "none");
+	bool blank = !i->next_state || !*i->next_state || state_is_none(i->next_state);
 
 	snprintf(buf, sz, "%s", blank ? "-" : i->next_state);
 }
 
 static void cell_s(const inst_t *i, char *buf, size_t sz)
 {
-	snprintf(buf, sz, "%c%c", state_char(i->state),
+	snprintf(buf, sz, "%c%c", state_char(i->st),
 	        !columns_nstate_shown && transitioning(i) ? '*' : ' ');
 }
 
 static char nstate_char(const inst_t *i)
 {
-	return !i->next_state || streq(i->next_state, "none") ? '-' : state_char(i->next_state);
+	return !i->next_state || state_is_none(i->next_state) ? '-' : state_char(i->next_st);
 }
 
 static void cell_n(const inst_t *i, char *buf, size_t sz)
@@ -113,20 +101,20 @@ static void cell_n(const inst_t *i, char *buf, size_t sz)
 
 static void cell_sn(const inst_t *i, char *buf, size_t sz)
 {
-	snprintf(buf, sz, "%c%c", state_char(i->state), nstate_char(i));
+	snprintf(buf, sz, "%c%c", state_char(i->st), nstate_char(i));
 }
 
 static void cell_sta(const inst_t *i, char *buf, size_t sz)
 {
-	snprintf(buf, sz, "%s%s", state_abbrev(i->state),
+	snprintf(buf, sz, "%s%s", state_abbrev(i->st),
 	        !columns_nstate_shown && transitioning(i) ? "*" : "");
 }
 
 static void cell_nsta(const inst_t *i, char *buf, size_t sz)
 {
-	bool blank = !i->next_state || streq(i->next_state, "none");
+	bool blank = !i->next_state || state_is_none(i->next_state);
 
-	snprintf(buf, sz, "%s", blank ? "-" : state_abbrev(i->next_state));
+	snprintf(buf, sz, "%s", blank ? "-" : state_abbrev(i->next_st));
 }
 
 static void cell_stime(const inst_t *i, char *buf, size_t sz)
@@ -177,12 +165,12 @@ static int cmp_int(long long a, long long b)
 
 static int cmp_state(const inst_t *a, const inst_t *b)
 {
-	return cmp_int(state_rank(a->state), state_rank(b->state));
+	return cmp_int(state_rank(a->st), state_rank(b->st));
 }
 
 static int cmp_nstate(const inst_t *a, const inst_t *b)
 {
-	return cmp_int(state_rank(a->next_state), state_rank(b->next_state));
+	return cmp_int(state_rank(a->next_st), state_rank(b->next_st));
 }
 
 static int cmp_sn(const inst_t *a, const inst_t *b)
@@ -265,23 +253,20 @@ static bool is_nstate_column(int c)
 	        streq(columns[c].name, "SN") || streq(columns[c].name, "NSTA");
 }
 
-int columns_parse(const char *spec, int **cols, size_t *n, char **bad)
+int columns_parse(const char *spec, int **cols, size_t *n, size_t *cap, char **bad)
 {
 	const char *p = spec;
 
 	for (;;) {
 		size_t len = strcspn(p, ",");
 		int c = column_find(p, len);
-		int *nc;
 
 		if (c < 0) {
 			*bad = strndup(p, len);
 			return -SCF_ERROR_INVALID_ARGUMENT;
 		}
-		nc = realloc(*cols, (*n + 1) * sizeof(int));
-		if (!nc)
+		if (GREEDY_REALLOC(*cols, *cap, *n + 1) < 0)
 			return -SCF_ERROR_NO_MEMORY;
-		*cols = nc;
 		(*cols)[(*n)++] = c;
 		if (is_nstate_column(c))
 			columns_nstate_shown = true;

@@ -7,6 +7,7 @@
  */
 #include <string.h>
 
+#include "cli-quote.h"
 #include "macro.h"
 #include "strv.h"
 #include "svcs.h"
@@ -56,21 +57,6 @@ static void print_processes(const inst_t *i)
 	procs_free(p, n);
 }
 
-static void print_value(const char *v)
-{
-	if (!strpbrk(v, " \t\n\"()")) {
-		printf("%s ", v);
-		return;
-	}
-	putchar('"');
-	for (const char *c = v; *c; c++) {
-		if (*c == '"' || *c == '\\')
-			putchar('\\');
-		putchar(*c);
-	}
-	printf("\" ");
-}
-
 /* -v: the application pgs as the instance runs them (running snapshot, else current). */
 static void print_application_pgs(scf_handle_t *h, const inst_t *i)
 {
@@ -95,8 +81,10 @@ static void print_application_pgs(scf_handle_t *h, const inst_t *i)
 
 			printf("%s/%s (%s) = ", pg->name, prop->name,
 			        scf_type_to_string(prop->type));
-			for (size_t v = 0; v < prop->n_values; v++)
-				print_value(prop->values[v]);
+			for (size_t v = 0; v < prop->n_values; v++) {
+				cli_print_svccfg_value(stdout, prop->values[v], false);
+				putchar(' ');
+			}
 			putchar('\n');
 		}
 		scf_pg_free(pg);
@@ -126,7 +114,7 @@ void detail_print(const instset_t *all, const inst_t *i, bool processes, bool ve
 		if (i->logfile)
 			line("logfile", i->logfile);
 	}
-	line("restarter", i->restarter ? i->restarter : SVCS_DEFAULT_RESTARTER);
+	line("restarter", i->restarter ? i->restarter : SCF_SERVICE_STARTD);
 	if (i->contract > 0)
 		printf("%-*s%lld \n", DETAILED_WIDTH, "contract_id", (long long)i->contract);
 	for (size_t k = 0; k < i->n_deps; k++)

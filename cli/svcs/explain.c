@@ -17,8 +17,10 @@
  * explains exactly the instances named.  Reasons, diagnosis codes (SMF-8000-xx) and the
  * Impact line follow illumos' explain.c.
  */
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "macro.h"
 #include "strv.h"
@@ -26,13 +28,16 @@
 
 #define DEFAULT_MSGBASE "http://illumos.org/msg/"
 
+typedef struct cause {
+	inst_t *inst;
+	inst_t *hop; /* the dependency through which it holds this one up */
+} cause_t;
+
 typedef struct xinfo {
-	inst_t **causes;
-	inst_t **next_hop; /* per cause: the dependency through which it holds this one up */
-	size_t n_causes;
+	cause_t *causes; /* each instance once */
+	size_t n_causes, cap_causes;
 	char **baddeps;
 	bool done, active;
-	const char *summary;
 } xinfo_t;
 
 typedef struct explainer {
@@ -45,50 +50,27 @@ typedef struct explainer {
 
 static xinfo_t *xi(explainer_t *e, const inst_t *i)
 {
+	assert(i >= e->all->v && (size_t)(i - e->all->v) < e->all->n);
 	return &e->x[i - e->all->v];
 }
 
+static bool has_cause(const xinfo_t *x, const inst_t *c)
+{
+	for (size_t k = 0; k < x->n_causes; k++)
+		if (x->causes[k].inst == c)
+			return true;
+	return false;
+}
+
+/* Out of memory, a cause is left out: the explanation is shorter, not wrong. */
 static void add_cause(xinfo_t *x, inst_t *c, inst_t *hop)
 {
-	inst_t **n, **h;
-
-	for (size_t k = 0; k < x->n_causes; k++)
-		if (x->causes[k] == c)
-			return;
-	n = realloc(x->causes, (x->n_causes + 1) * sizeof(inst_t *));
-	if (!n)
+	if (has_cause(x, c) || GREEDY_REALLOC(x->causes, x->cap_causes, x->n_causes + 1) < 0)
 		return;
-	x->causes = n;
-	h = realloc(x->next_hop, (x->n_causes + 1) * sizeof(inst_t *));
-	if (!h)
-		return;
-	x->next_hop = h;
-	x->causes[x->n_causes] = c;
-	x->next_hop[x->n_causes++] = hop;
+	x->causes[x->n_causes++] = (cause_t){.inst = c, .hop = hop};
 }
 
 static void determine_causes(explainer_t *e, inst_t *i);
-
-/* The instances an entity names: itself, or a service's instances. */
-static size_t entity_instances(explainer_t *e, const char *entity, inst_t **out, size_t max)
-{
-	_cleanup_free_ char *canon = NULL;
-	size_t n = 0, len;
-	inst_t *i;
-
-	if (scf_fmri_canonicalize(entity, &canon) < 0)
-		return 0;
-	i = instset_find(e->all, canon);
-	if (i) {
-		out[0] = i;
-		return 1;
-	}
-	len = strlen(canon);
-	for (size_t k = 0; k < e->all->n && n < max; k++)
-		if (strneq(e->all->v[k].fmri, canon, len) && e->all->v[k].fmri[len] == ':')
-			out[n++] = &e->all->v[k];
-	return n;
-}
 
 static void inherit(explainer_t *e, xinfo_t *x, inst_t *dep)
 {
@@ -100,54 +82,50 @@ static void inherit(explainer_t *e, xinfo_t *x, inst_t *dep)
 		return;
 	}
 	for (size_t k = 0; k < dx->n_causes; k++)
-		add_cause(x, dx->causes[k], dep);
+		add_cause(x, dx->causes[k].inst, dep);
 }
 
 static void dependency_causes(explainer_t *e, inst_t *i, const dep_t *d)
 {
 	xinfo_t *x = xi(e, i);
-	bool any = streq(strempty(d->grouping), "require_any");
-	bool optional = streq(strempty(d->grouping), "optional_all");
-	bool exclude = streq(strempty(d->grouping), "exclude_all");
-	inst_t *targets[64];
+	int g = depgroup_from_string(d->grouping);
+	bool optional = g == DEPGRP_OPTIONAL_ALL, exclude = g == DEPGRP_EXCLUDE_ALL;
+	inst_t *t;
+	size_t n;
 
-	if (any) /* satisfied by one running entity */
+	if (g == DEPGRP_REQUIRE_ANY) /* satisfied by one running entity */
 		STRV_FOREACH (ent, d->entities) {
-			size_t n = entity_instances(e, *ent, targets, ELEMENTSOF(targets));
+			n = instset_entity(e->all, *ent, &t);
 			for (size_t k = 0; k < n; k++)
-				if (inst_running(targets[k]))
+				if (inst_running(&t[k]))
 					return;
 		}
 	STRV_FOREACH (ent, d->entities) {
-		size_t n;
+		const char *path = restarter_file_dep_path(*ent);
 
-		if (strneq(*ent, "file:", 5)) {
-			char buf[16];
-			if (!exclude && !optional &&
-			        !streq(instset_dep_state(e->all, *ent, buf, sizeof(buf)), "online"))
+		if (path) {
+			if (!exclude && !optional && access(path, F_OK) != 0)
 				(void)strv_extend(&x->baddeps, *ent);
 			continue;
 		}
-		n = entity_instances(e, *ent, targets, ELEMENTSOF(targets));
+		n = instset_entity(e->all, *ent, &t);
 		if (n == 0) {
 			if (!exclude && !optional)
 				(void)strv_extend(&x->baddeps, *ent);
 			continue;
 		}
 		for (size_t k = 0; k < n; k++) {
-			inst_t *t = targets[k];
-
 			if (exclude) {
-				if (inst_running(t))
-					add_cause(x, t, t);
-			} else if (!inst_running(t)) {
+				if (inst_running(&t[k]))
+					add_cause(x, &t[k], &t[k]);
+			} else if (!inst_running(&t[k])) {
 				/* optional_all waits only for what is on its way up */
 				if (optional &&
-				        !(inst_enabled(t) && t->state &&
-				                (streq(t->state, "offline") ||
-				                        streq(t->state, "uninitialized"))))
+				        !(inst_enabled(&t[k]) &&
+				                (t[k].st == RESTARTER_STATE_OFFLINE ||
+				                        t[k].st == RESTARTER_STATE_UNINIT)))
 					continue;
-				inherit(e, x, t);
+				inherit(e, x, &t[k]);
 			}
 		}
 	}
@@ -161,8 +139,7 @@ static void determine_causes(explainer_t *e, inst_t *i)
 		return;
 	x->active = true;
 	if (!inst_running(i)) {
-		if (i->state && streq(i->state, "offline") &&
-		        streq(strempty(i->next_state), "none"))
+		if (i->st == RESTARTER_STATE_OFFLINE && state_is_none(i->next_state))
 			for (size_t k = 0; k < i->n_deps; k++)
 				dependency_causes(e, i, &i->deps[k]);
 		/* A missing dependency is no other service's fault: the instance is a root. */
@@ -173,17 +150,9 @@ static void determine_causes(explainer_t *e, inst_t *i)
 	x->done = true;
 }
 
-static bool has_cause(const xinfo_t *x, const inst_t *c)
-{
-	for (size_t k = 0; k < x->n_causes; k++)
-		if (x->causes[k] == c)
-			return true;
-	return false;
-}
-
 static size_t impact(explainer_t *e, const inst_t *i, inst_t ***list)
 {
-	size_t n = 0;
+	size_t n = 0, cap = 0;
 
 	if (list)
 		*list = NULL;
@@ -193,11 +162,9 @@ static size_t impact(explainer_t *e, const inst_t *i, inst_t ***list)
 		if (o == i || !has_cause(&e->x[k], i))
 			continue;
 		if (list) {
-			inst_t **nl = realloc(*list, (n + 1) * sizeof(inst_t *));
-			if (!nl)
+			if (GREEDY_REALLOC(*list, cap, n + 1) < 0)
 				break;
-			*list = nl;
-			nl[n] = o;
+			(*list)[n] = o;
 		}
 		n++;
 	}
@@ -209,32 +176,54 @@ static bool temporary_disable(const inst_t *i)
 	return i->enabled_ovr == 0 && i->enabled_perm != 0;
 }
 
+/*
+ * Why an instance is in maintenance, by the auxiliary state startd recorded: the summary -x
+ * gives of it as a cause, and its own Reason line with the diagnosis code.  The last entry
+ * stands for any other auxiliary state.
+ */
+static const struct maint_reason {
+	const char *aux;
+	const char *summary;
+	const char *reason; /* NULL: "Restarter <fmri> gave no explanation." */
+	const char *code;
+} maint_reasons[] = {
+        {RESTARTER_AUX_ADMINISTRATIVE_REQUEST, "was taken down for maintenace by an administrator.",
+                "Maintenance requested by an administrator.", "SMF-8000-63"},
+        {RESTARTER_AUX_FAULT_THRESHOLD, "is not running because a method failed repeatedly.",
+                "Method failed repeatedly.", "SMF-8000-8Q"},
+        {RESTARTER_AUX_METHOD_FAILED, "is not running because a method failed.", "Method failed.",
+                "SMF-8000-8Q"},
+        {RESTARTER_AUX_RESTARTING_TOO_QUICKLY, "was restarting too quickly.",
+                "Restarting too quickly.", "SMF-8000-L5"},
+        {RESTARTER_AUX_NONE, "is not running for an unknown reason.", NULL, "SMF-8000-9C"},
+        {NULL, "requires maintenance.", "Unknown.", "SMF-8000-AR"},
+};
+
+static const struct maint_reason *maint_reason(const inst_t *i)
+{
+	size_t k = 0;
+
+	while (maint_reasons[k].aux && !streq(strempty(i->aux), maint_reasons[k].aux))
+		k++;
+	return &maint_reasons[k];
+}
+
 static const char *summary(const inst_t *i)
 {
-	const char *s = strempty(i->state), *aux = strempty(i->aux);
-
 	if (inst_running(i))
 		return "is running.";
-	if (!i->has_rpg || streq(s, "uninitialized"))
+	switch (i->has_rpg ? i->st : RESTARTER_STATE_UNINIT) {
+	case RESTARTER_STATE_UNINIT:
 		return "is uninitialized.";
-	if (streq(s, "disabled"))
+	case RESTARTER_STATE_DISABLED:
 		return temporary_disable(i) ? "is temporarily disabled." : "is disabled.";
-	if (streq(s, "offline"))
-		return streq(strempty(i->next_state), "online") ? "is starting." : "is offline.";
-	if (streq(s, "maintenance")) {
-		if (streq(aux, "administrative_request"))
-			return "was taken down for maintenace by an administrator.";
-		if (streq(aux, "fault_threshold_reached"))
-			return "is not running because a method failed repeatedly.";
-		if (streq(aux, "method_failed"))
-			return "is not running because a method failed.";
-		if (streq(aux, "restarting_too_quickly"))
-			return "was restarting too quickly.";
-		if (streq(aux, "none"))
-			return "is not running for an unknown reason.";
-		return "requires maintenance.";
+	case RESTARTER_STATE_OFFLINE:
+		return i->next_st == RESTARTER_STATE_ONLINE ? "is starting." : "is offline.";
+	case RESTARTER_STATE_MAINT:
+		return maint_reason(i)->summary;
+	default:
+		return "is in an invalid state.";
 	}
-	return "is in an invalid state.";
 }
 
 static void see(explainer_t *e, const char *dc)
@@ -248,8 +237,8 @@ static inst_t *hop_towards(explainer_t *e, const inst_t *from, const inst_t *cau
 	xinfo_t *x = xi(e, from);
 
 	for (size_t k = 0; k < x->n_causes; k++)
-		if (x->causes[k] == cause)
-			return x->next_hop[k];
+		if (x->causes[k].inst == cause)
+			return x->causes[k].hop;
 	return NULL;
 }
 
@@ -276,7 +265,7 @@ static void dependency_reasons(explainer_t *e, const inst_t *i, bool verbose)
 		see(e, "SMF-8000-E2");
 	}
 	for (size_t k = 0; k < x->n_causes; k++) {
-		const inst_t *c = x->causes[k];
+		const inst_t *c = x->causes[k].inst;
 		const char *sum = summary(c);
 
 		if (c == i && x->baddeps)
@@ -305,39 +294,31 @@ static void dependency_reasons(explainer_t *e, const inst_t *i, bool verbose)
 
 static void maintenance_reason(explainer_t *e, const inst_t *i)
 {
-	const char *aux = strempty(i->aux);
+	const struct maint_reason *m = maint_reason(i);
 
 	/* startd does not record the method's wait status, so the generic sentence is used. */
-	if (streq(aux, "administrative_request")) {
-		puts("Reason: Maintenance requested by an administrator.");
-		see(e, "SMF-8000-63");
-	} else if (streq(aux, "fault_threshold_reached")) {
-		puts("Reason: Method failed repeatedly.");
-		see(e, "SMF-8000-8Q");
-	} else if (streq(aux, "method_failed")) {
-		puts("Reason: Method failed.");
-		see(e, "SMF-8000-8Q");
-	} else if (streq(aux, "restarting_too_quickly")) {
-		puts("Reason: Restarting too quickly.");
-		see(e, "SMF-8000-L5");
-	} else if (streq(aux, "none")) {
+	if (m->reason)
+		printf("Reason: %s\n", m->reason);
+	else
 		printf("Reason: Restarter %s gave no explanation.\n",
-		        i->restarter ? i->restarter : SVCS_DEFAULT_RESTARTER);
-		see(e, "SMF-8000-9C");
-	} else {
-		puts("Reason: Unknown.");
-		see(e, "SMF-8000-AR");
-	}
+		        i->restarter ? i->restarter : SCF_SERVICE_STARTD);
+	see(e, m->code);
+}
+
+/* The offline instance's next state is not given: it waits for its dependencies. */
+static bool next_state_blank(const inst_t *i)
+{
+	return !i->next_state || !*i->next_state || state_is_none(i->next_state);
 }
 
 static void reasons(explainer_t *e, const inst_t *i, bool verbose)
 {
-	const char *s = strempty(i->state);
-	const char *rst = i->restarter ? i->restarter : SVCS_DEFAULT_RESTARTER;
+	const char *rst = i->restarter ? i->restarter : SCF_SERVICE_STARTD;
 
-	if (streq(s, "online"))
-		return;
-	if (!i->has_rpg || streq(s, "uninitialized")) {
+	switch (i->has_rpg ? i->st : RESTARTER_STATE_UNINIT) {
+	case RESTARTER_STATE_ONLINE:
+		break;
+	case RESTARTER_STATE_UNINIT:
 		if (e->restarter_attached) {
 			printf("Reason: Restarter %s has not initialized service state.\n", rst);
 			see(e, "SMF-8000-4D");
@@ -345,7 +326,8 @@ static void reasons(explainer_t *e, const inst_t *i, bool verbose)
 			printf("Reason: Restarter %s is not running.\n", rst);
 			see(e, "SMF-8000-5H");
 		}
-	} else if (streq(s, "disabled")) {
+		break;
+	case RESTARTER_STATE_DISABLED:
 		if (temporary_disable(i)) {
 			puts("Reason: Temporarily disabled by an administrator.");
 			see(e, "SMF-8000-1S");
@@ -353,25 +335,27 @@ static void reasons(explainer_t *e, const inst_t *i, bool verbose)
 			puts("Reason: Disabled by an administrator.");
 			see(e, "SMF-8000-05");
 		}
-	} else if (streq(s, "maintenance")) {
+		break;
+	case RESTARTER_STATE_MAINT:
 		maintenance_reason(e, i);
-	} else if (streq(s, "offline")) {
-		const char *ns = strempty(i->next_state);
-
-		if (streq(ns, "online")) {
+		break;
+	case RESTARTER_STATE_OFFLINE:
+		if (i->next_st == RESTARTER_STATE_ONLINE) {
 			puts("Reason: Start method is running.");
 			see(e, "SMF-8000-C4");
-		} else if (streq(ns, "none") || !*ns) {
+		} else if (next_state_blank(i)) {
 			dependency_reasons(e, i, verbose);
 		} else {
-			printf("Reason: Transitioning to state %s.\n", ns);
+			printf("Reason: Transitioning to state %s.\n", i->next_state);
 			see(e, "SMF-8000-PH");
 		}
-	} else if (streq(s, "degraded")) {
+		break;
+	case RESTARTER_STATE_DEGRADED:
 		puts("Reason: Degraded by an administrator.");
 		see(e, "SMF-8000-DX");
-	} else {
-		printf("Reason: Not in valid state (%s).\n", s);
+		break;
+	default:
+		printf("Reason: Not in valid state (%s).\n", strempty(i->state));
 		see(e, "SMF-8000-N3");
 	}
 }
@@ -435,6 +419,8 @@ static void print_impact(explainer_t *e, const inst_t *i, bool verbose)
 
 static void print_one(explainer_t *e, inst_t *i, bool verbose, bool first)
 {
+	const char *state =
+	        i->has_rpg ? strempty(i->state) : restarter_state_to_string(RESTARTER_STATE_UNINIT);
 	char tbuf[128];
 
 	if (!first)
@@ -443,10 +429,9 @@ static void print_one(explainer_t *e, inst_t *i, bool verbose, bool first)
 	printf("%s (%s)\n", i->fmri, i->desc && *i->desc ? i->desc : "?");
 	if (i->has_stime) {
 		format_long_time(i->stime_sec, tbuf, sizeof(tbuf));
-		printf(" State: %s since %s\n", i->has_rpg ? strempty(i->state) : "uninitialized",
-		        tbuf);
+		printf(" State: %s since %s\n", state, tbuf);
 	} else
-		printf(" State: %s\n", i->has_rpg ? strempty(i->state) : "uninitialized");
+		printf(" State: %s\n", state);
 	reasons(e, i, verbose);
 	docs(e, i, verbose);
 	if (i->logfile)
@@ -462,7 +447,7 @@ static const char *msgbase(scf_handle_t *h, char **owned)
 	const char *s;
 
 	*owned = NULL;
-	if (scf_pg_get(h, SVCS_DEFAULT_RESTARTER, "msg", NULL, SCF_READ_COMPOSED, &pg) < 0)
+	if (scf_pg_get(h, SCF_SERVICE_STARTD, "msg", NULL, SCF_READ_COMPOSED, &pg) < 0)
 		return DEFAULT_MSGBASE;
 	if ((p = scf_pg_property(pg, "base")) && scf_property_get_string(p, &s) >= 0)
 		*owned = strdup(s);
@@ -527,7 +512,6 @@ int explain(scf_handle_t *h, instset_t *all, inst_t **sel, size_t n_sel, bool ve
 	}
 	for (size_t k = 0; k < all->n; k++) {
 		free(e.x[k].causes);
-		free(e.x[k].next_hop);
 		strv_free(e.x[k].baddeps);
 	}
 	free(e.x);

@@ -9,6 +9,7 @@
  * instead of the sum of the round trips.  Threads take instances by an atomic index; each
  * inst_t is written by exactly one thread, so nothing else is shared.
  */
+#include <assert.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -89,7 +90,7 @@ static int pg_bool(const scf_pg_t *pg, const char *name)
 /* state_timestamp is a time: "seconds[.fraction]". */
 static void parse_stime(inst_t *i, const scf_pg_t *pg)
 {
-	const scf_property_t *p = scf_pg_property(pg, "state_timestamp");
+	const scf_property_t *p = scf_pg_property(pg, SCF_PROPERTY_STATE_TIMESTAMP);
 	char *end;
 	long long sec;
 
@@ -134,12 +135,14 @@ static int load_restarter(scf_handle_t *h, inst_t *i)
 	if (r < 0 || !pg)
 		return r;
 	i->has_rpg = true;
-	i->state = pg_string(pg, "state");
-	i->next_state = pg_string(pg, "next_state");
-	i->aux = pg_string(pg, "auxiliary_state");
-	i->logfile = pg_string(pg, "logfile");
+	i->state = pg_string(pg, SCF_PROPERTY_STATE);
+	i->next_state = pg_string(pg, SCF_PROPERTY_NEXT_STATE);
+	i->st = restarter_state_from_string(i->state);
+	i->next_st = restarter_state_from_string(i->next_state);
+	i->aux = pg_string(pg, SCF_PROPERTY_AUX_STATE);
+	i->logfile = pg_string(pg, SCF_PROPERTY_LOGFILE);
 	parse_stime(i, pg);
-	p = scf_pg_property(pg, "contract");
+	p = scf_pg_property(pg, SCF_PROPERTY_CONTRACT);
 	if (p && scf_property_get_count(p, &c) >= 0)
 		i->contract = (int64_t)c;
 	scf_pg_free(pg);
@@ -156,9 +159,9 @@ static int load_general(scf_handle_t *h, inst_t *i, bool filter_only)
 	if (r < 0)
 		return r;
 	if (pg) {
-		i->enabled_perm = pg_bool(pg, "enabled");
+		i->enabled_perm = pg_bool(pg, SCF_PROPERTY_ENABLED);
 		free(i->restarter); /* read before by a LOAD_FILTER */
-		i->restarter = pg_string(pg, "restarter");
+		i->restarter = pg_string(pg, SCF_PROPERTY_RESTARTER);
 		scf_pg_free(pg);
 	}
 	if (filter_only && i->enabled_perm == 1)
@@ -167,7 +170,7 @@ static int load_general(scf_handle_t *h, inst_t *i, bool filter_only)
 	if (r < 0)
 		return r;
 	if (pg) {
-		i->enabled_ovr = pg_bool(pg, "enabled");
+		i->enabled_ovr = pg_bool(pg, SCF_PROPERTY_ENABLED);
 		scf_pg_free(pg);
 	}
 	return 0;
@@ -192,12 +195,12 @@ static int load_desc(scf_handle_t *h, inst_t *i)
 
 static int dep_from_pg(const scf_pg_t *pg, dep_t *d)
 {
-	const scf_property_t *p = scf_pg_property(pg, "entities");
+	const scf_property_t *p = scf_pg_property(pg, SCF_PROPERTY_ENTITIES);
 
 	*d = (dep_t){0};
 	d->name = strdup(pg->name);
-	d->grouping = pg_string(pg, "grouping");
-	d->restart_on = pg_string(pg, "restart_on");
+	d->grouping = pg_string(pg, SCF_PROPERTY_GROUPING);
+	d->restart_on = pg_string(pg, SCF_PROPERTY_RESTART_ON);
 	d->entities = strv_new_empty();
 	if (!d->name || !d->entities)
 		return -SCF_ERROR_NO_MEMORY;
@@ -211,9 +214,10 @@ static int dep_from_pg(const scf_pg_t *pg, dep_t *d)
 static int load_deps(scf_handle_t *h, inst_t *i)
 {
 	scf_pg_info_t *infos = NULL;
-	size_t n = 0;
+	size_t n = 0, cap = 0;
 	int r;
 
+	assert(!i->deps && i->n_deps == 0); /* read once: LOAD_DEPS is then in i->loaded */
 	r = scf_pg_list(h, i->fmri, NULL, SCF_READ_COMPOSED, &infos, &n);
 	if (r == -SCF_ERROR_NOT_FOUND)
 		return 0;
@@ -227,13 +231,10 @@ static int load_deps(scf_handle_t *h, inst_t *i)
 		r = get_pg(h, i->fmri, infos[k].name, SCF_READ_COMPOSED, &pg);
 		if (r < 0 || !pg)
 			continue;
-		dep_t *nd = realloc(i->deps, (i->n_deps + 1) * sizeof(dep_t));
-		if (!nd)
+		if (GREEDY_REALLOC(i->deps, cap, i->n_deps + 1) < 0)
 			r = -SCF_ERROR_NO_MEMORY;
-		else {
-			i->deps = nd;
+		else
 			r = dep_from_pg(pg, &i->deps[i->n_deps++]);
-		}
 		scf_pg_free(pg);
 	}
 	scf_pg_info_free(infos, n);
@@ -392,16 +393,38 @@ inst_t *instset_find(const instset_t *s, const char *fmri)
 	return bsearch(&key, s->v, s->n, sizeof(inst_t), inst_cmp_fmri);
 }
 
-static const char *file_state(const char *entity)
+size_t instset_entity(const instset_t *s, const char *entity, inst_t **first)
 {
-	const char *path = entity + 5;
+	_cleanup_free_ char *canon = NULL;
+	size_t lo = 0, hi = s->n, len, k;
 
-	if (strneq(path, "//localhost", 11))
-		path += 11;
-	else if (strneq(path, "//", 2))
-		path += 2;
+	*first = NULL;
+	if (restarter_file_dep_path(entity) || scf_fmri_canonicalize(entity, &canon) < 0)
+		return 0;
+	*first = instset_find(s, canon);
+	if (*first)
+		return 1;
+	/* A service: its instances are "<canon>:..." and sort together, from the lower bound. */
+	len = strlen(canon);
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strncmp(s->v[mid].fmri, canon, len);
+
+		if (c < 0 || (c == 0 && s->v[mid].fmri[len] < ':'))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (k = lo; k < s->n && strneq(s->v[k].fmri, canon, len) && s->v[k].fmri[len] == ':'; k++)
+		;
+	*first = k > lo ? &s->v[lo] : NULL;
+	return k - lo;
+}
+
+static const char *file_state(const char *path)
+{
 	if (access(path, F_OK) == 0)
-		return "online";
+		return restarter_state_to_string(RESTARTER_STATE_ONLINE);
 	return errno == ENOENT ? "absent" : "unknown";
 }
 
@@ -414,38 +437,21 @@ static const char *loaded_state(const instset_t *s, inst_t *i)
 
 const char *instset_dep_state(const instset_t *s, const char *entity, char *buf, size_t sz)
 {
-	_cleanup_free_ char *canon = NULL;
-	scf_fmri_t f = {0};
-	const char *st;
-	inst_t *i;
+	_cleanup_(scf_fmri_clear) scf_fmri_t f = {0};
+	const char *path = restarter_file_dep_path(entity);
+	inst_t *first;
+	size_t n;
 
-	if (strneq(entity, "file:", 5))
-		return file_state(entity);
-	if (scf_fmri_parse(entity, &f) < 0 || !f.service || f.pg) {
-		scf_fmri_clear(&f);
+	if (path)
+		return file_state(path);
+	if (scf_fmri_parse(entity, &f) < 0 || !f.service || f.pg)
 		return "invalid";
-	}
-	if (scf_fmri_format(&f, &canon) < 0) {
-		scf_fmri_clear(&f);
-		return "invalid";
-	}
-	if (f.instance) {
-		scf_fmri_clear(&f);
-		i = instset_find(s, canon);
-		return i ? loaded_state(s, i) : "absent";
-	}
-	scf_fmri_clear(&f);
+	n = instset_entity(s, entity, &first);
+	if (f.instance)
+		return n == 1 ? loaded_state(s, first) : "absent";
 	/* A service: the state of its only instance, else "multiple" (or "absent"). */
-	size_t len = strlen(canon), found = 0;
-	st = "absent";
-	for (size_t k = 0; k < s->n; k++) {
-		i = &s->v[k];
-		if (!strneq(i->fmri, canon, len) || i->fmri[len] != ':')
-			continue;
-		if (++found > 1)
-			return "multiple";
-		st = loaded_state(s, i);
-	}
-	snprintf(buf, sz, "%s", st);
+	if (n > 1)
+		return "multiple";
+	snprintf(buf, sz, "%s", n == 1 ? loaded_state(s, first) : "absent");
 	return buf;
 }

@@ -16,6 +16,7 @@
  * nothing is reported on stderr, the other operands are still shown, and the exit status is 1.
  * Exit status 2 is a usage error.
  */
+#include <assert.h>
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -33,7 +34,7 @@
 static struct {
 	bool all, no_header, processes, verbose, deps, dependents, detail, logs, explain;
 	int *cols;
-	size_t n_cols;
+	size_t n_cols, cap_cols;
 	char **restarters;
 	int status;
 	scf_handle_t *h;
@@ -119,7 +120,7 @@ static _noreturn_ void oom(void)
 static void add_columns(const char *spec)
 {
 	_cleanup_free_ char *bad = NULL;
-	int r = columns_parse(spec, &g.cols, &g.n_cols, &bad);
+	int r = columns_parse(spec, &g.cols, &g.n_cols, &g.cap_cols, &bad);
 
 	if (r == -SCF_ERROR_NO_MEMORY)
 		oom();
@@ -207,6 +208,7 @@ static void select_inst(inst_t *i)
 {
 	size_t k = (size_t)(i - g.set.v);
 
+	assert(k < g.set.n);
 	if (g.picked[k])
 		return;
 	g.picked[k] = true;
@@ -239,25 +241,16 @@ static void select_operand(const char *pattern)
 /* The instances an FMRI of a dependency names: the instance, or every instance of a service. */
 static void select_entity(const char *entity)
 {
-	_cleanup_free_ char *canon = NULL;
-	size_t len;
+	inst_t *first;
+	size_t n = instset_entity(&g.set, entity, &first);
 
-	if (strneq(entity, "file:", 5) || scf_fmri_canonicalize(entity, &canon) < 0)
-		return;
-	inst_t *i = instset_find(&g.set, canon);
-	if (i) {
-		select_inst(i);
-		return;
-	}
-	len = strlen(canon);
-	for (size_t k = 0; k < g.set.n; k++)
-		if (strneq(g.set.v[k].fmri, canon, len) && g.set.v[k].fmri[len] == ':')
-			select_inst(&g.set.v[k]);
+	for (size_t k = 0; k < n; k++)
+		select_inst(&first[k]);
 }
 
 static bool excluded(const dep_t *d)
 {
-	return d->grouping && streq(d->grouping, "exclude_all");
+	return depgroup_from_string(d->grouping) == DEPGRP_EXCLUDE_ALL;
 }
 
 static void select_dependencies(inst_t **of, size_t n)
@@ -350,7 +343,7 @@ static void select_default(void)
 static bool restarter_matches(const inst_t *i)
 {
 	_cleanup_free_ char *canon = NULL;
-	const char *r = i->restarter ? i->restarter : SVCS_DEFAULT_RESTARTER;
+	const char *r = i->restarter ? i->restarter : SCF_SERVICE_STARTD;
 
 	if (scf_fmri_canonicalize(r, &canon) < 0)
 		return false;

@@ -104,6 +104,7 @@ int procs_of_group(int64_t pgid, proc_t **ret, size_t *n)
 	DIR *d;
 	struct dirent *de;
 	proc_t *v = NULL, p;
+	size_t cap = 0;
 	int64_t bt = boot_time();
 	long hz = sysconf(_SC_CLK_TCK);
 
@@ -119,12 +120,10 @@ int procs_of_group(int64_t pgid, proc_t **ret, size_t *n)
 			continue;
 		if (!read_proc(atoi(de->d_name), pgid, bt, hz > 0 ? hz : 100, &p))
 			continue;
-		proc_t *nv = realloc(v, (*n + 1) * sizeof(proc_t));
-		if (!nv) {
+		if (GREEDY_REALLOC(v, cap, *n + 1) < 0) {
 			free(p.args);
 			break;
 		}
-		v = nv;
 		v[(*n)++] = p;
 	}
 	closedir(d);

@@ -15,7 +15,8 @@
 
 #include <libscf.h>
 
-#define SVCS_DEFAULT_RESTARTER "svc:/system/svc/restarter:default"
+#include "macro.h"
+#include "restarter.h"
 
 typedef struct dep {
 	char *name;       /* the pg name */
@@ -29,9 +30,10 @@ typedef struct inst {
 	char *svc;  /* "network/ssh" */
 	char *inst; /* "default" */
 
-	/* restarter pg */
+	/* restarter pg; st and next_st are state and next_state read (NONE: missing, unknown) */
 	bool has_rpg;
 	char *state, *next_state, *aux, *logfile;
+	restarter_instance_state_t st, next_st;
 	bool has_stime;
 	int64_t stime_sec;
 	int32_t stime_usec;
@@ -68,12 +70,18 @@ int inst_load(scf_handle_t *h, inst_t **v, size_t n, unsigned what);
 bool inst_enabled(const inst_t *i);
 /* As illumos' listing filter: either general/enabled or general_ovr/enabled is true. */
 bool inst_listed_by_default(const inst_t *i);
-/* The state string, or NULL without a restarter pg. */
+/* Online or degraded: it runs, and satisfies its dependents. */
 static inline bool inst_running(const inst_t *i)
 {
-	return i->state &&
-	        (__builtin_strcmp(i->state, "online") == 0 ||
-	                __builtin_strcmp(i->state, "degraded") == 0);
+	return restarter_state_is_up(i->st);
+}
+/*
+ * next_state is "none" as startd writes it when no transition is under way (not missing, and
+ * not a state svcs does not know, which st/next_st also read as RESTARTER_STATE_NONE).
+ */
+static inline bool state_is_none(const char *s)
+{
+	return s && streq(s, restarter_state_to_string(RESTARTER_STATE_NONE));
 }
 
 /* Index of all instances by FMRI, for dependency lookups (-d, -D, -l, -x). */
@@ -87,12 +95,21 @@ int instset_init(instset_t *s, scf_handle_t *h);
 void instset_done(instset_t *s);
 int instset_load(instset_t *s, unsigned what);
 inst_t *instset_find(const instset_t *s, const char *fmri);
+/*
+ * The instances an entity FMRI (as a dependency writes it) names: the instance itself, or
+ * every instance of a service.  Returns how many, adjacent from *first (the set is sorted); 0
+ * for a file: entity, a malformed FMRI, or one that names nothing here.
+ */
+size_t instset_entity(const instset_t *s, const char *entity, inst_t **first);
 /* The state shown for a dependency target, as illumos' -l: a state, "absent", "multiple"... */
 const char *instset_dep_state(const instset_t *s, const char *entity, char *buf, size_t sz);
 
 /* columns.c */
-/* -o: appends the columns of a comma-separated list; *bad gets an unknown name (malloc'd). */
-int columns_parse(const char *spec, int **cols, size_t *n, char **bad);
+/*
+ * -o: appends the columns of a comma-separated list to cols (n used, cap allocated); *bad gets
+ * an unknown name (malloc'd).
+ */
+int columns_parse(const char *spec, int **cols, size_t *n, size_t *cap, char **bad);
 int columns_add_sort(const char *name, bool reverse); /* -s / -S */
 void columns_default_sort(void);
 void columns_print_header(const int *cols, size_t n);
