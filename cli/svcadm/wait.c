@@ -29,10 +29,11 @@ static int reached(scf_handle_t *h, const char *fmri, void *userdata)
 
 	(void)h;
 	r = state_read(fmri, &s);
-	if (r <= 0) {
-		if (r == 0)
-			svcadm_fail(EXIT_SVC_FAILURE);
-		return r < 0 ? r : 1;
+	if (r < 0)
+		return r;
+	if (r == 0) { /* misconfigured, reported */
+		svcadm_fail(EXIT_SVC_FAILURE);
+		return 1;
 	}
 	if (enable ? restarter_state_is_up(s) : s == RESTARTER_STATE_DISABLED)
 		return 1;
