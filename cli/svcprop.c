@@ -27,6 +27,7 @@
 #include "cli-quote.h"
 #include "cli-resolve.h"
 #include "log.h"
+#include "macro.h"
 #include "strv.h"
 
 typedef struct prop_arg {
@@ -40,7 +41,7 @@ static struct {
 	bool Cflag, cflag, sflag;
 	const char *snapshot; /* NULL: current view */
 	prop_arg_t *props;
-	size_t n_props;
+	size_t n_props, cap_props;
 	int status;
 } g = {.snapshot = SCF_SNAPSHOT_RUNNING};
 
@@ -99,10 +100,8 @@ static void add_prop(char *arg)
 	}
 	if (slash)
 		*slash = '\0';
-	p = realloc(g.props, (g.n_props + 1) * sizeof(*p));
-	if (!p)
+	if (GREEDY_REALLOC(g.props, g.cap_props, g.n_props + 1) < 0)
 		die("Could not allocate memory");
-	g.props = p;
 	p = &g.props[g.n_props++];
 	*p = (prop_arg_t){.pg = arg, .prop = slash ? slash + 1 : NULL};
 	if (scf_name_validate(p->pg) < 0 || (p->prop && scf_name_validate(p->prop) < 0)) {
@@ -285,17 +284,16 @@ typedef struct target {
 
 static struct {
 	target_t *v;
-	size_t n;
+	size_t n, cap;
 } targets;
 
 static void target_add(const char *key, const char *entity, scf_pg_t *pg, const char *prop)
 {
 	target_t *v;
 
-	v = realloc(targets.v, (targets.n + 1) * sizeof(*v));
-	if (!v)
+	if (GREEDY_REALLOC(targets.v, targets.cap, targets.n + 1) < 0)
 		die("Could not allocate memory");
-	targets.v = v;
+	v = targets.v;
 	v[targets.n] =
 	        (target_t){.key = strdup(key), .entity = strdup(entity), .pg = pg, .prop = prop};
 	if (!v[targets.n].key || !v[targets.n].entity)

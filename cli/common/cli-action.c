@@ -3,17 +3,18 @@
 #include <stdio.h>
 
 #include "cli-action.h"
+#include "restarter.h"
 #include "timeutil.h"
 
-typedef struct Action {
+typedef struct action {
 	const char *name;
 	char value[32];
-} Action;
+} action_t;
 
 /* As illumos: a newer timestamp already there is left alone (the request is pending). */
 static int tx_set_action(scf_tx_t *tx, void *userdata)
 {
-	Action *a = userdata;
+	action_t *a = userdata;
 	const scf_property_t *p = scf_pg_property(scf_tx_pg(tx), a->name);
 	uint64_t now = now_monotonic_nsec();
 	const char *v = a->value;
@@ -27,7 +28,7 @@ static int tx_set_action(scf_tx_t *tx, void *userdata)
 
 int cli_request_action(scf_handle_t *h, const char *fmri, const char *action)
 {
-	Action a = {.name = action};
+	action_t a = {.name = action};
 	int r;
 
 	r = scf_pg_add(
@@ -42,5 +43,5 @@ int cli_refresh_instance(scf_handle_t *h, const char *fmri)
 {
 	int r = scf_instance_refresh(h, fmri);
 
-	return r < 0 ? r : cli_request_action(h, fmri, "refresh");
+	return r < 0 ? r : cli_request_action(h, fmri, RESTARTER_ACTION_REFRESH);
 }

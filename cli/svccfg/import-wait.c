@@ -11,6 +11,8 @@
  *      whatever it writes after step 1 comes as a notification, so nothing falls in between;
  *   3. block in scf_notify_wait() until the deadline, re-reading only the instance a
  *      notification names (a restarter pg can be created empty and filled by a later commit).
+ * Steps 2 and 3 are libscf's scf_restarter_wait() with the predicate scf_restarter_has_state(),
+ * the loop svcadm -s waits in too.
  *
  * It does not wait (and says so in one line) when nobody would ever write the pg: no restarter
  * is attached (configd --native, startd down), or svc:/system/early-manifest-import:default
@@ -28,6 +30,7 @@
  * bounded (default 60 s, --timeout, SVCCFG_IMPORT_TIMEOUT); reaching it is an error that names
  * every instance still without a state (instances deleted meanwhile are not waited for).
  */
+#include <assert.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -36,16 +39,15 @@
 
 #include "import-wait.h"
 #include "probe.h"
+#include "restarter.h"
 #include "strv.h"
 #include "timeutil.h"
 
-#define EMI_FMRI "svc:/system/early-manifest-import:default"
-#define STATE_PROP "state"
-
+/* The instances to wait for: each once (two manifests may name one), with what is done. */
 typedef struct wait_set {
-	char **fmris; /* sorted copy, for bsearch by the notification's entity */
+	char **fmris; /* sorted, distinct */
 	bool *done;
-	size_t n, left;
+	size_t n;
 } wait_set_t;
 
 int import_wait_parse_timeout(const char *s, uint64_t *ret)
@@ -75,37 +77,21 @@ int import_wait_default_timeout(svccfg_t *c, uint64_t *ret)
 	return 0;
 }
 
-/* 1 if the instance's restarter pg has a state, 0 if not (yet), < 0 on a libscf error. */
-static int has_state(scf_handle_t *h, const char *fmri)
-{
-	scf_property_t *p = NULL;
-	int r;
-
-	r = scf_property_read(h, fmri, SCF_PG_RESTARTER, STATE_PROP, &p);
-	if (r == -SCF_ERROR_NOT_FOUND)
-		return 0;
-	if (r < 0)
-		return r;
-	r = p->n_values > 0;
-	scf_property_free(p);
-	return r;
-}
-
 /* The EMI instance's state: NULL if it does not exist, "none" if it has no state yet. */
 static int emi_state(scf_handle_t *h, char **ret)
 {
-	scf_property_t *p = NULL;
+	_cleanup_(scf_property_freep) scf_property_t *p = NULL;
 	int r;
 
 	*ret = NULL;
-	r = scf_entity_exists(h, EMI_FMRI);
+	r = scf_entity_exists(h, SCF_INSTANCE_EMI);
 	if (r <= 0)
 		return r;
-	r = scf_property_read(h, EMI_FMRI, SCF_PG_RESTARTER, STATE_PROP, &p);
+	r = scf_property_read(h, SCF_INSTANCE_EMI, SCF_PG_RESTARTER, SCF_PROPERTY_STATE, &p);
 	if (r < 0 && r != -SCF_ERROR_NOT_FOUND)
 		return r;
-	*ret = strdup(r >= 0 && p->n_values > 0 ? p->values[0] : "none");
-	scf_property_free(p);
+	*ret = strdup(r >= 0 && p->n_values > 0 ? p->values[0]
+	                                        : restarter_state_to_string(RESTARTER_STATE_NONE));
 	return *ret ? 1 : -SCF_ERROR_NO_MEMORY;
 }
 
@@ -129,7 +115,7 @@ static int wait_set_init(wait_set_t *s, char *const *instances)
 	if (!s->fmris || !s->done)
 		return -SCF_ERROR_NO_MEMORY;
 	qsort(s->fmris, s->n, sizeof(char *), cmp_str);
-	/* Two manifests may name one instance: it must be one entry, or only one copy is marked. */
+	/* scf_restarter_wait() takes each instance once. */
 	for (size_t i = 0; i < s->n; i++) {
 		if (k > 0 && streq(s->fmris[i], s->fmris[k - 1]))
 			free(s->fmris[i]);
@@ -138,57 +124,6 @@ static int wait_set_init(wait_set_t *s, char *const *instances)
 	}
 	s->fmris[k] = NULL;
 	s->n = k;
-	s->left = s->n;
-	return 0;
-}
-
-/* Reads instance k and marks it done if it has a state. */
-static int wait_set_check(wait_set_t *s, scf_handle_t *h, size_t k)
-{
-	int r;
-
-	if (s->done[k])
-		return 0;
-	r = has_state(h, s->fmris[k]);
-	if (r > 0) {
-		s->done[k] = true;
-		s->left--;
-	}
-	return r < 0 ? r : 0;
-}
-
-static int wait_set_notified(wait_set_t *s, scf_handle_t *h, const scf_notification_t *n)
-{
-	char **hit;
-
-	if (n->kind != SCF_NOTIFY_PG_UPDATED || !streq(n->pg, SCF_PG_RESTARTER))
-		return 0;
-	hit = bsearch(&n->entity, s->fmris, s->n, sizeof(char *), cmp_str);
-	return hit ? wait_set_check(s, h, hit - s->fmris) : 0;
-}
-
-/* Steps 2 and 3 of the model; returns with s->left > 0 only at the deadline. */
-static int wait_loop(wait_set_t *s, scf_handle_t *h, uint64_t deadline)
-{
-	int r;
-
-	for (size_t k = 0; k < s->n; k++)
-		if ((r = wait_set_check(s, h, k)) < 0)
-			return r;
-	while (s->left > 0) {
-		scf_notification_t n;
-		uint64_t left = deadline_left_usec(deadline);
-
-		if (left == 0)
-			return 0;
-		r = scf_notify_wait(h, left, &n);
-		if (r <= 0)
-			return r;
-		r = wait_set_notified(s, h, &n);
-		scf_notification_clear(&n);
-		if (r < 0)
-			return r;
-	}
 	return 0;
 }
 
@@ -196,18 +131,15 @@ static int wait_loop(wait_set_t *s, scf_handle_t *h, uint64_t deadline)
 static int report_missing(svccfg_t *c, scf_handle_t *h, wait_set_t *s, uint64_t timeout_usec)
 {
 	_cleanup_free_ char *list = NULL;
-	size_t len = 0, cnt = 0;
+	size_t len = 0, cap = 0, cnt = 0;
 
 	for (size_t k = 0; k < s->n; k++) {
 		const char *f = s->fmris[k];
-		char *l;
 
 		if (s->done[k] || scf_entity_exists(h, f) == 0)
 			continue;
-		l = realloc(list, len + strlen(f) + 3);
-		if (!l)
+		if (GREEDY_REALLOC(list, cap, len + strlen(f) + 3) < 0)
 			return svccfg_scf_error(c, -SCF_ERROR_NO_MEMORY, "import");
-		list = l;
 		len += sprintf(list + len, "%s%s", cnt++ ? ", " : "", f);
 	}
 	if (cnt == 0)
@@ -235,13 +167,13 @@ static void trace_wait_begin(size_t n)
 	SMF_PROBE(wait_begin, SMF_TRACE_IMPORT_WAIT_BEGIN, 0, buf);
 }
 
-static void trace_wait_done(int r, size_t left)
+static void trace_wait_done(int r)
 {
 	const char *how = "ok";
 
 	if (r < 0)
 		how = "error";
-	else if (left > 0)
+	else if (r > 0)
 		how = "timeout";
 	SMF_PROBE(wait_done, SMF_TRACE_IMPORT_WAIT_DONE, 0, how);
 }
@@ -252,6 +184,7 @@ static int should_wait(svccfg_t *c, scf_handle_t *h, char *const *instances, con
 	static bool said_no_restarter;
 	_cleanup_free_ char *emi = NULL;
 	size_t n = strv_length(instances);
+	restarter_instance_state_t s;
 	int r;
 
 	*why = "no restarter attached";
@@ -270,7 +203,8 @@ static int should_wait(svccfg_t *c, scf_handle_t *h, char *const *instances, con
 	r = emi_state(h, &emi);
 	if (r < 0)
 		return r;
-	if (emi && !streq(emi, "online") && !streq(emi, "disabled")) {
+	s = restarter_state_from_string(emi);
+	if (emi && s != RESTARTER_STATE_ONLINE && s != RESTARTER_STATE_DISABLED) {
 		*why = "early-manifest-import pending";
 		if (n > 1)
 			svccfg_warn(c,
@@ -287,9 +221,8 @@ static int should_wait(svccfg_t *c, scf_handle_t *h, char *const *instances, con
 
 int import_wait(svccfg_t *c, scf_handle_t *h, char *const *instances, uint64_t timeout_usec)
 {
-	uint64_t deadline = deadline_after_usec(timeout_usec);
 	const char *nowait = getenv("SVCCFG_IMPORT_NOWAIT"), *why = NULL;
-	wait_set_t s;
+	wait_set_t s = {};
 	int r, q;
 
 	if (!instances || !instances[0]) {
@@ -302,7 +235,7 @@ int import_wait(svccfg_t *c, scf_handle_t *h, char *const *instances, uint64_t t
 	}
 	r = should_wait(c, h, instances, &why);
 	if (r < 0) {
-		trace_wait_done(r, 0);
+		trace_wait_done(r);
 		return svccfg_scf_error(c, r, "import");
 	}
 	if (r == 0) {
@@ -311,20 +244,22 @@ int import_wait(svccfg_t *c, scf_handle_t *h, char *const *instances, uint64_t t
 	}
 	/* Step 1 before step 2: see the model. */
 	if ((r = scf_notify_add_pgname(h, SCF_PG_RESTARTER)) < 0) {
-		trace_wait_done(r, 0);
+		trace_wait_done(r);
 		return svccfg_scf_error(c, r, "import");
 	}
 	r = wait_set_init(&s, instances);
 	if (r >= 0) {
 		trace_wait_begin(s.n);
-		r = wait_loop(&s, h, deadline);
+		r = scf_restarter_wait(h, (const char *const *)s.fmris, s.n,
+		        scf_restarter_has_state, NULL, timeout_usec, 0, s.done);
+		assert(r < 0 || (size_t)r <= s.n);
 	}
 	q = scf_notify_reset(h);
 	if (r >= 0 && q < 0)
 		r = q;
-	trace_wait_done(r, s.left);
+	trace_wait_done(r);
 	if (r >= 0)
-		r = s.left ? report_missing(c, h, &s, timeout_usec) : SVCCFG_OK;
+		r = r > 0 ? report_missing(c, h, &s, timeout_usec) : SVCCFG_OK;
 	else
 		r = svccfg_scf_error(c, r, "import");
 	wait_set_done(&s);

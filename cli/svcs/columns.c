@@ -7,6 +7,7 @@
  * the same number of fields for scripts.  Sorting compares the columns' values, not their text:
  * states in illumos' order of interest, STIME by time, CTID by number.
  */
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -14,122 +15,109 @@
 #include "macro.h"
 #include "svcs.h"
 
-typedef struct Column {
+typedef struct column {
 	const char *name;
 	int width;
 	bool right;
 	unsigned load;
-	void (*cell)(const Inst *i, char *buf, size_t sz);
-	int (*cmp)(const Inst *a, const Inst *b);
+	void (*cell)(const inst_t *i, char *buf, size_t sz);
+	int (*cmp)(const inst_t *a, const inst_t *b);
 	const char *help;
-} Column;
+} column_t;
 
 bool columns_nstate_shown;
 
-static bool known_state(const char *s)
-{
-	static const char *const states[] = {"uninitialized", "offline", "online", "degraded",
-	        "maintenance", "disabled", "legacy_run"};
+/*
+ * How svcs prints and sorts each state: its one-letter (S, N, SN) and three-letter (STA, NSTA)
+ * abbreviations, and its rank, lower first, from least interesting to most (unknown last).
+ */
+static const struct {
+	char c;
+	const char *abbrev;
+	int rank;
+} state_fmt[_RESTARTER_STATE_MAX] = {
+        [RESTARTER_STATE_NONE] = {'?', "?", 7},
+        [RESTARTER_STATE_UNINIT] = {'u', "UN", 6},
+        [RESTARTER_STATE_OFFLINE] = {'0', "OFF", 4},
+        [RESTARTER_STATE_ONLINE] = {'1', "ON", 2},
+        [RESTARTER_STATE_DEGRADED] = {'D', "DGD", 3},
+        [RESTARTER_STATE_MAINT] = {'m', "MNT", 5},
+        [RESTARTER_STATE_DISABLED] = {'d', "DIS", 1},
+        [RESTARTER_STATE_LEGACY] = {'L', "LRC", 0},
+};
 
-	for (size_t k = 0; s && k < ELEMENTSOF(states); k++)
-		if (streq(s, states[k]))
-			return true;
-	return false;
+static char state_char(restarter_instance_state_t s)
+{
+	assert((unsigned)s < _RESTARTER_STATE_MAX);
+	return state_fmt[s].c;
 }
 
-static bool transitioning(const Inst *i)
+static const char *state_abbrev(restarter_instance_state_t s)
 {
-	return known_state(i->next_state);
+	assert((unsigned)s < _RESTARTER_STATE_MAX);
+	return state_fmt[s].abbrev;
 }
 
-static char state_char(const char *s)
+static int state_rank(restarter_instance_state_t s)
 {
-	static const struct {
-		const char *name;
-		char c;
-	} map[] = {{"uninitialized", 'u'}, {"offline", '0'}, {"online", '1'}, {"maintenance", 'm'},
-	        {"disabled", 'd'}, {"degraded", 'D'}, {"legacy_run", 'L'}};
-
-	for (size_t k = 0; s && k < ELEMENTSOF(map); k++)
-		if (streq(s, map[k].name))
-			return map[k].c;
-	return '?';
+	assert((unsigned)s < _RESTARTER_STATE_MAX);
+	return state_fmt[s].rank;
 }
 
-static const char *state_abbrev(const char *s)
+/* next_state names a state: the instance is on its way there. */
+static bool transitioning(const inst_t *i)
 {
-	static const struct {
-		const char *name, *abbrev;
-	} map[] = {{"uninitialized", "UN"}, {"offline", "OFF"}, {"online", "ON"},
-	        {"maintenance", "MNT"}, {"disabled", "DIS"}, {"degraded", "DGD"},
-	        {"legacy_run", "LRC"}};
-
-	for (size_t k = 0; s && k < ELEMENTSOF(map); k++)
-		if (streq(s, map[k].name))
-			return map[k].abbrev;
-	return "?";
+	return i->next_st != RESTARTER_STATE_NONE;
 }
 
-/* Lower prints first: from least interesting to most (unknown last). */
-static int state_rank(const char *s)
-{
-	static const char *const order[] = {"legacy_run", "disabled", "online", "degraded",
-	        "offline", "maintenance", "uninitialized"};
-
-	for (size_t k = 0; s && k < ELEMENTSOF(order); k++)
-		if (streq(s, order[k]))
-			return (int)k;
-	return (int)ELEMENTSOF(order);
-}
-
-static void cell_state(const Inst *i, char *buf, size_t sz)
+static void cell_state(const inst_t *i, char *buf, size_t sz)
 {
 	snprintf(buf, sz, "%s%s", i->state && *i->state ? i->state : "-",
 	        !columns_nstate_shown && transitioning(i) ? "*" : "");
 }
 
-static void cell_nstate(const Inst *i, char *buf, size_t sz)
+static void cell_nstate(const inst_t *i, char *buf, size_t sz)
 {
-	bool blank = !i->next_state || !*i->next_state || streq(i->next_state, "none");
+	bool blank = !i->next_state || !*i->next_state || state_is_none(i->next_state);
 
 	snprintf(buf, sz, "%s", blank ? "-" : i->next_state);
 }
 
-static void cell_s(const Inst *i, char *buf, size_t sz)
+static void cell_s(const inst_t *i, char *buf, size_t sz)
 {
-	snprintf(buf, sz, "%c%c", state_char(i->state),
+	snprintf(buf, sz, "%c%c", state_char(i->st),
 	        !columns_nstate_shown && transitioning(i) ? '*' : ' ');
 }
 
-static char nstate_char(const Inst *i)
+static char nstate_char(const inst_t *i)
 {
-	return !i->next_state || streq(i->next_state, "none") ? '-' : state_char(i->next_state);
+	return !i->next_state || state_is_none(i->next_state) ? '-' : state_char(i->next_st);
 }
 
-static void cell_n(const Inst *i, char *buf, size_t sz)
+static void cell_n(const inst_t *i, char *buf, size_t sz)
 {
 	snprintf(buf, sz, "%c", nstate_char(i));
 }
 
-static void cell_sn(const Inst *i, char *buf, size_t sz)
+static void cell_sn(const inst_t *i, char *buf, size_t sz)
 {
-	snprintf(buf, sz, "%c%c", state_char(i->state), nstate_char(i));
+	snprintf(buf, sz, "%c%c", state_char(i->st), nstate_char(i));
 }
 
-static void cell_sta(const Inst *i, char *buf, size_t sz)
+static void cell_sta(const inst_t *i, char *buf, size_t sz)
 {
-	snprintf(buf, sz, "%s%s", state_abbrev(i->state),
+	snprintf(buf, sz, "%s%s", state_abbrev(i->st),
 	        !columns_nstate_shown && transitioning(i) ? "*" : "");
 }
 
-static void cell_nsta(const Inst *i, char *buf, size_t sz)
+static void cell_nsta(const inst_t *i, char *buf, size_t sz)
 {
-	bool blank = !i->next_state || streq(i->next_state, "none");
+	bool blank = !i->next_state || state_is_none(i->next_state);
 
-	snprintf(buf, sz, "%s", blank ? "-" : state_abbrev(i->next_state));
+	snprintf(buf, sz, "%s", blank ? "-" : state_abbrev(i->next_st));
 }
 
-static void cell_stime(const Inst *i, char *buf, size_t sz)
+static void cell_stime(const inst_t *i, char *buf, size_t sz)
 {
 	if (!i->has_stime)
 		snprintf(buf, sz, "-");
@@ -137,27 +125,27 @@ static void cell_stime(const Inst *i, char *buf, size_t sz)
 		format_stime(i->stime_sec, buf, sz);
 }
 
-static void cell_fmri(const Inst *i, char *buf, size_t sz)
+static void cell_fmri(const inst_t *i, char *buf, size_t sz)
 {
 	snprintf(buf, sz, "%s", i->fmri);
 }
 
-static void cell_svc(const Inst *i, char *buf, size_t sz)
+static void cell_svc(const inst_t *i, char *buf, size_t sz)
 {
 	snprintf(buf, sz, "%s", i->svc);
 }
 
-static void cell_inst(const Inst *i, char *buf, size_t sz)
+static void cell_inst(const inst_t *i, char *buf, size_t sz)
 {
 	snprintf(buf, sz, "%s", i->inst);
 }
 
-static void cell_scope(const Inst *i _unused_, char *buf, size_t sz)
+static void cell_scope(const inst_t *i _unused_, char *buf, size_t sz)
 {
 	snprintf(buf, sz, "localhost");
 }
 
-static void cell_ctid(const Inst *i, char *buf, size_t sz)
+static void cell_ctid(const inst_t *i, char *buf, size_t sz)
 {
 	if (i->contract > 0)
 		snprintf(buf, sz, "%lld", (long long)i->contract);
@@ -165,7 +153,7 @@ static void cell_ctid(const Inst *i, char *buf, size_t sz)
 		snprintf(buf, sz, "-");
 }
 
-static void cell_desc(const Inst *i, char *buf, size_t sz)
+static void cell_desc(const inst_t *i, char *buf, size_t sz)
 {
 	snprintf(buf, sz, "%s", i->desc && *i->desc ? i->desc : "-");
 }
@@ -175,24 +163,24 @@ static int cmp_int(long long a, long long b)
 	return (a > b) - (a < b);
 }
 
-static int cmp_state(const Inst *a, const Inst *b)
+static int cmp_state(const inst_t *a, const inst_t *b)
 {
-	return cmp_int(state_rank(a->state), state_rank(b->state));
+	return cmp_int(state_rank(a->st), state_rank(b->st));
 }
 
-static int cmp_nstate(const Inst *a, const Inst *b)
+static int cmp_nstate(const inst_t *a, const inst_t *b)
 {
-	return cmp_int(state_rank(a->next_state), state_rank(b->next_state));
+	return cmp_int(state_rank(a->next_st), state_rank(b->next_st));
 }
 
-static int cmp_sn(const Inst *a, const Inst *b)
+static int cmp_sn(const inst_t *a, const inst_t *b)
 {
 	int r = cmp_state(a, b);
 
 	return r ? r : cmp_nstate(a, b);
 }
 
-static int cmp_stime(const Inst *a, const Inst *b)
+static int cmp_stime(const inst_t *a, const inst_t *b)
 {
 	/* A missing time sorts first, as illumos' zeroed key does. */
 	int r = cmp_int(a->has_stime, b->has_stime);
@@ -203,33 +191,33 @@ static int cmp_stime(const Inst *a, const Inst *b)
 	return r ? r : cmp_int(a->stime_usec, b->stime_usec);
 }
 
-static int cmp_fmri(const Inst *a, const Inst *b)
+static int cmp_fmri(const inst_t *a, const inst_t *b)
 {
 	return strcmp(a->fmri, b->fmri);
 }
 
-static int cmp_svc(const Inst *a, const Inst *b)
+static int cmp_svc(const inst_t *a, const inst_t *b)
 {
 	return strcmp(a->svc, b->svc);
 }
 
-static int cmp_inst(const Inst *a, const Inst *b)
+static int cmp_inst(const inst_t *a, const inst_t *b)
 {
 	return strcmp(a->inst, b->inst);
 }
 
-static int cmp_none(const Inst *a _unused_, const Inst *b _unused_)
+static int cmp_none(const inst_t *a _unused_, const inst_t *b _unused_)
 {
 	return 0;
 }
 
-static int cmp_ctid(const Inst *a, const Inst *b)
+static int cmp_ctid(const inst_t *a, const inst_t *b)
 {
 	return cmp_int(a->contract, b->contract);
 }
 
 #define R LOAD_RESTARTER
-static const Column columns[] = {
+static const column_t columns[] = {
         {"CTID", 6, true, R, cell_ctid, cmp_ctid, "contract ID for service (its process group)"},
         {"DESC", 100, false, LOAD_DESC, cell_desc, cmp_none,
                 "human-readable description of the service"},
@@ -265,23 +253,20 @@ static bool is_nstate_column(int c)
 	        streq(columns[c].name, "SN") || streq(columns[c].name, "NSTA");
 }
 
-int columns_parse(const char *spec, int **cols, size_t *n, char **bad)
+int columns_parse(const char *spec, int **cols, size_t *n, size_t *cap, char **bad)
 {
 	const char *p = spec;
 
 	for (;;) {
 		size_t len = strcspn(p, ",");
 		int c = column_find(p, len);
-		int *nc;
 
 		if (c < 0) {
 			*bad = strndup(p, len);
 			return -SCF_ERROR_INVALID_ARGUMENT;
 		}
-		nc = realloc(*cols, (*n + 1) * sizeof(int));
-		if (!nc)
+		if (GREEDY_REALLOC(*cols, *cap, *n + 1) < 0)
 			return -SCF_ERROR_NO_MEMORY;
-		*cols = nc;
 		(*cols)[(*n)++] = c;
 		if (is_nstate_column(c))
 			columns_nstate_shown = true;
@@ -353,7 +338,7 @@ void columns_print_header(const int *cols, size_t n)
 	free(line);
 }
 
-char *columns_format(const Inst *i, const int *cols, size_t n)
+char *columns_format(const inst_t *i, const int *cols, size_t n)
 {
 	char *line = NULL, cell[4200];
 	size_t sz = 0;
@@ -362,7 +347,7 @@ char *columns_format(const Inst *i, const int *cols, size_t n)
 	if (!f)
 		return NULL;
 	for (size_t k = 0; k < n; k++) {
-		const Column *c = &columns[cols[k]];
+		const column_t *c = &columns[cols[k]];
 
 		c->cell(i, cell, sizeof(cell));
 		fprintf(f, c->right ? "%*s " : "%-*s ", c->width, cell);
@@ -377,7 +362,7 @@ char *columns_format(const Inst *i, const int *cols, size_t n)
 
 int columns_compare(const void *a, const void *b)
 {
-	const Inst *x = *(Inst *const *)a, *y = *(Inst *const *)b;
+	const inst_t *x = *(inst_t *const *)a, *y = *(inst_t *const *)b;
 
 	for (size_t k = 0; k < n_sort; k++) {
 		int r = columns[sort_cols[k]].cmp(x, y);

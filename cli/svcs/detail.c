@@ -7,6 +7,7 @@
  */
 #include <string.h>
 
+#include "cli-quote.h"
 #include "macro.h"
 #include "strv.h"
 #include "svcs.h"
@@ -18,7 +19,7 @@ static void line(const char *label, const char *value)
 	printf("%-*s%s\n", DETAILED_WIDTH, label, value);
 }
 
-static void print_enabled(const Inst *i)
+static void print_enabled(const inst_t *i)
 {
 	int perm = i->enabled_perm, temp = i->enabled_ovr;
 
@@ -32,7 +33,7 @@ static void print_enabled(const Inst *i)
 		line("enabled", perm ? "true" : "false");
 }
 
-static void print_dependency(const InstSet *all, const Dep *d)
+static void print_dependency(const instset_t *all, const dep_t *d)
 {
 	char buf[64];
 
@@ -43,9 +44,9 @@ static void print_dependency(const InstSet *all, const Dep *d)
 	putchar('\n');
 }
 
-static void print_processes(const Inst *i)
+static void print_processes(const inst_t *i)
 {
-	Proc *p;
+	proc_t *p;
 	size_t n;
 
 	if (i->contract <= 0 || procs_of_group(i->contract, &p, &n) < 0)
@@ -56,23 +57,8 @@ static void print_processes(const Inst *i)
 	procs_free(p, n);
 }
 
-static void print_value(const char *v)
-{
-	if (!strpbrk(v, " \t\n\"()")) {
-		printf("%s ", v);
-		return;
-	}
-	putchar('"');
-	for (const char *c = v; *c; c++) {
-		if (*c == '"' || *c == '\\')
-			putchar('\\');
-		putchar(*c);
-	}
-	printf("\" ");
-}
-
 /* -v: the application pgs as the instance runs them (running snapshot, else current). */
-static void print_application_pgs(scf_handle_t *h, const Inst *i)
+static void print_application_pgs(scf_handle_t *h, const inst_t *i)
 {
 	const char *snap = SCF_SNAPSHOT_RUNNING;
 	scf_pg_info_t *infos = NULL;
@@ -95,8 +81,10 @@ static void print_application_pgs(scf_handle_t *h, const Inst *i)
 
 			printf("%s/%s (%s) = ", pg->name, prop->name,
 			        scf_type_to_string(prop->type));
-			for (size_t v = 0; v < prop->n_values; v++)
-				print_value(prop->values[v]);
+			for (size_t v = 0; v < prop->n_values; v++) {
+				cli_print_svccfg_value(stdout, prop->values[v], false);
+				putchar(' ');
+			}
 			putchar('\n');
 		}
 		scf_pg_free(pg);
@@ -104,7 +92,7 @@ static void print_application_pgs(scf_handle_t *h, const Inst *i)
 	scf_pg_info_free(infos, n);
 }
 
-void detail_print(const InstSet *all, const Inst *i, bool processes, bool verbose, bool first)
+void detail_print(const instset_t *all, const inst_t *i, bool processes, bool verbose, bool first)
 {
 	char tbuf[128];
 
@@ -126,7 +114,7 @@ void detail_print(const InstSet *all, const Inst *i, bool processes, bool verbos
 		if (i->logfile)
 			line("logfile", i->logfile);
 	}
-	line("restarter", i->restarter ? i->restarter : SVCS_DEFAULT_RESTARTER);
+	line("restarter", i->restarter ? i->restarter : SCF_SERVICE_STARTD);
 	if (i->contract > 0)
 		printf("%-*s%lld \n", DETAILED_WIDTH, "contract_id", (long long)i->contract);
 	for (size_t k = 0; k < i->n_deps; k++)

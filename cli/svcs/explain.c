@@ -17,8 +17,10 @@
  * explains exactly the instances named.  Reasons, diagnosis codes (SMF-8000-xx) and the
  * Impact line follow illumos' explain.c.
  */
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "macro.h"
 #include "strv.h"
@@ -26,73 +28,53 @@
 
 #define DEFAULT_MSGBASE "http://illumos.org/msg/"
 
-typedef struct XInfo {
-	Inst **causes;
-	Inst **next_hop; /* per cause: the dependency through which it holds this one up */
-	size_t n_causes;
+typedef struct cause {
+	inst_t *inst;
+	inst_t *hop; /* the dependency through which it holds this one up */
+} cause_t;
+
+typedef struct xinfo {
+	cause_t *causes; /* each instance once */
+	size_t n_causes, cap_causes;
 	char **baddeps;
 	bool done, active;
-	const char *summary;
-} XInfo;
+} xinfo_t;
 
-typedef struct Explainer {
+typedef struct explainer {
 	scf_handle_t *h;
-	InstSet *all;
-	XInfo *x; /* parallel to all->v */
+	instset_t *all;
+	xinfo_t *x; /* parallel to all->v */
 	const char *msgbase;
 	bool restarter_attached;
-} Explainer;
+} explainer_t;
 
-static XInfo *xi(Explainer *e, const Inst *i)
+static xinfo_t *xi(explainer_t *e, const inst_t *i)
 {
+	assert(i >= e->all->v && (size_t)(i - e->all->v) < e->all->n);
 	return &e->x[i - e->all->v];
 }
 
-static void add_cause(XInfo *x, Inst *c, Inst *hop)
+static bool has_cause(const xinfo_t *x, const inst_t *c)
 {
-	Inst **n, **h;
-
 	for (size_t k = 0; k < x->n_causes; k++)
-		if (x->causes[k] == c)
-			return;
-	n = realloc(x->causes, (x->n_causes + 1) * sizeof(Inst *));
-	if (!n)
-		return;
-	x->causes = n;
-	h = realloc(x->next_hop, (x->n_causes + 1) * sizeof(Inst *));
-	if (!h)
-		return;
-	x->next_hop = h;
-	x->causes[x->n_causes] = c;
-	x->next_hop[x->n_causes++] = hop;
+		if (x->causes[k].inst == c)
+			return true;
+	return false;
 }
 
-static void determine_causes(Explainer *e, Inst *i);
-
-/* The instances an entity names: itself, or a service's instances. */
-static size_t entity_instances(Explainer *e, const char *entity, Inst **out, size_t max)
+/* Out of memory, a cause is left out: the explanation is shorter, not wrong. */
+static void add_cause(xinfo_t *x, inst_t *c, inst_t *hop)
 {
-	_cleanup_free_ char *canon = NULL;
-	size_t n = 0, len;
-	Inst *i;
-
-	if (scf_fmri_canonicalize(entity, &canon) < 0)
-		return 0;
-	i = instset_find(e->all, canon);
-	if (i) {
-		out[0] = i;
-		return 1;
-	}
-	len = strlen(canon);
-	for (size_t k = 0; k < e->all->n && n < max; k++)
-		if (strneq(e->all->v[k].fmri, canon, len) && e->all->v[k].fmri[len] == ':')
-			out[n++] = &e->all->v[k];
-	return n;
+	if (has_cause(x, c) || GREEDY_REALLOC(x->causes, x->cap_causes, x->n_causes + 1) < 0)
+		return;
+	x->causes[x->n_causes++] = (cause_t){.inst = c, .hop = hop};
 }
 
-static void inherit(Explainer *e, XInfo *x, Inst *dep)
+static void determine_causes(explainer_t *e, inst_t *i);
+
+static void inherit(explainer_t *e, xinfo_t *x, inst_t *dep)
 {
-	XInfo *dx = xi(e, dep);
+	xinfo_t *dx = xi(e, dep);
 
 	determine_causes(e, dep);
 	if (dx->active && dx->n_causes == 0) {
@@ -100,69 +82,64 @@ static void inherit(Explainer *e, XInfo *x, Inst *dep)
 		return;
 	}
 	for (size_t k = 0; k < dx->n_causes; k++)
-		add_cause(x, dx->causes[k], dep);
+		add_cause(x, dx->causes[k].inst, dep);
 }
 
-static void dependency_causes(Explainer *e, Inst *i, const Dep *d)
+static void dependency_causes(explainer_t *e, inst_t *i, const dep_t *d)
 {
-	XInfo *x = xi(e, i);
-	bool any = streq(strempty(d->grouping), "require_any");
-	bool optional = streq(strempty(d->grouping), "optional_all");
-	bool exclude = streq(strempty(d->grouping), "exclude_all");
-	Inst *targets[64];
+	xinfo_t *x = xi(e, i);
+	int g = depgroup_from_string(d->grouping);
+	bool optional = g == DEPGRP_OPTIONAL_ALL, exclude = g == DEPGRP_EXCLUDE_ALL;
+	inst_t *t;
+	size_t n;
 
-	if (any) /* satisfied by one running entity */
+	if (g == DEPGRP_REQUIRE_ANY) /* satisfied by one running entity */
 		STRV_FOREACH (ent, d->entities) {
-			size_t n = entity_instances(e, *ent, targets, ELEMENTSOF(targets));
+			n = instset_entity(e->all, *ent, &t);
 			for (size_t k = 0; k < n; k++)
-				if (inst_running(targets[k]))
+				if (inst_running(&t[k]))
 					return;
 		}
 	STRV_FOREACH (ent, d->entities) {
-		size_t n;
+		const char *path = restarter_file_dep_path(*ent);
 
-		if (strneq(*ent, "file:", 5)) {
-			char buf[16];
-			if (!exclude && !optional &&
-			        !streq(instset_dep_state(e->all, *ent, buf, sizeof(buf)), "online"))
+		if (path) {
+			if (!exclude && !optional && access(path, F_OK) != 0)
 				(void)strv_extend(&x->baddeps, *ent);
 			continue;
 		}
-		n = entity_instances(e, *ent, targets, ELEMENTSOF(targets));
+		n = instset_entity(e->all, *ent, &t);
 		if (n == 0) {
 			if (!exclude && !optional)
 				(void)strv_extend(&x->baddeps, *ent);
 			continue;
 		}
 		for (size_t k = 0; k < n; k++) {
-			Inst *t = targets[k];
-
 			if (exclude) {
-				if (inst_running(t))
-					add_cause(x, t, t);
-			} else if (!inst_running(t)) {
+				if (inst_running(&t[k]))
+					add_cause(x, &t[k], &t[k]);
+			} else if (!inst_running(&t[k])) {
 				/* optional_all waits only for what is on its way up */
 				if (optional &&
-				        !(inst_enabled(t) && t->state &&
-				                (streq(t->state, "offline") ||
-				                        streq(t->state, "uninitialized"))))
+				        !(inst_enabled(&t[k]) &&
+				                (t[k].st == RESTARTER_STATE_OFFLINE ||
+				                        t[k].st == RESTARTER_STATE_UNINIT)))
 					continue;
-				inherit(e, x, t);
+				inherit(e, x, &t[k]);
 			}
 		}
 	}
 }
 
-static void determine_causes(Explainer *e, Inst *i)
+static void determine_causes(explainer_t *e, inst_t *i)
 {
-	XInfo *x = xi(e, i);
+	xinfo_t *x = xi(e, i);
 
 	if (x->done || x->active)
 		return;
 	x->active = true;
 	if (!inst_running(i)) {
-		if (i->state && streq(i->state, "offline") &&
-		        streq(strempty(i->next_state), "none"))
+		if (i->st == RESTARTER_STATE_OFFLINE && state_is_none(i->next_state))
 			for (size_t k = 0; k < i->n_deps; k++)
 				dependency_causes(e, i, &i->deps[k]);
 		/* A missing dependency is no other service's fault: the instance is a root. */
@@ -173,90 +150,102 @@ static void determine_causes(Explainer *e, Inst *i)
 	x->done = true;
 }
 
-static bool has_cause(const XInfo *x, const Inst *c)
+static size_t impact(explainer_t *e, const inst_t *i, inst_t ***list)
 {
-	for (size_t k = 0; k < x->n_causes; k++)
-		if (x->causes[k] == c)
-			return true;
-	return false;
-}
-
-static size_t impact(Explainer *e, const Inst *i, Inst ***list)
-{
-	size_t n = 0;
+	size_t n = 0, cap = 0;
 
 	if (list)
 		*list = NULL;
 	for (size_t k = 0; k < e->all->n; k++) {
-		Inst *o = &e->all->v[k];
+		inst_t *o = &e->all->v[k];
 
 		if (o == i || !has_cause(&e->x[k], i))
 			continue;
 		if (list) {
-			Inst **nl = realloc(*list, (n + 1) * sizeof(Inst *));
-			if (!nl)
+			if (GREEDY_REALLOC(*list, cap, n + 1) < 0)
 				break;
-			*list = nl;
-			nl[n] = o;
+			(*list)[n] = o;
 		}
 		n++;
 	}
 	return n;
 }
 
-static bool temporary_disable(const Inst *i)
+static bool temporary_disable(const inst_t *i)
 {
 	return i->enabled_ovr == 0 && i->enabled_perm != 0;
 }
 
-static const char *summary(const Inst *i)
-{
-	const char *s = strempty(i->state), *aux = strempty(i->aux);
+/*
+ * Why an instance is in maintenance, by the auxiliary state startd recorded: the summary -x
+ * gives of it as a cause, and its own Reason line with the diagnosis code.  The last entry
+ * stands for any other auxiliary state.
+ */
+static const struct maint_reason {
+	const char *aux;
+	const char *summary;
+	const char *reason; /* NULL: "Restarter <fmri> gave no explanation." */
+	const char *code;
+} maint_reasons[] = {
+        {RESTARTER_AUX_ADMINISTRATIVE_REQUEST, "was taken down for maintenace by an administrator.",
+                "Maintenance requested by an administrator.", "SMF-8000-63"},
+        {RESTARTER_AUX_FAULT_THRESHOLD, "is not running because a method failed repeatedly.",
+                "Method failed repeatedly.", "SMF-8000-8Q"},
+        {RESTARTER_AUX_METHOD_FAILED, "is not running because a method failed.", "Method failed.",
+                "SMF-8000-8Q"},
+        {RESTARTER_AUX_RESTARTING_TOO_QUICKLY, "was restarting too quickly.",
+                "Restarting too quickly.", "SMF-8000-L5"},
+        {RESTARTER_AUX_NONE, "is not running for an unknown reason.", NULL, "SMF-8000-9C"},
+        {NULL, "requires maintenance.", "Unknown.", "SMF-8000-AR"},
+};
 
-	if (inst_running(i))
-		return "is running.";
-	if (!i->has_rpg || streq(s, "uninitialized"))
-		return "is uninitialized.";
-	if (streq(s, "disabled"))
-		return temporary_disable(i) ? "is temporarily disabled." : "is disabled.";
-	if (streq(s, "offline"))
-		return streq(strempty(i->next_state), "online") ? "is starting." : "is offline.";
-	if (streq(s, "maintenance")) {
-		if (streq(aux, "administrative_request"))
-			return "was taken down for maintenace by an administrator.";
-		if (streq(aux, "fault_threshold_reached"))
-			return "is not running because a method failed repeatedly.";
-		if (streq(aux, "method_failed"))
-			return "is not running because a method failed.";
-		if (streq(aux, "restarting_too_quickly"))
-			return "was restarting too quickly.";
-		if (streq(aux, "none"))
-			return "is not running for an unknown reason.";
-		return "requires maintenance.";
-	}
-	return "is in an invalid state.";
+static const struct maint_reason *maint_reason(const inst_t *i)
+{
+	size_t k = 0;
+
+	while (maint_reasons[k].aux && !streq(strempty(i->aux), maint_reasons[k].aux))
+		k++;
+	return &maint_reasons[k];
 }
 
-static void see(Explainer *e, const char *dc)
+static const char *summary(const inst_t *i)
+{
+	if (inst_running(i))
+		return "is running.";
+	switch (i->has_rpg ? i->st : RESTARTER_STATE_UNINIT) {
+	case RESTARTER_STATE_UNINIT:
+		return "is uninitialized.";
+	case RESTARTER_STATE_DISABLED:
+		return temporary_disable(i) ? "is temporarily disabled." : "is disabled.";
+	case RESTARTER_STATE_OFFLINE:
+		return i->next_st == RESTARTER_STATE_ONLINE ? "is starting." : "is offline.";
+	case RESTARTER_STATE_MAINT:
+		return maint_reason(i)->summary;
+	default:
+		return "is in an invalid state.";
+	}
+}
+
+static void see(explainer_t *e, const char *dc)
 {
 	if (e->msgbase)
 		printf("   See: %s%s\n", e->msgbase, dc);
 }
 
-static Inst *hop_towards(Explainer *e, const Inst *from, const Inst *cause)
+static inst_t *hop_towards(explainer_t *e, const inst_t *from, const inst_t *cause)
 {
-	XInfo *x = xi(e, from);
+	xinfo_t *x = xi(e, from);
 
 	for (size_t k = 0; k < x->n_causes; k++)
-		if (x->causes[k] == cause)
-			return x->next_hop[k];
+		if (x->causes[k].inst == cause)
+			return x->causes[k].hop;
 	return NULL;
 }
 
 /* -v: the chain of dependencies from the instance to the cause, one more indent per hop. */
-static void print_path(Explainer *e, const Inst *i, const Inst *cause)
+static void print_path(explainer_t *e, const inst_t *i, const inst_t *cause)
 {
-	const Inst *p = i;
+	const inst_t *p = i;
 	int indent = 1;
 
 	printf("  Path: %s\n", i->fmri);
@@ -267,16 +256,16 @@ static void print_path(Explainer *e, const Inst *i, const Inst *cause)
 	}
 }
 
-static void dependency_reasons(Explainer *e, const Inst *i, bool verbose)
+static void dependency_reasons(explainer_t *e, const inst_t *i, bool verbose)
 {
-	XInfo *x = xi(e, i);
+	xinfo_t *x = xi(e, i);
 
 	STRV_FOREACH (d, x->baddeps) {
 		printf("Reason: Dependency %s is absent.\n", *d);
 		see(e, "SMF-8000-E2");
 	}
 	for (size_t k = 0; k < x->n_causes; k++) {
-		const Inst *c = x->causes[k];
+		const inst_t *c = x->causes[k].inst;
 		const char *sum = summary(c);
 
 		if (c == i && x->baddeps)
@@ -303,41 +292,33 @@ static void dependency_reasons(Explainer *e, const Inst *i, bool verbose)
 	}
 }
 
-static void maintenance_reason(Explainer *e, const Inst *i)
+static void maintenance_reason(explainer_t *e, const inst_t *i)
 {
-	const char *aux = strempty(i->aux);
+	const struct maint_reason *m = maint_reason(i);
 
 	/* startd does not record the method's wait status, so the generic sentence is used. */
-	if (streq(aux, "administrative_request")) {
-		puts("Reason: Maintenance requested by an administrator.");
-		see(e, "SMF-8000-63");
-	} else if (streq(aux, "fault_threshold_reached")) {
-		puts("Reason: Method failed repeatedly.");
-		see(e, "SMF-8000-8Q");
-	} else if (streq(aux, "method_failed")) {
-		puts("Reason: Method failed.");
-		see(e, "SMF-8000-8Q");
-	} else if (streq(aux, "restarting_too_quickly")) {
-		puts("Reason: Restarting too quickly.");
-		see(e, "SMF-8000-L5");
-	} else if (streq(aux, "none")) {
+	if (m->reason)
+		printf("Reason: %s\n", m->reason);
+	else
 		printf("Reason: Restarter %s gave no explanation.\n",
-		        i->restarter ? i->restarter : SVCS_DEFAULT_RESTARTER);
-		see(e, "SMF-8000-9C");
-	} else {
-		puts("Reason: Unknown.");
-		see(e, "SMF-8000-AR");
-	}
+		        i->restarter ? i->restarter : SCF_SERVICE_STARTD);
+	see(e, m->code);
 }
 
-static void reasons(Explainer *e, const Inst *i, bool verbose)
+/* The offline instance's next state is not given: it waits for its dependencies. */
+static bool next_state_blank(const inst_t *i)
 {
-	const char *s = strempty(i->state);
-	const char *rst = i->restarter ? i->restarter : SVCS_DEFAULT_RESTARTER;
+	return !i->next_state || !*i->next_state || state_is_none(i->next_state);
+}
 
-	if (streq(s, "online"))
-		return;
-	if (!i->has_rpg || streq(s, "uninitialized")) {
+static void reasons(explainer_t *e, const inst_t *i, bool verbose)
+{
+	const char *rst = i->restarter ? i->restarter : SCF_SERVICE_STARTD;
+
+	switch (i->has_rpg ? i->st : RESTARTER_STATE_UNINIT) {
+	case RESTARTER_STATE_ONLINE:
+		break;
+	case RESTARTER_STATE_UNINIT:
 		if (e->restarter_attached) {
 			printf("Reason: Restarter %s has not initialized service state.\n", rst);
 			see(e, "SMF-8000-4D");
@@ -345,7 +326,8 @@ static void reasons(Explainer *e, const Inst *i, bool verbose)
 			printf("Reason: Restarter %s is not running.\n", rst);
 			see(e, "SMF-8000-5H");
 		}
-	} else if (streq(s, "disabled")) {
+		break;
+	case RESTARTER_STATE_DISABLED:
 		if (temporary_disable(i)) {
 			puts("Reason: Temporarily disabled by an administrator.");
 			see(e, "SMF-8000-1S");
@@ -353,31 +335,33 @@ static void reasons(Explainer *e, const Inst *i, bool verbose)
 			puts("Reason: Disabled by an administrator.");
 			see(e, "SMF-8000-05");
 		}
-	} else if (streq(s, "maintenance")) {
+		break;
+	case RESTARTER_STATE_MAINT:
 		maintenance_reason(e, i);
-	} else if (streq(s, "offline")) {
-		const char *ns = strempty(i->next_state);
-
-		if (streq(ns, "online")) {
+		break;
+	case RESTARTER_STATE_OFFLINE:
+		if (i->next_st == RESTARTER_STATE_ONLINE) {
 			puts("Reason: Start method is running.");
 			see(e, "SMF-8000-C4");
-		} else if (streq(ns, "none") || !*ns) {
+		} else if (next_state_blank(i)) {
 			dependency_reasons(e, i, verbose);
 		} else {
-			printf("Reason: Transitioning to state %s.\n", ns);
+			printf("Reason: Transitioning to state %s.\n", i->next_state);
 			see(e, "SMF-8000-PH");
 		}
-	} else if (streq(s, "degraded")) {
+		break;
+	case RESTARTER_STATE_DEGRADED:
 		puts("Reason: Degraded by an administrator.");
 		see(e, "SMF-8000-DX");
-	} else {
-		printf("Reason: Not in valid state (%s).\n", s);
+		break;
+	default:
+		printf("Reason: Not in valid state (%s).\n", strempty(i->state));
 		see(e, "SMF-8000-N3");
 	}
 }
 
 /* Manual pages and doc links from the instance's templates. */
-static void docs(Explainer *e, const Inst *i, bool verbose)
+static void docs(explainer_t *e, const inst_t *i, bool verbose)
 {
 	scf_pg_info_t *infos = NULL;
 	size_t n = 0;
@@ -414,9 +398,9 @@ static void docs(Explainer *e, const Inst *i, bool verbose)
 	scf_pg_info_free(infos, n);
 }
 
-static void print_impact(Explainer *e, const Inst *i, bool verbose)
+static void print_impact(explainer_t *e, const inst_t *i, bool verbose)
 {
-	Inst **list = NULL;
+	inst_t **list = NULL;
 	size_t n = impact(e, i, verbose ? &list : NULL);
 
 	if (n == 0)
@@ -433,8 +417,10 @@ static void print_impact(Explainer *e, const Inst *i, bool verbose)
 	free(list);
 }
 
-static void print_one(Explainer *e, Inst *i, bool verbose, bool first)
+static void print_one(explainer_t *e, inst_t *i, bool verbose, bool first)
 {
+	const char *state =
+	        i->has_rpg ? strempty(i->state) : restarter_state_to_string(RESTARTER_STATE_UNINIT);
 	char tbuf[128];
 
 	if (!first)
@@ -443,10 +429,9 @@ static void print_one(Explainer *e, Inst *i, bool verbose, bool first)
 	printf("%s (%s)\n", i->fmri, i->desc && *i->desc ? i->desc : "?");
 	if (i->has_stime) {
 		format_long_time(i->stime_sec, tbuf, sizeof(tbuf));
-		printf(" State: %s since %s\n", i->has_rpg ? strempty(i->state) : "uninitialized",
-		        tbuf);
+		printf(" State: %s since %s\n", state, tbuf);
 	} else
-		printf(" State: %s\n", i->has_rpg ? strempty(i->state) : "uninitialized");
+		printf(" State: %s\n", state);
 	reasons(e, i, verbose);
 	docs(e, i, verbose);
 	if (i->logfile)
@@ -462,7 +447,7 @@ static const char *msgbase(scf_handle_t *h, char **owned)
 	const char *s;
 
 	*owned = NULL;
-	if (scf_pg_get(h, SVCS_DEFAULT_RESTARTER, "msg", NULL, SCF_READ_COMPOSED, &pg) < 0)
+	if (scf_pg_get(h, SCF_SERVICE_STARTD, "msg", NULL, SCF_READ_COMPOSED, &pg) < 0)
 		return DEFAULT_MSGBASE;
 	if ((p = scf_pg_property(pg, "base")) && scf_property_get_string(p, &s) >= 0)
 		*owned = strdup(s);
@@ -470,15 +455,15 @@ static const char *msgbase(scf_handle_t *h, char **owned)
 	return *owned ? *owned : DEFAULT_MSGBASE;
 }
 
-static size_t impact_of(Explainer *e, const Inst *i)
+static size_t impact_of(explainer_t *e, const inst_t *i)
 {
 	return impact(e, i, NULL);
 }
 
-static Explainer *cmp_ctx;
+static explainer_t *cmp_ctx;
 static int impact_cmp(const void *a, const void *b)
 {
-	const Inst *x = *(Inst *const *)a, *y = *(Inst *const *)b;
+	const inst_t *x = *(inst_t *const *)a, *y = *(inst_t *const *)b;
 	size_t n = impact_of(cmp_ctx, x), m = impact_of(cmp_ctx, y);
 
 	if (n != m)
@@ -486,18 +471,18 @@ static int impact_cmp(const void *a, const void *b)
 	return strcmp(x->fmri, y->fmri);
 }
 
-int explain(scf_handle_t *h, InstSet *all, Inst **sel, size_t n_sel, bool verbose)
+int explain(scf_handle_t *h, instset_t *all, inst_t **sel, size_t n_sel, bool verbose)
 {
 	_cleanup_free_ char *owned = NULL;
-	Explainer e = {.h = h, .all = all};
-	_cleanup_free_ Inst **roots = NULL;
+	explainer_t e = {.h = h, .all = all};
+	_cleanup_free_ inst_t **roots = NULL;
 	size_t n_roots = 0;
 	int r;
 
 	r = instset_load(all, LOAD_RESTARTER | LOAD_GENERAL | LOAD_DEPS);
 	if (r < 0)
 		return r;
-	e.x = calloc(all->n ? all->n : 1, sizeof(XInfo));
+	e.x = calloc(all->n ? all->n : 1, sizeof(xinfo_t));
 	if (!e.x)
 		return -SCF_ERROR_NO_MEMORY;
 	e.restarter_attached = scf_restarter_attached(h) > 0;
@@ -509,25 +494,24 @@ int explain(scf_handle_t *h, InstSet *all, Inst **sel, size_t n_sel, bool verbos
 		for (size_t k = 0; k < n_sel; k++)
 			print_one(&e, sel[k], verbose, k == 0);
 	} else {
-		roots = calloc(all->n ? all->n : 1, sizeof(Inst *));
+		roots = calloc(all->n ? all->n : 1, sizeof(inst_t *));
 		if (!roots)
 			r = -SCF_ERROR_NO_MEMORY;
 		for (size_t k = 0; roots && k < all->n; k++) {
-			Inst *i = &all->v[k];
-			XInfo *x = &e.x[k];
+			inst_t *i = &all->v[k];
+			xinfo_t *x = &e.x[k];
 
 			if (has_cause(x, i) && (inst_enabled(i) || impact_of(&e, i) > 0))
 				roots[n_roots++] = i;
 		}
 		cmp_ctx = &e;
 		if (roots)
-			qsort(roots, n_roots, sizeof(Inst *), impact_cmp);
+			qsort(roots, n_roots, sizeof(inst_t *), impact_cmp);
 		for (size_t k = 0; k < n_roots; k++)
 			print_one(&e, roots[k], verbose, k == 0);
 	}
 	for (size_t k = 0; k < all->n; k++) {
 		free(e.x[k].causes);
-		free(e.x[k].next_hop);
 		strv_free(e.x[k].baddeps);
 	}
 	free(e.x);

@@ -7,8 +7,9 @@
  * few threads, each with its own handle (a handle is not thread-safe): configd's one thread
  * then always has a request queued, and the wall time approaches configd's own service time
  * instead of the sum of the round trips.  Threads take instances by an atomic index; each
- * Inst is written by exactly one thread, so nothing else is shared.
+ * inst_t is written by exactly one thread, so nothing else is shared.
  */
+#include <assert.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -23,12 +24,12 @@
 #define LOAD_THREADS_MAX 4
 #define LOAD_PER_THREAD_MIN 64
 
-int inst_init(Inst *i, const char *fmri)
+int inst_init(inst_t *i, const char *fmri)
 {
 	scf_fmri_t f = {0};
 	int r;
 
-	*i = (Inst){.enabled_perm = -1, .enabled_ovr = -1};
+	*i = (inst_t){.enabled_perm = -1, .enabled_ovr = -1};
 	r = scf_fmri_parse(fmri, &f);
 	if (r < 0)
 		return r;
@@ -41,7 +42,7 @@ int inst_init(Inst *i, const char *fmri)
 	return 0;
 }
 
-static void dep_done(Dep *d)
+static void dep_done(dep_t *d)
 {
 	free(d->name);
 	free(d->grouping);
@@ -49,7 +50,7 @@ static void dep_done(Dep *d)
 	strv_free(d->entities);
 }
 
-void inst_done(Inst *i)
+void inst_done(inst_t *i)
 {
 	free(i->fmri);
 	free(i->svc);
@@ -87,9 +88,9 @@ static int pg_bool(const scf_pg_t *pg, const char *name)
 }
 
 /* state_timestamp is a time: "seconds[.fraction]". */
-static void parse_stime(Inst *i, const scf_pg_t *pg)
+static void parse_stime(inst_t *i, const scf_pg_t *pg)
 {
-	const scf_property_t *p = scf_pg_property(pg, "state_timestamp");
+	const scf_property_t *p = scf_pg_property(pg, SCF_PROPERTY_STATE_TIMESTAMP);
 	char *end;
 	long long sec;
 
@@ -123,7 +124,7 @@ static int get_pg(
 	return r;
 }
 
-static int load_restarter(scf_handle_t *h, Inst *i)
+static int load_restarter(scf_handle_t *h, inst_t *i)
 {
 	const scf_property_t *p;
 	scf_pg_t *pg;
@@ -134,12 +135,14 @@ static int load_restarter(scf_handle_t *h, Inst *i)
 	if (r < 0 || !pg)
 		return r;
 	i->has_rpg = true;
-	i->state = pg_string(pg, "state");
-	i->next_state = pg_string(pg, "next_state");
-	i->aux = pg_string(pg, "auxiliary_state");
-	i->logfile = pg_string(pg, "logfile");
+	i->state = pg_string(pg, SCF_PROPERTY_STATE);
+	i->next_state = pg_string(pg, SCF_PROPERTY_NEXT_STATE);
+	i->st = restarter_state_from_string(i->state);
+	i->next_st = restarter_state_from_string(i->next_state);
+	i->aux = pg_string(pg, SCF_PROPERTY_AUX_STATE);
+	i->logfile = pg_string(pg, SCF_PROPERTY_LOGFILE);
 	parse_stime(i, pg);
-	p = scf_pg_property(pg, "contract");
+	p = scf_pg_property(pg, SCF_PROPERTY_CONTRACT);
 	if (p && scf_property_get_count(p, &c) >= 0)
 		i->contract = (int64_t)c;
 	scf_pg_free(pg);
@@ -147,7 +150,7 @@ static int load_restarter(scf_handle_t *h, Inst *i)
 }
 
 /* filter_only: general_ovr is not needed when general/enabled is true already. */
-static int load_general(scf_handle_t *h, Inst *i, bool filter_only)
+static int load_general(scf_handle_t *h, inst_t *i, bool filter_only)
 {
 	scf_pg_t *pg;
 	int r;
@@ -156,9 +159,9 @@ static int load_general(scf_handle_t *h, Inst *i, bool filter_only)
 	if (r < 0)
 		return r;
 	if (pg) {
-		i->enabled_perm = pg_bool(pg, "enabled");
+		i->enabled_perm = pg_bool(pg, SCF_PROPERTY_ENABLED);
 		free(i->restarter); /* read before by a LOAD_FILTER */
-		i->restarter = pg_string(pg, "restarter");
+		i->restarter = pg_string(pg, SCF_PROPERTY_RESTARTER);
 		scf_pg_free(pg);
 	}
 	if (filter_only && i->enabled_perm == 1)
@@ -167,13 +170,13 @@ static int load_general(scf_handle_t *h, Inst *i, bool filter_only)
 	if (r < 0)
 		return r;
 	if (pg) {
-		i->enabled_ovr = pg_bool(pg, "enabled");
+		i->enabled_ovr = pg_bool(pg, SCF_PROPERTY_ENABLED);
 		scf_pg_free(pg);
 	}
 	return 0;
 }
 
-static int load_desc(scf_handle_t *h, Inst *i)
+static int load_desc(scf_handle_t *h, inst_t *i)
 {
 	scf_pg_t *pg;
 	int r;
@@ -190,14 +193,14 @@ static int load_desc(scf_handle_t *h, Inst *i)
 	return 0;
 }
 
-static int dep_from_pg(const scf_pg_t *pg, Dep *d)
+static int dep_from_pg(const scf_pg_t *pg, dep_t *d)
 {
-	const scf_property_t *p = scf_pg_property(pg, "entities");
+	const scf_property_t *p = scf_pg_property(pg, SCF_PROPERTY_ENTITIES);
 
-	*d = (Dep){0};
+	*d = (dep_t){0};
 	d->name = strdup(pg->name);
-	d->grouping = pg_string(pg, "grouping");
-	d->restart_on = pg_string(pg, "restart_on");
+	d->grouping = pg_string(pg, SCF_PROPERTY_GROUPING);
+	d->restart_on = pg_string(pg, SCF_PROPERTY_RESTART_ON);
 	d->entities = strv_new_empty();
 	if (!d->name || !d->entities)
 		return -SCF_ERROR_NO_MEMORY;
@@ -208,12 +211,13 @@ static int dep_from_pg(const scf_pg_t *pg, Dep *d)
 }
 
 /* Dependencies as startd sees them: dependency-type pgs, current view, composed. */
-static int load_deps(scf_handle_t *h, Inst *i)
+static int load_deps(scf_handle_t *h, inst_t *i)
 {
 	scf_pg_info_t *infos = NULL;
-	size_t n = 0;
+	size_t n = 0, cap = 0;
 	int r;
 
+	assert(!i->deps && i->n_deps == 0); /* read once: LOAD_DEPS is then in i->loaded */
 	r = scf_pg_list(h, i->fmri, NULL, SCF_READ_COMPOSED, &infos, &n);
 	if (r == -SCF_ERROR_NOT_FOUND)
 		return 0;
@@ -227,20 +231,17 @@ static int load_deps(scf_handle_t *h, Inst *i)
 		r = get_pg(h, i->fmri, infos[k].name, SCF_READ_COMPOSED, &pg);
 		if (r < 0 || !pg)
 			continue;
-		Dep *nd = realloc(i->deps, (i->n_deps + 1) * sizeof(Dep));
-		if (!nd)
+		if (GREEDY_REALLOC(i->deps, cap, i->n_deps + 1) < 0)
 			r = -SCF_ERROR_NO_MEMORY;
-		else {
-			i->deps = nd;
+		else
 			r = dep_from_pg(pg, &i->deps[i->n_deps++]);
-		}
 		scf_pg_free(pg);
 	}
 	scf_pg_info_free(infos, n);
 	return r;
 }
 
-static int load_one(scf_handle_t *h, Inst *i, unsigned what)
+static int load_one(scf_handle_t *h, inst_t *i, unsigned what)
 {
 	unsigned todo = what & ~i->loaded;
 	int r = 0;
@@ -260,16 +261,16 @@ static int load_one(scf_handle_t *h, Inst *i, unsigned what)
 	return r;
 }
 
-typedef struct Loader {
+typedef struct loader {
 	const char *root;
-	Inst **v;
+	inst_t **v;
 	size_t n;
 	unsigned what;
 	atomic_size_t next;
 	atomic_int error;
-} Loader;
+} loader_t;
 
-static void loader_run(Loader *l, scf_handle_t *h)
+static void loader_run(loader_t *l, scf_handle_t *h)
 {
 	size_t k;
 	int r;
@@ -285,7 +286,7 @@ static void loader_run(Loader *l, scf_handle_t *h)
 
 static void *loader_thread(void *arg)
 {
-	Loader *l = arg;
+	loader_t *l = arg;
 	scf_handle_t *h = NULL;
 	int r, zero = 0;
 
@@ -299,9 +300,9 @@ static void *loader_thread(void *arg)
 	return NULL;
 }
 
-int inst_load(scf_handle_t *h, Inst **v, size_t n, unsigned what)
+int inst_load(scf_handle_t *h, inst_t **v, size_t n, unsigned what)
 {
-	Loader l = {.root = scf_handle_root(h), .v = v, .n = n, .what = what};
+	loader_t l = {.root = scf_handle_root(h), .v = v, .n = n, .what = what};
 	pthread_t tids[LOAD_THREADS_MAX];
 	size_t nt = n / LOAD_PER_THREAD_MIN, started = 0;
 
@@ -319,35 +320,35 @@ int inst_load(scf_handle_t *h, Inst **v, size_t n, unsigned what)
 	return atomic_load(&l.error);
 }
 
-bool inst_enabled(const Inst *i)
+bool inst_enabled(const inst_t *i)
 {
 	if (i->enabled_ovr >= 0)
 		return i->enabled_ovr;
 	return i->enabled_perm > 0;
 }
 
-bool inst_listed_by_default(const Inst *i)
+bool inst_listed_by_default(const inst_t *i)
 {
 	return i->enabled_perm == 1 || i->enabled_ovr == 1;
 }
 
 static int inst_cmp_fmri(const void *a, const void *b)
 {
-	return strcmp(((const Inst *)a)->fmri, ((const Inst *)b)->fmri);
+	return strcmp(((const inst_t *)a)->fmri, ((const inst_t *)b)->fmri);
 }
 
-int instset_init(InstSet *s, scf_handle_t *h)
+int instset_init(instset_t *s, scf_handle_t *h)
 {
 	char **l = NULL;
 	size_t n;
 	int r;
 
-	*s = (InstSet){.h = h};
+	*s = (instset_t){.h = h};
 	r = scf_instance_list(h, NULL, &l);
 	if (r < 0)
 		return r;
 	n = strv_length(l);
-	s->v = calloc(n ? n : 1, sizeof(Inst));
+	s->v = calloc(n ? n : 1, sizeof(inst_t));
 	if (!s->v) {
 		strv_free(l);
 		return -SCF_ERROR_NO_MEMORY;
@@ -362,21 +363,21 @@ int instset_init(InstSet *s, scf_handle_t *h)
 	}
 	strv_free(l);
 	/* configd lists sorted already; sorting again keeps bsearch honest. */
-	qsort(s->v, s->n, sizeof(Inst), inst_cmp_fmri);
+	qsort(s->v, s->n, sizeof(inst_t), inst_cmp_fmri);
 	return 0;
 }
 
-void instset_done(InstSet *s)
+void instset_done(instset_t *s)
 {
 	for (size_t k = 0; k < s->n; k++)
 		inst_done(&s->v[k]);
 	free(s->v);
-	*s = (InstSet){0};
+	*s = (instset_t){0};
 }
 
-int instset_load(InstSet *s, unsigned what)
+int instset_load(instset_t *s, unsigned what)
 {
-	_cleanup_free_ Inst **v = malloc((s->n ? s->n : 1) * sizeof(Inst *));
+	_cleanup_free_ inst_t **v = malloc((s->n ? s->n : 1) * sizeof(inst_t *));
 
 	if (!v)
 		return -SCF_ERROR_NO_MEMORY;
@@ -385,67 +386,72 @@ int instset_load(InstSet *s, unsigned what)
 	return inst_load(s->h, v, s->n, what);
 }
 
-Inst *instset_find(const InstSet *s, const char *fmri)
+inst_t *instset_find(const instset_t *s, const char *fmri)
 {
-	Inst key = {.fmri = (char *)fmri};
+	inst_t key = {.fmri = (char *)fmri};
 
-	return bsearch(&key, s->v, s->n, sizeof(Inst), inst_cmp_fmri);
+	return bsearch(&key, s->v, s->n, sizeof(inst_t), inst_cmp_fmri);
 }
 
-static const char *file_state(const char *entity)
+size_t instset_entity(const instset_t *s, const char *entity, inst_t **first)
 {
-	const char *path = entity + 5;
+	_cleanup_free_ char *canon = NULL;
+	size_t lo = 0, hi = s->n, len, k;
 
-	if (strneq(path, "//localhost", 11))
-		path += 11;
-	else if (strneq(path, "//", 2))
-		path += 2;
+	*first = NULL;
+	if (restarter_file_dep_path(entity) || scf_fmri_canonicalize(entity, &canon) < 0)
+		return 0;
+	*first = instset_find(s, canon);
+	if (*first)
+		return 1;
+	/* A service: its instances are "<canon>:..." and sort together, from the lower bound. */
+	len = strlen(canon);
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strncmp(s->v[mid].fmri, canon, len);
+
+		if (c < 0 || (c == 0 && s->v[mid].fmri[len] < ':'))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (k = lo; k < s->n && strneq(s->v[k].fmri, canon, len) && s->v[k].fmri[len] == ':'; k++)
+		;
+	*first = k > lo ? &s->v[lo] : NULL;
+	return k - lo;
+}
+
+static const char *file_state(const char *path)
+{
 	if (access(path, F_OK) == 0)
-		return "online";
+		return restarter_state_to_string(RESTARTER_STATE_ONLINE);
 	return errno == ENOENT ? "absent" : "unknown";
 }
 
-static const char *loaded_state(const InstSet *s, Inst *i)
+static const char *loaded_state(const instset_t *s, inst_t *i)
 {
 	if (load_one(s->h, i, LOAD_RESTARTER) < 0 || !i->state)
 		return "-";
 	return i->state;
 }
 
-const char *instset_dep_state(const InstSet *s, const char *entity, char *buf, size_t sz)
+const char *instset_dep_state(const instset_t *s, const char *entity, char *buf, size_t sz)
 {
-	_cleanup_free_ char *canon = NULL;
-	scf_fmri_t f = {0};
-	const char *st;
-	Inst *i;
+	_cleanup_(scf_fmri_clear) scf_fmri_t f = {0};
+	const char *path = restarter_file_dep_path(entity);
+	inst_t *first;
+	size_t n;
 
-	if (strneq(entity, "file:", 5))
-		return file_state(entity);
-	if (scf_fmri_parse(entity, &f) < 0 || !f.service || f.pg) {
-		scf_fmri_clear(&f);
+	if (path)
+		return file_state(path);
+	if (scf_fmri_parse(entity, &f) < 0 || !f.service || f.pg)
 		return "invalid";
-	}
-	if (scf_fmri_format(&f, &canon) < 0) {
-		scf_fmri_clear(&f);
-		return "invalid";
-	}
-	if (f.instance) {
-		scf_fmri_clear(&f);
-		i = instset_find(s, canon);
-		return i ? loaded_state(s, i) : "absent";
-	}
-	scf_fmri_clear(&f);
+	n = instset_entity(s, entity, &first);
+	if (f.instance)
+		return n == 1 ? loaded_state(s, first) : "absent";
 	/* A service: the state of its only instance, else "multiple" (or "absent"). */
-	size_t len = strlen(canon), found = 0;
-	st = "absent";
-	for (size_t k = 0; k < s->n; k++) {
-		i = &s->v[k];
-		if (!strneq(i->fmri, canon, len) || i->fmri[len] != ':')
-			continue;
-		if (++found > 1)
-			return "multiple";
-		st = loaded_state(s, i);
-	}
-	snprintf(buf, sz, "%s", st);
+	if (n > 1)
+		return "multiple";
+	snprintf(buf, sz, "%s", n == 1 ? loaded_state(s, first) : "absent");
 	return buf;
 }

@@ -16,6 +16,7 @@
  * nothing is reported on stderr, the other operands are still shown, and the exit status is 1.
  * Exit status 2 is a usage error.
  */
+#include <assert.h>
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -33,12 +34,12 @@
 static struct {
 	bool all, no_header, processes, verbose, deps, dependents, detail, logs, explain;
 	int *cols;
-	size_t n_cols;
+	size_t n_cols, cap_cols;
 	char **restarters;
 	int status;
 	scf_handle_t *h;
-	InstSet set;
-	Inst **sel; /* selected, no duplicates */
+	instset_t set;
+	inst_t **sel; /* selected, no duplicates */
 	size_t n_sel;
 	bool *picked; /* parallel to set.v */
 } g;
@@ -119,7 +120,7 @@ static _noreturn_ void oom(void)
 static void add_columns(const char *spec)
 {
 	_cleanup_free_ char *bad = NULL;
-	int r = columns_parse(spec, &g.cols, &g.n_cols, &bad);
+	int r = columns_parse(spec, &g.cols, &g.n_cols, &g.cap_cols, &bad);
 
 	if (r == -SCF_ERROR_NO_MEMORY)
 		oom();
@@ -203,10 +204,11 @@ static void parse_options(int argc, char *argv[])
 		usage();
 }
 
-static void select_inst(Inst *i)
+static void select_inst(inst_t *i)
 {
 	size_t k = (size_t)(i - g.set.v);
 
+	assert(k < g.set.n);
 	if (g.picked[k])
 		return;
 	g.picked[k] = true;
@@ -228,7 +230,7 @@ static void select_operand(const char *pattern)
 		return;
 	}
 	STRV_FOREACH (m, matches) {
-		Inst *i = instset_find(&g.set, *m);
+		inst_t *i = instset_find(&g.set, *m);
 
 		if (i)
 			select_inst(i);
@@ -239,28 +241,19 @@ static void select_operand(const char *pattern)
 /* The instances an FMRI of a dependency names: the instance, or every instance of a service. */
 static void select_entity(const char *entity)
 {
-	_cleanup_free_ char *canon = NULL;
-	size_t len;
+	inst_t *first;
+	size_t n = instset_entity(&g.set, entity, &first);
 
-	if (strneq(entity, "file:", 5) || scf_fmri_canonicalize(entity, &canon) < 0)
-		return;
-	Inst *i = instset_find(&g.set, canon);
-	if (i) {
-		select_inst(i);
-		return;
-	}
-	len = strlen(canon);
-	for (size_t k = 0; k < g.set.n; k++)
-		if (strneq(g.set.v[k].fmri, canon, len) && g.set.v[k].fmri[len] == ':')
-			select_inst(&g.set.v[k]);
+	for (size_t k = 0; k < n; k++)
+		select_inst(&first[k]);
 }
 
-static bool excluded(const Dep *d)
+static bool excluded(const dep_t *d)
 {
-	return d->grouping && streq(d->grouping, "exclude_all");
+	return depgroup_from_string(d->grouping) == DEPGRP_EXCLUDE_ALL;
 }
 
-static void select_dependencies(Inst **of, size_t n)
+static void select_dependencies(inst_t **of, size_t n)
 {
 	int r = inst_load(g.h, of, n, LOAD_DEPS);
 
@@ -275,7 +268,7 @@ static void select_dependencies(Inst **of, size_t n)
 }
 
 /* Does a dependency entity name the provider (an instance's dependents include its service's)? */
-static bool names_provider(const char *entity, const Inst *p)
+static bool names_provider(const char *entity, const inst_t *p)
 {
 	_cleanup_free_ char *canon = NULL;
 	size_t len = strlen("svc:/") + strlen(p->svc);
@@ -287,14 +280,14 @@ static bool names_provider(const char *entity, const Inst *p)
 	return strlen(canon) == len && strneq(canon, p->fmri, len);
 }
 
-static void select_dependents(Inst **of, size_t n)
+static void select_dependents(inst_t **of, size_t n)
 {
 	int r = instset_load(&g.set, LOAD_DEPS);
 
 	if (r < 0)
 		die_scf(r);
 	for (size_t k = 0; k < g.set.n; k++) {
-		Inst *i = &g.set.v[k];
+		inst_t *i = &g.set.v[k];
 
 		for (size_t d = 0; d < i->n_deps; d++) {
 			if (excluded(&i->deps[d]))
@@ -316,15 +309,15 @@ static void select_operands(int argc, char *argv[])
 /* -d / -D: the operands are only the starting point; what is listed is what they lead to. */
 static void select_related(int argc, char *argv[])
 {
-	_cleanup_free_ Inst **ops = NULL;
+	_cleanup_free_ inst_t **ops = NULL;
 	size_t n;
 
 	select_operands(argc, argv);
 	n = g.n_sel;
-	ops = malloc((n ? n : 1) * sizeof(Inst *));
+	ops = malloc((n ? n : 1) * sizeof(inst_t *));
 	if (!ops)
 		oom();
-	memcpy(ops, g.sel, n * sizeof(Inst *));
+	memcpy(ops, g.sel, n * sizeof(inst_t *));
 	g.n_sel = 0;
 	memset(g.picked, 0, g.set.n * sizeof(bool));
 	if (g.deps)
@@ -347,10 +340,10 @@ static void select_default(void)
 			select_inst(&g.set.v[k]);
 }
 
-static bool restarter_matches(const Inst *i)
+static bool restarter_matches(const inst_t *i)
 {
 	_cleanup_free_ char *canon = NULL;
-	const char *r = i->restarter ? i->restarter : SVCS_DEFAULT_RESTARTER;
+	const char *r = i->restarter ? i->restarter : SCF_SERVICE_STARTD;
 
 	if (scf_fmri_canonicalize(r, &canon) < 0)
 		return false;
@@ -377,9 +370,9 @@ static void canonicalize_restarters(void)
 	}
 }
 
-static void print_processes(const Inst *i)
+static void print_processes(const inst_t *i)
 {
-	Proc *p;
+	proc_t *p;
 	size_t n;
 	char st[16];
 
@@ -410,7 +403,7 @@ static void list(void)
 				g.sel[n++] = g.sel[k];
 		g.n_sel = n;
 	}
-	qsort(g.sel, g.n_sel, sizeof(Inst *), columns_compare);
+	qsort(g.sel, g.n_sel, sizeof(inst_t *), columns_compare);
 	if (!g.no_header)
 		columns_print_header(g.cols, g.n_cols);
 	for (size_t k = 0; k < g.n_sel; k++) {
@@ -457,7 +450,7 @@ static void setup(void)
 	r = instset_init(&g.set, g.h);
 	if (r < 0)
 		die_scf(r);
-	g.sel = calloc(g.set.n ? g.set.n : 1, sizeof(Inst *));
+	g.sel = calloc(g.set.n ? g.set.n : 1, sizeof(inst_t *));
 	g.picked = calloc(g.set.n ? g.set.n : 1, sizeof(bool));
 	if (!g.sel || !g.picked)
 		oom();

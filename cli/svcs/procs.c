@@ -58,7 +58,7 @@ static char *read_cmdline(int pid)
 }
 
 /* Fills p from /proc/PID/stat when the process belongs to group pgid and is not a zombie. */
-static bool read_proc(int pid, int64_t pgid, int64_t btime, long hz, Proc *p)
+static bool read_proc(int pid, int64_t pgid, int64_t btime, long hz, proc_t *p)
 {
 	char buf[1024], *open_paren, *close_paren;
 	char state;
@@ -83,7 +83,7 @@ static bool read_proc(int pid, int64_t pgid, int64_t btime, long hz, Proc *p)
 		return false;
 	if (pgrp != pgid || state == 'Z' || state == 'X')
 		return false;
-	*p = (Proc){.pid = pid, .start_sec = btime + (int64_t)(start / (unsigned long long)hz)};
+	*p = (proc_t){.pid = pid, .start_sec = btime + (int64_t)(start / (unsigned long long)hz)};
 	n = (size_t)(close_paren - open_paren - 1);
 	if (n >= sizeof(p->comm))
 		n = sizeof(p->comm) - 1;
@@ -94,16 +94,17 @@ static bool read_proc(int pid, int64_t pgid, int64_t btime, long hz, Proc *p)
 
 static int proc_cmp(const void *a, const void *b)
 {
-	const Proc *x = a, *y = b;
+	const proc_t *x = a, *y = b;
 
 	return (x->pid > y->pid) - (x->pid < y->pid);
 }
 
-int procs_of_group(int64_t pgid, Proc **ret, size_t *n)
+int procs_of_group(int64_t pgid, proc_t **ret, size_t *n)
 {
 	DIR *d;
 	struct dirent *de;
-	Proc *v = NULL, p;
+	proc_t *v = NULL, p;
+	size_t cap = 0;
 	int64_t bt = boot_time();
 	long hz = sysconf(_SC_CLK_TCK);
 
@@ -119,22 +120,20 @@ int procs_of_group(int64_t pgid, Proc **ret, size_t *n)
 			continue;
 		if (!read_proc(atoi(de->d_name), pgid, bt, hz > 0 ? hz : 100, &p))
 			continue;
-		Proc *nv = realloc(v, (*n + 1) * sizeof(Proc));
-		if (!nv) {
+		if (GREEDY_REALLOC(v, cap, *n + 1) < 0) {
 			free(p.args);
 			break;
 		}
-		v = nv;
 		v[(*n)++] = p;
 	}
 	closedir(d);
 	if (*n > 1)
-		qsort(v, *n, sizeof(Proc), proc_cmp);
+		qsort(v, *n, sizeof(proc_t), proc_cmp);
 	*ret = v;
 	return 0;
 }
 
-void procs_free(Proc *p, size_t n)
+void procs_free(proc_t *p, size_t n)
 {
 	for (size_t k = 0; k < n; k++)
 		free(p[k].args);

@@ -498,6 +498,60 @@ int scf_batch_refresh(scf_batch_t *b, const char *instance);
 int scf_batch_commit(scf_batch_t *b);
 
 /* ------------------------------------------------------------------------------------------ */
+/* Waiting for the restarter                                                                   */
+
+/*
+ * The restarter (svc.startd) writes an instance's "restarter" pg on its own time: the pg
+ * appears some time after the instance was created, its state moves some time after an enable
+ * or a disable.  A program that must not go on before that waits on notifications, never by
+ * polling, in three steps:
+ *
+ *   1. scf_notify_add_pgname(h, SCF_PG_RESTARTER), before whatever it waits for can be
+ *      committed (before its own writes, when it waits for their outcome);
+ *   2. scf_restarter_wait(), which asks pred about every instance once, then again whenever a
+ *      notification may have changed the answer, until pred holds for all or the deadline;
+ *   3. scf_notify_reset(), if the handle goes on to other work.
+ *
+ * Step 1 before the first question is what leaves no gap: what the restarter wrote before the
+ * registration is seen by that question, what it writes after comes as a notification.
+ */
+
+/*
+ * pred's answer about one instance: 1 done (what the caller waits for happened, or the caller
+ * gave up on this instance: either way it is not asked again), 0 not yet, < 0 an error that
+ * ends the whole wait (scf_restarter_wait() returns it at once, h's errmsg as pred left it).
+ * pred may read anything on h, and print; it must not touch h's notifications.
+ */
+typedef int (*scf_restarter_pred_t)(scf_handle_t *h, const char *fmri, void *userdata);
+
+/*
+ * Waits until pred(h, fmris[k], userdata) has answered 1 for every k < n (distinct canonical
+ * instance FMRIs; the interest of step 1 registered), at most timeout_usec (UINT64_MAX: no
+ * deadline).  The instances are asked in order, once each before any wait.
+ *
+ * recheck_usec says what pred reads.  0: only the instance's own restarter pg, so an instance
+ * is asked again only when a notification says its restarter pg was written.  Otherwise pred
+ * reads other instances too (dependencies) or what sends no notification (files): every
+ * instance still waited for is asked again after each restarter notification (those already
+ * queued count as one) and at least every recheck_usec.
+ *
+ * done (NULL, or n entries) tells which instances pred answered 1 for.  Returns how many were
+ * still waited for when the deadline passed (0: none, all done), or a negative error: pred's,
+ * scf_notify_wait()'s, -SCF_ERROR_INVALID_ARGUMENT (no pred, an FMRI given twice),
+ * -SCF_ERROR_NO_MEMORY.
+ */
+int scf_restarter_wait(scf_handle_t *h, const char *const *fmris, size_t n,
+        scf_restarter_pred_t pred, void *userdata, uint64_t timeout_usec, uint64_t recheck_usec,
+        bool *done);
+
+/*
+ * A pred for scf_restarter_wait(): 1 if the instance's restarter pg has a state (the restarter
+ * has taken the instance up), 0 if not yet (no pg, no state, or no such instance), < 0 on an
+ * error.  userdata is not used.
+ */
+int scf_restarter_has_state(scf_handle_t *h, const char *fmri, void *userdata);
+
+/* ------------------------------------------------------------------------------------------ */
 /* Cleanup helpers                                                                             */
 
 /*

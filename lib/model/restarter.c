@@ -65,6 +65,20 @@ int depgroup_from_string(const char *s)
 	return lookup(depgroup_names, _DEPGRP_MAX, s);
 }
 
+const char *restarter_file_dep_path(const char *entity)
+{
+	const char *path;
+
+	if (!entity || !strneq(entity, "file:", strlen("file:")))
+		return NULL;
+	path = entity + strlen("file:");
+	if (strneq(path, "//localhost", strlen("//localhost")))
+		return path + strlen("//localhost");
+	if (strneq(path, "//", 2))
+		return path + 2;
+	return path;
+}
+
 const char *restart_on_to_string(restart_on_t r)
 {
 	return (unsigned)r < _RESTART_ON_MAX ? restart_on_names[r] : "restart";

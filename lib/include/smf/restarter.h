@@ -71,6 +71,13 @@ const char *depgroup_to_string(depgroup_type_t g);
 int depgroup_from_string(const char *s);
 
 /*
+ * A dependency's entity may be a file ("file://localhost/etc/x", "file:///etc/x",
+ * "file:/etc/x"), satisfied while the path exists: the path it names, NULL when entity is not
+ * a file: FMRI.
+ */
+const char *restarter_file_dep_path(const char *entity);
+
+/*
  * restart_on: which reason for a dependency going down stops (and later restarts) the
  * dependent.  Ordered: a dependent reacts to every reason ranked at or below its restart_on.
  */

@@ -143,11 +143,7 @@ case_actions() {
 	log "restart: a new process group, the old one gone"
 	ok "$SVCADM" -v restart ct
 	assert_eq "Action restart set for $CT." "$OUT" "restart -v"
-	local deadline=$((SECONDS + READY_DEADLINE_S))
-	while [ "$(rprop $CT contract)" = "$g" ] || [ "$(state $CT)" != online ]; do
-		[ "$SECONDS" -lt "$deadline" ] || fail "not restarted: $(state $CT)"
-		sleep 0.01
-	done
+	wait_restarted $CT contract "$g" "not restarted"
 	wait_group_empty "$g"
 	g=$(rprop $CT contract)
 	SEEN_PGIDS="$SEEN_PGIDS $g"

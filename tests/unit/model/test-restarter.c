@@ -40,6 +40,15 @@ static void test_groupings(void **state)
 	assert_int_equal(depgroup_from_string(NULL), -EINVAL);
 }
 
+static void test_file_dep_path(void **state)
+{
+	assert_string_equal(restarter_file_dep_path("file://localhost/etc/x"), "/etc/x");
+	assert_string_equal(restarter_file_dep_path("file:///etc/x"), "/etc/x");
+	assert_string_equal(restarter_file_dep_path("file:/etc/x"), "/etc/x");
+	assert_null(restarter_file_dep_path("svc:/a/b:c"));
+	assert_null(restarter_file_dep_path(NULL));
+}
+
 static void test_restart_on(void **state)
 {
 	for (int r = 0; r < _RESTART_ON_MAX; r++)
@@ -68,6 +77,7 @@ int main(void)
 	        cmocka_unit_test(test_states_round_trip),
 	        cmocka_unit_test(test_state_is_up),
 	        cmocka_unit_test(test_groupings),
+	        cmocka_unit_test(test_file_dep_path),
 	        cmocka_unit_test(test_restart_on),
 	        cmocka_unit_test(test_restart_on_reason),
 	};

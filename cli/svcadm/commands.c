@@ -1,0 +1,184 @@
+/*
+ * commands.c: the subcommands that act on instances: enable, disable, restart, refresh,
+ * clear, mark.  Each parses its options, expands its operands, writes (actions.c) and, for
+ * enable -s and disable -s, waits (wait.c).  Usage errors exit 2 before anything is written.
+ */
+#include <getopt.h>
+#include <stdio.h>
+
+#include "strv.h"
+#include "svcadm.h"
+
+static char **operands_or_usage(int argc, char **argv)
+{
+	if (optind >= argc)
+		svcadm_usage();
+	return operands_expand(argc - optind, argv + optind);
+}
+
+static int enable_disable(int argc, char **argv, bool enable)
+{
+	_cleanup_strv_free_ char **fmris = NULL;
+	bool temp = false, wait = false, rec = false;
+	int o, r;
+
+	while ((o = getopt(argc, argv, enable ? "+rst" : "+st")) != -1) {
+		if (o == 'r')
+			rec = true;
+		else if (o == 's')
+			wait = true;
+		else if (o == 't')
+			temp = true;
+		else
+			svcadm_usage();
+	}
+	fmris = operands_or_usage(argc, argv);
+	/* Before any write, so that no state change is missed (libscf.h, "Waiting for..."). */
+	if (wait && (r = scf_notify_add_pgname(svcadm.h, SCF_PG_RESTARTER)) < 0)
+		svcadm_die(r);
+	STRV_FOREACH (f, fmris) {
+		if (rec)
+			deps_enable_recursive(*f, temp);
+		else
+			(void)action_set_enabled(*f, temp, enable);
+	}
+	/* As illumos: wait only when every operand was valid and every write went through. */
+	if (wait && svcadm.exit_status == 0)
+		wait_for_states(fmris, enable);
+	return svcadm_status();
+}
+
+int cmd_enable(int argc, char **argv)
+{
+	return enable_disable(argc, argv, true);
+}
+
+int cmd_disable(int argc, char **argv)
+{
+	return enable_disable(argc, argv, false);
+}
+
+static void no_options(int argc, char **argv)
+{
+	if (getopt(argc, argv, "+") != -1)
+		svcadm_usage();
+}
+
+int cmd_restart(int argc, char **argv)
+{
+	_cleanup_strv_free_ char **fmris = NULL;
+
+	no_options(argc, argv);
+	fmris = operands_or_usage(argc, argv);
+	STRV_FOREACH (f, fmris)
+		(void)action_request(*f, RESTARTER_ACTION_RESTART);
+	return svcadm_status();
+}
+
+int cmd_refresh(int argc, char **argv)
+{
+	_cleanup_strv_free_ char **fmris = NULL;
+
+	no_options(argc, argv);
+	fmris = operands_or_usage(argc, argv);
+	STRV_FOREACH (f, fmris)
+		(void)action_refresh(*f);
+	return svcadm_status();
+}
+
+/* The state of an instance the command requires it to be in; false (reported) if not read. */
+static bool read_state_or_fail(const char *fmri, restarter_instance_state_t *s)
+{
+	int r = state_read(fmri, s);
+
+	if (r < 0)
+		svcadm_die(r);
+	if (r == 0)
+		svcadm_fail(EXIT_FATAL);
+	return r > 0;
+}
+
+int cmd_clear(int argc, char **argv)
+{
+	_cleanup_strv_free_ char **fmris = NULL;
+	restarter_instance_state_t s;
+
+	no_options(argc, argv);
+	fmris = operands_or_usage(argc, argv);
+	STRV_FOREACH (f, fmris) {
+		if (!read_state_or_fail(*f, &s))
+			continue;
+		if (s == RESTARTER_STATE_MAINT)
+			(void)action_request(*f, RESTARTER_ACTION_MAINT_OFF);
+		else if (s == RESTARTER_STATE_DEGRADED)
+			(void)action_request(*f, RESTARTER_ACTION_RESTORE);
+		else {
+			svcadm_warn(
+			        "Instance \"%s\" is not in a maintenance or degraded state.", *f);
+			svcadm_fail(EXIT_FATAL);
+		}
+	}
+	return svcadm_status();
+}
+
+static void mark_degraded(const char *fmri, bool immediate)
+{
+	restarter_instance_state_t s;
+
+	if (!read_state_or_fail(fmri, &s))
+		return;
+	if (s != RESTARTER_STATE_ONLINE) {
+		svcadm_warn("Instance \"%s\" is not online.", fmri);
+		svcadm_fail(EXIT_FATAL);
+		return;
+	}
+	(void)action_request(
+	        fmri, immediate ? RESTARTER_ACTION_DEGRADE_IMMEDIATE : RESTARTER_ACTION_DEGRADED);
+}
+
+int cmd_mark(int argc, char **argv)
+{
+	_cleanup_strv_free_ char **fmris = NULL;
+	bool immediate = false, temp = false, maint;
+	const char *what, *action;
+	int o;
+
+	while ((o = getopt(argc, argv, "+It")) != -1) {
+		if (o == 'I')
+			immediate = true;
+		else if (o == 't')
+			temp = true;
+		else
+			svcadm_usage();
+	}
+	if (argc - optind < 2)
+		svcadm_usage();
+	what = argv[optind++];
+	switch (restarter_state_from_string(what)) {
+	case RESTARTER_STATE_MAINT:
+		maint = true;
+		break;
+	case RESTARTER_STATE_DEGRADED:
+		maint = false;
+		break;
+	default:
+		svcadm_usage();
+	}
+	if (!maint && temp) {
+		svcadm_warn("-t may not be used with degraded.");
+		exit(EXIT_USAGE);
+	}
+	if (immediate)
+		action = temp ? RESTARTER_ACTION_MAINT_ON_IMMTEMP
+		              : RESTARTER_ACTION_MAINT_ON_IMMEDIATE;
+	else
+		action = temp ? RESTARTER_ACTION_MAINT_ON_TEMPORARY : RESTARTER_ACTION_MAINT_ON;
+	fmris = operands_or_usage(argc, argv);
+	STRV_FOREACH (f, fmris) {
+		if (maint)
+			(void)action_request(*f, action);
+		else
+			mark_degraded(*f, immediate);
+	}
+	return svcadm_status();
+}

@@ -1,0 +1,164 @@
+/*
+ * wait.c: waiting until the restarter has written what a caller waits for (libscf.h, "Waiting
+ * for the restarter").  svccfg import waits here for the restarter pgs of what it imported,
+ * svcadm -s for the states it asked for.
+ *
+ * THE MODEL.  A set of instances, each waited for until the caller's predicate answers 1 for
+ * it.  The predicate is asked about every instance once, then again only when its answer may
+ * have changed: when a notification says that instance's restarter pg was written (recheck 0:
+ * the predicate reads nothing else), or after any restarter notification and at every recheck
+ * interval (the predicate reads other instances, or files, whose changes name no instance of
+ * ours or send no notification at all).  The wait never sleeps blindly: it blocks in
+ * scf_notify_wait() until the next notification, the next re-check or the deadline, whichever
+ * comes first.
+ *
+ * INVARIANTS.  left is the number of done[k] still false; an instance answered 1 is never
+ * asked again; the function returns only when left is 0, when the deadline has passed, or on
+ * an error, which it returns at once so that the handle's errmsg is still the failing call's.
+ */
+#include <assert.h>
+#include <limits.h>
+
+#include "client-internal.h"
+#include "hashmap.h"
+
+typedef struct wait_set {
+	scf_handle_t *h;
+	const char *const *fmris;
+	bool *done;
+	size_t n, left;
+	scf_restarter_pred_t pred;
+	void *userdata;
+	hashmap_t *index; /* FMRI -> its index + 1, for the instance a notification names */
+} wait_set_t;
+
+/* Asks about instance k, unless it is done; < 0 only for the predicate's error. */
+static int ask(wait_set_t *s, size_t k)
+{
+	int r;
+
+	assert(k < s->n);
+	if (s->done[k])
+		return 0;
+	r = s->pred(s->h, s->fmris[k], s->userdata);
+	if (r > 0) {
+		assert(s->left > 0);
+		s->done[k] = true;
+		s->left--;
+	}
+	return r < 0 ? r : 0;
+}
+
+static int ask_all(wait_set_t *s)
+{
+	for (size_t k = 0; k < s->n; k++) {
+		int r = ask(s, k);
+
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+/* The instance whose restarter pg the notification says was written, if it is one of ours. */
+static int ask_named(wait_set_t *s, const scf_notification_t *note)
+{
+	uintptr_t k;
+
+	if (note->kind != SCF_NOTIFY_PG_UPDATED || !streq(note->pg, SCF_PG_RESTARTER))
+		return 0;
+	k = (uintptr_t)hashmap_get(s->index, note->entity);
+	return k > 0 ? ask(s, k - 1) : 0;
+}
+
+/* Takes what is queued already: one round of questions answers all of it. */
+static int drain(scf_handle_t *h)
+{
+	scf_notification_t note;
+	int r;
+
+	while ((r = scf_notify_wait(h, 0, &note)) > 0)
+		scf_notification_clear(&note);
+	return r;
+}
+
+static int wait_set_index(wait_set_t *s)
+{
+	s->index = hashmap_new();
+	if (!s->index)
+		return client_set_error(s->h, -SCF_ERROR_NO_MEMORY, "out of memory");
+	for (size_t k = 0; k < s->n; k++) {
+		if (hashmap_get(s->index, s->fmris[k]))
+			return client_set_error(s->h, -SCF_ERROR_INVALID_ARGUMENT,
+			        "%s is given twice", s->fmris[k]);
+		if (hashmap_put(s->index, s->fmris[k], (void *)(uintptr_t)(k + 1)) < 0)
+			return client_set_error(s->h, -SCF_ERROR_NO_MEMORY, "out of memory");
+	}
+	return 0;
+}
+
+int scf_restarter_wait(scf_handle_t *h, const char *const *fmris, size_t n,
+        scf_restarter_pred_t pred, void *userdata, uint64_t timeout_usec, uint64_t recheck_usec,
+        bool *done)
+{
+	uint64_t deadline = deadline_after_usec(timeout_usec);
+	_cleanup_free_ bool *own = NULL;
+	wait_set_t s = {
+	        .h = h, .fmris = fmris, .n = n, .left = n, .pred = pred, .userdata = userdata};
+	int r;
+
+	client_clear_error(h);
+	if (!pred || (n > 0 && !fmris) || n > INT_MAX)
+		return client_set_error(
+		        h, -SCF_ERROR_INVALID_ARGUMENT, "no predicate or instances");
+	if (!done) {
+		done = own = calloc(n ? n : 1, sizeof(bool));
+		if (!done)
+			return client_set_error(h, -SCF_ERROR_NO_MEMORY, "out of memory");
+	} else
+		memset(done, 0, n * sizeof(bool));
+	s.done = done;
+	r = wait_set_index(&s);
+	if (r >= 0)
+		r = ask_all(&s);
+	while (r >= 0 && s.left > 0) {
+		uint64_t wait = deadline_left_usec(deadline);
+		scf_notification_t note;
+
+		if (wait == 0)
+			break;
+		if (recheck_usec > 0 && recheck_usec < wait)
+			wait = recheck_usec;
+		r = scf_notify_wait(h, wait, &note);
+		if (r < 0)
+			break;
+		if (recheck_usec == 0) {
+			if (r > 0)
+				r = ask_named(&s, &note);
+			scf_notification_clear(&note);
+			continue;
+		}
+		scf_notification_clear(&note);
+		if (r == 0 && deadline_left_usec(deadline) == 0)
+			break;
+		r = drain(h);
+		if (r >= 0)
+			r = ask_all(&s);
+	}
+	hashmap_free(s.index);
+	return r < 0 ? r : (int)s.left;
+}
+
+int scf_restarter_has_state(scf_handle_t *h, const char *fmri, void *userdata)
+{
+	_cleanup_(scf_property_freep) scf_property_t *p = NULL;
+	int r;
+
+	(void)userdata;
+	r = scf_property_read(h, fmri, SCF_PG_RESTARTER, SCF_PROPERTY_STATE, &p);
+	if (r == -SCF_ERROR_NOT_FOUND)
+		return 0;
+	if (r < 0)
+		return r;
+	return p->n_values > 0;
+}
