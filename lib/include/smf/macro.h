@@ -56,7 +56,10 @@
 				_c_ *= 2;                                                          \
 			if (_c_ < _need_)                                                          \
 				_c_ = _need_;                                                      \
-			__typeof__(p) _p_ = reallocarray((p), _c_, sizeof(*(p)));                  \
+			/* Checked here, not by reallocarray(): ASan reports the overflow. */  \
+			__typeof__(p) _p_ = _c_ > SIZE_MAX / sizeof(*(p))                          \
+			        ? NULL                                                             \
+			        : reallocarray((p), _c_, sizeof(*(p)));                            \
 			if (_p_) {                                                                 \
 				(p) = _p_;                                                         \
 				(cap) = _c_;                                                       \
