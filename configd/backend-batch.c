@@ -24,6 +24,7 @@
  * Costs: a step is a few indexed statements on prepared (cached) statements; records are
  * found by hash, so a batch is linear in its steps and in the pgs it deletes.
  */
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -314,23 +315,27 @@ static int step_entity_delete(Batch *x)
 
 static int apply_step(Batch *x)
 {
-	switch (x->step->op) {
-	case BACKEND_STEP_SERVICE_ENSURE:
+	/* prepare_steps() refused an op code out of range before anything ran. */
+	assert(x->step->op < _SMF_STEP_MAX);
+	switch ((smf_step_op_t)x->step->op) {
+	case SMF_STEP_SERVICE_ENSURE:
 		return step_entity_ensure(x, false);
-	case BACKEND_STEP_INSTANCE_ENSURE:
+	case SMF_STEP_INSTANCE_ENSURE:
 		return step_entity_ensure(x, true);
-	case BACKEND_STEP_PG_ENSURE:
+	case SMF_STEP_PG_ENSURE:
 		return step_pg_ensure(x);
-	case BACKEND_STEP_PROPS:
+	case SMF_STEP_PROPS:
 		return step_props(x);
-	case BACKEND_STEP_PG_DELETE:
+	case SMF_STEP_PG_DELETE:
 		return step_pg_delete(x);
-	case BACKEND_STEP_ENTITY_DELETE:
+	case SMF_STEP_ENTITY_DELETE:
 		return step_entity_delete(x);
-	case BACKEND_STEP_SNAPSHOT_TAKE:
+	case SMF_STEP_SNAPSHOT_TAKE:
 		return backend_take_snapshot(x->b, x->step->fmri, x->step->name);
-	case BACKEND_STEP_REFRESH:
+	case SMF_STEP_REFRESH:
 		return backend_refresh(x->b, x->step->fmri);
+	case _SMF_STEP_MAX:
+		break;
 	}
 	return backend_fail(x->b, SCF_ERROR_INVALID_ARGUMENT, "unknown step %u", x->step->op);
 }
@@ -339,13 +344,13 @@ static int apply_step(Batch *x)
 static int step_fail(Backend *b, int r, size_t i, const BackendStep *s)
 {
 	_cleanup_free_ char *msg = strdup(backend_errmsg(b));
-	bool pg = s->op == BACKEND_STEP_PG_ENSURE || s->op == BACKEND_STEP_PROPS ||
-	        s->op == BACKEND_STEP_PG_DELETE;
+	bool pg = s->op == SMF_STEP_PG_ENSURE || s->op == SMF_STEP_PROPS ||
+	        s->op == SMF_STEP_PG_DELETE;
 
 	if (pg)
 		return backend_fail(b, -r, "step %zu (%s/:properties/%s): %s", i + 1,
 		        strempty(s->fmri), strempty(s->pg), strna(msg));
-	if (s->op == BACKEND_STEP_SNAPSHOT_TAKE)
+	if (s->op == SMF_STEP_SNAPSHOT_TAKE)
 		return backend_fail(b, -r, "step %zu (%s snapshot %s): %s", i + 1,
 		        strempty(s->fmri), strempty(s->name), strna(msg));
 	return backend_fail(b, -r, "step %zu (%s): %s", i + 1, strempty(s->fmri), strna(msg));
@@ -433,16 +438,15 @@ static int prepare_steps(Backend *b, const BackendStep *steps, size_t n, Prepare
 		_cleanup_free_ char *where = NULL;
 		int r;
 
-		if (s->op >= _BACKEND_STEP_MAX) {
+		if (s->op >= _SMF_STEP_MAX) {
 			r = backend_fail(b, SCF_ERROR_INVALID_ARGUMENT, "unknown step %u", s->op);
 			return step_fail(b, r, i, s);
 		}
-		if (s->op != BACKEND_STEP_PROPS)
+		if (s->op != SMF_STEP_PROPS)
 			continue;
 		if (asprintf(&where, "%s/:properties/%s", strempty(s->fmri), strempty(s->pg)) < 0)
 			return backend_fail(b, SCF_ERROR_NO_RESOURCES, "out of memory");
-		r = backend_cmds_prepare(
-		        b, where, s->cmds, s->n_cmds, BACKEND_CMD_REMOVE, &cmds[i]);
+		r = backend_cmds_prepare(b, where, s->cmds, s->n_cmds, _SMF_CMD_MAX - 1, &cmds[i]);
 		if (r < 0)
 			return step_fail(b, r, i, s);
 	}

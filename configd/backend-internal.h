@@ -147,7 +147,7 @@ void backend_props_free(scf_property_t *props, size_t n);
 
 /* backend-tx.c: commands checked and canonicalized, then applied, shared by Commit and Batch. */
 typedef struct PreparedCmd {
-	uint32_t op;
+	smf_cmd_op_t op; /* checked */
 	const char *prop;
 	const char *type; /* canonical type name (static) */
 	char *blob;

@@ -14,6 +14,7 @@
  *   back, composed with its service's, in one D-Bus reply;
  * - all of it, plus generation + 1, is one SQLite transaction; any failure rolls it back.
  */
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -67,17 +68,18 @@ static int prepare_one(
 	scf_type_t t;
 	int r;
 
-	out->op = c->op;
-	out->prop = c->prop;
+	assert(max_op < _SMF_CMD_MAX);
 	if (c->op > max_op)
 		return backend_fail(
 		        b, SCF_ERROR_INVALID_ARGUMENT, "%s: unknown command %u", where, c->op);
+	out->op = (smf_cmd_op_t)c->op;
+	out->prop = c->prop;
 	r = scf_name_validate(c->prop ? c->prop : "");
 	if (r < 0)
 		return backend_fail(b, -r, "%s: \"%s\" is not a valid property name%s", where,
 		        strempty(c->prop),
 		        r == -SCF_ERROR_CONSTRAINT_VIOLATED ? " (too long)" : "");
-	if (c->op == BACKEND_CMD_DELETE || c->op == BACKEND_CMD_REMOVE)
+	if (c->op == SMF_CMD_DELETE || c->op == SMF_CMD_REMOVE)
 		return 0;
 	t = scf_string_to_type(c->type ? c->type : "");
 	if (t == SCF_TYPE_INVALID)
@@ -112,21 +114,25 @@ static int prepare_all(Backend *b, const char *entity, const char *pg, const Bac
 
 	if (asprintf(&where, "%s/:properties/%s", strempty(entity), strempty(pg)) < 0)
 		return backend_fail(b, SCF_ERROR_NO_RESOURCES, "out of memory");
-	return backend_cmds_prepare(b, where, cmds, n, BACKEND_CMD_DELETE, ret);
+	return backend_cmds_prepare(b, where, cmds, n, SMF_CMD_COMMIT_MAX, ret);
 }
 
 int backend_cmd_apply(Backend *b, const PgLoc *loc, const char *where, const PreparedCmd *c)
 {
-	static const StmtId ids[] = {
-	        [BACKEND_CMD_NEW] = STMT_PROP_INSERT,
-	        [BACKEND_CMD_REPLACE] = STMT_PROP_UPDATE,
-	        [BACKEND_CMD_DELETE] = STMT_PROP_DELETE,
-	        [BACKEND_CMD_SET] = STMT_PROP_UPSERT,
-	        [BACKEND_CMD_REMOVE] = STMT_PROP_DELETE,
+	static const StmtId ids[_SMF_CMD_MAX] = {
+	        [SMF_CMD_NEW] = STMT_PROP_INSERT,
+	        [SMF_CMD_REPLACE] = STMT_PROP_UPDATE,
+	        [SMF_CMD_DELETE] = STMT_PROP_DELETE,
+	        [SMF_CMD_SET] = STMT_PROP_UPSERT,
+	        [SMF_CMD_REMOVE] = STMT_PROP_DELETE,
 	};
-	_cleanup_stmt_ sqlite3_stmt *s = backend_stmt(b, ids[c->op], loc->where);
-	bool del = c->op == BACKEND_CMD_DELETE || c->op == BACKEND_CMD_REMOVE;
+	_cleanup_stmt_ sqlite3_stmt *s = NULL;
+	bool del = c->op == SMF_CMD_DELETE || c->op == SMF_CMD_REMOVE;
 	int r;
+
+	/* backend_cmds_prepare() checked the op code read off the wire. */
+	assert(c->op < _SMF_CMD_MAX);
+	s = backend_stmt(b, ids[c->op], loc->where);
 
 	if (!s)
 		return -SCF_ERROR_BACKEND_ACCESS;
@@ -140,12 +146,12 @@ int backend_cmd_apply(Backend *b, const PgLoc *loc, const char *where, const Pre
 	if (r < 0)
 		return r;
 	/* SET and REMOVE have no precondition (a REMOVE of nothing changes nothing). */
-	if (c->op == BACKEND_CMD_SET || c->op == BACKEND_CMD_REMOVE)
+	if (c->op == SMF_CMD_SET || c->op == SMF_CMD_REMOVE)
 		return sqlite3_changes(b->db) > 0;
 	/* INSERT OR IGNORE, UPDATE and DELETE all touch no row exactly when the rule is broken. */
 	if (sqlite3_changes(b->db) > 0)
 		return 1;
-	if (c->op == BACKEND_CMD_NEW)
+	if (c->op == SMF_CMD_NEW)
 		return backend_fail(b, SCF_ERROR_EXISTS, "%s/%s already exists", where, c->prop);
 	return backend_fail(b, SCF_ERROR_NOT_FOUND, "%s/%s does not exist", where, c->prop);
 }
@@ -164,7 +170,7 @@ int backend_pg_set_generation(Backend *b, const PgLoc *loc, uint64_t gen)
 bool cmds_may_grow(const PreparedCmd *p, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
-		if (p[i].op != BACKEND_CMD_DELETE && p[i].op != BACKEND_CMD_REMOVE)
+		if (p[i].op != SMF_CMD_DELETE && p[i].op != SMF_CMD_REMOVE)
 			return true;
 	return false;
 }

@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "libscf.h"
+#include "protocol.h"
 
 /* The generation named by a commit is not the pg's current one.  Not an scf_error_t. */
 #define BACKEND_NOT_LATEST (_SCF_ERROR_MAX + 1)
@@ -72,20 +73,9 @@ int backend_add_pg(Backend *b, const char *entity, const char *pg, const char *t
         scf_pg_t **ret);
 int backend_delete_pg(Backend *b, const char *entity, const char *pg, scf_pg_t **ret);
 
-/*
- * Commit takes NEW, REPLACE and DELETE.  A batch also takes SET (create or replace) and REMOVE
- * (delete if it exists), which have no precondition: a batch names no generation.
- */
-enum {
-	BACKEND_CMD_NEW = 0,
-	BACKEND_CMD_REPLACE = 1,
-	BACKEND_CMD_DELETE = 2,
-	BACKEND_CMD_SET = 3,
-	BACKEND_CMD_REMOVE = 4,
-};
-
+/* Commands and steps carry the wire's op codes (protocol.h), checked by the backend. */
 typedef struct BackendCmd {
-	uint32_t op;
+	uint32_t op;               /* an smf_cmd_op_t once checked: Commit takes up to DELETE */
 	const char *prop;
 	const char *type;          /* SMF type name; ignored by DELETE */
 	const char *const *values; /* ignored by DELETE */
@@ -105,20 +95,8 @@ int backend_commit(Backend *b, const char *entity, const char *pg, uint64_t gene
  * Batches: many steps, one SQLite transaction (see backend-batch.c).  A step's fields beyond
  * op and fmri are read only by the ops that use them.
  */
-typedef enum BackendStepOp {
-	BACKEND_STEP_SERVICE_ENSURE = 0,
-	BACKEND_STEP_INSTANCE_ENSURE = 1,
-	BACKEND_STEP_PG_ENSURE = 2,     /* pg, type, flags */
-	BACKEND_STEP_PROPS = 3,         /* pg, cmds (every BACKEND_CMD_*) */
-	BACKEND_STEP_PG_DELETE = 4,     /* pg */
-	BACKEND_STEP_ENTITY_DELETE = 5, /* */
-	BACKEND_STEP_SNAPSHOT_TAKE = 6, /* name */
-	BACKEND_STEP_REFRESH = 7,
-	_BACKEND_STEP_MAX,
-} BackendStepOp;
-
 typedef struct BackendStep {
-	uint32_t op;
+	uint32_t op; /* an smf_step_op_t once checked (InvalidArgument past _SMF_STEP_MAX) */
 	const char *fmri;
 	const char *pg;
 	const char *name;

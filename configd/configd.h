@@ -16,10 +16,8 @@
 #include <systemd/sd-id128.h>
 
 #include "backend.h"
+#include "protocol.h"
 
-#define CONFIGD_OBJECT_PATH "/org/minismf/Repository1"
-#define CONFIGD_INTERFACE "org.minismf.Repository1"
-#define CONFIGD_PROTOCOL_VERSION 1u
 /* More clients than this are turned away at accept() (each costs an fd and an sd_bus). */
 #define CONFIGD_MAX_CONNECTIONS 4096u
 /*

@@ -46,13 +46,13 @@ static int step_list_grow(StepList *l)
 	return 0;
 }
 
-/* Reads one "(ussssua(ussas))"; 0 at the end of the array. */
+/* Reads one "(" SMF_BUS_STEP ")"; 0 at the end of the array. */
 static int read_step(sd_bus_message *m, StepList *l)
 {
 	BackendStep *s;
 	int r;
 
-	r = sd_bus_message_enter_container(m, 'r', "ussssua(ussas)");
+	r = sd_bus_message_enter_container(m, 'r', SMF_BUS_STEP);
 	if (r <= 0)
 		return r;
 	if (l->n == l->cap && step_list_grow(l) < 0)
@@ -71,7 +71,7 @@ static int read_step(sd_bus_message *m, StepList *l)
 
 static int read_steps(sd_bus_message *m, StepList *l)
 {
-	int r = sd_bus_message_enter_container(m, 'a', "(ussssua(ussas))");
+	int r = sd_bus_message_enter_container(m, 'a', "(" SMF_BUS_STEP ")");
 
 	while (r >= 0 && (r = read_step(m, l)) > 0)
 		;

@@ -50,10 +50,10 @@ int method_register_restarter(sd_bus_message *m, void *userdata, sd_bus_error *e
 	if (r < 0)
 		return r;
 	if (mgr->native)
-		return sd_bus_error_set(error, "org.minismf.Error.NotSupported",
+		return sd_bus_error_set(error, SMF_BUS_ERROR_NOT_SUPPORTED,
 		        "svc.configd runs with --native: no restarter may attach");
 	if (mgr->restarter && mgr->restarter != c)
-		return sd_bus_error_setf(error, "org.minismf.Error.Exists",
+		return sd_bus_error_setf(error, SMF_BUS_ERROR_EXISTS,
 		        "a restarter is already attached (pid %d)", (int)mgr->restarter->pid);
 	if (!mgr->restarter)
 		log_info("restarter attached (pid %d)", (int)c->pid);

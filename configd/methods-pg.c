@@ -133,7 +133,7 @@ void command_list_clear(CommandList *l)
 	*l = (CommandList){};
 }
 
-/* Reads one "(ussas)"; 0 at the end of the array. */
+/* Reads one "(" SMF_BUS_COMMAND ")"; 0 at the end of the array. */
 static int read_command(sd_bus_message *m, CommandList *l)
 {
 	const char *prop, *type;
@@ -142,7 +142,7 @@ static int read_command(sd_bus_message *m, CommandList *l)
 	void *a;
 	int r;
 
-	r = sd_bus_message_enter_container(m, 'r', "ussas");
+	r = sd_bus_message_enter_container(m, 'r', SMF_BUS_COMMAND);
 	if (r <= 0)
 		return r;
 	r = sd_bus_message_read(m, "uss", &op, &prop, &type);
@@ -174,7 +174,7 @@ static int read_command(sd_bus_message *m, CommandList *l)
 
 int read_commands(sd_bus_message *m, CommandList *l)
 {
-	int r = sd_bus_message_enter_container(m, 'a', "(ussas)");
+	int r = sd_bus_message_enter_container(m, 'a', "(" SMF_BUS_COMMAND ")");
 
 	while (r >= 0 && (r = read_command(m, l)) > 0)
 		;

@@ -35,7 +35,7 @@ int notify_add_interest(Connection *c, bool by_type, const char *name, sd_bus_er
 	if (strv_contains(*l, name))
 		return 0;
 	if (strv_length(c->notify_names) + strv_length(c->notify_types) >= CONFIGD_MAX_INTERESTS)
-		return sd_bus_error_setf(error, "org.minismf.Error.NoResources",
+		return sd_bus_error_setf(error, SMF_BUS_ERROR_NO_RESOURCES,
 		        "a connection may register at most %u notification interests",
 		        CONFIGD_MAX_INTERESTS);
 	if (!*l) {
@@ -105,8 +105,8 @@ static void notify_send(Connection *c, const scf_pg_t *pg, bool deleted)
 		return;
 	}
 	smf_point(SMF_POINT_CONFIGD_NOTIFY_BEFORE_SEND);
-	r = sd_bus_message_new_signal(c->bus, &msg, CONFIGD_OBJECT_PATH, CONFIGD_INTERFACE,
-	        deleted ? "PgDeleted" : "PgChanged");
+	r = sd_bus_message_new_signal(c->bus, &msg, SMF_BUS_PATH, SMF_BUS_INTERFACE,
+	        deleted ? SMF_BUS_SIGNAL_PG_DELETED : SMF_BUS_SIGNAL_PG_CHANGED);
 	if (r >= 0)
 		r = deleted ? sd_bus_message_append(msg, "sss", pg->entity, pg->name, pg->type)
 		            : sd_bus_message_append(

@@ -12,30 +12,15 @@
 #include "client-internal.h"
 #include "strv.h"
 
-/* Step op codes of Batch. */
-enum {
-	BATCH_SERVICE_ENSURE = 0,
-	BATCH_INSTANCE_ENSURE = 1,
-	BATCH_PG_ENSURE = 2,
-	BATCH_PROPS = 3,
-	BATCH_PG_DELETE = 4,
-	BATCH_ENTITY_DELETE = 5,
-	BATCH_SNAPSHOT_TAKE = 6,
-	BATCH_REFRESH = 7,
-};
-
-/* Command op codes within a Batch PROPS step (0-2 are Commit's, also accepted). */
-enum { BATCH_CMD_SET = 3, BATCH_CMD_REMOVE = 4 };
-
 typedef struct batch_step {
-	uint32_t op;
+	smf_step_op_t op;
 	char *fmri; /* canonical */
 	char *pg;
 	char *name;
 	char *type;
 	uint32_t flags;
 	/* PROPS: one command */
-	uint32_t cmd_op;
+	smf_cmd_op_t cmd_op;
 	char *prop;
 	scf_type_t value_type;
 	char **values;
@@ -160,7 +145,7 @@ static int push(scf_batch_t *b, batch_step *s, int r)
 	return 0;
 }
 
-static int add_entity_step(scf_batch_t *b, uint32_t op, const char *fmri, entity_kind kind)
+static int add_entity_step(scf_batch_t *b, smf_step_op_t op, const char *fmri, entity_kind kind)
 {
 	batch_step s = {.op = op};
 
@@ -172,27 +157,27 @@ static int add_entity_step(scf_batch_t *b, uint32_t op, const char *fmri, entity
 
 int scf_batch_service_ensure(scf_batch_t *b, const char *service_fmri)
 {
-	return add_entity_step(b, BATCH_SERVICE_ENSURE, service_fmri, KIND_SERVICE);
+	return add_entity_step(b, SMF_STEP_SERVICE_ENSURE, service_fmri, KIND_SERVICE);
 }
 
 int scf_batch_instance_ensure(scf_batch_t *b, const char *instance_fmri)
 {
-	return add_entity_step(b, BATCH_INSTANCE_ENSURE, instance_fmri, KIND_INSTANCE);
+	return add_entity_step(b, SMF_STEP_INSTANCE_ENSURE, instance_fmri, KIND_INSTANCE);
 }
 
 int scf_batch_entity_delete(scf_batch_t *b, const char *fmri)
 {
-	return add_entity_step(b, BATCH_ENTITY_DELETE, fmri, KIND_ANY);
+	return add_entity_step(b, SMF_STEP_ENTITY_DELETE, fmri, KIND_ANY);
 }
 
 int scf_batch_refresh(scf_batch_t *b, const char *instance)
 {
-	return add_entity_step(b, BATCH_REFRESH, instance, KIND_INSTANCE);
+	return add_entity_step(b, SMF_STEP_REFRESH, instance, KIND_INSTANCE);
 }
 
 int scf_batch_snapshot_take(scf_batch_t *b, const char *instance, const char *name)
 {
-	batch_step s = {.op = BATCH_SNAPSHOT_TAKE};
+	batch_step s = {.op = SMF_STEP_SNAPSHOT_TAKE};
 	int r;
 
 	if (!b)
@@ -217,7 +202,7 @@ static int pg_step(scf_batch_t *b, batch_step *s, const char *entity, const char
 int scf_batch_pg_ensure(
         scf_batch_t *b, const char *entity, const char *pg, const char *type, uint32_t flags)
 {
-	batch_step s = {.op = BATCH_PG_ENSURE, .flags = flags};
+	batch_step s = {.op = SMF_STEP_PG_ENSURE, .flags = flags};
 	int r;
 
 	if (!b)
@@ -231,7 +216,7 @@ int scf_batch_pg_ensure(
 
 int scf_batch_pg_delete(scf_batch_t *b, const char *entity, const char *pg)
 {
-	batch_step s = {.op = BATCH_PG_DELETE};
+	batch_step s = {.op = SMF_STEP_PG_DELETE};
 
 	if (!b)
 		return -SCF_ERROR_INVALID_ARGUMENT;
@@ -242,7 +227,7 @@ int scf_batch_pg_delete(scf_batch_t *b, const char *entity, const char *pg)
 int scf_batch_prop_set(scf_batch_t *b, const char *entity, const char *pg, const char *prop,
         scf_type_t type, const char *const *values, size_t n)
 {
-	batch_step s = {.op = BATCH_PROPS, .cmd_op = BATCH_CMD_SET, .value_type = type};
+	batch_step s = {.op = SMF_STEP_PROPS, .cmd_op = SMF_CMD_SET, .value_type = type};
 	int r;
 
 	if (!b)
@@ -258,7 +243,7 @@ int scf_batch_prop_set(scf_batch_t *b, const char *entity, const char *pg, const
 
 int scf_batch_prop_delete(scf_batch_t *b, const char *entity, const char *pg, const char *prop)
 {
-	batch_step s = {.op = BATCH_PROPS, .cmd_op = BATCH_CMD_REMOVE};
+	batch_step s = {.op = SMF_STEP_PROPS, .cmd_op = SMF_CMD_REMOVE};
 	int r;
 
 	if (!b)
@@ -272,15 +257,15 @@ int scf_batch_prop_delete(scf_batch_t *b, const char *entity, const char *pg, co
 
 static int append_step(sd_bus_message *m, const batch_step *s)
 {
-	int r = sd_bus_message_open_container(m, 'r', "ussssua(ussas)");
+	int r = sd_bus_message_open_container(m, 'r', SMF_BUS_STEP);
 
 	if (r >= 0)
 		r = sd_bus_message_append(m, "ussssu", s->op, s->fmri, strempty(s->pg),
 		        strempty(s->name), strempty(s->type), s->flags);
 	if (r >= 0)
-		r = sd_bus_message_open_container(m, 'a', "(ussas)");
-	if (r >= 0 && s->op == BATCH_PROPS) {
-		r = sd_bus_message_open_container(m, 'r', "ussas");
+		r = sd_bus_message_open_container(m, 'a', "(" SMF_BUS_COMMAND ")");
+	if (r >= 0 && s->op == SMF_STEP_PROPS) {
+		r = sd_bus_message_open_container(m, 'r', SMF_BUS_COMMAND);
 		if (r >= 0)
 			r = sd_bus_message_append(m, "uss", s->cmd_op, s->prop,
 			        s->values ? scf_type_to_string(s->value_type) : "");
@@ -308,7 +293,7 @@ int scf_batch_commit(scf_batch_t *b)
 	r = client_new_call(b->h, "Batch", &m);
 	if (r < 0)
 		return r;
-	r = sd_bus_message_open_container(m, 'a', "(ussssua(ussas))");
+	r = sd_bus_message_open_container(m, 'a', "(" SMF_BUS_STEP ")");
 	for (size_t i = 0; r >= 0 && i < b->n; i++)
 		r = append_step(m, &b->steps[i]);
 	if (r >= 0)

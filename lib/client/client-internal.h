@@ -13,16 +13,10 @@
 
 #include "libscf.h"
 #include "macro.h"
+#include "protocol.h"
 #include "timeutil.h"
 
-#define SCF_BUS_PATH "/org/minismf/Repository1"
-#define SCF_BUS_INTERFACE "org.minismf.Repository1"
-#define SCF_BUS_ERROR_PREFIX "org.minismf.Error."
-#define SCF_PROTOCOL_VERSION 1u
 #define SCF_DEFAULT_TIMEOUT_USEC (25 * USEC_PER_SEC)
-
-/* Commit op codes (docs/protocol.md). */
-enum { TX_OP_NEW = 0, TX_OP_REPLACE = 1, TX_OP_DELETE = 2 };
 
 typedef struct notify_entry notify_entry;
 

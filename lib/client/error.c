@@ -43,25 +43,9 @@ const char *scf_strerror(int err)
 	return scf_messages[err];
 }
 
-static const struct {
-	const char *name;
-	scf_error_t error;
-} bus_errors[] = {
-        {SCF_BUS_ERROR_PREFIX "NotFound", SCF_ERROR_NOT_FOUND},
-        {SCF_BUS_ERROR_PREFIX "Exists", SCF_ERROR_EXISTS},
-        /* Callers that expect NotLatest (commit) look at the name before coming here. */
-        {SCF_BUS_ERROR_PREFIX "NotLatest", SCF_ERROR_INTERNAL},
-        {SCF_BUS_ERROR_PREFIX "Deleted", SCF_ERROR_DELETED},
-        {SCF_BUS_ERROR_PREFIX "PermissionDenied", SCF_ERROR_PERMISSION_DENIED},
-        {SCF_BUS_ERROR_PREFIX "InvalidArgument", SCF_ERROR_INVALID_ARGUMENT},
-        {SCF_BUS_ERROR_PREFIX "TypeMismatch", SCF_ERROR_TYPE_MISMATCH},
-        {SCF_BUS_ERROR_PREFIX "ConstraintViolated", SCF_ERROR_CONSTRAINT_VIOLATED},
-        {SCF_BUS_ERROR_PREFIX "Backend", SCF_ERROR_BACKEND_ACCESS},
-        {SCF_BUS_ERROR_PREFIX "ReadOnly", SCF_ERROR_BACKEND_READONLY},
-        {SCF_BUS_ERROR_PREFIX "NoResources", SCF_ERROR_NO_RESOURCES},
-        {SCF_BUS_ERROR_PREFIX "NotSupported", SCF_ERROR_NOT_SUPPORTED},
-        {SCF_BUS_ERROR_PREFIX "Internal", SCF_ERROR_INTERNAL},
-        /* sd-bus' own refusals, e.g. a method not marked unprivileged called by another uid. */
+/* sd-bus' own refusals, which name no scf error of the protocol's. */
+static const smf_bus_error_t sd_bus_errors[] = {
+        /* E.g. a method not marked unprivileged called by another uid. */
         {SD_BUS_ERROR_ACCESS_DENIED, SCF_ERROR_PERMISSION_DENIED},
         {SD_BUS_ERROR_NO_MEMORY, SCF_ERROR_NO_RESOURCES},
         {SD_BUS_ERROR_INVALID_ARGS, SCF_ERROR_INVALID_ARGUMENT},
@@ -126,11 +110,16 @@ int client_errno_to_scf(int r)
 /* 0 when the name is not one we know (a transport error that sd-bus named after its errno). */
 static int map_bus_name(const char *name)
 {
-	for (size_t i = 0; i < ELEMENTSOF(bus_errors); i++)
-		if (streq(bus_errors[i].name, name))
-			return -(int)bus_errors[i].error;
+	/* Callers that expect NotLatest (commit) look at the name before coming here. */
+	scf_error_t e = smf_bus_error_from_name(name);
+
+	if (e != 0)
+		return -(int)e;
+	for (size_t i = 0; i < ELEMENTSOF(sd_bus_errors); i++)
+		if (streq(sd_bus_errors[i].name, name))
+			return -(int)sd_bus_errors[i].error;
 	/* A name a newer configd added: still configd's refusal, not a transport failure. */
-	if (strneq(name, SCF_BUS_ERROR_PREFIX, strlen(SCF_BUS_ERROR_PREFIX)))
+	if (strneq(name, SMF_BUS_ERROR_PREFIX, strlen(SMF_BUS_ERROR_PREFIX)))
 		return -SCF_ERROR_INTERNAL;
 	return 0;
 }

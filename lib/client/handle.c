@@ -43,16 +43,16 @@ static int check_version(scf_handle_t *h)
 	int r;
 
 	r = sd_bus_get_property_trivial(
-	        h->bus, NULL, SCF_BUS_PATH, SCF_BUS_INTERFACE, "Version", &error, 'u', &version);
+	        h->bus, NULL, SMF_BUS_PATH, SMF_BUS_INTERFACE, "Version", &error, 'u', &version);
 	if (r < 0) {
 		r = client_error_from_bus(h, "Version", r, &error);
 		/* A peer that hangs up before answering is no repository at all. */
 		return r == -SCF_ERROR_CONNECTION_BROKEN ? -SCF_ERROR_NO_SERVER : r;
 	}
-	if (version != SCF_PROTOCOL_VERSION)
+	if (version != SMF_PROTOCOL_VERSION)
 		return client_set_error(h, -SCF_ERROR_VERSION_MISMATCH,
 		        "svc.configd speaks protocol version %u, this libscf speaks %u", version,
-		        SCF_PROTOCOL_VERSION);
+		        SMF_PROTOCOL_VERSION);
 	return 0;
 }
 
@@ -168,7 +168,7 @@ int client_new_call(scf_handle_t *h, const char *member, sd_bus_message **ret)
 	if (!h->bus)
 		return client_set_error(h, -SCF_ERROR_NOT_BOUND, "handle not bound");
 	r = sd_bus_message_new_method_call(
-	        h->bus, ret, NULL, SCF_BUS_PATH, SCF_BUS_INTERFACE, member);
+	        h->bus, ret, NULL, SMF_BUS_PATH, SMF_BUS_INTERFACE, member);
 	if (r < 0)
 		return client_error_from_bus(h, member, r, NULL);
 	return 0;

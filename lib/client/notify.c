@@ -53,10 +53,10 @@ static int parse_signal(sd_bus_message *m, scf_notification_t *n)
 	uint64_t gen = 0;
 	int r;
 
-	if (sd_bus_message_is_signal(m, SCF_BUS_INTERFACE, "PgChanged")) {
+	if (sd_bus_message_is_signal(m, SMF_BUS_INTERFACE, SMF_BUS_SIGNAL_PG_CHANGED)) {
 		n->kind = SCF_NOTIFY_PG_UPDATED;
 		r = sd_bus_message_read(m, "ssst", &entity, &pg, &type, &gen);
-	} else if (sd_bus_message_is_signal(m, SCF_BUS_INTERFACE, "PgDeleted")) {
+	} else if (sd_bus_message_is_signal(m, SMF_BUS_INTERFACE, SMF_BUS_SIGNAL_PG_DELETED)) {
 		n->kind = SCF_NOTIFY_PG_DELETED;
 		r = sd_bus_message_read(m, "sss", &entity, &pg, &type);
 	} else
@@ -105,7 +105,7 @@ int client_notify_attach(scf_handle_t *h)
 
 	/* Peer-to-peer: no bus driver, so the match is local and costs no round trip. */
 	r = sd_bus_match_signal(
-	        h->bus, &h->signal_slot, NULL, NULL, SCF_BUS_INTERFACE, NULL, on_signal, h);
+	        h->bus, &h->signal_slot, NULL, NULL, SMF_BUS_INTERFACE, NULL, on_signal, h);
 	return r < 0 ? client_errno_to_scf(r) : 0;
 }
 

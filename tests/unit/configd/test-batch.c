@@ -36,55 +36,55 @@ typedef struct Fixture {
 
 #define S_SVC(f)                                                                                   \
 	{                                                                                          \
-		.op = BACKEND_STEP_SERVICE_ENSURE, .fmri = (f)                                     \
+		.op = SMF_STEP_SERVICE_ENSURE, .fmri = (f)                                     \
 	}
 #define S_INST(f)                                                                                  \
 	{                                                                                          \
-		.op = BACKEND_STEP_INSTANCE_ENSURE, .fmri = (f)                                    \
+		.op = SMF_STEP_INSTANCE_ENSURE, .fmri = (f)                                    \
 	}
 #define S_PG(f, p, t, fl)                                                                          \
 	{                                                                                          \
-		.op = BACKEND_STEP_PG_ENSURE, .fmri = (f), .pg = (p), .type = (t), .flags = (fl)   \
+		.op = SMF_STEP_PG_ENSURE, .fmri = (f), .pg = (p), .type = (t), .flags = (fl)   \
 	}
 #define S_PROPS(f, p, c)                                                                           \
 	{                                                                                          \
-		.op = BACKEND_STEP_PROPS, .fmri = (f), .pg = (p), .cmds = (c),                     \
+		.op = SMF_STEP_PROPS, .fmri = (f), .pg = (p), .cmds = (c),                     \
 		.n_cmds = ELEMENTSOF(c)                                                            \
 	}
 #define S_PGDEL(f, p)                                                                              \
 	{                                                                                          \
-		.op = BACKEND_STEP_PG_DELETE, .fmri = (f), .pg = (p)                               \
+		.op = SMF_STEP_PG_DELETE, .fmri = (f), .pg = (p)                               \
 	}
 #define S_DEL(f)                                                                                   \
 	{                                                                                          \
-		.op = BACKEND_STEP_ENTITY_DELETE, .fmri = (f)                                      \
+		.op = SMF_STEP_ENTITY_DELETE, .fmri = (f)                                      \
 	}
 #define S_SNAP(f, n)                                                                               \
 	{                                                                                          \
-		.op = BACKEND_STEP_SNAPSHOT_TAKE, .fmri = (f), .name = (n)                         \
+		.op = SMF_STEP_SNAPSHOT_TAKE, .fmri = (f), .name = (n)                         \
 	}
 #define S_REFRESH(f)                                                                               \
 	{                                                                                          \
-		.op = BACKEND_STEP_REFRESH, .fmri = (f)                                            \
+		.op = SMF_STEP_REFRESH, .fmri = (f)                                            \
 	}
 
 static const char *const V1[] = {"1"}, *const V2[] = {"2"}, *const V007[] = {"007"};
 static const char *const VYES[] = {"yes"};
 
 static const BackendCmd SET_X1[] = {
-        {.op = BACKEND_CMD_SET, .prop = "x", .type = "count", .values = V1, .n_values = 1}};
+        {.op = SMF_CMD_SET, .prop = "x", .type = "count", .values = V1, .n_values = 1}};
 static const BackendCmd SET_X2[] = {
-        {.op = BACKEND_CMD_SET, .prop = "x", .type = "count", .values = V2, .n_values = 1}};
+        {.op = SMF_CMD_SET, .prop = "x", .type = "count", .values = V2, .n_values = 1}};
 static const BackendCmd SET_Y007[] = {
-        {.op = BACKEND_CMD_SET, .prop = "y", .type = "count", .values = V007, .n_values = 1}};
-static const BackendCmd SET_BAD[] = {{.op = BACKEND_CMD_SET,
+        {.op = SMF_CMD_SET, .prop = "y", .type = "count", .values = V007, .n_values = 1}};
+static const BackendCmd SET_BAD[] = {{.op = SMF_CMD_SET,
         .prop = "enabled",
         .type = "boolean",
         .values = VYES,
         .n_values = 1}};
-static const BackendCmd REMOVE_X[] = {{.op = BACKEND_CMD_REMOVE, .prop = "x"}};
+static const BackendCmd REMOVE_X[] = {{.op = SMF_CMD_REMOVE, .prop = "x"}};
 static const BackendCmd NEW_X1[] = {
-        {.op = BACKEND_CMD_NEW, .prop = "x", .type = "count", .values = V1, .n_values = 1}};
+        {.op = SMF_CMD_NEW, .prop = "x", .type = "count", .values = V1, .n_values = 1}};
 
 static int setup(void **state)
 {
@@ -289,7 +289,7 @@ static void test_one_generation_per_pg(void **state)
 	assert_int_equal(f->n_ev, 0);
 	{
 		const BackendStep empty[] = {
-		        {.op = BACKEND_STEP_PROPS, .fmri = INST, .pg = "general"},
+		        {.op = SMF_STEP_PROPS, .fmri = INST, .pg = "general"},
 		        S_PG(INST, "general", "framework", 0),
 		};
 		assert_int_equal(RUN(f, empty), 2);
