@@ -133,7 +133,7 @@ static int record_touch(Backend *b, Records *t, const char *fmri, const char *na
 		}
 	}
 	if (t->n + 1 > t->cap && records_grow(t) < 0)
-		return backend_fail(b, SCF_ERROR_NO_RESOURCES, "out of memory");
+		return backend_fail(b, -SCF_ERROR_NO_RESOURCES, "out of memory");
 	r = &t->recs[t->n];
 	*r = (PgRecord){
 	        .fmri = strdup(fmri),
@@ -147,7 +147,7 @@ static int record_touch(Backend *b, Records *t, const char *fmri, const char *na
 		free(r->fmri);
 		free(r->name);
 		free(r->orig_type);
-		return backend_fail(b, SCF_ERROR_NO_RESOURCES, "out of memory");
+		return backend_fail(b, -SCF_ERROR_NO_RESOURCES, "out of memory");
 	}
 	slot_find(t, fmri, name, &i);
 	t->slots[i] = (uint32_t)++t->n;
@@ -182,7 +182,7 @@ static int lookup_kind(Backend *b, const char *fmri, bool instance, Entity *e)
 	if (r < 0)
 		return r;
 	if (instance != (e->parent != 0))
-		return backend_fail(b, SCF_ERROR_TYPE_MISMATCH, "%s is %s", e->fmri,
+		return backend_fail(b, -SCF_ERROR_TYPE_MISMATCH, "%s is %s", e->fmri,
 		        instance ? "a service, not an instance" : "an instance, not a service");
 	return 0;
 }
@@ -226,7 +226,7 @@ static int step_pg_ensure(Batch *x)
 	if (r < 0)
 		return r;
 	if (r > 0 && (!streq(loc.type, s->type) || loc.flags != s->flags))
-		return backend_fail(x->b, SCF_ERROR_EXISTS,
+		return backend_fail(x->b, -SCF_ERROR_EXISTS,
 		        "%s: property group \"%s\" already exists with type \"%s\" and flags %#x "
 		        "(not \"%s\", %#x)",
 		        e.fmri, s->pg, loc.type, loc.flags, s->type, s->flags);
@@ -249,13 +249,13 @@ static int step_props(Batch *x)
 	r = find_pg(x, &e, &loc);
 	if (r == 0)
 		r = backend_fail(
-		        x->b, SCF_ERROR_NOT_FOUND, "%s: no property group \"%s\"", e.fmri, s->pg);
+		        x->b, -SCF_ERROR_NOT_FOUND, "%s: no property group \"%s\"", e.fmri, s->pg);
 	if (r >= 0)
 		r = record_touch(x->b, x->recs, e.fmri, s->pg, &loc, &rec);
 	if (r < 0 || s->n_cmds == 0)
 		return r;
 	if (asprintf(&where, "%s/:properties/%s", e.fmri, s->pg) < 0)
-		return backend_fail(x->b, SCF_ERROR_NO_RESOURCES, "out of memory");
+		return backend_fail(x->b, -SCF_ERROR_NO_RESOURCES, "out of memory");
 	for (size_t i = 0; r >= 0 && i < s->n_cmds; i++) {
 		r = backend_cmd_apply(x->b, &loc, where, &x->cmds[i]);
 		changed = changed || r > 0;
@@ -337,7 +337,7 @@ static int apply_step(Batch *x)
 	case _SMF_STEP_MAX:
 		break;
 	}
-	return backend_fail(x->b, SCF_ERROR_INVALID_ARGUMENT, "unknown step %u", x->step->op);
+	return backend_fail(x->b, -SCF_ERROR_INVALID_ARGUMENT, "unknown step %u", x->step->op);
 }
 
 /* Prefixes the message with the step: "step 3 (svc:/a:b/:properties/pg): ...". */
@@ -348,12 +348,12 @@ static int step_fail(Backend *b, int r, size_t i, const BackendStep *s)
 	        s->op == SMF_STEP_PG_DELETE;
 
 	if (pg)
-		return backend_fail(b, -r, "step %zu (%s/:properties/%s): %s", i + 1,
+		return backend_fail(b, r, "step %zu (%s/:properties/%s): %s", i + 1,
 		        strempty(s->fmri), strempty(s->pg), strna(msg));
 	if (s->op == SMF_STEP_SNAPSHOT_TAKE)
-		return backend_fail(b, -r, "step %zu (%s snapshot %s): %s", i + 1,
-		        strempty(s->fmri), strempty(s->name), strna(msg));
-	return backend_fail(b, -r, "step %zu (%s): %s", i + 1, strempty(s->fmri), strna(msg));
+		return backend_fail(b, r, "step %zu (%s snapshot %s): %s", i + 1, strempty(s->fmri),
+		        strempty(s->name), strna(msg));
+	return backend_fail(b, r, "step %zu (%s): %s", i + 1, strempty(s->fmri), strna(msg));
 }
 
 void backend_pg_events_free(BackendPgEvent *events, size_t n)
@@ -377,7 +377,7 @@ static int event_add(Backend *b, Events *e, bool deleted, bool created, const Pg
 	BackendPgEvent *a = realloc(e->ev, (e->n + 1) * sizeof(*a)), *v;
 
 	if (!a)
-		return backend_fail(b, SCF_ERROR_NO_RESOURCES, "out of memory");
+		return backend_fail(b, -SCF_ERROR_NO_RESOURCES, "out of memory");
 	e->ev = a;
 	v = &a[e->n];
 	*v = (BackendPgEvent){
@@ -391,7 +391,7 @@ static int event_add(Backend *b, Events *e, bool deleted, bool created, const Pg
 	};
 	e->n++;
 	if (!v->pg.entity || !v->pg.name || !v->pg.type)
-		return backend_fail(b, SCF_ERROR_NO_RESOURCES, "out of memory");
+		return backend_fail(b, -SCF_ERROR_NO_RESOURCES, "out of memory");
 	return 0;
 }
 
@@ -439,13 +439,13 @@ static int prepare_steps(Backend *b, const BackendStep *steps, size_t n, Prepare
 		int r;
 
 		if (s->op >= _SMF_STEP_MAX) {
-			r = backend_fail(b, SCF_ERROR_INVALID_ARGUMENT, "unknown step %u", s->op);
+			r = backend_fail(b, -SCF_ERROR_INVALID_ARGUMENT, "unknown step %u", s->op);
 			return step_fail(b, r, i, s);
 		}
 		if (s->op != SMF_STEP_PROPS)
 			continue;
 		if (asprintf(&where, "%s/:properties/%s", strempty(s->fmri), strempty(s->pg)) < 0)
-			return backend_fail(b, SCF_ERROR_NO_RESOURCES, "out of memory");
+			return backend_fail(b, -SCF_ERROR_NO_RESOURCES, "out of memory");
 		r = backend_cmds_prepare(b, where, s->cmds, s->n_cmds, _SMF_CMD_MAX - 1, &cmds[i]);
 		if (r < 0)
 			return step_fail(b, r, i, s);
@@ -478,7 +478,7 @@ int backend_batch(
 	int r;
 
 	if (!cmds)
-		return backend_fail(b, SCF_ERROR_NO_RESOURCES, "out of memory");
+		return backend_fail(b, -SCF_ERROR_NO_RESOURCES, "out of memory");
 	r = prepare_steps(b, steps, n, cmds);
 	if (r >= 0 && n > 0) {
 		r = backend_tx_begin(b);

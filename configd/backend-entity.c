@@ -31,21 +31,21 @@ static int entity_parse(Backend *b, const char *fmri, scf_fmri_t *f, char **ret_
 	int r;
 
 	if (!fmri || !*fmri)
-		return backend_fail(b, SCF_ERROR_INVALID_ARGUMENT, "an empty FMRI names nothing");
+		return backend_fail(b, -SCF_ERROR_INVALID_ARGUMENT, "an empty FMRI names nothing");
 	if (strlen(fmri) > SCF_LIMIT_MAX_FMRI_LENGTH)
-		return backend_fail(b, SCF_ERROR_CONSTRAINT_VIOLATED,
+		return backend_fail(b, -SCF_ERROR_CONSTRAINT_VIOLATED,
 		        "FMRI of %zu bytes is longer than %d", strlen(fmri),
 		        SCF_LIMIT_MAX_FMRI_LENGTH);
 	r = scf_fmri_parse(fmri, f);
 	if (r < 0)
-		return backend_fail(b, -r, "\"%s\" is not a valid FMRI", fmri);
+		return backend_fail(b, r, "\"%s\" is not a valid FMRI", fmri);
 	if (f->pg || f->prop || !f->service)
-		return backend_fail(b, SCF_ERROR_INVALID_ARGUMENT,
+		return backend_fail(b, -SCF_ERROR_INVALID_ARGUMENT,
 		        "\"%s\" does not name a service or an instance", fmri);
 	e = (scf_fmri_t){.service = f->service, .instance = f->instance};
 	r = scf_fmri_format(&e, ret_canon);
 	if (r < 0)
-		return backend_fail(b, -r, "cannot format \"%s\"", fmri);
+		return backend_fail(b, r, "cannot format \"%s\"", fmri);
 	return 0;
 }
 
@@ -65,7 +65,7 @@ static int lookup_canonical(Backend *b, const char *canon, Entity *ret)
 	ret->parent = sqlite3_column_int64(s, 1);
 	ret->fmri = strdup(canon);
 	if (!ret->fmri)
-		return backend_fail(b, SCF_ERROR_NO_RESOURCES, "out of memory");
+		return backend_fail(b, -SCF_ERROR_NO_RESOURCES, "out of memory");
 	return 1;
 }
 
@@ -82,7 +82,7 @@ int backend_entity_lookup(Backend *b, const char *fmri, Entity *ret)
 	if (r < 0)
 		return r;
 	if (r == 0)
-		return backend_fail(b, SCF_ERROR_NOT_FOUND, "%s: no such %s", canon,
+		return backend_fail(b, -SCF_ERROR_NOT_FOUND, "%s: no such %s", canon,
 		        f.instance ? "instance" : "service");
 	return 0;
 }
@@ -94,10 +94,10 @@ static int list_fmris(Backend *b, sqlite3_stmt *s, int column, char ***ret)
 	int r;
 
 	if (!l)
-		return backend_fail(b, SCF_ERROR_NO_RESOURCES, "out of memory");
+		return backend_fail(b, -SCF_ERROR_NO_RESOURCES, "out of memory");
 	while ((r = backend_step_row(b, s, "listing entities")) > 0)
 		if (strv_extend_counted(&l, &n, (const char *)sqlite3_column_text(s, column)) < 0)
-			return backend_fail(b, SCF_ERROR_NO_RESOURCES, "out of memory");
+			return backend_fail(b, -SCF_ERROR_NO_RESOURCES, "out of memory");
 	if (r < 0)
 		return r;
 	*ret = TAKE_PTR(l);
@@ -128,7 +128,7 @@ int backend_list_instances(Backend *b, const char *service, char ***ret)
 		return r;
 	if (e.parent != 0)
 		return backend_fail(
-		        b, SCF_ERROR_TYPE_MISMATCH, "%s is an instance, not a service", e.fmri);
+		        b, -SCF_ERROR_TYPE_MISMATCH, "%s is an instance, not a service", e.fmri);
 	s = backend_stmt(b, STMT_LIST_CHILDREN, DB_MAIN);
 	if (!s)
 		return -SCF_ERROR_BACKEND_ACCESS;
@@ -160,13 +160,13 @@ static int prepare_add(Backend *b, const char *fmri, bool instance, scf_fmri_t *
 	if (r < 0)
 		return r;
 	if (instance != !!f->instance)
-		return backend_fail(b, SCF_ERROR_TYPE_MISMATCH, "%s is %s", *canon,
+		return backend_fail(b, -SCF_ERROR_TYPE_MISMATCH, "%s is %s", *canon,
 		        instance ? "a service, not an instance" : "an instance, not a service");
 	r = lookup_canonical(b, *canon, &e);
 	if (r < 0)
 		return r;
 	if (r > 0)
-		return backend_fail(b, SCF_ERROR_EXISTS, "%s already exists", *canon);
+		return backend_fail(b, -SCF_ERROR_EXISTS, "%s already exists", *canon);
 	return 0;
 }
 
@@ -195,12 +195,12 @@ int backend_add_instance(Backend *b, const char *fmri)
 		return r;
 	sf = (scf_fmri_t){.service = f.service};
 	if (scf_fmri_format(&sf, &svc) < 0)
-		return backend_fail(b, SCF_ERROR_NO_RESOURCES, "out of memory");
+		return backend_fail(b, -SCF_ERROR_NO_RESOURCES, "out of memory");
 	r = lookup_canonical(b, svc, &parent);
 	if (r < 0)
 		return r;
 	if (r == 0)
-		return backend_fail(b, SCF_ERROR_NOT_FOUND, "%s: no such service", svc);
+		return backend_fail(b, -SCF_ERROR_NOT_FOUND, "%s: no such service", svc);
 	return insert_entity(b, canon, parent.id);
 }
 
@@ -229,7 +229,7 @@ static int collect_pgs(Backend *b, int64_t id, const char *fmri, scf_pg_t **pgs,
 		scf_pg_t *a = realloc(*pgs, (*n + 1) * sizeof(scf_pg_t)), *p;
 
 		if (!a)
-			return backend_fail(b, SCF_ERROR_NO_RESOURCES, "out of memory");
+			return backend_fail(b, -SCF_ERROR_NO_RESOURCES, "out of memory");
 		*pgs = a;
 		p = &a[(*n)++];
 		*p = (scf_pg_t){
@@ -240,7 +240,7 @@ static int collect_pgs(Backend *b, int64_t id, const char *fmri, scf_pg_t **pgs,
 		        .generation = (uint64_t)sqlite3_column_int64(s, 3),
 		};
 		if (!p->entity || !p->name || !p->type)
-			return backend_fail(b, SCF_ERROR_NO_RESOURCES, "out of memory");
+			return backend_fail(b, -SCF_ERROR_NO_RESOURCES, "out of memory");
 	}
 	return r;
 }
@@ -259,10 +259,10 @@ static int list_children(Backend *b, int64_t id, int64_t **ids, char ***fmris, s
 		size_t k = *n;
 
 		if (!a)
-			return backend_fail(b, SCF_ERROR_NO_RESOURCES, "out of memory");
+			return backend_fail(b, -SCF_ERROR_NO_RESOURCES, "out of memory");
 		*ids = a;
 		if (strv_extend_counted(fmris, &k, (const char *)sqlite3_column_text(s, 1)) < 0)
-			return backend_fail(b, SCF_ERROR_NO_RESOURCES, "out of memory");
+			return backend_fail(b, -SCF_ERROR_NO_RESOURCES, "out of memory");
 		a[(*n)++] = sqlite3_column_int64(s, 0);
 	}
 	return r;
@@ -299,7 +299,7 @@ int backend_delete_entity(Backend *b, const char *fmri, scf_pg_t **ret_deleted, 
 	int r;
 
 	if (!fmris)
-		return backend_fail(b, SCF_ERROR_NO_RESOURCES, "out of memory");
+		return backend_fail(b, -SCF_ERROR_NO_RESOURCES, "out of memory");
 	r = backend_entity_lookup(b, fmri, &e);
 	if (r < 0)
 		return r;

@@ -74,9 +74,11 @@ typedef struct PgLoc {
 	uint64_t gen;
 } PgLoc;
 
-/* Sets the message and returns -err. */
+/* Sets the message and returns err, a negative scf_error_t. */
 int backend_fail(Backend *b, int err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-/* Maps a SQLite result code to an scf_error_t, sets the message, returns it negated. */
+/* Sets the message for an answer that is not a failure (backend_commit()'s not-latest). */
+void backend_explain(Backend *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Maps a SQLite result code to a negative scf_error_t, sets the message, returns the code. */
 int backend_sqlite_fail(Backend *b, int rc, const char *what);
 void backend_clear_error(Backend *b);
 

@@ -75,7 +75,7 @@ int backend_check_name(Backend *b, const char *name, const char *what)
 	int r = scf_name_validate(name ? name : "");
 
 	if (r < 0)
-		return backend_fail(b, -r, "\"%s\" is not a valid %s name%s", strempty(name), what,
+		return backend_fail(b, r, "\"%s\" is not a valid %s name%s", strempty(name), what,
 		        r == -SCF_ERROR_CONSTRAINT_VIOLATED ? " (too long)" : "");
 	return 0;
 }
@@ -88,7 +88,7 @@ static int fill_loc(Backend *b, sqlite3_stmt *s, int first, int where, PgLoc *re
 	ret->flags = (uint32_t)sqlite3_column_int64(s, first + 2);
 	ret->gen = (uint64_t)sqlite3_column_int64(s, first + 3);
 	if (!ret->type)
-		return backend_fail(b, SCF_ERROR_NO_RESOURCES, "out of memory");
+		return backend_fail(b, -SCF_ERROR_NO_RESOURCES, "out of memory");
 	return 1;
 }
 
@@ -144,7 +144,7 @@ int backend_props_read(Backend *b, const PgLoc *loc, scf_property_t **ret, size_
 		scf_property_t *a = realloc(props, (n + 1) * sizeof(*props)), *p;
 
 		if (!a) {
-			r = backend_fail(b, SCF_ERROR_NO_RESOURCES, "out of memory");
+			r = backend_fail(b, -SCF_ERROR_NO_RESOURCES, "out of memory");
 			break;
 		}
 		props = a;
@@ -156,7 +156,7 @@ int backend_props_read(Backend *b, const PgLoc *loc, scf_property_t **ret, size_
 		r = values_decode(sqlite3_column_blob(s, 2), (size_t)sqlite3_column_bytes(s, 2),
 		        &p->values, &p->n_values);
 		if (r < 0 || !p->name) {
-			r = backend_fail(b, SCF_ERROR_NO_RESOURCES, "out of memory");
+			r = backend_fail(b, -SCF_ERROR_NO_RESOURCES, "out of memory");
 			break;
 		}
 	}
@@ -178,14 +178,14 @@ static int view_open(Backend *b, const char *entity, const char *snapshot, View 
 		return r;
 	if (v->entity.parent == 0)
 		return backend_fail(
-		        b, SCF_ERROR_NOT_FOUND, "%s: a service has no snapshots", v->entity.fmri);
+		        b, -SCF_ERROR_NOT_FOUND, "%s: a service has no snapshots", v->entity.fmri);
 	v->snap_name = snapshot;
 	r = backend_snapshot_find(b, v->entity.id, snapshot, &v->snap);
 	if (r < 0)
 		return r;
 	if (r == 0)
-		return backend_fail(
-		        b, SCF_ERROR_NOT_FOUND, "%s: no snapshot \"%s\"", v->entity.fmri, snapshot);
+		return backend_fail(b, -SCF_ERROR_NOT_FOUND, "%s: no snapshot \"%s\"",
+		        v->entity.fmri, snapshot);
 	return 0;
 }
 
@@ -223,7 +223,7 @@ int backend_pg_new(
 	scf_pg_t *pg = calloc(1, sizeof(*pg));
 
 	if (!pg)
-		return backend_fail(b, SCF_ERROR_NO_RESOURCES, "out of memory");
+		return backend_fail(b, -SCF_ERROR_NO_RESOURCES, "out of memory");
 	pg->entity = strdup(entity);
 	pg->name = strdup(name);
 	pg->type = strdup(loc->type);
@@ -231,7 +231,7 @@ int backend_pg_new(
 	pg->generation = loc->gen;
 	if (!pg->entity || !pg->name || !pg->type) {
 		backend_pg_free(pg);
-		return backend_fail(b, SCF_ERROR_NO_RESOURCES, "out of memory");
+		return backend_fail(b, -SCF_ERROR_NO_RESOURCES, "out of memory");
 	}
 	*ret = pg;
 	return 0;
@@ -240,11 +240,11 @@ int backend_pg_new(
 static int pg_not_found(Backend *b, const View *v, const char *name)
 {
 	if (v->snap)
-		return backend_fail(b, SCF_ERROR_NOT_FOUND,
+		return backend_fail(b, -SCF_ERROR_NOT_FOUND,
 		        "%s: no property group \"%s\" in snapshot \"%s\"", v->entity.fmri, name,
 		        v->snap_name);
 	return backend_fail(
-	        b, SCF_ERROR_NOT_FOUND, "%s: no property group \"%s\"", v->entity.fmri, name);
+	        b, -SCF_ERROR_NOT_FOUND, "%s: no property group \"%s\"", v->entity.fmri, name);
 }
 
 /*
@@ -269,7 +269,7 @@ static int check_readable(
 	}
 	if (size <= BACKEND_MAX_READ_BYTES)
 		return 0;
-	return backend_fail(b, SCF_ERROR_CONSTRAINT_VIOLATED,
+	return backend_fail(b, -SCF_ERROR_CONSTRAINT_VIOLATED,
 	        "%s/:properties/%s: %llu bytes of properties, more than one reply can carry (%u); "
 	        "delete properties or the property group",
 	        v->entity.fmri, name, (unsigned long long)size, BACKEND_MAX_READ_BYTES);
@@ -317,7 +317,7 @@ int backend_get_pg(Backend *b, const char *entity, const char *pg, const char *s
 			return r;
 		if (merge_props(p, sp, sn) < 0) {
 			backend_props_free(sp, sn);
-			return backend_fail(b, SCF_ERROR_NO_RESOURCES, "out of memory");
+			return backend_fail(b, -SCF_ERROR_NO_RESOURCES, "out of memory");
 		}
 	}
 	*ret = TAKE_PTR(p);
@@ -348,7 +348,7 @@ static int list_level(Backend *b, const View *v, int level, scf_pg_info_t **ret,
 		scf_pg_info_t *a = realloc(l, (n + 1) * sizeof(*l));
 
 		if (!a) {
-			r = backend_fail(b, SCF_ERROR_NO_RESOURCES, "out of memory");
+			r = backend_fail(b, -SCF_ERROR_NO_RESOURCES, "out of memory");
 			break;
 		}
 		l = a;
@@ -359,7 +359,7 @@ static int list_level(Backend *b, const View *v, int level, scf_pg_info_t **ret,
 		        .generation = (uint64_t)sqlite3_column_int64(s, 3),
 		};
 		if (!l[n - 1].name || !l[n - 1].type) {
-			r = backend_fail(b, SCF_ERROR_NO_RESOURCES, "out of memory");
+			r = backend_fail(b, -SCF_ERROR_NO_RESOURCES, "out of memory");
 			break;
 		}
 	}
@@ -430,7 +430,7 @@ int backend_list_pgs(Backend *b, const char *entity, const char *snapshot, bool 
 	}
 	r = merge_infos(own, on, svc, sn, ret, ret_n);
 	if (r < 0)
-		return backend_fail(b, -r, "out of memory");
+		return backend_fail(b, r, "out of memory");
 	return 0;
 }
 
@@ -453,8 +453,8 @@ int backend_add_pg(Backend *b, const char *entity, const char *pg, const char *t
 	if (r < 0)
 		return r;
 	if (r > 0)
-		return backend_fail(b, SCF_ERROR_EXISTS, "%s: property group \"%s\" already exists",
-		        e.fmri, pg);
+		return backend_fail(b, -SCF_ERROR_EXISTS,
+		        "%s: property group \"%s\" already exists", e.fmri, pg);
 	s = backend_stmt(b, STMT_PG_INSERT, where);
 	if (!s)
 		return -SCF_ERROR_BACKEND_ACCESS;
@@ -469,7 +469,7 @@ int backend_add_pg(Backend *b, const char *entity, const char *pg, const char *t
 	r = backend_pg_find(b, e.id, pg, &loc);
 	if (r == 0)
 		r = backend_fail(
-		        b, SCF_ERROR_INTERNAL, "%s: property group \"%s\" vanished", e.fmri, pg);
+		        b, -SCF_ERROR_INTERNAL, "%s: property group \"%s\" vanished", e.fmri, pg);
 	if (r < 0)
 		return r;
 	return backend_pg_new(b, e.fmri, pg, &loc, ret);
@@ -493,7 +493,7 @@ int backend_delete_pg(Backend *b, const char *entity, const char *pg, scf_pg_t *
 		return r;
 	if (r == 0)
 		return backend_fail(
-		        b, SCF_ERROR_NOT_FOUND, "%s: no property group \"%s\"", e.fmri, pg);
+		        b, -SCF_ERROR_NOT_FOUND, "%s: no property group \"%s\"", e.fmri, pg);
 	if (ret) {
 		r = backend_pg_new(b, e.fmri, pg, &loc, &p);
 		if (r < 0)

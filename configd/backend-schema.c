@@ -140,7 +140,7 @@ int backend_schema_setup(Backend *b)
 	if (r < 0)
 		return r;
 	if (version > BACKEND_SCHEMA_VERSION)
-		return backend_fail(b, SCF_ERROR_BACKEND_ACCESS,
+		return backend_fail(b, -SCF_ERROR_BACKEND_ACCESS,
 		        "repository schema version %d is newer than this svc.configd supports (%d)",
 		        version, BACKEND_SCHEMA_VERSION);
 	for (; version < BACKEND_SCHEMA_VERSION; version++) {

@@ -85,7 +85,7 @@ static int lookup_instance(Backend *b, const char *fmri, Entity *e)
 	if (r < 0)
 		return r;
 	if (e->parent == 0)
-		return backend_fail(b, SCF_ERROR_TYPE_MISMATCH,
+		return backend_fail(b, -SCF_ERROR_TYPE_MISMATCH,
 		        "%s is a service; only instances have snapshots", e->fmri);
 	return 0;
 }
@@ -95,7 +95,7 @@ static int check_snapshot_name(Backend *b, const char *name)
 	int r = scf_name_validate(name ? name : "");
 
 	if (r < 0)
-		return backend_fail(b, -r, "\"%s\" is not a valid snapshot name", strempty(name));
+		return backend_fail(b, r, "\"%s\" is not a valid snapshot name", strempty(name));
 	return 0;
 }
 
@@ -174,7 +174,8 @@ int backend_delete_snapshot(Backend *b, const char *instance, const char *name)
 	if (r < 0)
 		return r;
 	if (r == 0)
-		return backend_fail(b, SCF_ERROR_NOT_FOUND, "%s: no snapshot \"%s\"", e.fmri, name);
+		return backend_fail(
+		        b, -SCF_ERROR_NOT_FOUND, "%s: no snapshot \"%s\"", e.fmri, name);
 	return delete_by_id(b, id);
 }
 
@@ -230,14 +231,14 @@ int backend_list_snapshots(Backend *b, const char *instance, char ***ret)
 		return r;
 	l = strv_new_empty();
 	if (!l)
-		return backend_fail(b, SCF_ERROR_NO_RESOURCES, "out of memory");
+		return backend_fail(b, -SCF_ERROR_NO_RESOURCES, "out of memory");
 	s = backend_stmt(b, STMT_SNAP_LIST, DB_MAIN);
 	if (!s)
 		return -SCF_ERROR_BACKEND_ACCESS;
 	sqlite3_bind_int64(s, 1, e.id);
 	while ((r = backend_step_row(b, s, "listing snapshots")) > 0)
 		if (strv_extend_counted(&l, &n, (const char *)sqlite3_column_text(s, 0)) < 0)
-			return backend_fail(b, SCF_ERROR_NO_RESOURCES, "out of memory");
+			return backend_fail(b, -SCF_ERROR_NO_RESOURCES, "out of memory");
 	if (r < 0)
 		return r;
 	*ret = TAKE_PTR(l);

@@ -36,29 +36,29 @@ static int prepare_values(
 	int r;
 
 	if (c->n_values > SCF_LIMIT_MAX_VALUES)
-		return backend_fail(b, SCF_ERROR_CONSTRAINT_VIOLATED,
+		return backend_fail(b, -SCF_ERROR_CONSTRAINT_VIOLATED,
 		        "%s/%s: %zu values are more than %d", where, c->prop, c->n_values,
 		        SCF_LIMIT_MAX_VALUES);
 	canon = calloc(c->n_values + 1, sizeof(char *));
 	if (!canon)
-		return backend_fail(b, SCF_ERROR_NO_RESOURCES, "out of memory");
+		return backend_fail(b, -SCF_ERROR_NO_RESOURCES, "out of memory");
 	for (size_t i = 0; i < c->n_values; i++) {
 		const char *v = c->values[i] ? c->values[i] : "";
 
 		r = scf_value_normalize(t, v, &canon[i]);
 		if (r == -SCF_ERROR_CONSTRAINT_VIOLATED)
-			return backend_fail(b, -r, "%s/%s: a value of %zu bytes is longer than %d",
+			return backend_fail(b, r, "%s/%s: a value of %zu bytes is longer than %d",
 			        where, c->prop, strlen(v), SCF_LIMIT_MAX_VALUE_LENGTH);
 		if (r < 0)
-			return backend_fail(b, -r, "%s/%s: \"%s\" is not a valid %s", where,
-			        c->prop, v, scf_type_to_string(t));
+			return backend_fail(b, r, "%s/%s: \"%s\" is not a valid %s", where, c->prop,
+			        v, scf_type_to_string(t));
 		if (!canon[i]) /* the model may skip the copy when only checking */
 			canon[i] = strdup(v);
 		if (!canon[i])
-			return backend_fail(b, SCF_ERROR_NO_RESOURCES, "out of memory");
+			return backend_fail(b, -SCF_ERROR_NO_RESOURCES, "out of memory");
 	}
 	if (values_encode((const char *const *)canon, c->n_values, &out->blob, &out->len) < 0)
-		return backend_fail(b, SCF_ERROR_NO_RESOURCES, "out of memory");
+		return backend_fail(b, -SCF_ERROR_NO_RESOURCES, "out of memory");
 	return 0;
 }
 
@@ -71,19 +71,19 @@ static int prepare_one(
 	assert(max_op < _SMF_CMD_MAX);
 	if (c->op > max_op)
 		return backend_fail(
-		        b, SCF_ERROR_INVALID_ARGUMENT, "%s: unknown command %u", where, c->op);
+		        b, -SCF_ERROR_INVALID_ARGUMENT, "%s: unknown command %u", where, c->op);
 	out->op = (smf_cmd_op_t)c->op;
 	out->prop = c->prop;
 	r = scf_name_validate(c->prop ? c->prop : "");
 	if (r < 0)
-		return backend_fail(b, -r, "%s: \"%s\" is not a valid property name%s", where,
+		return backend_fail(b, r, "%s: \"%s\" is not a valid property name%s", where,
 		        strempty(c->prop),
 		        r == -SCF_ERROR_CONSTRAINT_VIOLATED ? " (too long)" : "");
 	if (c->op == SMF_CMD_DELETE || c->op == SMF_CMD_REMOVE)
 		return 0;
 	t = scf_string_to_type(c->type ? c->type : "");
 	if (t == SCF_TYPE_INVALID)
-		return backend_fail(b, SCF_ERROR_INVALID_ARGUMENT,
+		return backend_fail(b, -SCF_ERROR_INVALID_ARGUMENT,
 		        "%s/%s: \"%s\" is not a value type", where, c->prop, strempty(c->type));
 	out->type = scf_type_to_string(t);
 	return prepare_values(b, where, c, t, out);
@@ -96,7 +96,7 @@ int backend_cmds_prepare(Backend *b, const char *where, const BackendCmd *cmds, 
 	int r = 0;
 
 	if (!p)
-		return backend_fail(b, SCF_ERROR_NO_RESOURCES, "out of memory");
+		return backend_fail(b, -SCF_ERROR_NO_RESOURCES, "out of memory");
 	for (size_t i = 0; r >= 0 && i < n; i++)
 		r = prepare_one(b, where, &cmds[i], max_op, &p[i]);
 	if (r < 0) {
@@ -113,7 +113,7 @@ static int prepare_all(Backend *b, const char *entity, const char *pg, const Bac
 	_cleanup_free_ char *where = NULL;
 
 	if (asprintf(&where, "%s/:properties/%s", strempty(entity), strempty(pg)) < 0)
-		return backend_fail(b, SCF_ERROR_NO_RESOURCES, "out of memory");
+		return backend_fail(b, -SCF_ERROR_NO_RESOURCES, "out of memory");
 	return backend_cmds_prepare(b, where, cmds, n, SMF_CMD_COMMIT_MAX, ret);
 }
 
@@ -152,8 +152,8 @@ int backend_cmd_apply(Backend *b, const PgLoc *loc, const char *where, const Pre
 	if (sqlite3_changes(b->db) > 0)
 		return 1;
 	if (c->op == SMF_CMD_NEW)
-		return backend_fail(b, SCF_ERROR_EXISTS, "%s/%s already exists", where, c->prop);
-	return backend_fail(b, SCF_ERROR_NOT_FOUND, "%s/%s does not exist", where, c->prop);
+		return backend_fail(b, -SCF_ERROR_EXISTS, "%s/%s already exists", where, c->prop);
+	return backend_fail(b, -SCF_ERROR_NOT_FOUND, "%s/%s does not exist", where, c->prop);
 }
 
 int backend_pg_set_generation(Backend *b, const PgLoc *loc, uint64_t gen)
@@ -198,14 +198,14 @@ static int commit_target(Backend *b, const char *entity, const char *pg, Entity 
 	int r = backend_entity_lookup(b, entity, e);
 
 	if (r == -SCF_ERROR_NOT_FOUND)
-		return backend_fail(b, SCF_ERROR_DELETED, "%s no longer exists", strempty(entity));
+		return backend_fail(b, -SCF_ERROR_DELETED, "%s no longer exists", strempty(entity));
 	if (r < 0)
 		return r;
 	r = backend_pg_find(b, e->id, pg, loc);
 	if (r < 0)
 		return r;
 	if (r == 0)
-		return backend_fail(b, SCF_ERROR_DELETED,
+		return backend_fail(b, -SCF_ERROR_DELETED,
 		        "%s: property group \"%s\" no longer exists", e->fmri, pg);
 	return 0;
 }
@@ -222,18 +222,20 @@ int backend_commit(Backend *b, const char *entity, const char *pg, uint64_t gene
 	r = scf_name_validate(pg ? pg : "");
 	if (r < 0)
 		return backend_fail(
-		        b, -r, "\"%s\" is not a valid property group name", strempty(pg));
+		        b, r, "\"%s\" is not a valid property group name", strempty(pg));
 	r = prepare_all(b, entity, pg, cmds, n_cmds, &p);
 	if (r < 0)
 		return r;
 	r = commit_target(b, entity, pg, &e, &loc);
-	if (r >= 0 && loc.gen != generation)
-		r = backend_fail(b, BACKEND_NOT_LATEST,
-		        "%s/:properties/%s: generation %llu is not the latest (%llu)", e.fmri, pg,
-		        (unsigned long long)generation, (unsigned long long)loc.gen);
+	if (r >= 0 && loc.gen != generation) {
+		backend_explain(b, "%s/:properties/%s: generation %llu is not the latest (%llu)",
+		        e.fmri, pg, (unsigned long long)generation, (unsigned long long)loc.gen);
+		backend_cmds_free(p, n_cmds);
+		return BACKEND_NOT_LATEST;
+	}
 	if (r >= 0 && n_cmds > 0) {
 		if (asprintf(&where, "%s/:properties/%s", e.fmri, pg) < 0)
-			r = backend_fail(b, SCF_ERROR_NO_RESOURCES, "out of memory");
+			r = backend_fail(b, -SCF_ERROR_NO_RESOURCES, "out of memory");
 		else
 			r = apply_all(b, &loc, where, p, n_cmds);
 		if (r >= 0)
@@ -247,5 +249,5 @@ int backend_commit(Backend *b, const char *entity, const char *pg, uint64_t gene
 		if (k < 0)
 			return k;
 	}
-	return n_cmds > 0 ? 1 : 0;
+	return n_cmds > 0 ? BACKEND_COMMITTED : BACKEND_UNCHANGED;
 }

@@ -111,7 +111,7 @@ int backend_pg_check_size(Backend *b, const PgLoc *loc, const char *where)
 	if (r < 0)
 		return r;
 	if (size > BACKEND_MAX_PG_BYTES)
-		return backend_fail(b, SCF_ERROR_CONSTRAINT_VIOLATED,
+		return backend_fail(b, -SCF_ERROR_CONSTRAINT_VIOLATED,
 		        "%s: %llu bytes of properties, more than the %u a property group may hold",
 		        where, (unsigned long long)size, BACKEND_MAX_PG_BYTES);
 	return 0;

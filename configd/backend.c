@@ -26,6 +26,7 @@
  *   rolls the whole transaction back before the error is returned.
  * - Only configd's single thread touches the connection (opened SQLITE_OPEN_NOMUTEX).
  */
+#include <assert.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -93,18 +94,34 @@ static const char snapshot_size_sql[] =
         "SELECT coalesce(sum(smf_wire_size(name, type, vals)), 0) FROM main.snap_props "
         "WHERE snap_pg = ?1";
 
+static void set_message(Backend *b, const char *fmt, va_list ap)
+{
+	char *msg = NULL;
+
+	if (vasprintf(&msg, fmt, ap) < 0)
+		msg = NULL;
+	free(b->errmsg);
+	b->errmsg = msg;
+}
+
 int backend_fail(Backend *b, int err, const char *fmt, ...)
 {
 	va_list ap;
-	char *msg = NULL;
+
+	assert(err < 0);
+	va_start(ap, fmt);
+	set_message(b, fmt, ap);
+	va_end(ap);
+	return err;
+}
+
+void backend_explain(Backend *b, const char *fmt, ...)
+{
+	va_list ap;
 
 	va_start(ap, fmt);
-	if (vasprintf(&msg, fmt, ap) < 0)
-		msg = NULL;
+	set_message(b, fmt, ap);
 	va_end(ap);
-	free(b->errmsg);
-	b->errmsg = msg;
-	return -err;
 }
 
 void backend_clear_error(Backend *b)
@@ -118,16 +135,17 @@ const char *backend_errmsg(const Backend *b)
 	return b->errmsg ? b->errmsg : "";
 }
 
+/* A SQLite result code as a negative scf_error_t. */
 static int sqlite_to_scf(int rc)
 {
 	switch (rc & 0xff) {
 	case SQLITE_READONLY:
-		return SCF_ERROR_BACKEND_READONLY;
+		return -SCF_ERROR_BACKEND_READONLY;
 	case SQLITE_NOMEM:
-		return SCF_ERROR_NO_RESOURCES;
+		return -SCF_ERROR_NO_RESOURCES;
 	default:
 		/* SQLITE_FULL, SQLITE_IOERR, SQLITE_CORRUPT, SQLITE_BUSY, ...: the store failed. */
-		return SCF_ERROR_BACKEND_ACCESS;
+		return -SCF_ERROR_BACKEND_ACCESS;
 	}
 }
 
@@ -176,7 +194,7 @@ sqlite3_stmt *backend_stmt(Backend *b, StmtId id, int variant)
 	else
 		sql = expand_sql(stmt_sql[id], schemas[variant]);
 	if (!sql) {
-		backend_fail(b, SCF_ERROR_NO_RESOURCES, "out of memory");
+		backend_fail(b, -SCF_ERROR_NO_RESOURCES, "out of memory");
 		return NULL;
 	}
 	rc = sqlite3_prepare_v3(b->db, sql, -1, SQLITE_PREPARE_PERSISTENT, slot, NULL);
@@ -297,8 +315,8 @@ static int attach_np(Backend *b)
 
 	r = remove_np_files(b->np_path);
 	if (r < 0)
-		return backend_fail(b, SCF_ERROR_BACKEND_ACCESS, "cannot remove %s: %s", b->np_path,
-		        strerror(-r));
+		return backend_fail(b, -SCF_ERROR_BACKEND_ACCESS, "cannot remove %s: %s",
+		        b->np_path, strerror(-r));
 	rc = sqlite3_prepare_v2(b->db, "ATTACH DATABASE ?1 AS np", -1, &s, NULL);
 	if (rc == SQLITE_OK) {
 		sqlite3_bind_text(s, 1, b->np_path, -1, SQLITE_STATIC);
@@ -319,7 +337,7 @@ static int open_databases(Backend *b, const char *root)
 
 	if (smf_path(root, SMF_REL_REPOSITORY, &path) < 0 ||
 	        smf_path(root, SMF_REL_NONPERSIST_DB, &b->np_path) < 0)
-		return backend_fail(b, SCF_ERROR_NO_RESOURCES, "out of memory");
+		return backend_fail(b, -SCF_ERROR_NO_RESOURCES, "out of memory");
 	rc = sqlite3_open_v2(path, &b->db,
 	        SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL);
 	if (rc != SQLITE_OK)

@@ -2,8 +2,9 @@
  * backend.h: the repository on SQLite, without D-Bus.
  *
  * Every function returns >= 0 on success or a negative scf_error_t (-SCF_ERROR_NOT_FOUND, ...)
- * on failure, with a sentence naming what was refused in backend_errmsg(); the one extra
- * answer is -BACKEND_NOT_LATEST from backend_commit().  Entities are named by FMRI (any form
+ * on failure, with a sentence naming what was refused in backend_errmsg(); backend_commit()'s
+ * "not latest" is an answer, not a failure: a positive BACKEND_NOT_LATEST, explained there
+ * too.  Entities are named by FMRI (any form
  * scf_fmri_parse() accepts); everything returned carries canonical FMRIs.  A write either
  * applies whole or leaves the repository as it was.
  *
@@ -20,8 +21,12 @@
 #include "libscf.h"
 #include "protocol.h"
 
-/* The generation named by a commit is not the pg's current one.  Not an scf_error_t. */
-#define BACKEND_NOT_LATEST (_SCF_ERROR_MAX + 1)
+/*
+ * What backend_commit() answers when it does not fail: an empty command list changed nothing,
+ * the commands were applied (the pg has a new generation), or the generation named is not the
+ * pg's current one (nothing changed).
+ */
+enum { BACKEND_UNCHANGED = 0, BACKEND_COMMITTED = 1, BACKEND_NOT_LATEST = 2 };
 
 /*
  * Size bounds of a pg, counted as its properties take on the wire (GetPg's a(ssas), alignment
@@ -75,7 +80,7 @@ int backend_delete_pg(Backend *b, const char *entity, const char *pg, scf_pg_t *
 
 /* Commands and steps carry the wire's op codes (protocol.h), checked by the backend. */
 typedef struct BackendCmd {
-	uint32_t op;               /* an smf_cmd_op_t once checked: Commit takes up to DELETE */
+	uint32_t op; /* an smf_cmd_op_t once checked: Commit takes up to DELETE */
 	const char *prop;
 	const char *type;          /* SMF type name; ignored by DELETE */
 	const char *const *values; /* ignored by DELETE */
@@ -83,10 +88,12 @@ typedef struct BackendCmd {
 } BackendCmd;
 
 /*
- * Applies cmds in order to entity/pg if its generation is still generation.  Returns 1 and the
- * pg after the commit in *ret (without properties) when something was committed, 0 for an
- * empty command list (nothing changes; *ret has the current pg), -BACKEND_NOT_LATEST,
- * -SCF_ERROR_DELETED when the pg (or its entity) no longer exists, or another error.
+ * Applies cmds in order to entity/pg if its generation is still generation.  Returns
+ * BACKEND_COMMITTED and the pg after the commit in *ret (without properties) when something was
+ * committed, BACKEND_UNCHANGED for an empty command list (nothing changes; *ret has the current
+ * pg), BACKEND_NOT_LATEST (nothing changes, *ret is untouched, backend_errmsg() says which
+ * generation is current), -SCF_ERROR_DELETED when the pg (or its entity) no longer exists, or
+ * another error.
  */
 int backend_commit(Backend *b, const char *entity, const char *pg, uint64_t generation,
         const BackendCmd *cmds, size_t n_cmds, scf_pg_t **ret);

@@ -92,7 +92,6 @@ bool auth_may_write(const Connection *c);
 int auth_check_write(Connection *c, sd_bus_error *error, const char *method, const char *what);
 
 /* errors.c */
-const char *configd_error_name(int err);
 /* Fills error from a negative backend/scf error and a sentence; returns a negative errno. */
 int configd_reply_error(sd_bus_error *error, int err, const char *msg);
 /* The same with the backend's last message. */

@@ -8,18 +8,9 @@
 #include "configd.h"
 #include "macro.h"
 
-const char *configd_error_name(int err)
-{
-	if (err < 0)
-		err = -err;
-	if (err == BACKEND_NOT_LATEST)
-		return SMF_BUS_ERROR_NOT_LATEST;
-	return smf_bus_error_name(err);
-}
-
 int configd_reply_error(sd_bus_error *error, int err, const char *msg)
 {
-	return sd_bus_error_set(error, configd_error_name(err),
+	return sd_bus_error_set(error, smf_bus_error_name(err),
 	        msg && *msg ? msg : "the repository refused the request");
 }
 

@@ -204,14 +204,17 @@ int method_commit(sd_bus_message *m, void *userdata, sd_bus_error *error)
 	committed = backend_commit(c->manager->backend, entity, name, gen, l.cmds, l.n, &pg);
 	if (committed < 0)
 		return configd_backend_error(c, error, committed);
+	if (committed == BACKEND_NOT_LATEST)
+		return sd_bus_error_set(
+		        error, SMF_BUS_ERROR_NOT_LATEST, backend_errmsg(c->manager->backend));
 	/*
 	 * Traced first (the instant the pg is there for everyone), then the reply, then the
 	 * watchers (even if the writer is gone): all after the commit.
 	 */
-	if (committed > 0)
+	if (committed == BACKEND_COMMITTED)
 		probe_pg_committed(pg);
 	r = sd_bus_reply_method_return(m, "t", pg->generation);
-	if (committed > 0)
+	if (committed == BACKEND_COMMITTED)
 		notify_pg_changed(c->manager, pg);
 	return r;
 }

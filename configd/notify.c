@@ -30,7 +30,7 @@ int notify_add_interest(Connection *c, bool by_type, const char *name, sd_bus_er
 
 	r = scf_name_validate(name);
 	if (r < 0)
-		return sd_bus_error_setf(error, configd_error_name(r),
+		return sd_bus_error_setf(error, smf_bus_error_name(r),
 		        "\"%s\" is not a valid property group %s", name, by_type ? "type" : "name");
 	if (strv_contains(*l, name))
 		return 0;

@@ -24,8 +24,8 @@ struct scf_handle {
 	sd_bus *bus;
 	sd_bus_slot *signal_slot;
 	char *root;
-	char *errmsg;   /* NULL: scf_strerror(last_error), or "" */
-	int last_error; /* negative scf error of the last failed call, 0 after a success */
+	char *errmsg;           /* NULL: scf_strerror(last_error), or "" */
+	scf_error_t last_error; /* of the last failed call; SCF_ERROR_NONE after a success */
 	uint64_t timeout_usec;
 	/* Notifications in arrival order; the signal callback appends, scf_notify_wait pops. */
 	notify_entry *notify_head, *notify_tail;
@@ -35,7 +35,10 @@ struct scf_handle {
 
 /* Errors: every public entry point clears, every failure path sets (error.c). */
 void client_clear_error(scf_handle_t *h);
-/* Records a library message for the negative scf error err and returns err. */
+/*
+ * Records a library message for the negative scf error err and returns err; err 0 records a
+ * message for a call that did not fail (Commit's "not latest").
+ */
 int client_set_error(scf_handle_t *h, int err, const char *fmt, ...) _printf_(3, 4);
 /* Maps a negative errno of a local operation (ENOMEM, ...) to a negative scf error. */
 int client_errno_to_scf(int r);

@@ -6,41 +6,73 @@
  * names what was refused and is kept verbatim.  Transport failures (sd-bus returning a negative
  * errno without a D-Bus error) mean the connection is gone.
  */
+#include <assert.h>
 #include <stdarg.h>
 #include <stdio.h>
 
 #include "client-internal.h"
 
-static const char *const scf_messages[_SCF_ERROR_MAX] = {
-        [SCF_ERROR_NONE] = "no error",
-        [SCF_ERROR_NOT_BOUND] = "handle not bound",
-        [SCF_ERROR_NOT_FOUND] = "entity not found",
-        [SCF_ERROR_EXISTS] = "object already exists",
-        [SCF_ERROR_INVALID_ARGUMENT] = "invalid argument",
-        [SCF_ERROR_TYPE_MISMATCH] = "type does not match value",
-        [SCF_ERROR_CONSTRAINT_VIOLATED] = "required constraint not met",
-        [SCF_ERROR_PERMISSION_DENIED] = "insufficient privileges for action",
-        [SCF_ERROR_NO_SERVER] = "repository server unavailable",
-        [SCF_ERROR_CONNECTION_BROKEN] = "connection to repository broken",
-        [SCF_ERROR_BACKEND_ACCESS] = "backend refused access",
-        [SCF_ERROR_BACKEND_READONLY] = "backend is read-only",
-        [SCF_ERROR_NO_MEMORY] = "no memory available",
-        [SCF_ERROR_NO_RESOURCES] = "server has insufficient resources",
-        [SCF_ERROR_DELETED] = "object has been deleted",
-        [SCF_ERROR_AMBIGUOUS] = "FMRI is ambiguous",
-        [SCF_ERROR_TIMEOUT] = "timed out",
-        [SCF_ERROR_VERSION_MISMATCH] = "incompatible SCF version",
-        [SCF_ERROR_NOT_SUPPORTED] = "operation not supported",
-        [SCF_ERROR_INTERNAL] = "internal error",
-};
+/* No default: -Wswitch names an scf_error_t that has no message. */
+static const char *scf_message(scf_error_t e)
+{
+	switch (e) {
+	case SCF_ERROR_NONE:
+		return "no error";
+	case SCF_ERROR_NOT_BOUND:
+		return "handle not bound";
+	case SCF_ERROR_NOT_FOUND:
+		return "entity not found";
+	case SCF_ERROR_EXISTS:
+		return "object already exists";
+	case SCF_ERROR_INVALID_ARGUMENT:
+		return "invalid argument";
+	case SCF_ERROR_TYPE_MISMATCH:
+		return "type does not match value";
+	case SCF_ERROR_CONSTRAINT_VIOLATED:
+		return "required constraint not met";
+	case SCF_ERROR_PERMISSION_DENIED:
+		return "insufficient privileges for action";
+	case SCF_ERROR_NO_SERVER:
+		return "repository server unavailable";
+	case SCF_ERROR_CONNECTION_BROKEN:
+		return "connection to repository broken";
+	case SCF_ERROR_BACKEND_ACCESS:
+		return "backend refused access";
+	case SCF_ERROR_BACKEND_READONLY:
+		return "backend is read-only";
+	case SCF_ERROR_NO_MEMORY:
+		return "no memory available";
+	case SCF_ERROR_NO_RESOURCES:
+		return "server has insufficient resources";
+	case SCF_ERROR_DELETED:
+		return "object has been deleted";
+	case SCF_ERROR_AMBIGUOUS:
+		return "FMRI is ambiguous";
+	case SCF_ERROR_TIMEOUT:
+		return "timed out";
+	case SCF_ERROR_VERSION_MISMATCH:
+		return "incompatible SCF version";
+	case SCF_ERROR_NOT_SUPPORTED:
+		return "operation not supported";
+	case SCF_ERROR_INTERNAL:
+		return "internal error";
+	}
+	return NULL;
+}
 
 const char *scf_strerror(int err)
 {
+	const char *m;
+
 	if (err < 0)
 		err = -err;
-	if (err >= _SCF_ERROR_MAX || !scf_messages[err])
-		return "unknown error";
-	return scf_messages[err];
+	if (err == 0)
+		return scf_message(SCF_ERROR_NONE);
+	/* The two spaces do not overlap (libscf.h): below SCF_ERROR_NONE is an errno value. */
+	if (err < SCF_ERROR_NONE)
+		return strerror(err);
+	m = scf_message((scf_error_t)err);
+	return m ? m : "unknown error";
 }
 
 /* sd-bus' own refusals, which name no scf error of the protocol's. */
@@ -63,7 +95,7 @@ void client_clear_error(scf_handle_t *h)
 		return;
 	free(h->errmsg);
 	h->errmsg = NULL;
-	h->last_error = 0;
+	h->last_error = SCF_ERROR_NONE;
 }
 
 int client_set_error(scf_handle_t *h, int err, const char *fmt, ...)
@@ -71,6 +103,8 @@ int client_set_error(scf_handle_t *h, int err, const char *fmt, ...)
 	va_list ap;
 	char *msg;
 
+	/* What the public functions return: a negated scf_error_t, never an errno value. */
+	assert(err == 0 || err <= -SCF_ERROR_NONE);
 	if (!h)
 		return err;
 	va_start(ap, fmt);
@@ -80,7 +114,7 @@ int client_set_error(scf_handle_t *h, int err, const char *fmt, ...)
 	free(h->errmsg);
 	/* Without memory for the sentence, scf_handle_errmsg() falls back on scf_strerror(). */
 	h->errmsg = msg;
-	h->last_error = err;
+	h->last_error = err < 0 ? (scf_error_t)-err : SCF_ERROR_NONE;
 	return err;
 }
 

@@ -102,6 +102,7 @@ int scf_handle_create(const char *root, scf_handle_t **ret)
 	if (!h)
 		return -SCF_ERROR_NO_MEMORY;
 	h->timeout_usec = SCF_DEFAULT_TIMEOUT_USEC;
+	h->last_error = SCF_ERROR_NONE;
 	r = smf_root_resolve(root, &h->root);
 	if (r < 0)
 		r = r == -ENOMEM ? -SCF_ERROR_NO_MEMORY : -SCF_ERROR_NO_SERVER;
@@ -144,7 +145,7 @@ const char *scf_handle_errmsg(const scf_handle_t *h)
 		return "";
 	if (h->errmsg)
 		return h->errmsg;
-	return h->last_error ? scf_strerror(h->last_error) : "";
+	return h->last_error != SCF_ERROR_NONE ? scf_strerror(h->last_error) : "";
 }
 
 void scf_handle_set_timeout(scf_handle_t *h, uint64_t usec)

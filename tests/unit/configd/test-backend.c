@@ -162,18 +162,16 @@ static void test_tx_rules(void **state)
 	        commit1(f->b, INST, "general", 1, SMF_CMD_NEW, "enabled", "boolean", yes), 1);
 	assert_int_equal(generation(f->b, INST, "general"), 2);
 	/* NEW on an existing property. */
-	assert_int_equal(
-	        commit1(f->b, INST, "general", 2, SMF_CMD_NEW, "enabled", "boolean", yes),
+	assert_int_equal(commit1(f->b, INST, "general", 2, SMF_CMD_NEW, "enabled", "boolean", yes),
 	        -SCF_ERROR_EXISTS);
 	/* REPLACE and DELETE of a missing one. */
-	assert_int_equal(
-	        commit1(f->b, INST, "general", 2, SMF_CMD_REPLACE, "nope", "count", one),
+	assert_int_equal(commit1(f->b, INST, "general", 2, SMF_CMD_REPLACE, "nope", "count", one),
 	        -SCF_ERROR_NOT_FOUND);
 	assert_int_equal(commit1(f->b, INST, "general", 2, SMF_CMD_DELETE, "nope", NULL, NULL),
 	        -SCF_ERROR_NOT_FOUND);
 	/* A stale generation changes nothing. */
 	assert_int_equal(commit1(f->b, INST, "general", 1, SMF_CMD_NEW, "other", "count", one),
-	        -BACKEND_NOT_LATEST);
+	        BACKEND_NOT_LATEST);
 	assert_string_equal(pg_values(f->b, INST, "general", NULL, false, "other"), "<none>");
 	/* REPLACE may change the type; DELETE removes. */
 	assert_int_equal(
@@ -196,7 +194,7 @@ static void test_tx_empty_is_noop(void **state)
 	assert_int_equal(generation(f->b, INST, "general"), 1);
 	/* Still checked against the generation. */
 	assert_int_equal(
-	        backend_commit(f->b, INST, "general", 7, NULL, 0, NULL), -BACKEND_NOT_LATEST);
+	        backend_commit(f->b, INST, "general", 7, NULL, 0, NULL), BACKEND_NOT_LATEST);
 }
 
 static void test_tx_atomic_and_carry_over(void **state)
@@ -209,11 +207,7 @@ static void test_tx_atomic_and_carry_over(void **state)
 	        {.op = SMF_CMD_NEW, .prop = "b", .type = "astring", .values = b, .n_values = 1},
 	};
 	BackendCmd bad[] = {
-	        {.op = SMF_CMD_REPLACE,
-	                .prop = "a",
-	                .type = "astring",
-	                .values = b,
-	                .n_values = 1},
+	        {.op = SMF_CMD_REPLACE, .prop = "a", .type = "astring", .values = b, .n_values = 1},
 	        {.op = SMF_CMD_NEW, .prop = "c", .type = "count", .values = c, .n_values = 1},
 	        {.op = SMF_CMD_NEW, .prop = "b", .type = "astring", .values = b, .n_values = 1},
 	};
@@ -242,8 +236,7 @@ static void test_tx_validation(void **state)
 	_cleanup_free_ const char **many = calloc(SCF_LIMIT_MAX_VALUES + 2, sizeof(char *));
 
 	/* Values are stored canonical. */
-	assert_int_equal(
-	        commit1(f->b, INST, "general", 1, SMF_CMD_NEW, "n", "count", padded), 1);
+	assert_int_equal(commit1(f->b, INST, "general", 1, SMF_CMD_NEW, "n", "count", padded), 1);
 	assert_string_equal(pg_values(f->b, INST, "general", NULL, false, "n"), "7 0");
 	assert_int_equal(commit1(f->b, INST, "general", 2, SMF_CMD_NEW, "m", "count", bad),
 	        -SCF_ERROR_INVALID_ARGUMENT);
@@ -312,10 +305,8 @@ static void test_composed(void **state)
 	Fixture *f = *state;
 	const char *const a[] = {"inst", NULL}, *const b[] = {"svc", NULL};
 
-	assert_int_equal(
-	        commit1(f->b, INST, "general", 1, SMF_CMD_NEW, "both", "astring", a), 1);
-	assert_int_equal(
-	        commit1(f->b, SVC, "general", 1, SMF_CMD_NEW, "both", "astring", b), 1);
+	assert_int_equal(commit1(f->b, INST, "general", 1, SMF_CMD_NEW, "both", "astring", a), 1);
+	assert_int_equal(commit1(f->b, SVC, "general", 1, SMF_CMD_NEW, "both", "astring", b), 1);
 	assert_int_equal(
 	        commit1(f->b, SVC, "general", 2, SMF_CMD_NEW, "svc_only", "astring", b), 1);
 	assert_int_equal(backend_add_pg(f->b, SVC, "only_svc", "application", 0, NULL), 0);
@@ -344,10 +335,8 @@ static void test_snapshots(void **state)
 	assert_int_equal(backend_add_pg(f->b, INST, "restarter", "framework", 1, NULL), 0);
 	assert_int_equal(commit1(f->b, SVC, "general", 1, SMF_CMD_NEW, "s", "count", v1), 1);
 	assert_int_equal(backend_refresh(f->b, INST), 0);
-	assert_int_equal(
-	        commit1(f->b, INST, "general", 2, SMF_CMD_REPLACE, "v", "count", v2), 1);
-	assert_int_equal(
-	        commit1(f->b, SVC, "general", 2, SMF_CMD_REPLACE, "s", "count", v2), 1);
+	assert_int_equal(commit1(f->b, INST, "general", 2, SMF_CMD_REPLACE, "v", "count", v2), 1);
+	assert_int_equal(commit1(f->b, SVC, "general", 2, SMF_CMD_REPLACE, "s", "count", v2), 1);
 	/* The snapshot keeps what was current at refresh, at both levels. */
 	assert_string_equal(pg_values(f->b, INST, "general", "running", false, "v"), "1");
 	assert_string_equal(pg_values(f->b, INST, "general", "running", true, "s"), "1");
@@ -398,8 +387,8 @@ static void stale_commit_refused(
 	const char *const one[] = {"1", NULL};
 	uint64_t seen;
 
-	assert_int_equal(commit1(f->b, ent, pg, generation(f->b, ent, pg), SMF_CMD_NEW, "a",
-	                         "count", one),
+	assert_int_equal(
+	        commit1(f->b, ent, pg, generation(f->b, ent, pg), SMF_CMD_NEW, "a", "count", one),
 	        1);
 	seen = generation(f->b, ent, pg); /* the stale reader's generation */
 	if (via_entity) {
@@ -409,8 +398,8 @@ static void stale_commit_refused(
 		assert_int_equal(backend_delete_pg(f->b, ent, pg, NULL), 0);
 	assert_int_equal(backend_add_pg(f->b, ent, pg, "framework", flags, NULL), 0);
 	assert_true(generation(f->b, ent, pg) > seen);
-	assert_int_equal(commit1(f->b, ent, pg, seen, SMF_CMD_NEW, "b", "count", one),
-	        -BACKEND_NOT_LATEST);
+	assert_int_equal(
+	        commit1(f->b, ent, pg, seen, SMF_CMD_NEW, "b", "count", one), BACKEND_NOT_LATEST);
 	assert_string_equal(pg_values(f->b, ent, pg, NULL, false, "b"), "<none>");
 }
 
@@ -482,8 +471,7 @@ static void test_backend_full(void **state)
 	const char *vals[65];
 	long long pages;
 
-	assert_int_equal(
-	        commit1(f->b, INST, "general", 1, SMF_CMD_NEW, "keep", "count", small), 1);
+	assert_int_equal(commit1(f->b, INST, "general", 1, SMF_CMD_NEW, "keep", "count", small), 1);
 	memset(big, 'x', SCF_LIMIT_MAX_VALUE_LENGTH);
 	big[SCF_LIMIT_MAX_VALUE_LENGTH] = 0;
 	for (size_t i = 0; i < 64; i++)
@@ -557,11 +545,8 @@ static void test_pg_size_limit(void **state)
 {
 	Fixture *f = *state;
 	const char **v = big_values(2100);
-	BackendCmd c = {.op = SMF_CMD_NEW,
-	        .prop = "a",
-	        .type = "astring",
-	        .values = v,
-	        .n_values = 2100};
+	BackendCmd c = {
+	        .op = SMF_CMD_NEW, .prop = "a", .type = "astring", .values = v, .n_values = 2100};
 	BackendStep st = {
 	        .op = SMF_STEP_PROPS, .fmri = INST, .pg = "general", .cmds = &c, .n_cmds = 1};
 	BackendPgEvent *ev = NULL;
@@ -585,11 +570,8 @@ static void test_pg_size_limit(void **state)
 	c.op = SMF_CMD_DELETE;
 	c.prop = "a";
 	assert_int_equal(backend_commit(f->b, INST, "general", gen + 1, &c, 1, NULL), 1);
-	c = (BackendCmd){.op = SMF_CMD_NEW,
-	        .prop = "b",
-	        .type = "astring",
-	        .values = v,
-	        .n_values = 2100};
+	c = (BackendCmd){
+	        .op = SMF_CMD_NEW, .prop = "b", .type = "astring", .values = v, .n_values = 2100};
 	assert_int_equal(backend_commit(f->b, SVC, "general", 1, &c, 1, NULL), 1);
 	big_values_free(v);
 }
