@@ -10,12 +10,12 @@
 #include "configd.h"
 #include "macro.h"
 
-bool auth_may_write(const Connection *c)
+bool auth_may_write(const connection_t *c)
 {
-	return c->uid == 0 || c->uid == c->manager->owner_uid;
+	return c->uid == 0 || c->uid == c->configd->owner_uid;
 }
 
-int auth_check_write(Connection *c, sd_bus_error *error, const char *method, const char *what)
+int auth_check_write(connection_t *c, sd_bus_error *error, const char *method, const char *what)
 {
 	if (auth_may_write(c))
 		return 0;

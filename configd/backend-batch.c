@@ -32,7 +32,7 @@
 #include "macro.h"
 #include "strv.h"
 
-typedef struct PgRecord {
+typedef struct pg_record {
 	char *fmri; /* canonical entity */
 	char *name;
 	bool had_orig;  /* the pg existed when the batch first touched it */
@@ -41,16 +41,16 @@ typedef struct PgRecord {
 	char *orig_type;
 	uint32_t orig_flags;
 	uint64_t orig_gen;
-} PgRecord;
+} pg_record_t;
 
-typedef struct Records {
-	PgRecord *recs; /* first-touch order */
+typedef struct records {
+	pg_record_t *recs; /* first-touch order */
 	size_t n, cap;
 	uint32_t *slots; /* open addressing: index + 1, 0 free; n_slots is a power of two */
 	size_t n_slots;
-} Records;
+} records_t;
 
-static void records_clear(Records *t)
+static void records_clear(records_t *t)
 {
 	for (size_t i = 0; i < t->n; i++) {
 		free(t->recs[i].fmri);
@@ -59,7 +59,7 @@ static void records_clear(Records *t)
 	}
 	free(t->recs);
 	free(t->slots);
-	*t = (Records){};
+	*t = (records_t){};
 }
 
 static size_t hash_key(const char *fmri, const char *name)
@@ -76,12 +76,12 @@ static size_t hash_key(const char *fmri, const char *name)
 	return (size_t)(h ^ (h >> 29));
 }
 
-static void slot_find(const Records *t, const char *fmri, const char *name, size_t *ret)
+static void slot_find(const records_t *t, const char *fmri, const char *name, size_t *ret)
 {
 	size_t mask = t->n_slots - 1, i = hash_key(fmri, name) & mask;
 
 	for (; t->slots[i]; i = (i + 1) & mask) {
-		const PgRecord *r = &t->recs[t->slots[i] - 1];
+		const pg_record_t *r = &t->recs[t->slots[i] - 1];
 
 		if (streq(r->name, name) && streq(r->fmri, fmri))
 			break;
@@ -89,11 +89,11 @@ static void slot_find(const Records *t, const char *fmri, const char *name, size
 	*ret = i;
 }
 
-static int records_grow(Records *t)
+static int records_grow(records_t *t)
 {
 	size_t n = t->n_slots ? t->n_slots * 2 : 64, j;
 	uint32_t *slots = calloc(n, sizeof(*slots));
-	PgRecord *a;
+	pg_record_t *a;
 
 	if (!slots)
 		return -ENOMEM;
@@ -119,10 +119,10 @@ static int records_grow(Records *t)
  * The record of fmri/name, created on first touch from cur: the pg as it is now (NULL when it
  * does not exist), which is the original since nothing in the batch touched it before.
  */
-static int record_touch(Backend *b, Records *t, const char *fmri, const char *name,
-        const PgLoc *cur, PgRecord **ret)
+static int record_touch(backend_t *b, records_t *t, const char *fmri, const char *name,
+        const pg_loc_t *cur, pg_record_t **ret)
 {
-	PgRecord *r;
+	pg_record_t *r;
 	size_t i;
 
 	if (t->n_slots) {
@@ -135,7 +135,7 @@ static int record_touch(Backend *b, Records *t, const char *fmri, const char *na
 	if (t->n + 1 > t->cap && records_grow(t) < 0)
 		return backend_fail(b, -SCF_ERROR_NO_RESOURCES, "out of memory");
 	r = &t->recs[t->n];
-	*r = (PgRecord){
+	*r = (pg_record_t){
 	        .fmri = strdup(fmri),
 	        .name = strdup(name),
 	        .had_orig = cur != NULL,
@@ -156,26 +156,26 @@ static int record_touch(Backend *b, Records *t, const char *fmri, const char *na
 }
 
 /* Whether the pg that exists now under this record's name is the one the batch found. */
-static bool record_is_orig(const PgRecord *r)
+static bool record_is_orig(const pg_record_t *r)
 {
 	return r->had_orig && !r->orig_gone;
 }
 
 /* The pg that exists now was deleted. */
-static void record_deleted(PgRecord *r)
+static void record_deleted(pg_record_t *r)
 {
 	if (record_is_orig(r))
 		r->orig_gone = true;
 }
 
-typedef struct Batch {
-	Backend *b;
-	Records *recs;
-	const BackendStep *step;
-	const PreparedCmd *cmds;
-} Batch;
+typedef struct batch {
+	backend_t *b;
+	records_t *recs;
+	const backend_step_t *step;
+	const prepared_cmd_t *cmds;
+} batch_t;
 
-static int lookup_kind(Backend *b, const char *fmri, bool instance, Entity *e)
+static int lookup_kind(backend_t *b, const char *fmri, bool instance, entity_t *e)
 {
 	int r = backend_entity_lookup(b, fmri, e);
 
@@ -187,9 +187,9 @@ static int lookup_kind(Backend *b, const char *fmri, bool instance, Entity *e)
 	return 0;
 }
 
-static int step_entity_ensure(Batch *x, bool instance)
+static int step_entity_ensure(batch_t *x, bool instance)
 {
-	_cleanup_(entity_clear) Entity e = {};
+	_cleanup_(entity_clear) entity_t e = {};
 	int r = lookup_kind(x->b, x->step->fmri, instance, &e);
 
 	if (r != -SCF_ERROR_NOT_FOUND)
@@ -201,7 +201,7 @@ static int step_entity_ensure(Batch *x, bool instance)
 }
 
 /* Finds the pg a step names; 1 found (*loc filled), 0 not. */
-static int find_pg(Batch *x, Entity *e, PgLoc *loc)
+static int find_pg(batch_t *x, entity_t *e, pg_loc_t *loc)
 {
 	int r = backend_check_name(x->b, x->step->pg, "property group");
 
@@ -212,12 +212,12 @@ static int find_pg(Batch *x, Entity *e, PgLoc *loc)
 	return backend_pg_find(x->b, e->id, x->step->pg, loc);
 }
 
-static int step_pg_ensure(Batch *x)
+static int step_pg_ensure(batch_t *x)
 {
-	const BackendStep *s = x->step;
-	_cleanup_(entity_clear) Entity e = {};
-	_cleanup_(pgloc_clear) PgLoc loc = {};
-	PgRecord *rec;
+	const backend_step_t *s = x->step;
+	_cleanup_(entity_clear) entity_t e = {};
+	_cleanup_(pg_loc_clear) pg_loc_t loc = {};
+	pg_record_t *rec;
 	int r;
 
 	r = backend_check_name(x->b, s->type, "property group type");
@@ -236,14 +236,14 @@ static int step_pg_ensure(Batch *x)
 	return backend_add_pg(x->b, e.fmri, s->pg, s->type, s->flags, NULL);
 }
 
-static int step_props(Batch *x)
+static int step_props(batch_t *x)
 {
-	const BackendStep *s = x->step;
-	_cleanup_(entity_clear) Entity e = {};
-	_cleanup_(pgloc_clear) PgLoc loc = {};
+	const backend_step_t *s = x->step;
+	_cleanup_(entity_clear) entity_t e = {};
+	_cleanup_(pg_loc_clear) pg_loc_t loc = {};
 	_cleanup_free_ char *where = NULL;
 	bool changed = false;
-	PgRecord *rec;
+	pg_record_t *rec;
 	int r;
 
 	r = find_pg(x, &e, &loc);
@@ -269,11 +269,11 @@ static int step_props(Batch *x)
 	return backend_pg_set_generation(x->b, &loc, rec->orig_gen + 1);
 }
 
-static int step_pg_delete(Batch *x)
+static int step_pg_delete(batch_t *x)
 {
-	_cleanup_(entity_clear) Entity e = {};
-	_cleanup_(pgloc_clear) PgLoc loc = {};
-	PgRecord *rec;
+	_cleanup_(entity_clear) entity_t e = {};
+	_cleanup_(pg_loc_clear) pg_loc_t loc = {};
+	pg_record_t *rec;
 	int r;
 
 	r = find_pg(x, &e, &loc);
@@ -290,7 +290,7 @@ static int step_pg_delete(Batch *x)
 	return backend_delete_pg(x->b, e.fmri, x->step->pg, NULL);
 }
 
-static int step_entity_delete(Batch *x)
+static int step_entity_delete(batch_t *x)
 {
 	scf_pg_t *pgs = NULL;
 	size_t n = 0;
@@ -302,8 +302,9 @@ static int step_entity_delete(Batch *x)
 		return 0;
 	}
 	for (size_t i = 0; r >= 0 && i < n; i++) {
-		PgLoc loc = {.type = pgs[i].type, .flags = pgs[i].flags, .gen = pgs[i].generation};
-		PgRecord *rec;
+		pg_loc_t loc = {
+		        .type = pgs[i].type, .flags = pgs[i].flags, .gen = pgs[i].generation};
+		pg_record_t *rec;
 
 		r = record_touch(x->b, x->recs, pgs[i].entity, pgs[i].name, &loc, &rec);
 		if (r >= 0)
@@ -313,7 +314,7 @@ static int step_entity_delete(Batch *x)
 	return r;
 }
 
-static int apply_step(Batch *x)
+static int apply_step(batch_t *x)
 {
 	/* prepare_steps() refused an op code out of range before anything ran. */
 	assert(x->step->op < _SMF_STEP_MAX);
@@ -341,7 +342,7 @@ static int apply_step(Batch *x)
 }
 
 /* Prefixes the message with the step: "step 3 (svc:/a:b/:properties/pg): ...". */
-static int step_fail(Backend *b, int r, size_t i, const BackendStep *s)
+static int step_fail(backend_t *b, int r, size_t i, const backend_step_t *s)
 {
 	_cleanup_free_ char *msg = strdup(backend_errmsg(b));
 	bool pg = s->op == SMF_STEP_PG_ENSURE || s->op == SMF_STEP_PROPS ||
@@ -356,7 +357,7 @@ static int step_fail(Backend *b, int r, size_t i, const BackendStep *s)
 	return backend_fail(b, r, "step %zu (%s): %s", i + 1, strempty(s->fmri), strna(msg));
 }
 
-void backend_pg_events_free(BackendPgEvent *events, size_t n)
+void backend_pg_events_free(backend_pg_event_t *events, size_t n)
 {
 	for (size_t i = 0; events && i < n; i++) {
 		free(events[i].pg.entity);
@@ -366,21 +367,21 @@ void backend_pg_events_free(BackendPgEvent *events, size_t n)
 	free(events);
 }
 
-typedef struct Events {
-	BackendPgEvent *ev;
+typedef struct events {
+	backend_pg_event_t *ev;
 	size_t n;
-} Events;
+} events_t;
 
-static int event_add(Backend *b, Events *e, bool deleted, bool created, const PgRecord *r,
+static int event_add(backend_t *b, events_t *e, bool deleted, bool created, const pg_record_t *r,
         const char *type, uint32_t flags, uint64_t gen)
 {
-	BackendPgEvent *a = realloc(e->ev, (e->n + 1) * sizeof(*a)), *v;
+	backend_pg_event_t *a = realloc(e->ev, (e->n + 1) * sizeof(*a)), *v;
 
 	if (!a)
 		return backend_fail(b, -SCF_ERROR_NO_RESOURCES, "out of memory");
 	e->ev = a;
 	v = &a[e->n];
-	*v = (BackendPgEvent){
+	*v = (backend_pg_event_t){
 	        .deleted = deleted,
 	        .created = created,
 	        .pg = {.entity = strdup(r->fmri),
@@ -396,14 +397,14 @@ static int event_add(Backend *b, Events *e, bool deleted, bool created, const Pg
 }
 
 /* Inside the transaction: compares each record with what exists now. */
-static int collect_events(Backend *b, const Records *t, Events *out)
+static int collect_events(backend_t *b, const records_t *t, events_t *out)
 {
 	int r = 0;
 
 	for (size_t i = 0; r >= 0 && i < t->n; i++) {
-		const PgRecord *rec = &t->recs[i];
-		_cleanup_(entity_clear) Entity e = {};
-		_cleanup_(pgloc_clear) PgLoc cur = {};
+		const pg_record_t *rec = &t->recs[i];
+		_cleanup_(entity_clear) entity_t e = {};
+		_cleanup_(pg_loc_clear) pg_loc_t cur = {};
 		int exists;
 
 		exists = backend_entity_lookup(b, rec->fmri, &e);
@@ -431,10 +432,10 @@ static int collect_events(Backend *b, const Records *t, Events *out)
 }
 
 /* Checks every PROPS step's commands before anything is written. */
-static int prepare_steps(Backend *b, const BackendStep *steps, size_t n, PreparedCmd **cmds)
+static int prepare_steps(backend_t *b, const backend_step_t *steps, size_t n, prepared_cmd_t **cmds)
 {
 	for (size_t i = 0; i < n; i++) {
-		const BackendStep *s = &steps[i];
+		const backend_step_t *s = &steps[i];
 		_cleanup_free_ char *where = NULL;
 		int r;
 
@@ -453,10 +454,10 @@ static int prepare_steps(Backend *b, const BackendStep *steps, size_t n, Prepare
 	return 0;
 }
 
-static int run_steps(Backend *b, Records *t, const BackendStep *steps, size_t n,
-        PreparedCmd *const *cmds, Events *out)
+static int run_steps(backend_t *b, records_t *t, const backend_step_t *steps, size_t n,
+        prepared_cmd_t *const *cmds, events_t *out)
 {
-	Batch x = {.b = b, .recs = t};
+	batch_t x = {.b = b, .recs = t};
 	int r;
 
 	for (size_t i = 0; i < n; i++) {
@@ -469,12 +470,12 @@ static int run_steps(Backend *b, Records *t, const BackendStep *steps, size_t n,
 	return collect_events(b, t, out);
 }
 
-int backend_batch(
-        Backend *b, const BackendStep *steps, size_t n, BackendPgEvent **ret, size_t *ret_n)
+int backend_batch(backend_t *b, const backend_step_t *steps, size_t n, backend_pg_event_t **ret,
+        size_t *ret_n)
 {
-	_cleanup_(records_clear) Records t = {};
-	Events out = {};
-	PreparedCmd **cmds = calloc(n + 1, sizeof(*cmds));
+	_cleanup_(records_clear) records_t t = {};
+	events_t out = {};
+	prepared_cmd_t **cmds = calloc(n + 1, sizeof(*cmds));
 	int r;
 
 	if (!cmds)

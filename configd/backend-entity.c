@@ -13,10 +13,10 @@
 #include "macro.h"
 #include "strv.h"
 
-void entity_clear(Entity *e)
+void entity_clear(entity_t *e)
 {
 	free(e->fmri);
-	*e = (Entity){};
+	*e = (entity_t){};
 }
 
 static void fmri_clearp(scf_fmri_t *f)
@@ -25,7 +25,7 @@ static void fmri_clearp(scf_fmri_t *f)
 }
 
 /* Parses an entity FMRI; *ret_canon gets the canonical form of the service or instance. */
-static int entity_parse(Backend *b, const char *fmri, scf_fmri_t *f, char **ret_canon)
+static int entity_parse(backend_t *b, const char *fmri, scf_fmri_t *f, char **ret_canon)
 {
 	scf_fmri_t e;
 	int r;
@@ -50,7 +50,7 @@ static int entity_parse(Backend *b, const char *fmri, scf_fmri_t *f, char **ret_
 }
 
 /* 1 and *ret filled when canon exists, 0 when not. */
-static int lookup_canonical(Backend *b, const char *canon, Entity *ret)
+static int lookup_canonical(backend_t *b, const char *canon, entity_t *ret)
 {
 	_cleanup_stmt_ sqlite3_stmt *s = backend_stmt(b, STMT_ENTITY_LOOKUP, DB_MAIN);
 	int r;
@@ -69,7 +69,7 @@ static int lookup_canonical(Backend *b, const char *canon, Entity *ret)
 	return 1;
 }
 
-int backend_entity_lookup(Backend *b, const char *fmri, Entity *ret)
+int backend_entity_lookup(backend_t *b, const char *fmri, entity_t *ret)
 {
 	_cleanup_(fmri_clearp) scf_fmri_t f = {};
 	_cleanup_free_ char *canon = NULL;
@@ -87,7 +87,7 @@ int backend_entity_lookup(Backend *b, const char *fmri, Entity *ret)
 	return 0;
 }
 
-static int list_fmris(Backend *b, sqlite3_stmt *s, int column, char ***ret)
+static int list_fmris(backend_t *b, sqlite3_stmt *s, int column, char ***ret)
 {
 	_cleanup_strv_free_ char **l = strv_new_empty();
 	size_t n = 0;
@@ -104,7 +104,7 @@ static int list_fmris(Backend *b, sqlite3_stmt *s, int column, char ***ret)
 	return 0;
 }
 
-int backend_list_services(Backend *b, char ***ret)
+int backend_list_services(backend_t *b, char ***ret)
 {
 	_cleanup_stmt_ sqlite3_stmt *s = backend_stmt(b, STMT_LIST_SERVICES, DB_MAIN);
 
@@ -113,10 +113,10 @@ int backend_list_services(Backend *b, char ***ret)
 	return list_fmris(b, s, 0, ret);
 }
 
-int backend_list_instances(Backend *b, const char *service, char ***ret)
+int backend_list_instances(backend_t *b, const char *service, char ***ret)
 {
 	_cleanup_stmt_ sqlite3_stmt *s = NULL;
-	_cleanup_(entity_clear) Entity e = {};
+	_cleanup_(entity_clear) entity_t e = {};
 	int r;
 
 	if (!service || !*service) {
@@ -136,7 +136,7 @@ int backend_list_instances(Backend *b, const char *service, char ***ret)
 	return list_fmris(b, s, 1, ret);
 }
 
-static int insert_entity(Backend *b, const char *canon, int64_t parent)
+static int insert_entity(backend_t *b, const char *canon, int64_t parent)
 {
 	_cleanup_stmt_ sqlite3_stmt *s = backend_stmt(b, STMT_ENTITY_INSERT, DB_MAIN);
 
@@ -151,9 +151,9 @@ static int insert_entity(Backend *b, const char *canon, int64_t parent)
 }
 
 /* Parses fmri for an add: checks the kind and that it does not exist yet. */
-static int prepare_add(Backend *b, const char *fmri, bool instance, scf_fmri_t *f, char **canon)
+static int prepare_add(backend_t *b, const char *fmri, bool instance, scf_fmri_t *f, char **canon)
 {
-	_cleanup_(entity_clear) Entity e = {};
+	_cleanup_(entity_clear) entity_t e = {};
 	int r;
 
 	r = entity_parse(b, fmri, f, canon);
@@ -170,7 +170,7 @@ static int prepare_add(Backend *b, const char *fmri, bool instance, scf_fmri_t *
 	return 0;
 }
 
-int backend_add_service(Backend *b, const char *fmri)
+int backend_add_service(backend_t *b, const char *fmri)
 {
 	_cleanup_(fmri_clearp) scf_fmri_t f = {};
 	_cleanup_free_ char *canon = NULL;
@@ -182,11 +182,11 @@ int backend_add_service(Backend *b, const char *fmri)
 	return insert_entity(b, canon, 0);
 }
 
-int backend_add_instance(Backend *b, const char *fmri)
+int backend_add_instance(backend_t *b, const char *fmri)
 {
 	_cleanup_(fmri_clearp) scf_fmri_t f = {};
 	_cleanup_free_ char *canon = NULL, *svc = NULL;
-	_cleanup_(entity_clear) Entity parent = {};
+	_cleanup_(entity_clear) entity_t parent = {};
 	scf_fmri_t sf;
 	int r;
 
@@ -204,9 +204,9 @@ int backend_add_instance(Backend *b, const char *fmri)
 	return insert_entity(b, canon, parent.id);
 }
 
-int backend_entity_exists(Backend *b, const char *fmri)
+int backend_entity_exists(backend_t *b, const char *fmri)
 {
-	_cleanup_(entity_clear) Entity e = {};
+	_cleanup_(entity_clear) entity_t e = {};
 	int r = backend_entity_lookup(b, fmri, &e);
 
 	if (r == -SCF_ERROR_NOT_FOUND) {
@@ -217,7 +217,7 @@ int backend_entity_exists(Backend *b, const char *fmri)
 }
 
 /* Appends the pgs of one entity (both databases) to the deletion list. */
-static int collect_pgs(Backend *b, int64_t id, const char *fmri, scf_pg_t **pgs, size_t *n)
+static int collect_pgs(backend_t *b, int64_t id, const char *fmri, scf_pg_t **pgs, size_t *n)
 {
 	_cleanup_stmt_ sqlite3_stmt *s = backend_stmt(b, STMT_PG_LIST, DB_MAIN);
 	int r;
@@ -246,7 +246,7 @@ static int collect_pgs(Backend *b, int64_t id, const char *fmri, scf_pg_t **pgs,
 }
 
 /* Lists the instances of a service as (id, fmri) pairs. */
-static int list_children(Backend *b, int64_t id, int64_t **ids, char ***fmris, size_t *n)
+static int list_children(backend_t *b, int64_t id, int64_t **ids, char ***fmris, size_t *n)
 {
 	_cleanup_stmt_ sqlite3_stmt *s = backend_stmt(b, STMT_LIST_CHILDREN, DB_MAIN);
 	int r;
@@ -268,7 +268,7 @@ static int list_children(Backend *b, int64_t id, int64_t **ids, char ***fmris, s
 	return r;
 }
 
-static int delete_rows(Backend *b, const int64_t *ids, size_t n, int64_t self)
+static int delete_rows(backend_t *b, const int64_t *ids, size_t n, int64_t self)
 {
 	for (size_t i = 0; i <= n; i++) {
 		_cleanup_stmt_ sqlite3_stmt *s = backend_stmt(b, STMT_NP_DELETE_ENTITY, DB_NP);
@@ -289,9 +289,9 @@ static int delete_rows(Backend *b, const int64_t *ids, size_t n, int64_t self)
 	return backend_step_done(b, s, "deleting an entity");
 }
 
-int backend_delete_entity(Backend *b, const char *fmri, scf_pg_t **ret_deleted, size_t *ret_n)
+int backend_delete_entity(backend_t *b, const char *fmri, scf_pg_t **ret_deleted, size_t *ret_n)
 {
-	_cleanup_(entity_clear) Entity e = {};
+	_cleanup_(entity_clear) entity_t e = {};
 	_cleanup_strv_free_ char **fmris = strv_new_empty();
 	_cleanup_free_ int64_t *ids = NULL;
 	scf_pg_t *pgs = NULL;

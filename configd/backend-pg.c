@@ -17,21 +17,21 @@
 #include "strv.h"
 
 /* What a read looks at. */
-typedef struct View {
-	Entity entity;
+typedef struct view {
+	entity_t entity;
 	int64_t snap; /* 0: the current view */
 	const char *snap_name;
-} View;
+} view_t;
 
-static void view_clear(View *v)
+static void view_clear(view_t *v)
 {
 	entity_clear(&v->entity);
 }
 
-void pgloc_clear(PgLoc *l)
+void pg_loc_clear(pg_loc_t *l)
 {
 	free(l->type);
-	*l = (PgLoc){};
+	*l = (pg_loc_t){};
 }
 
 void backend_props_free(scf_property_t *props, size_t n)
@@ -70,7 +70,7 @@ void backend_pg_infos_free(scf_pg_info_t *infos, size_t n)
 	free(infos);
 }
 
-int backend_check_name(Backend *b, const char *name, const char *what)
+int backend_check_name(backend_t *b, const char *name, const char *what)
 {
 	int r = scf_name_validate(name ? name : "");
 
@@ -80,7 +80,7 @@ int backend_check_name(Backend *b, const char *name, const char *what)
 	return 0;
 }
 
-static int fill_loc(Backend *b, sqlite3_stmt *s, int first, int where, PgLoc *ret)
+static int fill_loc(backend_t *b, sqlite3_stmt *s, int first, int where, pg_loc_t *ret)
 {
 	ret->where = where;
 	ret->id = sqlite3_column_int64(s, first);
@@ -92,7 +92,7 @@ static int fill_loc(Backend *b, sqlite3_stmt *s, int first, int where, PgLoc *re
 	return 1;
 }
 
-int backend_pg_find(Backend *b, int64_t entity_id, const char *name, PgLoc *ret)
+int backend_pg_find(backend_t *b, int64_t entity_id, const char *name, pg_loc_t *ret)
 {
 	_cleanup_stmt_ sqlite3_stmt *s = backend_stmt(b, STMT_PG_LOOKUP, DB_MAIN);
 	int r;
@@ -107,7 +107,7 @@ int backend_pg_find(Backend *b, int64_t entity_id, const char *name, PgLoc *ret)
 	return fill_loc(b, s, 1, sqlite3_column_int(s, 0) ? DB_NP : DB_MAIN, ret);
 }
 
-static int snap_pg_find(Backend *b, int64_t snap, int level, const char *name, PgLoc *ret)
+static int snap_pg_find(backend_t *b, int64_t snap, int level, const char *name, pg_loc_t *ret)
 {
 	_cleanup_stmt_ sqlite3_stmt *s = backend_stmt(b, STMT_SNAP_PG_LOOKUP, DB_MAIN);
 	int r;
@@ -123,14 +123,14 @@ static int snap_pg_find(Backend *b, int64_t snap, int level, const char *name, P
 	return fill_loc(b, s, 0, DB_SNAPSHOT, ret);
 }
 
-static int find_at(Backend *b, const View *v, int level, const char *name, PgLoc *ret)
+static int find_at(backend_t *b, const view_t *v, int level, const char *name, pg_loc_t *ret)
 {
 	if (v->snap)
 		return snap_pg_find(b, v->snap, level, name, ret);
 	return backend_pg_find(b, level ? v->entity.parent : v->entity.id, name, ret);
 }
 
-int backend_props_read(Backend *b, const PgLoc *loc, scf_property_t **ret, size_t *ret_n)
+int backend_props_read(backend_t *b, const pg_loc_t *loc, scf_property_t **ret, size_t *ret_n)
 {
 	_cleanup_stmt_ sqlite3_stmt *s = backend_stmt(b, STMT_PROPS_READ, loc->where);
 	scf_property_t *props = NULL;
@@ -170,7 +170,7 @@ int backend_props_read(Backend *b, const PgLoc *loc, scf_property_t **ret, size_
 }
 
 /* Resolves entity and snapshot into a view. */
-static int view_open(Backend *b, const char *entity, const char *snapshot, View *v)
+static int view_open(backend_t *b, const char *entity, const char *snapshot, view_t *v)
 {
 	int r = backend_entity_lookup(b, entity, &v->entity);
 
@@ -218,7 +218,7 @@ static int merge_props(scf_pg_t *pg, scf_property_t *sp, size_t sn)
 }
 
 int backend_pg_new(
-        Backend *b, const char *entity, const char *name, const PgLoc *loc, scf_pg_t **ret)
+        backend_t *b, const char *entity, const char *name, const pg_loc_t *loc, scf_pg_t **ret)
 {
 	scf_pg_t *pg = calloc(1, sizeof(*pg));
 
@@ -237,7 +237,7 @@ int backend_pg_new(
 	return 0;
 }
 
-static int pg_not_found(Backend *b, const View *v, const char *name)
+static int pg_not_found(backend_t *b, const view_t *v, const char *name)
 {
 	if (v->snap)
 		return backend_fail(b, -SCF_ERROR_NOT_FOUND,
@@ -252,13 +252,13 @@ static int pg_not_found(Backend *b, const View *v, const char *name)
  * bounded can be that large), naming the pg, instead of failing inside sd-bus.
  */
 static int check_readable(
-        Backend *b, const View *v, const char *name, const PgLoc *own, const PgLoc *svc)
+        backend_t *b, const view_t *v, const char *name, const pg_loc_t *own, const pg_loc_t *svc)
 {
 	uint64_t size = 0, part;
 	int r;
 
 	for (int i = 0; i < 2; i++) {
-		const PgLoc *loc = i ? svc : own;
+		const pg_loc_t *loc = i ? svc : own;
 
 		if (!loc)
 			continue;
@@ -275,11 +275,11 @@ static int check_readable(
 	        v->entity.fmri, name, (unsigned long long)size, BACKEND_MAX_READ_BYTES);
 }
 
-int backend_get_pg(Backend *b, const char *entity, const char *pg, const char *snapshot,
+int backend_get_pg(backend_t *b, const char *entity, const char *pg, const char *snapshot,
         bool composed, scf_pg_t **ret)
 {
-	_cleanup_(view_clear) View v = {};
-	_cleanup_(pgloc_clear) PgLoc own = {}, svc = {};
+	_cleanup_(view_clear) view_t v = {};
+	_cleanup_(pg_loc_clear) pg_loc_t own = {}, svc = {};
 	_cleanup_backend_pg_ scf_pg_t *p = NULL;
 	scf_property_t *sp = NULL;
 	size_t sn = 0;
@@ -324,7 +324,7 @@ int backend_get_pg(Backend *b, const char *entity, const char *pg, const char *s
 	return 0;
 }
 
-static int list_level(Backend *b, const View *v, int level, scf_pg_info_t **ret, size_t *ret_n)
+static int list_level(backend_t *b, const view_t *v, int level, scf_pg_info_t **ret, size_t *ret_n)
 {
 	_cleanup_stmt_ sqlite3_stmt *s = NULL;
 	scf_pg_info_t *l = NULL;
@@ -404,10 +404,10 @@ static int merge_infos(scf_pg_info_t *a, size_t an, scf_pg_info_t *s, size_t sn,
 	return 0;
 }
 
-int backend_list_pgs(Backend *b, const char *entity, const char *snapshot, bool composed,
+int backend_list_pgs(backend_t *b, const char *entity, const char *snapshot, bool composed,
         scf_pg_info_t **ret, size_t *ret_n)
 {
-	_cleanup_(view_clear) View v = {};
+	_cleanup_(view_clear) view_t v = {};
 	scf_pg_info_t *own = NULL, *svc = NULL;
 	size_t on = 0, sn = 0;
 	int r;
@@ -434,11 +434,11 @@ int backend_list_pgs(Backend *b, const char *entity, const char *snapshot, bool 
 	return 0;
 }
 
-int backend_add_pg(Backend *b, const char *entity, const char *pg, const char *type, uint32_t flags,
-        scf_pg_t **ret)
+int backend_add_pg(backend_t *b, const char *entity, const char *pg, const char *type,
+        uint32_t flags, scf_pg_t **ret)
 {
-	_cleanup_(entity_clear) Entity e = {};
-	_cleanup_(pgloc_clear) PgLoc loc = {};
+	_cleanup_(entity_clear) entity_t e = {};
+	_cleanup_(pg_loc_clear) pg_loc_t loc = {};
 	_cleanup_stmt_ sqlite3_stmt *s = NULL;
 	int where = (flags & SCF_PG_FLAG_NONPERSISTENT) ? DB_NP : DB_MAIN, r;
 
@@ -475,10 +475,10 @@ int backend_add_pg(Backend *b, const char *entity, const char *pg, const char *t
 	return backend_pg_new(b, e.fmri, pg, &loc, ret);
 }
 
-int backend_delete_pg(Backend *b, const char *entity, const char *pg, scf_pg_t **ret)
+int backend_delete_pg(backend_t *b, const char *entity, const char *pg, scf_pg_t **ret)
 {
-	_cleanup_(entity_clear) Entity e = {};
-	_cleanup_(pgloc_clear) PgLoc loc = {};
+	_cleanup_(entity_clear) entity_t e = {};
+	_cleanup_(pg_loc_clear) pg_loc_t loc = {};
 	_cleanup_stmt_ sqlite3_stmt *s = NULL;
 	_cleanup_backend_pg_ scf_pg_t *p = NULL;
 	int r;

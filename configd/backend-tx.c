@@ -22,7 +22,7 @@
 #include "macro.h"
 #include "strv.h"
 
-void backend_cmds_free(PreparedCmd *p, size_t n)
+void backend_cmds_free(prepared_cmd_t *p, size_t n)
 {
 	for (size_t i = 0; p && i < n; i++)
 		free(p[i].blob);
@@ -30,7 +30,7 @@ void backend_cmds_free(PreparedCmd *p, size_t n)
 }
 
 static int prepare_values(
-        Backend *b, const char *where, const BackendCmd *c, scf_type_t t, PreparedCmd *out)
+        backend_t *b, const char *where, const backend_cmd_t *c, scf_type_t t, prepared_cmd_t *out)
 {
 	_cleanup_strv_free_ char **canon = NULL;
 	int r;
@@ -62,8 +62,8 @@ static int prepare_values(
 	return 0;
 }
 
-static int prepare_one(
-        Backend *b, const char *where, const BackendCmd *c, uint32_t max_op, PreparedCmd *out)
+static int prepare_one(backend_t *b, const char *where, const backend_cmd_t *c, uint32_t max_op,
+        prepared_cmd_t *out)
 {
 	scf_type_t t;
 	int r;
@@ -89,10 +89,10 @@ static int prepare_one(
 	return prepare_values(b, where, c, t, out);
 }
 
-int backend_cmds_prepare(Backend *b, const char *where, const BackendCmd *cmds, size_t n,
-        uint32_t max_op, PreparedCmd **ret)
+int backend_cmds_prepare(backend_t *b, const char *where, const backend_cmd_t *cmds, size_t n,
+        uint32_t max_op, prepared_cmd_t **ret)
 {
-	PreparedCmd *p = calloc(n + 1, sizeof(*p));
+	prepared_cmd_t *p = calloc(n + 1, sizeof(*p));
 	int r = 0;
 
 	if (!p)
@@ -107,8 +107,8 @@ int backend_cmds_prepare(Backend *b, const char *where, const BackendCmd *cmds, 
 	return 0;
 }
 
-static int prepare_all(Backend *b, const char *entity, const char *pg, const BackendCmd *cmds,
-        size_t n, PreparedCmd **ret)
+static int prepare_all(backend_t *b, const char *entity, const char *pg, const backend_cmd_t *cmds,
+        size_t n, prepared_cmd_t **ret)
 {
 	_cleanup_free_ char *where = NULL;
 
@@ -117,9 +117,9 @@ static int prepare_all(Backend *b, const char *entity, const char *pg, const Bac
 	return backend_cmds_prepare(b, where, cmds, n, SMF_CMD_COMMIT_MAX, ret);
 }
 
-int backend_cmd_apply(Backend *b, const PgLoc *loc, const char *where, const PreparedCmd *c)
+int backend_cmd_apply(backend_t *b, const pg_loc_t *loc, const char *where, const prepared_cmd_t *c)
 {
-	static const StmtId ids[_SMF_CMD_MAX] = {
+	static const stmt_id_t ids[_SMF_CMD_MAX] = {
 	        [SMF_CMD_NEW] = STMT_PROP_INSERT,
 	        [SMF_CMD_REPLACE] = STMT_PROP_UPDATE,
 	        [SMF_CMD_DELETE] = STMT_PROP_DELETE,
@@ -156,7 +156,7 @@ int backend_cmd_apply(Backend *b, const PgLoc *loc, const char *where, const Pre
 	return backend_fail(b, -SCF_ERROR_NOT_FOUND, "%s/%s does not exist", where, c->prop);
 }
 
-int backend_pg_set_generation(Backend *b, const PgLoc *loc, uint64_t gen)
+int backend_pg_set_generation(backend_t *b, const pg_loc_t *loc, uint64_t gen)
 {
 	_cleanup_stmt_ sqlite3_stmt *s = backend_stmt(b, STMT_PG_SET_GEN, loc->where);
 
@@ -167,7 +167,7 @@ int backend_pg_set_generation(Backend *b, const PgLoc *loc, uint64_t gen)
 	return backend_step_done(b, s, "updating the generation");
 }
 
-bool cmds_may_grow(const PreparedCmd *p, size_t n)
+bool cmds_may_grow(const prepared_cmd_t *p, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
 		if (p[i].op != SMF_CMD_DELETE && p[i].op != SMF_CMD_REMOVE)
@@ -176,7 +176,7 @@ bool cmds_may_grow(const PreparedCmd *p, size_t n)
 }
 
 static int apply_all(
-        Backend *b, const PgLoc *loc, const char *where, const PreparedCmd *p, size_t n)
+        backend_t *b, const pg_loc_t *loc, const char *where, const prepared_cmd_t *p, size_t n)
 {
 	int r = backend_tx_begin(b);
 
@@ -193,7 +193,8 @@ static int apply_all(
 }
 
 /* Finds the pg a commit names; DELETED when it or its entity is gone. */
-static int commit_target(Backend *b, const char *entity, const char *pg, Entity *e, PgLoc *loc)
+static int commit_target(
+        backend_t *b, const char *entity, const char *pg, entity_t *e, pg_loc_t *loc)
 {
 	int r = backend_entity_lookup(b, entity, e);
 
@@ -210,13 +211,13 @@ static int commit_target(Backend *b, const char *entity, const char *pg, Entity 
 	return 0;
 }
 
-int backend_commit(Backend *b, const char *entity, const char *pg, uint64_t generation,
-        const BackendCmd *cmds, size_t n_cmds, scf_pg_t **ret)
+int backend_commit(backend_t *b, const char *entity, const char *pg, uint64_t generation,
+        const backend_cmd_t *cmds, size_t n_cmds, scf_pg_t **ret)
 {
-	_cleanup_(entity_clear) Entity e = {};
-	_cleanup_(pgloc_clear) PgLoc loc = {};
+	_cleanup_(entity_clear) entity_t e = {};
+	_cleanup_(pg_loc_clear) pg_loc_t loc = {};
 	_cleanup_free_ char *where = NULL;
-	PreparedCmd *p = NULL;
+	prepared_cmd_t *p = NULL;
 	int r;
 
 	r = scf_name_validate(pg ? pg : "");

@@ -94,7 +94,7 @@ static const char snapshot_size_sql[] =
         "SELECT coalesce(sum(smf_wire_size(name, type, vals)), 0) FROM main.snap_props "
         "WHERE snap_pg = ?1";
 
-static void set_message(Backend *b, const char *fmt, va_list ap)
+static void set_message(backend_t *b, const char *fmt, va_list ap)
 {
 	char *msg = NULL;
 
@@ -104,7 +104,7 @@ static void set_message(Backend *b, const char *fmt, va_list ap)
 	b->errmsg = msg;
 }
 
-int backend_fail(Backend *b, int err, const char *fmt, ...)
+int backend_fail(backend_t *b, int err, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -115,7 +115,7 @@ int backend_fail(Backend *b, int err, const char *fmt, ...)
 	return err;
 }
 
-void backend_explain(Backend *b, const char *fmt, ...)
+void backend_explain(backend_t *b, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -124,13 +124,13 @@ void backend_explain(Backend *b, const char *fmt, ...)
 	va_end(ap);
 }
 
-void backend_clear_error(Backend *b)
+void backend_clear_error(backend_t *b)
 {
 	free(b->errmsg);
 	b->errmsg = NULL;
 }
 
-const char *backend_errmsg(const Backend *b)
+const char *backend_errmsg(const backend_t *b)
 {
 	return b->errmsg ? b->errmsg : "";
 }
@@ -149,7 +149,7 @@ static int sqlite_to_scf(int rc)
 	}
 }
 
-int backend_sqlite_fail(Backend *b, int rc, const char *what)
+int backend_sqlite_fail(backend_t *b, int rc, const char *what)
 {
 	return backend_fail(b, sqlite_to_scf(rc), "repository database: %s: %s", what,
 	        b->db ? sqlite3_errmsg(b->db) : sqlite3_errstr(rc));
@@ -175,7 +175,7 @@ static char *expand_sql(const char *tmpl, const char *schema)
 	return out;
 }
 
-sqlite3_stmt *backend_stmt(Backend *b, StmtId id, int variant)
+sqlite3_stmt *backend_stmt(backend_t *b, stmt_id_t id, int variant)
 {
 	static const char *const schemas[] = {"main", "np", "main"};
 	_cleanup_free_ char *sql = NULL;
@@ -206,7 +206,7 @@ sqlite3_stmt *backend_stmt(Backend *b, StmtId id, int variant)
 	return *slot;
 }
 
-int backend_step_row(Backend *b, sqlite3_stmt *s, const char *what)
+int backend_step_row(backend_t *b, sqlite3_stmt *s, const char *what)
 {
 	int rc = sqlite3_step(s);
 
@@ -217,7 +217,7 @@ int backend_step_row(Backend *b, sqlite3_stmt *s, const char *what)
 	return backend_sqlite_fail(b, rc, what);
 }
 
-int backend_step_done(Backend *b, sqlite3_stmt *s, const char *what)
+int backend_step_done(backend_t *b, sqlite3_stmt *s, const char *what)
 {
 	int r;
 
@@ -227,7 +227,7 @@ int backend_step_done(Backend *b, sqlite3_stmt *s, const char *what)
 	return r;
 }
 
-static int exec_simple(Backend *b, StmtId id, const char *what)
+static int exec_simple(backend_t *b, stmt_id_t id, const char *what)
 {
 	_cleanup_stmt_ sqlite3_stmt *s = backend_stmt(b, id, DB_MAIN);
 
@@ -236,7 +236,7 @@ static int exec_simple(Backend *b, StmtId id, const char *what)
 	return backend_step_done(b, s, what);
 }
 
-int backend_tx_begin(Backend *b)
+int backend_tx_begin(backend_t *b)
 {
 	int r;
 
@@ -250,7 +250,7 @@ int backend_tx_begin(Backend *b)
 	return r;
 }
 
-static void rollback_now(Backend *b)
+static void rollback_now(backend_t *b)
 {
 	b->tx_depth = 0;
 	/* After some errors (SQLITE_FULL, SQLITE_IOERR) SQLite has already rolled back. */
@@ -262,7 +262,7 @@ static void rollback_now(Backend *b)
 	}
 }
 
-void backend_tx_rollback(Backend *b)
+void backend_tx_rollback(backend_t *b)
 {
 	if (b->tx_depth > 1) {
 		b->tx_depth--;
@@ -271,7 +271,7 @@ void backend_tx_rollback(Backend *b)
 	rollback_now(b);
 }
 
-int backend_tx_commit(Backend *b)
+int backend_tx_commit(backend_t *b)
 {
 	int r;
 
@@ -286,7 +286,7 @@ int backend_tx_commit(Backend *b)
 	return r;
 }
 
-static int exec_script(Backend *b, const char *sql, const char *what)
+static int exec_script(backend_t *b, const char *sql, const char *what)
 {
 	int rc = sqlite3_exec(b->db, sql, NULL, NULL, NULL);
 
@@ -308,7 +308,7 @@ static int remove_np_files(const char *np_path)
 	return 0;
 }
 
-static int attach_np(Backend *b)
+static int attach_np(backend_t *b)
 {
 	sqlite3_stmt *s = NULL;
 	int rc, r;
@@ -330,7 +330,7 @@ static int attach_np(Backend *b)
 	return 0;
 }
 
-static int open_databases(Backend *b, const char *root)
+static int open_databases(backend_t *b, const char *root)
 {
 	_cleanup_free_ char *path = NULL;
 	int rc, r;
@@ -369,9 +369,9 @@ static int open_databases(Backend *b, const char *root)
 	        "setting up the non-persistent database");
 }
 
-int backend_open(const char *root, Backend **ret, char **errmsg)
+int backend_open(const char *root, backend_t **ret, char **errmsg)
 {
-	Backend *b = calloc(1, sizeof(*b));
+	backend_t *b = calloc(1, sizeof(*b));
 	int r;
 
 	if (!b)
@@ -390,7 +390,7 @@ int backend_open(const char *root, Backend **ret, char **errmsg)
 	return 0;
 }
 
-void backend_close(Backend *b)
+void backend_close(backend_t *b)
 {
 	if (!b)
 		return;

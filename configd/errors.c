@@ -14,7 +14,7 @@ int configd_reply_error(sd_bus_error *error, int err, const char *msg)
 	        msg && *msg ? msg : "the repository refused the request");
 }
 
-int configd_backend_error(Connection *c, sd_bus_error *error, int err)
+int configd_backend_error(connection_t *c, sd_bus_error *error, int err)
 {
-	return configd_reply_error(error, err, backend_errmsg(c->manager->backend));
+	return configd_reply_error(error, err, backend_errmsg(c->configd->backend));
 }

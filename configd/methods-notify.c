@@ -10,7 +10,7 @@
 #include "log.h"
 #include "methods.h"
 
-static int add_interest(sd_bus_message *m, Connection *c, sd_bus_error *error, bool by_type)
+static int add_interest(sd_bus_message *m, connection_t *c, sd_bus_error *error, bool by_type)
 {
 	const char *name;
 	int r;
@@ -42,8 +42,8 @@ int method_notify_reset(sd_bus_message *m, void *userdata, sd_bus_error *error)
 
 int method_register_restarter(sd_bus_message *m, void *userdata, sd_bus_error *error)
 {
-	Connection *c = userdata;
-	Manager *mgr = c->manager;
+	connection_t *c = userdata;
+	configd_t *mgr = c->configd;
 	int r;
 
 	r = auth_check_write(c, error, "RegisterRestarter", "");
@@ -63,7 +63,7 @@ int method_register_restarter(sd_bus_message *m, void *userdata, sd_bus_error *e
 
 int method_restarter_attached(sd_bus_message *m, void *userdata, sd_bus_error *error)
 {
-	Connection *c = userdata;
+	connection_t *c = userdata;
 
-	return sd_bus_reply_method_return(m, "b", !c->manager->native && c->manager->restarter);
+	return sd_bus_reply_method_return(m, "b", !c->configd->native && c->configd->restarter);
 }

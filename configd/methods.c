@@ -51,7 +51,7 @@ static const sd_bus_vtable repository_vtable[] = {
 
 static int method_hello(sd_bus_message *m, void *userdata, sd_bus_error *error)
 {
-	Connection *c = userdata;
+	connection_t *c = userdata;
 	char name[32];
 
 	snprintf(name, sizeof(name), ":1.%llu", (unsigned long long)c->id);
@@ -64,7 +64,7 @@ static const sd_bus_vtable driver_vtable[] = {
         SD_BUS_VTABLE_END,
 };
 
-int methods_add_to_bus(Connection *c)
+int methods_add_to_bus(connection_t *c)
 {
 	int r;
 

@@ -23,7 +23,7 @@
 #include "probes.h"
 #include "strv.h"
 
-int notify_add_interest(Connection *c, bool by_type, const char *name, sd_bus_error *error)
+int notify_add_interest(connection_t *c, bool by_type, const char *name, sd_bus_error *error)
 {
 	char ***l = by_type ? &c->notify_types : &c->notify_names;
 	int r;
@@ -46,14 +46,14 @@ int notify_add_interest(Connection *c, bool by_type, const char *name, sd_bus_er
 	return strv_extend(l, name);
 }
 
-void notify_reset(Connection *c)
+void notify_reset(connection_t *c)
 {
 	strv_free(c->notify_names);
 	strv_free(c->notify_types);
 	c->notify_names = c->notify_types = NULL;
 }
 
-static bool interested(const Connection *c, const scf_pg_t *pg)
+static bool interested(const connection_t *c, const scf_pg_t *pg)
 {
 	return strv_contains(c->notify_names, pg->name) || strv_contains(c->notify_types, pg->type);
 }
@@ -70,7 +70,7 @@ static uint64_t signal_bytes(const scf_pg_t *pg)
 }
 
 /* Whether c has fallen so far behind that it must go; logs why. */
-static bool too_far_behind(Connection *c, uint64_t more)
+static bool too_far_behind(connection_t *c, uint64_t more)
 {
 	uint64_t queued = 0;
 
@@ -94,7 +94,7 @@ static bool too_far_behind(Connection *c, uint64_t more)
 }
 
 /* The single exit of every notification. */
-static void notify_send(Connection *c, const scf_pg_t *pg, bool deleted)
+static void notify_send(connection_t *c, const scf_pg_t *pg, bool deleted)
 {
 	_cleanup_(sd_bus_message_unrefp) sd_bus_message *msg = NULL;
 	uint64_t bytes = signal_bytes(pg);
@@ -137,19 +137,19 @@ static void notify_send(Connection *c, const scf_pg_t *pg, bool deleted)
 	}
 }
 
-static void notify_all(Manager *m, const scf_pg_t *pg, bool deleted)
+static void notify_all(configd_t *m, const scf_pg_t *pg, bool deleted)
 {
-	for (Connection *c = m->connections; c; c = c->next)
+	for (connection_t *c = m->connections; c; c = c->next)
 		if (!c->defer_free && interested(c, pg))
 			notify_send(c, pg, deleted);
 }
 
-void notify_pg_changed(Manager *m, const scf_pg_t *pg)
+void notify_pg_changed(configd_t *m, const scf_pg_t *pg)
 {
 	notify_all(m, pg, false);
 }
 
-void notify_pg_deleted(Manager *m, const scf_pg_t *pg)
+void notify_pg_deleted(configd_t *m, const scf_pg_t *pg)
 {
 	notify_all(m, pg, true);
 }

@@ -24,18 +24,18 @@ typedef struct batch_step {
 	char *prop;
 	scf_type_t value_type;
 	char **values;
-} batch_step;
+} batch_step_t;
 
 struct scf_batch {
 	scf_handle_t *h;
-	batch_step *steps;
+	batch_step_t *steps;
 	size_t n, cap;
 };
 
 /* What an entity argument must name. */
-typedef enum { KIND_SERVICE, KIND_INSTANCE, KIND_ANY } entity_kind;
+typedef enum entity_kind { KIND_SERVICE, KIND_INSTANCE, KIND_ANY } entity_kind_t;
 
-static void step_done(batch_step *s)
+static void step_done(batch_step_t *s)
 {
 	free(s->fmri);
 	free(s->pg);
@@ -43,7 +43,7 @@ static void step_done(batch_step *s)
 	free(s->type);
 	free(s->prop);
 	strv_free(s->values);
-	*s = (batch_step){};
+	*s = (batch_step_t){};
 }
 
 int scf_batch_new(scf_handle_t *h, scf_batch_t **ret)
@@ -82,7 +82,7 @@ static int oom(scf_batch_t *b)
 }
 
 /* Checks fmri and stores its canonical form in s->fmri. */
-static int set_entity(scf_batch_t *b, batch_step *s, const char *fmri, entity_kind kind)
+static int set_entity(scf_batch_t *b, batch_step_t *s, const char *fmri, entity_kind_t kind)
 {
 	_cleanup_(scf_fmri_clear) scf_fmri_t f = {};
 	scf_fmri_t e;
@@ -117,18 +117,18 @@ static int set_name(scf_batch_t *b, char **dst, const char *name, const char *wh
 	return *dst ? 0 : oom(b);
 }
 
-static int set_values(batch_step *s, scf_batch_t *b, const char *const *values, size_t n)
+static int set_values(batch_step_t *s, scf_batch_t *b, const char *const *values, size_t n)
 {
 	return client_normalize_values(
 	        b->h, s->fmri, s->pg, s->prop, s->value_type, values, n, &s->values);
 }
 
 /* Appends *s (taking its contents) when r says the adder's checks passed. */
-static int push(scf_batch_t *b, batch_step *s, int r)
+static int push(scf_batch_t *b, batch_step_t *s, int r)
 {
 	if (r >= 0 && b->n == b->cap) {
 		size_t cap = b->cap ? b->cap * 2 : 32;
-		batch_step *a = realloc(b->steps, cap * sizeof(*a));
+		batch_step_t *a = realloc(b->steps, cap * sizeof(*a));
 
 		if (!a)
 			r = oom(b);
@@ -145,9 +145,9 @@ static int push(scf_batch_t *b, batch_step *s, int r)
 	return 0;
 }
 
-static int add_entity_step(scf_batch_t *b, smf_step_op_t op, const char *fmri, entity_kind kind)
+static int add_entity_step(scf_batch_t *b, smf_step_op_t op, const char *fmri, entity_kind_t kind)
 {
-	batch_step s = {.op = op};
+	batch_step_t s = {.op = op};
 
 	if (!b)
 		return -SCF_ERROR_INVALID_ARGUMENT;
@@ -177,7 +177,7 @@ int scf_batch_refresh(scf_batch_t *b, const char *instance)
 
 int scf_batch_snapshot_take(scf_batch_t *b, const char *instance, const char *name)
 {
-	batch_step s = {.op = SMF_STEP_SNAPSHOT_TAKE};
+	batch_step_t s = {.op = SMF_STEP_SNAPSHOT_TAKE};
 	int r;
 
 	if (!b)
@@ -190,7 +190,7 @@ int scf_batch_snapshot_take(scf_batch_t *b, const char *instance, const char *na
 }
 
 /* The start of every pg step: entity and pg name. */
-static int pg_step(scf_batch_t *b, batch_step *s, const char *entity, const char *pg)
+static int pg_step(scf_batch_t *b, batch_step_t *s, const char *entity, const char *pg)
 {
 	int r = set_entity(b, s, entity, KIND_ANY);
 
@@ -202,7 +202,7 @@ static int pg_step(scf_batch_t *b, batch_step *s, const char *entity, const char
 int scf_batch_pg_ensure(
         scf_batch_t *b, const char *entity, const char *pg, const char *type, uint32_t flags)
 {
-	batch_step s = {.op = SMF_STEP_PG_ENSURE, .flags = flags};
+	batch_step_t s = {.op = SMF_STEP_PG_ENSURE, .flags = flags};
 	int r;
 
 	if (!b)
@@ -216,7 +216,7 @@ int scf_batch_pg_ensure(
 
 int scf_batch_pg_delete(scf_batch_t *b, const char *entity, const char *pg)
 {
-	batch_step s = {.op = SMF_STEP_PG_DELETE};
+	batch_step_t s = {.op = SMF_STEP_PG_DELETE};
 
 	if (!b)
 		return -SCF_ERROR_INVALID_ARGUMENT;
@@ -227,7 +227,7 @@ int scf_batch_pg_delete(scf_batch_t *b, const char *entity, const char *pg)
 int scf_batch_prop_set(scf_batch_t *b, const char *entity, const char *pg, const char *prop,
         scf_type_t type, const char *const *values, size_t n)
 {
-	batch_step s = {.op = SMF_STEP_PROPS, .cmd_op = SMF_CMD_SET, .value_type = type};
+	batch_step_t s = {.op = SMF_STEP_PROPS, .cmd_op = SMF_CMD_SET, .value_type = type};
 	int r;
 
 	if (!b)
@@ -243,7 +243,7 @@ int scf_batch_prop_set(scf_batch_t *b, const char *entity, const char *pg, const
 
 int scf_batch_prop_delete(scf_batch_t *b, const char *entity, const char *pg, const char *prop)
 {
-	batch_step s = {.op = SMF_STEP_PROPS, .cmd_op = SMF_CMD_REMOVE};
+	batch_step_t s = {.op = SMF_STEP_PROPS, .cmd_op = SMF_CMD_REMOVE};
 	int r;
 
 	if (!b)
@@ -255,7 +255,7 @@ int scf_batch_prop_delete(scf_batch_t *b, const char *entity, const char *pg, co
 	return push(b, &s, r);
 }
 
-static int append_step(sd_bus_message *m, const batch_step *s)
+static int append_step(sd_bus_message *m, const batch_step_t *s)
 {
 	int r = sd_bus_message_open_container(m, 'r', SMF_BUS_STEP);
 

@@ -18,7 +18,7 @@
 
 #define SCF_DEFAULT_TIMEOUT_USEC (25 * USEC_PER_SEC)
 
-typedef struct notify_entry notify_entry;
+typedef struct notify_entry notify_entry_t;
 
 struct scf_handle {
 	sd_bus *bus;
@@ -28,7 +28,7 @@ struct scf_handle {
 	scf_error_t last_error; /* of the last failed call; SCF_ERROR_NONE after a success */
 	uint64_t timeout_usec;
 	/* Notifications in arrival order; the signal callback appends, scf_notify_wait pops. */
-	notify_entry *notify_head, *notify_tail;
+	notify_entry_t *notify_head, *notify_tail;
 	/* A notification we could not queue (out of memory): reported by the next wait. */
 	int notify_error;
 };

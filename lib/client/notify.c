@@ -16,7 +16,7 @@
 #include "client-internal.h"
 
 struct notify_entry {
-	notify_entry *next;
+	notify_entry_t *next;
 	scf_notification_t n;
 };
 
@@ -30,7 +30,7 @@ void scf_notification_clear(scf_notification_t *n)
 	*n = (scf_notification_t){};
 }
 
-static void notify_entry_free(notify_entry *e)
+static void notify_entry_free(notify_entry_t *e)
 {
 	scf_notification_clear(&e->n);
 	free(e);
@@ -39,7 +39,7 @@ static void notify_entry_free(notify_entry *e)
 void client_notify_free_queue(scf_handle_t *h)
 {
 	while (h->notify_head) {
-		notify_entry *e = h->notify_head;
+		notify_entry_t *e = h->notify_head;
 
 		h->notify_head = e->next;
 		notify_entry_free(e);
@@ -75,7 +75,7 @@ static int parse_signal(sd_bus_message *m, scf_notification_t *n)
 static int on_signal(sd_bus_message *m, void *userdata, sd_bus_error *ret_error)
 {
 	scf_handle_t *h = userdata;
-	notify_entry *e;
+	notify_entry_t *e;
 	int r;
 
 	e = calloc(1, sizeof(*e));
@@ -157,7 +157,7 @@ int scf_notify_reset(scf_handle_t *h)
 
 static int pop(scf_handle_t *h, scf_notification_t *ret)
 {
-	notify_entry *e = h->notify_head;
+	notify_entry_t *e = h->notify_head;
 
 	h->notify_head = e->next;
 	if (!h->notify_head)

@@ -17,7 +17,7 @@ typedef struct tx_cmd {
 	char *prop;
 	scf_type_t type;
 	char **values;
-} tx_cmd;
+} tx_cmd_t;
 
 struct scf_tx {
 	scf_handle_t *h;
@@ -25,7 +25,7 @@ struct scf_tx {
 	char *pgname;
 	scf_pg_t *pg;
 	uint64_t generation;
-	tx_cmd *cmds;
+	tx_cmd_t *cmds;
 	size_t n_cmds;
 };
 
@@ -179,7 +179,7 @@ static int add_command(scf_tx_t *tx, smf_cmd_op_t op, const char *prop, scf_type
 {
 	_cleanup_strv_free_ char **canon = NULL;
 	_cleanup_free_ char *name = NULL;
-	tx_cmd *a;
+	tx_cmd_t *a;
 	int r;
 
 	client_clear_error(tx->h);
@@ -198,7 +198,7 @@ static int add_command(scf_tx_t *tx, smf_cmd_op_t op, const char *prop, scf_type
 	if (!name || !a)
 		return client_set_error(tx->h, -SCF_ERROR_NO_MEMORY, "out of memory");
 	tx->cmds = a;
-	tx->cmds[tx->n_cmds++] = (tx_cmd){
+	tx->cmds[tx->n_cmds++] = (tx_cmd_t){
 	        .op = op,
 	        .prop = TAKE_PTR(name),
 	        .type = op == SMF_CMD_DELETE ? SCF_TYPE_ASTRING : type,
@@ -244,7 +244,7 @@ static int append_commands(scf_tx_t *tx, sd_bus_message *m)
 
 	r = sd_bus_message_open_container(m, 'a', "(" SMF_BUS_COMMAND ")");
 	for (size_t i = 0; r >= 0 && i < tx->n_cmds; i++) {
-		const tx_cmd *c = &tx->cmds[i];
+		const tx_cmd_t *c = &tx->cmds[i];
 
 		r = sd_bus_message_open_container(m, 'r', SMF_BUS_COMMAND);
 		if (r >= 0)

@@ -26,7 +26,7 @@
 
 typedef struct Fixture {
 	char root[64];
-	Backend *b;
+	backend_t *b;
 } Fixture;
 
 #define INST "svc:/network/ssh:default"
@@ -78,10 +78,10 @@ static int teardown(void **state)
 }
 
 /* Commits one command; values NULL-terminated. */
-static int commit1(Backend *b, const char *ent, const char *pg, uint64_t gen, uint32_t op,
+static int commit1(backend_t *b, const char *ent, const char *pg, uint64_t gen, uint32_t op,
         const char *prop, const char *type, const char *const *values)
 {
-	BackendCmd c = {.op = op,
+	backend_cmd_t c = {.op = op,
 	        .prop = prop,
 	        .type = type,
 	        .values = values,
@@ -90,7 +90,7 @@ static int commit1(Backend *b, const char *ent, const char *pg, uint64_t gen, ui
 	return backend_commit(b, ent, pg, gen, &c, 1, NULL);
 }
 
-static uint64_t generation(Backend *b, const char *ent, const char *pg)
+static uint64_t generation(backend_t *b, const char *ent, const char *pg)
 {
 	_cleanup_backend_pg_ scf_pg_t *p = NULL;
 
@@ -202,16 +202,16 @@ static void test_tx_atomic_and_carry_over(void **state)
 	Fixture *f = *state;
 	const char *const a[] = {"a1", "a2", NULL}, *const b[] = {"b", NULL},
 	                  *const c[] = {"7", NULL};
-	BackendCmd first[] = {
+	backend_cmd_t first[] = {
 	        {.op = SMF_CMD_NEW, .prop = "a", .type = "astring", .values = a, .n_values = 2},
 	        {.op = SMF_CMD_NEW, .prop = "b", .type = "astring", .values = b, .n_values = 1},
 	};
-	BackendCmd bad[] = {
+	backend_cmd_t bad[] = {
 	        {.op = SMF_CMD_REPLACE, .prop = "a", .type = "astring", .values = b, .n_values = 1},
 	        {.op = SMF_CMD_NEW, .prop = "c", .type = "count", .values = c, .n_values = 1},
 	        {.op = SMF_CMD_NEW, .prop = "b", .type = "astring", .values = b, .n_values = 1},
 	};
-	BackendCmd good[] = {
+	backend_cmd_t good[] = {
 	        {.op = SMF_CMD_NEW, .prop = "c", .type = "count", .values = c, .n_values = 1},
 	};
 
@@ -364,7 +364,7 @@ static void test_snapshots(void **state)
 	assert_string_equal(pg_values(f->b, INST, "general", "nope", false, "v"), "<no pg>");
 }
 
-static long long count_rows(Backend *b, const char *sql)
+static long long count_rows(backend_t *b, const char *sql)
 {
 	sqlite3_stmt *s = NULL;
 	long long n = -1;
@@ -545,11 +545,11 @@ static void test_pg_size_limit(void **state)
 {
 	Fixture *f = *state;
 	const char **v = big_values(2100);
-	BackendCmd c = {
+	backend_cmd_t c = {
 	        .op = SMF_CMD_NEW, .prop = "a", .type = "astring", .values = v, .n_values = 2100};
-	BackendStep st = {
+	backend_step_t st = {
 	        .op = SMF_STEP_PROPS, .fmri = INST, .pg = "general", .cmds = &c, .n_cmds = 1};
-	BackendPgEvent *ev = NULL;
+	backend_pg_event_t *ev = NULL;
 	size_t n_ev = 0;
 	uint64_t gen = generation(f->b, INST, "general");
 
@@ -570,7 +570,7 @@ static void test_pg_size_limit(void **state)
 	c.op = SMF_CMD_DELETE;
 	c.prop = "a";
 	assert_int_equal(backend_commit(f->b, INST, "general", gen + 1, &c, 1, NULL), 1);
-	c = (BackendCmd){
+	c = (backend_cmd_t){
 	        .op = SMF_CMD_NEW, .prop = "b", .type = "astring", .values = v, .n_values = 2100};
 	assert_int_equal(backend_commit(f->b, SVC, "general", 1, &c, 1, NULL), 1);
 	big_values_free(v);
