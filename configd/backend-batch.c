@@ -10,8 +10,8 @@
  *   backend functions the single-step methods use; their own begin/commit nest inside ours
  *   (backend_tx_begin counts), so a step sees every earlier step, a snapshot or refresh
  *   included, and a failure anywhere rolls back everything.
- * - Steps carry no generation.  Instead every pg the batch touches has a record, keyed by
- *   (canonical entity FMRI, pg name) in a hash table and kept in first-touch order, which
+ * - Steps carry no generation.  Instead every pg the batch touches has a record, found by its
+ *   pg FMRI in a hashmap_t and kept in first-touch order in an array, which
  *   remembers the pg as it was before the batch (the "original") and whether the batch
  *   changed it (a command wrote or removed a row).  An original gets generation + 1 at its
  *   first change, not at every step, so a snapshot later in the batch already captures the
@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "backend-internal.h"
+#include "hashmap.h"
 #include "macro.h"
 #include "strv.h"
 
@@ -44,75 +45,28 @@ typedef struct pg_record {
 } pg_record_t;
 
 typedef struct records {
-	pg_record_t *recs; /* first-touch order */
+	pg_record_t **recs; /* first-touch order */
 	size_t n, cap;
-	uint32_t *slots; /* open addressing: index + 1, 0 free; n_slots is a power of two */
-	size_t n_slots;
+	hashmap_t *index; /* pg FMRI ("<entity>/:properties/<name>") -> its record */
 } records_t;
+
+static void record_free(pg_record_t *r)
+{
+	if (!r)
+		return;
+	free(r->fmri);
+	free(r->name);
+	free(r->orig_type);
+	free(r);
+}
 
 static void records_clear(records_t *t)
 {
-	for (size_t i = 0; i < t->n; i++) {
-		free(t->recs[i].fmri);
-		free(t->recs[i].name);
-		free(t->recs[i].orig_type);
-	}
+	for (size_t i = 0; i < t->n; i++)
+		record_free(t->recs[i]);
 	free(t->recs);
-	free(t->slots);
+	hashmap_free(t->index);
 	*t = (records_t){};
-}
-
-static size_t hash_key(const char *fmri, const char *name)
-{
-	uint64_t h = 14695981039346656037ULL; /* FNV-1a over fmri, a NUL, name */
-
-	for (const char *p = fmri;; p++) {
-		h = (h ^ (unsigned char)*p) * 1099511628211ULL;
-		if (!*p)
-			break;
-	}
-	for (const char *p = name; *p; p++)
-		h = (h ^ (unsigned char)*p) * 1099511628211ULL;
-	return (size_t)(h ^ (h >> 29));
-}
-
-static void slot_find(const records_t *t, const char *fmri, const char *name, size_t *ret)
-{
-	size_t mask = t->n_slots - 1, i = hash_key(fmri, name) & mask;
-
-	for (; t->slots[i]; i = (i + 1) & mask) {
-		const pg_record_t *r = &t->recs[t->slots[i] - 1];
-
-		if (streq(r->name, name) && streq(r->fmri, fmri))
-			break;
-	}
-	*ret = i;
-}
-
-static int records_grow(records_t *t)
-{
-	size_t n = t->n_slots ? t->n_slots * 2 : 64, j;
-	uint32_t *slots = calloc(n, sizeof(*slots));
-	pg_record_t *a;
-
-	if (!slots)
-		return -ENOMEM;
-	a = realloc(t->recs, n / 2 * sizeof(*a));
-	if (!a) {
-		free(slots);
-		return -ENOMEM;
-	}
-	/* Both or neither: the table stays at most half full, so a probe always ends. */
-	free(t->slots);
-	t->recs = a;
-	t->cap = n / 2;
-	t->slots = slots;
-	t->n_slots = n;
-	for (size_t k = 0; k < t->n; k++) {
-		slot_find(t, t->recs[k].fmri, t->recs[k].name, &j);
-		t->slots[j] = (uint32_t)(k + 1);
-	}
-	return 0;
 }
 
 /*
@@ -122,19 +76,21 @@ static int records_grow(records_t *t)
 static int record_touch(backend_t *b, records_t *t, const char *fmri, const char *name,
         const pg_loc_t *cur, pg_record_t **ret)
 {
+	_cleanup_free_ char *key = NULL;
 	pg_record_t *r;
-	size_t i;
 
-	if (t->n_slots) {
-		slot_find(t, fmri, name, &i);
-		if (t->slots[i]) {
-			*ret = &t->recs[t->slots[i] - 1];
-			return 0;
-		}
+	/* Canonical FMRIs cannot contain "/:properties/", so the key names one pg. */
+	if (asprintf(&key, "%s/:properties/%s", fmri, name) < 0)
+		return backend_oom(b);
+	if (!t->index && !(t->index = hashmap_new()))
+		return backend_oom(b);
+	r = hashmap_get(t->index, key);
+	if (r) {
+		*ret = r;
+		return 0;
 	}
-	if (t->n + 1 > t->cap && records_grow(t) < 0)
-		return backend_fail(b, -SCF_ERROR_NO_RESOURCES, "out of memory");
-	r = &t->recs[t->n];
+	if (GREEDY_REALLOC(t->recs, t->cap, t->n + 1) < 0 || !(r = calloc(1, sizeof(*r))))
+		return backend_oom(b);
 	*r = (pg_record_t){
 	        .fmri = strdup(fmri),
 	        .name = strdup(name),
@@ -143,14 +99,11 @@ static int record_touch(backend_t *b, records_t *t, const char *fmri, const char
 	        .orig_flags = cur ? cur->flags : 0,
 	        .orig_gen = cur ? cur->gen : 0,
 	};
-	if (!r->fmri || !r->name || (cur && !r->orig_type)) {
-		free(r->fmri);
-		free(r->name);
-		free(r->orig_type);
-		return backend_fail(b, -SCF_ERROR_NO_RESOURCES, "out of memory");
+	if (!r->fmri || !r->name || (cur && !r->orig_type) || hashmap_put(t->index, key, r) < 0) {
+		record_free(r);
+		return backend_oom(b);
 	}
-	slot_find(t, fmri, name, &i);
-	t->slots[i] = (uint32_t)++t->n;
+	t->recs[t->n++] = r;
 	*ret = r;
 	return 0;
 }
@@ -255,7 +208,7 @@ static int step_props(batch_t *x)
 	if (r < 0 || s->n_cmds == 0)
 		return r;
 	if (asprintf(&where, "%s/:properties/%s", e.fmri, s->pg) < 0)
-		return backend_fail(x->b, -SCF_ERROR_NO_RESOURCES, "out of memory");
+		return backend_oom(x->b);
 	for (size_t i = 0; r >= 0 && i < s->n_cmds; i++) {
 		r = backend_cmd_apply(x->b, &loc, where, &x->cmds[i]);
 		changed = changed || r > 0;
@@ -369,18 +322,17 @@ void backend_pg_events_free(backend_pg_event_t *events, size_t n)
 
 typedef struct events {
 	backend_pg_event_t *ev;
-	size_t n;
+	size_t n, cap;
 } events_t;
 
 static int event_add(backend_t *b, events_t *e, bool deleted, bool created, const pg_record_t *r,
         const char *type, uint32_t flags, uint64_t gen)
 {
-	backend_pg_event_t *a = realloc(e->ev, (e->n + 1) * sizeof(*a)), *v;
+	backend_pg_event_t *v;
 
-	if (!a)
-		return backend_fail(b, -SCF_ERROR_NO_RESOURCES, "out of memory");
-	e->ev = a;
-	v = &a[e->n];
+	if (GREEDY_REALLOC(e->ev, e->cap, e->n + 1) < 0)
+		return backend_oom(b);
+	v = &e->ev[e->n];
 	*v = (backend_pg_event_t){
 	        .deleted = deleted,
 	        .created = created,
@@ -392,7 +344,7 @@ static int event_add(backend_t *b, events_t *e, bool deleted, bool created, cons
 	};
 	e->n++;
 	if (!v->pg.entity || !v->pg.name || !v->pg.type)
-		return backend_fail(b, -SCF_ERROR_NO_RESOURCES, "out of memory");
+		return backend_oom(b);
 	return 0;
 }
 
@@ -402,7 +354,7 @@ static int collect_events(backend_t *b, const records_t *t, events_t *out)
 	int r = 0;
 
 	for (size_t i = 0; r >= 0 && i < t->n; i++) {
-		const pg_record_t *rec = &t->recs[i];
+		const pg_record_t *rec = t->recs[i];
 		_cleanup_(entity_clear) entity_t e = {};
 		_cleanup_(pg_loc_clear) pg_loc_t cur = {};
 		int exists;
@@ -446,7 +398,7 @@ static int prepare_steps(backend_t *b, const backend_step_t *steps, size_t n, pr
 		if (s->op != SMF_STEP_PROPS)
 			continue;
 		if (asprintf(&where, "%s/:properties/%s", strempty(s->fmri), strempty(s->pg)) < 0)
-			return backend_fail(b, -SCF_ERROR_NO_RESOURCES, "out of memory");
+			return backend_oom(b);
 		r = backend_cmds_prepare(b, where, s->cmds, s->n_cmds, _SMF_CMD_MAX - 1, &cmds[i]);
 		if (r < 0)
 			return step_fail(b, r, i, s);
@@ -479,7 +431,7 @@ int backend_batch(backend_t *b, const backend_step_t *steps, size_t n, backend_p
 	int r;
 
 	if (!cmds)
-		return backend_fail(b, -SCF_ERROR_NO_RESOURCES, "out of memory");
+		return backend_oom(b);
 	r = prepare_steps(b, steps, n, cmds);
 	if (r >= 0 && n > 0) {
 		r = backend_tx_begin(b);

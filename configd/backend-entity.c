@@ -6,6 +6,7 @@
  * again before it touches the database, so "network/ssh:default" and
  * "svc://localhost/network/ssh:default" are the same row.
  */
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -65,7 +66,7 @@ static int lookup_canonical(backend_t *b, const char *canon, entity_t *ret)
 	ret->parent = sqlite3_column_int64(s, 1);
 	ret->fmri = strdup(canon);
 	if (!ret->fmri)
-		return backend_fail(b, -SCF_ERROR_NO_RESOURCES, "out of memory");
+		return backend_oom(b);
 	return 1;
 }
 
@@ -94,10 +95,10 @@ static int list_fmris(backend_t *b, sqlite3_stmt *s, int column, char ***ret)
 	int r;
 
 	if (!l)
-		return backend_fail(b, -SCF_ERROR_NO_RESOURCES, "out of memory");
+		return backend_oom(b);
 	while ((r = backend_step_row(b, s, "listing entities")) > 0)
 		if (strv_extend_counted(&l, &n, (const char *)sqlite3_column_text(s, column)) < 0)
-			return backend_fail(b, -SCF_ERROR_NO_RESOURCES, "out of memory");
+			return backend_oom(b);
 	if (r < 0)
 		return r;
 	*ret = TAKE_PTR(l);
@@ -195,7 +196,7 @@ int backend_add_instance(backend_t *b, const char *fmri)
 		return r;
 	sf = (scf_fmri_t){.service = f.service};
 	if (scf_fmri_format(&sf, &svc) < 0)
-		return backend_fail(b, -SCF_ERROR_NO_RESOURCES, "out of memory");
+		return backend_oom(b);
 	r = lookup_canonical(b, svc, &parent);
 	if (r < 0)
 		return r;
@@ -216,8 +217,9 @@ int backend_entity_exists(backend_t *b, const char *fmri)
 	return r < 0 ? r : 1;
 }
 
-/* Appends the pgs of one entity (both databases) to the deletion list. */
-static int collect_pgs(backend_t *b, int64_t id, const char *fmri, scf_pg_t **pgs, size_t *n)
+/* Appends the pgs of one entity (both databases) to the deletion list (*n of *cap used). */
+static int collect_pgs(
+        backend_t *b, int64_t id, const char *fmri, scf_pg_t **pgs, size_t *n, size_t *cap)
 {
 	_cleanup_stmt_ sqlite3_stmt *s = backend_stmt(b, STMT_PG_LIST, DB_MAIN);
 	int r;
@@ -226,12 +228,11 @@ static int collect_pgs(backend_t *b, int64_t id, const char *fmri, scf_pg_t **pg
 		return -SCF_ERROR_BACKEND_ACCESS;
 	sqlite3_bind_int64(s, 1, id);
 	while ((r = backend_step_row(b, s, "listing property groups")) > 0) {
-		scf_pg_t *a = realloc(*pgs, (*n + 1) * sizeof(scf_pg_t)), *p;
+		scf_pg_t *p;
 
-		if (!a)
-			return backend_fail(b, -SCF_ERROR_NO_RESOURCES, "out of memory");
-		*pgs = a;
-		p = &a[(*n)++];
+		if (GREEDY_REALLOC(*pgs, *cap, *n + 1) < 0)
+			return backend_oom(b);
+		p = &(*pgs)[(*n)++];
 		*p = (scf_pg_t){
 		        .entity = strdup(fmri),
 		        .name = strdup((const char *)sqlite3_column_text(s, 0)),
@@ -240,30 +241,30 @@ static int collect_pgs(backend_t *b, int64_t id, const char *fmri, scf_pg_t **pg
 		        .generation = (uint64_t)sqlite3_column_int64(s, 3),
 		};
 		if (!p->entity || !p->name || !p->type)
-			return backend_fail(b, -SCF_ERROR_NO_RESOURCES, "out of memory");
+			return backend_oom(b);
 	}
 	return r;
 }
 
-/* Lists the instances of a service as (id, fmri) pairs. */
+/* Lists the instances of a service as (id, fmri) pairs into empty *ids and *fmris. */
 static int list_children(backend_t *b, int64_t id, int64_t **ids, char ***fmris, size_t *n)
 {
 	_cleanup_stmt_ sqlite3_stmt *s = backend_stmt(b, STMT_LIST_CHILDREN, DB_MAIN);
+	size_t cap = 0;
 	int r;
 
+	assert(!*ids && *n == 0);
 	if (!s)
 		return -SCF_ERROR_BACKEND_ACCESS;
 	sqlite3_bind_int64(s, 1, id);
 	while ((r = backend_step_row(b, s, "listing instances")) > 0) {
-		int64_t *a = realloc(*ids, (*n + 1) * sizeof(int64_t));
 		size_t k = *n;
 
-		if (!a)
-			return backend_fail(b, -SCF_ERROR_NO_RESOURCES, "out of memory");
-		*ids = a;
+		if (GREEDY_REALLOC(*ids, cap, *n + 1) < 0)
+			return backend_oom(b);
 		if (strv_extend_counted(fmris, &k, (const char *)sqlite3_column_text(s, 1)) < 0)
-			return backend_fail(b, -SCF_ERROR_NO_RESOURCES, "out of memory");
-		a[(*n)++] = sqlite3_column_int64(s, 0);
+			return backend_oom(b);
+		(*ids)[(*n)++] = sqlite3_column_int64(s, 0);
 	}
 	return r;
 }
@@ -295,11 +296,11 @@ int backend_delete_entity(backend_t *b, const char *fmri, scf_pg_t **ret_deleted
 	_cleanup_strv_free_ char **fmris = strv_new_empty();
 	_cleanup_free_ int64_t *ids = NULL;
 	scf_pg_t *pgs = NULL;
-	size_t n_children = 0, n_pgs = 0;
+	size_t n_children = 0, n_pgs = 0, cap_pgs = 0;
 	int r;
 
 	if (!fmris)
-		return backend_fail(b, -SCF_ERROR_NO_RESOURCES, "out of memory");
+		return backend_oom(b);
 	r = backend_entity_lookup(b, fmri, &e);
 	if (r < 0)
 		return r;
@@ -309,9 +310,9 @@ int backend_delete_entity(backend_t *b, const char *fmri, scf_pg_t **ret_deleted
 	if (e.parent == 0)
 		r = list_children(b, e.id, &ids, &fmris, &n_children);
 	for (size_t i = 0; r >= 0 && i < n_children; i++)
-		r = collect_pgs(b, ids[i], fmris[i], &pgs, &n_pgs);
+		r = collect_pgs(b, ids[i], fmris[i], &pgs, &n_pgs, &cap_pgs);
 	if (r >= 0)
-		r = collect_pgs(b, e.id, e.fmri, &pgs, &n_pgs);
+		r = collect_pgs(b, e.id, e.fmri, &pgs, &n_pgs, &cap_pgs);
 	if (r >= 0)
 		r = delete_rows(b, ids, n_children, e.id);
 	if (r >= 0)

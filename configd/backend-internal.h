@@ -76,6 +76,8 @@ typedef struct pg_loc {
 
 /* Sets the message and returns err, a negative scf_error_t. */
 int backend_fail(backend_t *b, int err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* backend_fail() for a shortage of memory: -SCF_ERROR_NO_RESOURCES, "out of memory". */
+int backend_oom(backend_t *b);
 /* Sets the message for an answer that is not a failure (backend_commit()'s not-latest). */
 void backend_explain(backend_t *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Maps a SQLite result code to a negative scf_error_t, sets the message, returns the code. */

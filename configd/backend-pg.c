@@ -88,7 +88,7 @@ static int fill_loc(backend_t *b, sqlite3_stmt *s, int first, int where, pg_loc_
 	ret->flags = (uint32_t)sqlite3_column_int64(s, first + 2);
 	ret->gen = (uint64_t)sqlite3_column_int64(s, first + 3);
 	if (!ret->type)
-		return backend_fail(b, -SCF_ERROR_NO_RESOURCES, "out of memory");
+		return backend_oom(b);
 	return 1;
 }
 
@@ -134,20 +134,19 @@ int backend_props_read(backend_t *b, const pg_loc_t *loc, scf_property_t **ret, 
 {
 	_cleanup_stmt_ sqlite3_stmt *s = backend_stmt(b, STMT_PROPS_READ, loc->where);
 	scf_property_t *props = NULL;
-	size_t n = 0;
+	size_t n = 0, cap = 0;
 	int r;
 
 	if (!s)
 		return -SCF_ERROR_BACKEND_ACCESS;
 	sqlite3_bind_int64(s, 1, loc->id);
 	while ((r = backend_step_row(b, s, "reading properties")) > 0) {
-		scf_property_t *a = realloc(props, (n + 1) * sizeof(*props)), *p;
+		scf_property_t *p;
 
-		if (!a) {
-			r = backend_fail(b, -SCF_ERROR_NO_RESOURCES, "out of memory");
+		if (GREEDY_REALLOC(props, cap, n + 1) < 0) {
+			r = backend_oom(b);
 			break;
 		}
-		props = a;
 		p = &props[n++];
 		*p = (scf_property_t){
 		        .name = strdup((const char *)sqlite3_column_text(s, 0)),
@@ -156,7 +155,7 @@ int backend_props_read(backend_t *b, const pg_loc_t *loc, scf_property_t **ret, 
 		r = values_decode(sqlite3_column_blob(s, 2), (size_t)sqlite3_column_bytes(s, 2),
 		        &p->values, &p->n_values);
 		if (r < 0 || !p->name) {
-			r = backend_fail(b, -SCF_ERROR_NO_RESOURCES, "out of memory");
+			r = backend_oom(b);
 			break;
 		}
 	}
@@ -223,7 +222,7 @@ int backend_pg_new(
 	scf_pg_t *pg = calloc(1, sizeof(*pg));
 
 	if (!pg)
-		return backend_fail(b, -SCF_ERROR_NO_RESOURCES, "out of memory");
+		return backend_oom(b);
 	pg->entity = strdup(entity);
 	pg->name = strdup(name);
 	pg->type = strdup(loc->type);
@@ -231,7 +230,7 @@ int backend_pg_new(
 	pg->generation = loc->gen;
 	if (!pg->entity || !pg->name || !pg->type) {
 		backend_pg_free(pg);
-		return backend_fail(b, -SCF_ERROR_NO_RESOURCES, "out of memory");
+		return backend_oom(b);
 	}
 	*ret = pg;
 	return 0;
@@ -317,7 +316,7 @@ int backend_get_pg(backend_t *b, const char *entity, const char *pg, const char 
 			return r;
 		if (merge_props(p, sp, sn) < 0) {
 			backend_props_free(sp, sn);
-			return backend_fail(b, -SCF_ERROR_NO_RESOURCES, "out of memory");
+			return backend_oom(b);
 		}
 	}
 	*ret = TAKE_PTR(p);
@@ -328,7 +327,7 @@ static int list_level(backend_t *b, const view_t *v, int level, scf_pg_info_t **
 {
 	_cleanup_stmt_ sqlite3_stmt *s = NULL;
 	scf_pg_info_t *l = NULL;
-	size_t n = 0;
+	size_t n = 0, cap = 0;
 	int r;
 
 	if (v->snap) {
@@ -345,13 +344,10 @@ static int list_level(backend_t *b, const view_t *v, int level, scf_pg_info_t **
 	if (!s)
 		return -SCF_ERROR_BACKEND_ACCESS;
 	while ((r = backend_step_row(b, s, "listing property groups")) > 0) {
-		scf_pg_info_t *a = realloc(l, (n + 1) * sizeof(*l));
-
-		if (!a) {
-			r = backend_fail(b, -SCF_ERROR_NO_RESOURCES, "out of memory");
+		if (GREEDY_REALLOC(l, cap, n + 1) < 0) {
+			r = backend_oom(b);
 			break;
 		}
-		l = a;
 		l[n++] = (scf_pg_info_t){
 		        .name = strdup((const char *)sqlite3_column_text(s, 0)),
 		        .type = strdup((const char *)sqlite3_column_text(s, 1)),
@@ -359,7 +355,7 @@ static int list_level(backend_t *b, const view_t *v, int level, scf_pg_info_t **
 		        .generation = (uint64_t)sqlite3_column_int64(s, 3),
 		};
 		if (!l[n - 1].name || !l[n - 1].type) {
-			r = backend_fail(b, -SCF_ERROR_NO_RESOURCES, "out of memory");
+			r = backend_oom(b);
 			break;
 		}
 	}
@@ -430,7 +426,7 @@ int backend_list_pgs(backend_t *b, const char *entity, const char *snapshot, boo
 	}
 	r = merge_infos(own, on, svc, sn, ret, ret_n);
 	if (r < 0)
-		return backend_fail(b, r, "out of memory");
+		return backend_oom(b);
 	return 0;
 }
 

@@ -231,14 +231,14 @@ int backend_list_snapshots(backend_t *b, const char *instance, char ***ret)
 		return r;
 	l = strv_new_empty();
 	if (!l)
-		return backend_fail(b, -SCF_ERROR_NO_RESOURCES, "out of memory");
+		return backend_oom(b);
 	s = backend_stmt(b, STMT_SNAP_LIST, DB_MAIN);
 	if (!s)
 		return -SCF_ERROR_BACKEND_ACCESS;
 	sqlite3_bind_int64(s, 1, e.id);
 	while ((r = backend_step_row(b, s, "listing snapshots")) > 0)
 		if (strv_extend_counted(&l, &n, (const char *)sqlite3_column_text(s, 0)) < 0)
-			return backend_fail(b, -SCF_ERROR_NO_RESOURCES, "out of memory");
+			return backend_oom(b);
 	if (r < 0)
 		return r;
 	*ret = TAKE_PTR(l);

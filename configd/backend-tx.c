@@ -41,7 +41,7 @@ static int prepare_values(
 		        SCF_LIMIT_MAX_VALUES);
 	canon = calloc(c->n_values + 1, sizeof(char *));
 	if (!canon)
-		return backend_fail(b, -SCF_ERROR_NO_RESOURCES, "out of memory");
+		return backend_oom(b);
 	for (size_t i = 0; i < c->n_values; i++) {
 		const char *v = c->values[i] ? c->values[i] : "";
 
@@ -55,10 +55,10 @@ static int prepare_values(
 		if (!canon[i]) /* the model may skip the copy when only checking */
 			canon[i] = strdup(v);
 		if (!canon[i])
-			return backend_fail(b, -SCF_ERROR_NO_RESOURCES, "out of memory");
+			return backend_oom(b);
 	}
 	if (values_encode((const char *const *)canon, c->n_values, &out->blob, &out->len) < 0)
-		return backend_fail(b, -SCF_ERROR_NO_RESOURCES, "out of memory");
+		return backend_oom(b);
 	return 0;
 }
 
@@ -96,7 +96,7 @@ int backend_cmds_prepare(backend_t *b, const char *where, const backend_cmd_t *c
 	int r = 0;
 
 	if (!p)
-		return backend_fail(b, -SCF_ERROR_NO_RESOURCES, "out of memory");
+		return backend_oom(b);
 	for (size_t i = 0; r >= 0 && i < n; i++)
 		r = prepare_one(b, where, &cmds[i], max_op, &p[i]);
 	if (r < 0) {
@@ -113,7 +113,7 @@ static int prepare_all(backend_t *b, const char *entity, const char *pg, const b
 	_cleanup_free_ char *where = NULL;
 
 	if (asprintf(&where, "%s/:properties/%s", strempty(entity), strempty(pg)) < 0)
-		return backend_fail(b, -SCF_ERROR_NO_RESOURCES, "out of memory");
+		return backend_oom(b);
 	return backend_cmds_prepare(b, where, cmds, n, SMF_CMD_COMMIT_MAX, ret);
 }
 
@@ -236,7 +236,7 @@ int backend_commit(backend_t *b, const char *entity, const char *pg, uint64_t ge
 	}
 	if (r >= 0 && n_cmds > 0) {
 		if (asprintf(&where, "%s/:properties/%s", e.fmri, pg) < 0)
-			r = backend_fail(b, -SCF_ERROR_NO_RESOURCES, "out of memory");
+			r = backend_oom(b);
 		else
 			r = apply_all(b, &loc, where, p, n_cmds);
 		if (r >= 0)

@@ -115,6 +115,11 @@ int backend_fail(backend_t *b, int err, const char *fmt, ...)
 	return err;
 }
 
+int backend_oom(backend_t *b)
+{
+	return backend_fail(b, -SCF_ERROR_NO_RESOURCES, "out of memory");
+}
+
 void backend_explain(backend_t *b, const char *fmt, ...)
 {
 	va_list ap;
@@ -194,7 +199,7 @@ sqlite3_stmt *backend_stmt(backend_t *b, stmt_id_t id, int variant)
 	else
 		sql = expand_sql(stmt_sql[id], schemas[variant]);
 	if (!sql) {
-		backend_fail(b, -SCF_ERROR_NO_RESOURCES, "out of memory");
+		backend_oom(b);
 		return NULL;
 	}
 	rc = sqlite3_prepare_v3(b->db, sql, -1, SQLITE_PREPARE_PERSISTENT, slot, NULL);
@@ -337,7 +342,7 @@ static int open_databases(backend_t *b, const char *root)
 
 	if (smf_path(root, SMF_REL_REPOSITORY, &path) < 0 ||
 	        smf_path(root, SMF_REL_NONPERSIST_DB, &b->np_path) < 0)
-		return backend_fail(b, -SCF_ERROR_NO_RESOURCES, "out of memory");
+		return backend_oom(b);
 	rc = sqlite3_open_v2(path, &b->db,
 	        SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL);
 	if (rc != SQLITE_OK)

@@ -82,6 +82,12 @@ void server_stop(configd_t *m);
 void connection_drop(connection_t *c, const char *why);
 /* Re-arms the connection's fd events and timer; call after queueing a message on it. */
 void connection_update(connection_t *c);
+/*
+ * The messages waiting in c's write queue, in *ret.  Seeing the queue empty restarts the count
+ * of queued signal bytes (CONFIGD_MAX_QUEUED_SIGNAL_BYTES), so that count only overestimates.
+ * < 0 when the bus is closed.
+ */
+int connection_queued(connection_t *c, uint64_t *ret);
 
 /* methods.c: the vtables added to every connection. */
 int methods_add_to_bus(connection_t *c);

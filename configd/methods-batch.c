@@ -16,7 +16,7 @@
 typedef struct step_list {
 	backend_step_t *steps;
 	command_list_t *cmds; /* one per step */
-	size_t n, cap;
+	size_t n, cap_steps, cap_cmds;
 } step_list_t;
 
 static void step_list_clear(step_list_t *l)
@@ -28,24 +28,6 @@ static void step_list_clear(step_list_t *l)
 	*l = (step_list_t){};
 }
 
-static int step_list_grow(step_list_t *l)
-{
-	size_t cap = l->cap ? l->cap * 2 : 16;
-	backend_step_t *s;
-	command_list_t *c;
-
-	s = realloc(l->steps, cap * sizeof(*s));
-	if (!s)
-		return -ENOMEM;
-	l->steps = s;
-	c = realloc(l->cmds, cap * sizeof(*c));
-	if (!c)
-		return -ENOMEM;
-	l->cmds = c;
-	l->cap = cap;
-	return 0;
-}
-
 /* Reads one "(" SMF_BUS_STEP ")"; 0 at the end of the array. */
 static int read_step(sd_bus_message *m, step_list_t *l)
 {
@@ -55,7 +37,8 @@ static int read_step(sd_bus_message *m, step_list_t *l)
 	r = sd_bus_message_enter_container(m, 'r', SMF_BUS_STEP);
 	if (r <= 0)
 		return r;
-	if (l->n == l->cap && step_list_grow(l) < 0)
+	if (GREEDY_REALLOC(l->steps, l->cap_steps, l->n + 1) < 0 ||
+	        GREEDY_REALLOC(l->cmds, l->cap_cmds, l->n + 1) < 0)
 		return -ENOMEM;
 	s = &l->steps[l->n];
 	*s = (backend_step_t){};

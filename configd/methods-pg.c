@@ -1,6 +1,7 @@
 /* methods-pg.c: property groups and transactions over D-Bus. */
 #include <stdlib.h>
 
+#include "macro.h"
 #include "methods.h"
 #include "probes.h"
 #include "strv.h"
@@ -139,7 +140,6 @@ static int read_command(sd_bus_message *m, command_list_t *l)
 	const char *prop, *type;
 	char **values = NULL;
 	uint32_t op;
-	void *a;
 	int r;
 
 	r = sd_bus_message_enter_container(m, 'r', SMF_BUS_COMMAND);
@@ -150,19 +150,14 @@ static int read_command(sd_bus_message *m, command_list_t *l)
 		r = sd_bus_message_read_strv(m, &values);
 	if (r >= 0)
 		r = sd_bus_message_exit_container(m);
-	if (r >= 0 && !(a = realloc(l->cmds, (l->n + 1) * sizeof(*l->cmds))))
-		r = -ENOMEM;
-	if (r >= 0) {
-		l->cmds = a;
-		a = realloc(l->values, (l->n + 1) * sizeof(*l->values));
-		if (!a)
-			r = -ENOMEM;
-	}
+	if (r >= 0)
+		r = GREEDY_REALLOC(l->cmds, l->cap_cmds, l->n + 1);
+	if (r >= 0)
+		r = GREEDY_REALLOC(l->values, l->cap_values, l->n + 1);
 	if (r < 0) {
 		strv_free(values);
 		return r;
 	}
-	l->values = a;
 	l->values[l->n] = values;
 	l->cmds[l->n++] = (backend_cmd_t){.op = op,
 	        .prop = prop,

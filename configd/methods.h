@@ -25,7 +25,7 @@ int method_commit(sd_bus_message *m, void *userdata, sd_bus_error *error);
 typedef struct command_list {
 	backend_cmd_t *cmds;
 	char ***values; /* owned value lists, one per command */
-	size_t n;
+	size_t n, cap_cmds, cap_values;
 } command_list_t;
 
 void command_list_clear(command_list_t *l);

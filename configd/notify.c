@@ -74,10 +74,8 @@ static bool too_far_behind(connection_t *c, uint64_t more)
 {
 	uint64_t queued = 0;
 
-	if (sd_bus_get_n_queued_write(c->bus, &queued) < 0)
+	if (connection_queued(c, &queued) < 0)
 		return false; /* closed: sd_bus_send() says so below */
-	if (queued == 0)
-		c->queued_signal_bytes = 0;
 	if (queued >= CONFIGD_MAX_QUEUED_SIGNALS) {
 		log_warning("connection %llu (pid %d): %llu notifications unread; closing it",
 		        (unsigned long long)c->id, (int)c->pid, (unsigned long long)queued);

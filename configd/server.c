@@ -105,6 +105,15 @@ static int on_disconnected(sd_bus_message *msg, void *userdata, sd_bus_error *er
 	return 0;
 }
 
+int connection_queued(connection_t *c, uint64_t *ret)
+{
+	int r = sd_bus_get_n_queued_write(c->bus, ret);
+
+	if (r >= 0 && *ret == 0)
+		c->queued_signal_bytes = 0;
+	return r;
+}
+
 void connection_update(connection_t *c)
 {
 	uint64_t until = UINT64_MAX, queued = 0;
@@ -112,8 +121,11 @@ void connection_update(connection_t *c)
 
 	if (c->defer_free || !c->io)
 		return;
-	if (sd_bus_get_n_queued_write(c->bus, &queued) >= 0 && queued == 0)
-		c->queued_signal_bytes = 0;
+	/*
+	 * Not redundant with notify.c's look before a send: this one also sees the queue that a
+	 * send or a round of processing has just emptied, which keeps the byte count tight.
+	 */
+	(void)connection_queued(c, &queued);
 	events = sd_bus_get_events(c->bus);
 	if (events < 0) {
 		connection_drop(c, "bus closed");

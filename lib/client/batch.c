@@ -126,17 +126,8 @@ static int set_values(batch_step_t *s, scf_batch_t *b, const char *const *values
 /* Appends *s (taking its contents) when r says the adder's checks passed. */
 static int push(scf_batch_t *b, batch_step_t *s, int r)
 {
-	if (r >= 0 && b->n == b->cap) {
-		size_t cap = b->cap ? b->cap * 2 : 32;
-		batch_step_t *a = realloc(b->steps, cap * sizeof(*a));
-
-		if (!a)
-			r = oom(b);
-		else {
-			b->steps = a;
-			b->cap = cap;
-		}
-	}
+	if (r >= 0 && GREEDY_REALLOC(b->steps, b->cap, b->n + 1) < 0)
+		r = oom(b);
 	if (r < 0) {
 		step_done(s);
 		return r;
@@ -145,14 +136,44 @@ static int push(scf_batch_t *b, batch_step_t *s, int r)
 	return 0;
 }
 
+/*
+ * The start of every adder: a batch to add to, the handle's error cleared, and the step's
+ * entity checked.  What it returns goes to push(), which drops the step on failure.
+ */
+static int step_begin(scf_batch_t *b, batch_step_t *s, const char *fmri, entity_kind_t kind)
+{
+	if (!b)
+		return -SCF_ERROR_INVALID_ARGUMENT;
+	client_clear_error(b->h);
+	return set_entity(b, s, fmri, kind);
+}
+
+/* The start of every pg step: entity and pg name. */
+static int pg_step_begin(scf_batch_t *b, batch_step_t *s, const char *entity, const char *pg)
+{
+	int r = step_begin(b, s, entity, KIND_ANY);
+
+	if (r >= 0)
+		r = set_name(b, &s->pg, pg, "property group");
+	return r;
+}
+
+/* The start of a property step: entity, pg and property name. */
+static int prop_step_begin(
+        scf_batch_t *b, batch_step_t *s, const char *entity, const char *pg, const char *prop)
+{
+	int r = pg_step_begin(b, s, entity, pg);
+
+	if (r >= 0)
+		r = set_name(b, &s->prop, prop, "property");
+	return r;
+}
+
 static int add_entity_step(scf_batch_t *b, smf_step_op_t op, const char *fmri, entity_kind_t kind)
 {
 	batch_step_t s = {.op = op};
 
-	if (!b)
-		return -SCF_ERROR_INVALID_ARGUMENT;
-	client_clear_error(b->h);
-	return push(b, &s, set_entity(b, &s, fmri, kind));
+	return push(b, &s, step_begin(b, &s, fmri, kind));
 }
 
 int scf_batch_service_ensure(scf_batch_t *b, const char *service_fmri)
@@ -178,37 +199,19 @@ int scf_batch_refresh(scf_batch_t *b, const char *instance)
 int scf_batch_snapshot_take(scf_batch_t *b, const char *instance, const char *name)
 {
 	batch_step_t s = {.op = SMF_STEP_SNAPSHOT_TAKE};
-	int r;
+	int r = step_begin(b, &s, instance, KIND_INSTANCE);
 
-	if (!b)
-		return -SCF_ERROR_INVALID_ARGUMENT;
-	client_clear_error(b->h);
-	r = set_entity(b, &s, instance, KIND_INSTANCE);
 	if (r >= 0)
 		r = set_name(b, &s.name, name, "snapshot");
 	return push(b, &s, r);
-}
-
-/* The start of every pg step: entity and pg name. */
-static int pg_step(scf_batch_t *b, batch_step_t *s, const char *entity, const char *pg)
-{
-	int r = set_entity(b, s, entity, KIND_ANY);
-
-	if (r >= 0)
-		r = set_name(b, &s->pg, pg, "property group");
-	return r;
 }
 
 int scf_batch_pg_ensure(
         scf_batch_t *b, const char *entity, const char *pg, const char *type, uint32_t flags)
 {
 	batch_step_t s = {.op = SMF_STEP_PG_ENSURE, .flags = flags};
-	int r;
+	int r = pg_step_begin(b, &s, entity, pg);
 
-	if (!b)
-		return -SCF_ERROR_INVALID_ARGUMENT;
-	client_clear_error(b->h);
-	r = pg_step(b, &s, entity, pg);
 	if (r >= 0)
 		r = set_name(b, &s.type, type, "property group type");
 	return push(b, &s, r);
@@ -218,24 +221,15 @@ int scf_batch_pg_delete(scf_batch_t *b, const char *entity, const char *pg)
 {
 	batch_step_t s = {.op = SMF_STEP_PG_DELETE};
 
-	if (!b)
-		return -SCF_ERROR_INVALID_ARGUMENT;
-	client_clear_error(b->h);
-	return push(b, &s, pg_step(b, &s, entity, pg));
+	return push(b, &s, pg_step_begin(b, &s, entity, pg));
 }
 
 int scf_batch_prop_set(scf_batch_t *b, const char *entity, const char *pg, const char *prop,
         scf_type_t type, const char *const *values, size_t n)
 {
 	batch_step_t s = {.op = SMF_STEP_PROPS, .cmd_op = SMF_CMD_SET, .value_type = type};
-	int r;
+	int r = prop_step_begin(b, &s, entity, pg, prop);
 
-	if (!b)
-		return -SCF_ERROR_INVALID_ARGUMENT;
-	client_clear_error(b->h);
-	r = pg_step(b, &s, entity, pg);
-	if (r >= 0)
-		r = set_name(b, &s.prop, prop, "property");
 	if (r >= 0)
 		r = set_values(&s, b, values, n);
 	return push(b, &s, r);
@@ -244,15 +238,8 @@ int scf_batch_prop_set(scf_batch_t *b, const char *entity, const char *pg, const
 int scf_batch_prop_delete(scf_batch_t *b, const char *entity, const char *pg, const char *prop)
 {
 	batch_step_t s = {.op = SMF_STEP_PROPS, .cmd_op = SMF_CMD_REMOVE};
-	int r;
 
-	if (!b)
-		return -SCF_ERROR_INVALID_ARGUMENT;
-	client_clear_error(b->h);
-	r = pg_step(b, &s, entity, pg);
-	if (r >= 0)
-		r = set_name(b, &s.prop, prop, "property");
-	return push(b, &s, r);
+	return push(b, &s, prop_step_begin(b, &s, entity, pg, prop));
 }
 
 static int append_step(sd_bus_message *m, const batch_step_t *s)
@@ -260,20 +247,13 @@ static int append_step(sd_bus_message *m, const batch_step_t *s)
 	int r = sd_bus_message_open_container(m, 'r', SMF_BUS_STEP);
 
 	if (r >= 0)
-		r = sd_bus_message_append(m, "ussssu", s->op, s->fmri, strempty(s->pg),
+		r = sd_bus_message_append(m, "ussssu", (uint32_t)s->op, s->fmri, strempty(s->pg),
 		        strempty(s->name), strempty(s->type), s->flags);
 	if (r >= 0)
 		r = sd_bus_message_open_container(m, 'a', "(" SMF_BUS_COMMAND ")");
-	if (r >= 0 && s->op == SMF_STEP_PROPS) {
-		r = sd_bus_message_open_container(m, 'r', SMF_BUS_COMMAND);
-		if (r >= 0)
-			r = sd_bus_message_append(m, "uss", s->cmd_op, s->prop,
-			        s->values ? scf_type_to_string(s->value_type) : "");
-		if (r >= 0)
-			r = sd_bus_message_append_strv(m, s->values);
-		if (r >= 0)
-			r = sd_bus_message_close_container(m);
-	}
+	/* One command per PROPS step, so that configd's step numbers are the caller's. */
+	if (r >= 0 && s->op == SMF_STEP_PROPS)
+		r = client_append_command(m, s->cmd_op, s->prop, s->value_type, s->values);
 	if (r >= 0)
 		r = sd_bus_message_close_container(m);
 	if (r >= 0)

@@ -27,7 +27,7 @@ struct scf_handle {
 	char *errmsg;           /* NULL: scf_strerror(last_error), or "" */
 	scf_error_t last_error; /* of the last failed call; SCF_ERROR_NONE after a success */
 	uint64_t timeout_usec;
-	/* Notifications in arrival order; the signal callback appends, scf_notify_wait pops. */
+	/* Notifications in arrival order (fifo.h); the signal callback pushes, scf_notify_wait pops. */
 	notify_entry_t *notify_head, *notify_tail;
 	/* A notification we could not queue (out of memory): reported by the next wait. */
 	int notify_error;
@@ -70,5 +70,11 @@ int client_property_copy(const scf_property_t *src, scf_property_t *dst);
  */
 int client_normalize_values(scf_handle_t *h, const char *entity, const char *pg, const char *prop,
         scf_type_t type, const char *const *values, size_t n, char ***ret);
+/*
+ * Appends one command (SMF_BUS_COMMAND) to m, for Commit (tx.c) and for a Batch PROPS step
+ * (batch.c); DELETE and REMOVE send no type and no values (tx.c).
+ */
+int client_append_command(
+        sd_bus_message *m, smf_cmd_op_t op, const char *prop, scf_type_t type, char **values);
 
 #endif

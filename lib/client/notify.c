@@ -14,6 +14,7 @@
  * callers drain with a zero timeout before polling again.
  */
 #include "client-internal.h"
+#include "fifo.h"
 
 struct notify_entry {
 	notify_entry_t *next;
@@ -38,13 +39,10 @@ static void notify_entry_free(notify_entry_t *e)
 
 void client_notify_free_queue(scf_handle_t *h)
 {
-	while (h->notify_head) {
-		notify_entry_t *e = h->notify_head;
+	notify_entry_t *e;
 
-		h->notify_head = e->next;
+	while ((e = FIFO_POP(h->notify_head, h->notify_tail)))
 		notify_entry_free(e);
-	}
-	h->notify_tail = NULL;
 }
 
 static int parse_signal(sd_bus_message *m, scf_notification_t *n)
@@ -91,11 +89,7 @@ static int on_signal(sd_bus_message *m, void *userdata, sd_bus_error *ret_error)
 			h->notify_error = r == -ENOMEM ? -SCF_ERROR_NO_MEMORY : -SCF_ERROR_INTERNAL;
 		return 0;
 	}
-	if (h->notify_tail)
-		h->notify_tail->next = e;
-	else
-		h->notify_head = e;
-	h->notify_tail = e;
+	FIFO_PUSH(h->notify_head, h->notify_tail, e);
 	return 0;
 }
 
@@ -157,11 +151,8 @@ int scf_notify_reset(scf_handle_t *h)
 
 static int pop(scf_handle_t *h, scf_notification_t *ret)
 {
-	notify_entry_t *e = h->notify_head;
+	notify_entry_t *e = FIFO_POP(h->notify_head, h->notify_tail);
 
-	h->notify_head = e->next;
-	if (!h->notify_head)
-		h->notify_tail = NULL;
 	*ret = e->n;
 	e->n = (scf_notification_t){};
 	notify_entry_free(e);

@@ -15,8 +15,8 @@
 typedef struct tx_cmd {
 	smf_cmd_op_t op;
 	char *prop;
-	scf_type_t type;
-	char **values;
+	scf_type_t type; /* SCF_TYPE_INVALID for DELETE */
+	char **values;   /* canonical; NULL for DELETE */
 } tx_cmd_t;
 
 struct scf_tx {
@@ -26,7 +26,7 @@ struct scf_tx {
 	scf_pg_t *pg;
 	uint64_t generation;
 	tx_cmd_t *cmds;
-	size_t n_cmds;
+	size_t n_cmds, cap_cmds;
 };
 
 static void tx_drop_commands(scf_tx_t *tx)
@@ -37,7 +37,7 @@ static void tx_drop_commands(scf_tx_t *tx)
 	}
 	free(tx->cmds);
 	tx->cmds = NULL;
-	tx->n_cmds = 0;
+	tx->n_cmds = tx->cap_cmds = 0;
 }
 
 void scf_tx_free(scf_tx_t *tx)
@@ -179,7 +179,6 @@ static int add_command(scf_tx_t *tx, smf_cmd_op_t op, const char *prop, scf_type
 {
 	_cleanup_strv_free_ char **canon = NULL;
 	_cleanup_free_ char *name = NULL;
-	tx_cmd_t *a;
 	int r;
 
 	client_clear_error(tx->h);
@@ -191,17 +190,14 @@ static int add_command(scf_tx_t *tx, smf_cmd_op_t op, const char *prop, scf_type
 		        tx->h, tx->pg->entity, tx->pgname, prop, type, values, n, &canon);
 		if (r < 0)
 			return r;
-	} else if (!(canon = strv_new_empty()))
-		return client_set_error(tx->h, -SCF_ERROR_NO_MEMORY, "out of memory");
+	}
 	name = strdup(prop);
-	a = realloc(tx->cmds, (tx->n_cmds + 1) * sizeof(*a));
-	if (!name || !a)
+	if (!name || GREEDY_REALLOC(tx->cmds, tx->cap_cmds, tx->n_cmds + 1) < 0)
 		return client_set_error(tx->h, -SCF_ERROR_NO_MEMORY, "out of memory");
-	tx->cmds = a;
 	tx->cmds[tx->n_cmds++] = (tx_cmd_t){
 	        .op = op,
 	        .prop = TAKE_PTR(name),
-	        .type = op == SMF_CMD_DELETE ? SCF_TYPE_ASTRING : type,
+	        .type = type,
 	        .values = TAKE_PTR(canon),
 	};
 	return 0;
@@ -238,6 +234,23 @@ int scf_tx_delete(scf_tx_t *tx, const char *prop)
 	return add_command(tx, SMF_CMD_DELETE, prop, SCF_TYPE_INVALID, NULL, 0);
 }
 
+int client_append_command(
+        sd_bus_message *m, smf_cmd_op_t op, const char *prop, scf_type_t type, char **values)
+{
+	/* DELETE and REMOVE ignore type and values (docs/protocol.md): they travel empty. */
+	bool del = op == SMF_CMD_DELETE || op == SMF_CMD_REMOVE;
+	int r = sd_bus_message_open_container(m, 'r', SMF_BUS_COMMAND);
+
+	if (r >= 0)
+		r = sd_bus_message_append(m, "uss", (uint32_t)op, prop,
+		        del ? "" : strempty(scf_type_to_string(type)));
+	if (r >= 0)
+		r = sd_bus_message_append_strv(m, del ? NULL : values);
+	if (r >= 0)
+		r = sd_bus_message_close_container(m);
+	return r;
+}
+
 static int append_commands(scf_tx_t *tx, sd_bus_message *m)
 {
 	int r;
@@ -246,14 +259,7 @@ static int append_commands(scf_tx_t *tx, sd_bus_message *m)
 	for (size_t i = 0; r >= 0 && i < tx->n_cmds; i++) {
 		const tx_cmd_t *c = &tx->cmds[i];
 
-		r = sd_bus_message_open_container(m, 'r', SMF_BUS_COMMAND);
-		if (r >= 0)
-			r = sd_bus_message_append(
-			        m, "uss", c->op, c->prop, scf_type_to_string(c->type));
-		if (r >= 0)
-			r = sd_bus_message_append_strv(m, c->values);
-		if (r >= 0)
-			r = sd_bus_message_close_container(m);
+		r = client_append_command(m, c->op, c->prop, c->type, c->values);
 	}
 	if (r >= 0)
 		r = sd_bus_message_close_container(m);
