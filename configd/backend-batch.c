@@ -368,6 +368,8 @@ static int collect_events(backend_t *b, const records_t *t, events_t *out)
 		if (exists < 0)
 			return exists;
 		if (exists && record_is_orig(rec)) {
+			/* One new generation per changed original, never a step back. */
+			assert(!rec->changed || cur.gen == rec->orig_gen + 1);
 			if (rec->changed)
 				r = event_add(
 				        b, out, false, false, rec, cur.type, cur.flags, cur.gen);

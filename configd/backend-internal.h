@@ -9,6 +9,7 @@
 #ifndef CONFIGD_BACKEND_INTERNAL_H
 #define CONFIGD_BACKEND_INTERNAL_H
 
+#include <pthread.h>
 #include <sqlite3.h>
 
 #include "backend.h"
@@ -54,7 +55,14 @@ struct backend {
 	sqlite3 *db;
 	char *np_path;
 	char *errmsg;
-	unsigned tx_depth; /* nested backend_tx_begin()s: only the outermost touches SQLite */
+	/*
+	 * Nested backend_tx_begin()s: only the outermost touches SQLite.  Never below 0 (commit
+	 * and rollback assert it is positive) and 0 again when a request is done (configd asserts
+	 * it between requests, backend_tx_depth()).
+	 */
+	unsigned tx_depth;
+	/* The one thread that may use the connection (SQLITE_OPEN_NOMUTEX): backend_open()'s. */
+	pthread_t thread;
 	sqlite3_stmt *stmts[_STMT_MAX][_DB_VARIANTS];
 };
 
@@ -84,7 +92,10 @@ void backend_explain(backend_t *b, const char *fmt, ...) __attribute__((format(p
 int backend_sqlite_fail(backend_t *b, int rc, const char *what);
 void backend_clear_error(backend_t *b);
 
-/* The cached statement, reset and unbound; NULL (message set) if it cannot be prepared. */
+/*
+ * The cached statement, reset and unbound; NULL (message set) if it cannot be prepared.  Every
+ * statement passes here, so this is where the one-thread rule is asserted.
+ */
 sqlite3_stmt *backend_stmt(backend_t *b, stmt_id_t id, int variant);
 /* Steps a statement expected to return no rows (or whose rows do not matter); 0 or error. */
 int backend_step_done(backend_t *b, sqlite3_stmt *s, const char *what);

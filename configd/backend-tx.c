@@ -158,8 +158,12 @@ int backend_cmd_apply(backend_t *b, const pg_loc_t *loc, const char *where, cons
 
 int backend_pg_set_generation(backend_t *b, const pg_loc_t *loc, uint64_t gen)
 {
-	_cleanup_stmt_ sqlite3_stmt *s = backend_stmt(b, STMT_PG_SET_GEN, loc->where);
+	_cleanup_stmt_ sqlite3_stmt *s = NULL;
 
+	/* A generation only grows: a reader holding the old one must see "not latest". */
+	assert(gen > loc->gen);
+	assert(b->tx_depth > 0);
+	s = backend_stmt(b, STMT_PG_SET_GEN, loc->where);
 	if (!s)
 		return -SCF_ERROR_BACKEND_ACCESS;
 	sqlite3_bind_int64(s, 1, loc->id);
@@ -180,6 +184,8 @@ static int apply_all(
 {
 	int r = backend_tx_begin(b);
 
+	if (r < 0)
+		return r;
 	for (size_t i = 0; r >= 0 && i < n; i++)
 		r = backend_cmd_apply(b, loc, where, &p[i]);
 	if (r >= 0 && cmds_may_grow(p, n))
@@ -241,6 +247,7 @@ int backend_commit(backend_t *b, const char *entity, const char *pg, uint64_t ge
 			r = apply_all(b, &loc, where, p, n_cmds);
 		if (r >= 0)
 			loc.gen++;
+		assert(r < 0 || loc.gen == generation + 1);
 	}
 	backend_cmds_free(p, n_cmds);
 	if (r < 0)

@@ -24,7 +24,10 @@
  *   reads never check anything.
  * - Every multi-statement write runs inside backend_tx_begin()/backend_tx_commit(); any failure
  *   rolls the whole transaction back before the error is returned.
- * - Only configd's single thread touches the connection (opened SQLITE_OPEN_NOMUTEX).
+ * - Only configd's single thread touches the connection (opened SQLITE_OPEN_NOMUTEX): the
+ *   thread that opened it, asserted on every statement.
+ * - Transactions nest by counting; the depth is never negative and is 0 whenever no backend
+ *   call is running, which configd asserts between requests.
  */
 #include <assert.h>
 #include <stdarg.h>
@@ -187,6 +190,7 @@ sqlite3_stmt *backend_stmt(backend_t *b, stmt_id_t id, int variant)
 	sqlite3_stmt **slot = &b->stmts[id][variant];
 	int rc;
 
+	assert(pthread_equal(b->thread, pthread_self()));
 	if (*slot) {
 		sqlite3_reset(*slot);
 		sqlite3_clear_bindings(*slot);
@@ -241,6 +245,11 @@ static int exec_simple(backend_t *b, stmt_id_t id, const char *what)
 	return backend_step_done(b, s, what);
 }
 
+unsigned backend_tx_depth(const backend_t *b)
+{
+	return b->tx_depth;
+}
+
 int backend_tx_begin(backend_t *b)
 {
 	int r;
@@ -269,6 +278,7 @@ static void rollback_now(backend_t *b)
 
 void backend_tx_rollback(backend_t *b)
 {
+	assert(b->tx_depth > 0);
 	if (b->tx_depth > 1) {
 		b->tx_depth--;
 		return;
@@ -280,6 +290,7 @@ int backend_tx_commit(backend_t *b)
 {
 	int r;
 
+	assert(b->tx_depth > 0);
 	if (b->tx_depth > 1) {
 		b->tx_depth--;
 		return 0;
@@ -381,6 +392,7 @@ int backend_open(const char *root, backend_t **ret, char **errmsg)
 
 	if (!b)
 		return -SCF_ERROR_NO_MEMORY;
+	b->thread = pthread_self();
 	r = open_databases(b, root);
 	if (r >= 0)
 		r = backend_schema_setup(b);

@@ -51,6 +51,8 @@ typedef struct backend backend_t;
  */
 int backend_open(const char *root, backend_t **ret, char **errmsg);
 void backend_close(backend_t *b);
+/* Open transactions (nested begins); 0 whenever no backend call runs. */
+unsigned backend_tx_depth(const backend_t *b);
 /* The sentence describing the last failure (valid until the next call). */
 const char *backend_errmsg(const backend_t *b);
 

@@ -2,11 +2,15 @@
  * configd.h: the daemon's state, shared by the server, the method handlers and notify.c.
  *
  * One configd_t per process; one connection_t per accepted client.  Everything runs on the one
- * sd-event thread, so none of this is locked.
+ * sd-event thread, so none of this is locked: the thread that started serving is recorded
+ * (configd_t.thread) and every request asserts it runs there, with no backend transaction
+ * left open by the one before (connection_backend()).
  */
 #ifndef CONFIGD_CONFIGD_H
 #define CONFIGD_CONFIGD_H
 
+#include <assert.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -70,7 +74,19 @@ struct configd {
 	uint64_t next_connection_id;
 	bool refused_logged;     /* the "too many connections" line is logged once per episode */
 	connection_t *restarter; /* the connection registered as restarter, or NULL */
+	pthread_t thread;        /* the one that serves (server_start()'s) */
 };
+
+/*
+ * The backend, for a request handler of c: asserts the one-thread rule and that no transaction
+ * is open, since requests run one after the other and each leaves the backend as it found it.
+ */
+static inline backend_t *connection_backend(connection_t *c)
+{
+	assert(pthread_equal(c->configd->thread, pthread_self()));
+	assert(backend_tx_depth(c->configd->backend) == 0);
+	return c->configd->backend;
+}
 
 /* server.c */
 int server_start(configd_t *m);

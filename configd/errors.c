@@ -16,5 +16,5 @@ int configd_reply_error(sd_bus_error *error, int err, const char *msg)
 
 int configd_backend_error(connection_t *c, sd_bus_error *error, int err)
 {
-	return configd_reply_error(error, err, backend_errmsg(c->configd->backend));
+	return configd_reply_error(error, err, backend_errmsg(connection_backend(c)));
 }

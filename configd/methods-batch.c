@@ -88,7 +88,7 @@ int method_batch(sd_bus_message *m, void *userdata, sd_bus_error *error)
 	r = read_steps(m, &l);
 	if (r < 0)
 		return r;
-	applied = backend_batch(c->configd->backend, l.steps, l.n, &ev, &n_ev);
+	applied = backend_batch(connection_backend(c), l.steps, l.n, &ev, &n_ev);
 	if (applied < 0)
 		return configd_backend_error(c, error, applied);
 	for (size_t i = 0; i < n_ev; i++) {

@@ -21,7 +21,7 @@ int method_list_services(sd_bus_message *m, void *userdata, sd_bus_error *error)
 	_cleanup_strv_free_ char **l = NULL;
 	int r;
 
-	r = backend_list_services(c->configd->backend, &l);
+	r = backend_list_services(connection_backend(c), &l);
 	if (r < 0)
 		return configd_backend_error(c, error, r);
 	return reply_strv(m, l);
@@ -37,7 +37,7 @@ int method_list_instances(sd_bus_message *m, void *userdata, sd_bus_error *error
 	r = sd_bus_message_read(m, "s", &service);
 	if (r < 0)
 		return r;
-	r = backend_list_instances(c->configd->backend, service, &l);
+	r = backend_list_instances(connection_backend(c), service, &l);
 	if (r < 0)
 		return configd_backend_error(c, error, r);
 	return reply_strv(m, l);
@@ -54,8 +54,8 @@ static int add_entity(sd_bus_message *m, connection_t *c, sd_bus_error *error, b
 	r = auth_check_write(c, error, instance ? "AddInstance" : "AddService", fmri);
 	if (r < 0)
 		return r;
-	r = instance ? backend_add_instance(c->configd->backend, fmri)
-	             : backend_add_service(c->configd->backend, fmri);
+	r = instance ? backend_add_instance(connection_backend(c), fmri)
+	             : backend_add_service(connection_backend(c), fmri);
 	if (r < 0)
 		return configd_backend_error(c, error, r);
 	return sd_bus_reply_method_return(m, NULL);
@@ -86,7 +86,7 @@ int method_delete(sd_bus_message *m, void *userdata, sd_bus_error *error)
 	r = auth_check_write(c, error, "Delete", fmri);
 	if (r < 0)
 		return r;
-	r = backend_delete_entity(mgr->backend, fmri, &deleted, &n);
+	r = backend_delete_entity(connection_backend(c), fmri, &deleted, &n);
 	if (r < 0)
 		return configd_backend_error(c, error, r);
 	/* Reply first: the deleting client learns of success no later than any watcher. */
@@ -106,7 +106,7 @@ int method_exists(sd_bus_message *m, void *userdata, sd_bus_error *error)
 	r = sd_bus_message_read(m, "s", &fmri);
 	if (r < 0)
 		return r;
-	r = backend_entity_exists(c->configd->backend, fmri);
+	r = backend_entity_exists(connection_backend(c), fmri);
 	if (r < 0)
 		return configd_backend_error(c, error, r);
 	return sd_bus_reply_method_return(m, "b", r > 0);

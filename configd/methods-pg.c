@@ -18,7 +18,7 @@ int method_list_pgs(sd_bus_message *m, void *userdata, sd_bus_error *error)
 	r = sd_bus_message_read(m, "ssb", &entity, &snapshot, &composed);
 	if (r < 0)
 		return r;
-	r = backend_list_pgs(c->configd->backend, entity, snapshot, composed, &l, &n);
+	r = backend_list_pgs(connection_backend(c), entity, snapshot, composed, &l, &n);
 	if (r < 0)
 		return configd_backend_error(c, error, r);
 	r = sd_bus_message_new_method_return(m, &reply);
@@ -67,7 +67,7 @@ int method_get_pg(sd_bus_message *m, void *userdata, sd_bus_error *error)
 	r = sd_bus_message_read(m, "sssb", &entity, &name, &snapshot, &composed);
 	if (r < 0)
 		return r;
-	r = backend_get_pg(c->configd->backend, entity, name, snapshot, composed, &pg);
+	r = backend_get_pg(connection_backend(c), entity, name, snapshot, composed, &pg);
 	if (r < 0)
 		return configd_backend_error(c, error, r);
 	r = sd_bus_message_new_method_return(m, &reply);
@@ -94,7 +94,7 @@ int method_add_pg(sd_bus_message *m, void *userdata, sd_bus_error *error)
 	r = auth_check_write(c, error, "AddPg", entity);
 	if (r < 0)
 		return r;
-	r = backend_add_pg(c->configd->backend, entity, name, type, flags, &pg);
+	r = backend_add_pg(connection_backend(c), entity, name, type, flags, &pg);
 	if (r < 0)
 		return configd_backend_error(c, error, r);
 	probe_pg_created(pg);
@@ -117,7 +117,7 @@ int method_delete_pg(sd_bus_message *m, void *userdata, sd_bus_error *error)
 	r = auth_check_write(c, error, "DeletePg", entity);
 	if (r < 0)
 		return r;
-	r = backend_delete_pg(c->configd->backend, entity, name, &pg);
+	r = backend_delete_pg(connection_backend(c), entity, name, &pg);
 	if (r < 0)
 		return configd_backend_error(c, error, r);
 	r = sd_bus_reply_method_return(m, NULL);
@@ -196,12 +196,12 @@ int method_commit(sd_bus_message *m, void *userdata, sd_bus_error *error)
 	r = read_commands(m, &l);
 	if (r < 0)
 		return r;
-	committed = backend_commit(c->configd->backend, entity, name, gen, l.cmds, l.n, &pg);
+	committed = backend_commit(connection_backend(c), entity, name, gen, l.cmds, l.n, &pg);
 	if (committed < 0)
 		return configd_backend_error(c, error, committed);
 	if (committed == BACKEND_NOT_LATEST)
 		return sd_bus_error_set(
-		        error, SMF_BUS_ERROR_NOT_LATEST, backend_errmsg(c->configd->backend));
+		        error, SMF_BUS_ERROR_NOT_LATEST, backend_errmsg(connection_backend(c)));
 	/*
 	 * Traced first (the instant the pg is there for everyone), then the reply, then the
 	 * watchers (even if the writer is gone): all after the commit.

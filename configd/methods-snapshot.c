@@ -12,7 +12,7 @@ int method_list_snapshots(sd_bus_message *m, void *userdata, sd_bus_error *error
 	r = sd_bus_message_read(m, "s", &instance);
 	if (r < 0)
 		return r;
-	r = backend_list_snapshots(c->configd->backend, instance, &l);
+	r = backend_list_snapshots(connection_backend(c), instance, &l);
 	if (r < 0)
 		return configd_backend_error(c, error, r);
 	return reply_strv(m, l);
@@ -31,7 +31,7 @@ static int snapshot_write(sd_bus_message *m, connection_t *c, sd_bus_error *erro
 	r = auth_check_write(c, error, method, instance);
 	if (r < 0)
 		return r;
-	r = op(c->configd->backend, instance, name);
+	r = op(connection_backend(c), instance, name);
 	if (r < 0)
 		return configd_backend_error(c, error, r);
 	return sd_bus_reply_method_return(m, NULL);
@@ -59,7 +59,7 @@ int method_refresh(sd_bus_message *m, void *userdata, sd_bus_error *error)
 	r = auth_check_write(c, error, "Refresh", instance);
 	if (r < 0)
 		return r;
-	r = backend_refresh(c->configd->backend, instance);
+	r = backend_refresh(connection_backend(c), instance);
 	if (r < 0)
 		return configd_backend_error(c, error, r);
 	return sd_bus_reply_method_return(m, NULL);

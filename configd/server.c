@@ -142,9 +142,12 @@ void connection_update(connection_t *c)
 
 static void connection_process(connection_t *c)
 {
+	assert(pthread_equal(c->configd->thread, pthread_self()));
 	for (unsigned i = 0; i < CONNECTION_BATCH; i++) {
 		int r = sd_bus_process(c->bus, NULL);
 
+		/* A request runs to completion: none leaves a transaction open for the next. */
+		assert(!c->configd->backend || backend_tx_depth(c->configd->backend) == 0);
 		if (c->defer_free) /* it went away during this message */
 			return;
 		if (r < 0) {
@@ -317,6 +320,7 @@ int server_start(configd_t *m)
 {
 	int r;
 
+	m->thread = pthread_self();
 	r = sd_id128_randomize(&m->server_id);
 	if (r < 0)
 		return log_error_errno(r, "cannot make a server id");
