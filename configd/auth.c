@@ -10,16 +10,16 @@
 #include "configd.h"
 #include "macro.h"
 
-bool auth_may_write(const Connection *c)
+bool auth_may_write(const connection_t *c)
 {
-	return c->uid == 0 || c->uid == c->manager->owner_uid;
+	return c->uid == 0 || c->uid == c->configd->owner_uid;
 }
 
-int auth_check_write(Connection *c, sd_bus_error *error, const char *method, const char *what)
+int auth_check_write(connection_t *c, sd_bus_error *error, const char *method, const char *what)
 {
 	if (auth_may_write(c))
 		return 0;
-	return sd_bus_error_setf(error, "org.minismf.Error.PermissionDenied",
+	return sd_bus_error_setf(error, SMF_BUS_ERROR_PERMISSION_DENIED,
 	        "permission denied: uid %u may read but not modify the repository (%s%s%s)",
 	        (unsigned)c->uid, method, what ? " " : "", strempty(what));
 }

@@ -10,8 +10,8 @@
  *   backend functions the single-step methods use; their own begin/commit nest inside ours
  *   (backend_tx_begin counts), so a step sees every earlier step, a snapshot or refresh
  *   included, and a failure anywhere rolls back everything.
- * - Steps carry no generation.  Instead every pg the batch touches has a record, keyed by
- *   (canonical entity FMRI, pg name) in a hash table and kept in first-touch order, which
+ * - Steps carry no generation.  Instead every pg the batch touches has a record, found by its
+ *   pg FMRI in a hashmap_t and kept in first-touch order in an array, which
  *   remembers the pg as it was before the batch (the "original") and whether the batch
  *   changed it (a command wrote or removed a row).  An original gets generation + 1 at its
  *   first change, not at every step, so a snapshot later in the batch already captures the
@@ -24,14 +24,16 @@
  * Costs: a step is a few indexed statements on prepared (cached) statements; records are
  * found by hash, so a batch is linear in its steps and in the pgs it deletes.
  */
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "backend-internal.h"
+#include "hashmap.h"
 #include "macro.h"
 #include "strv.h"
 
-typedef struct PgRecord {
+typedef struct pg_record {
 	char *fmri; /* canonical entity */
 	char *name;
 	bool had_orig;  /* the pg existed when the batch first touched it */
@@ -40,101 +42,56 @@ typedef struct PgRecord {
 	char *orig_type;
 	uint32_t orig_flags;
 	uint64_t orig_gen;
-} PgRecord;
+} pg_record_t;
 
-typedef struct Records {
-	PgRecord *recs; /* first-touch order */
+typedef struct records {
+	pg_record_t **recs; /* first-touch order */
 	size_t n, cap;
-	uint32_t *slots; /* open addressing: index + 1, 0 free; n_slots is a power of two */
-	size_t n_slots;
-} Records;
+	hashmap_t *index; /* pg FMRI ("<entity>/:properties/<name>") -> its record */
+} records_t;
 
-static void records_clear(Records *t)
+static void record_free(pg_record_t *r)
 {
-	for (size_t i = 0; i < t->n; i++) {
-		free(t->recs[i].fmri);
-		free(t->recs[i].name);
-		free(t->recs[i].orig_type);
-	}
+	if (!r)
+		return;
+	free(r->fmri);
+	free(r->name);
+	free(r->orig_type);
+	free(r);
+}
+
+static void records_clear(records_t *t)
+{
+	for (size_t i = 0; i < t->n; i++)
+		record_free(t->recs[i]);
 	free(t->recs);
-	free(t->slots);
-	*t = (Records){};
-}
-
-static size_t hash_key(const char *fmri, const char *name)
-{
-	uint64_t h = 14695981039346656037ULL; /* FNV-1a over fmri, a NUL, name */
-
-	for (const char *p = fmri;; p++) {
-		h = (h ^ (unsigned char)*p) * 1099511628211ULL;
-		if (!*p)
-			break;
-	}
-	for (const char *p = name; *p; p++)
-		h = (h ^ (unsigned char)*p) * 1099511628211ULL;
-	return (size_t)(h ^ (h >> 29));
-}
-
-static void slot_find(const Records *t, const char *fmri, const char *name, size_t *ret)
-{
-	size_t mask = t->n_slots - 1, i = hash_key(fmri, name) & mask;
-
-	for (; t->slots[i]; i = (i + 1) & mask) {
-		const PgRecord *r = &t->recs[t->slots[i] - 1];
-
-		if (streq(r->name, name) && streq(r->fmri, fmri))
-			break;
-	}
-	*ret = i;
-}
-
-static int records_grow(Records *t)
-{
-	size_t n = t->n_slots ? t->n_slots * 2 : 64, j;
-	uint32_t *slots = calloc(n, sizeof(*slots));
-	PgRecord *a;
-
-	if (!slots)
-		return -ENOMEM;
-	a = realloc(t->recs, n / 2 * sizeof(*a));
-	if (!a) {
-		free(slots);
-		return -ENOMEM;
-	}
-	/* Both or neither: the table stays at most half full, so a probe always ends. */
-	free(t->slots);
-	t->recs = a;
-	t->cap = n / 2;
-	t->slots = slots;
-	t->n_slots = n;
-	for (size_t k = 0; k < t->n; k++) {
-		slot_find(t, t->recs[k].fmri, t->recs[k].name, &j);
-		t->slots[j] = (uint32_t)(k + 1);
-	}
-	return 0;
+	hashmap_free(t->index);
+	*t = (records_t){};
 }
 
 /*
  * The record of fmri/name, created on first touch from cur: the pg as it is now (NULL when it
  * does not exist), which is the original since nothing in the batch touched it before.
  */
-static int record_touch(Backend *b, Records *t, const char *fmri, const char *name,
-        const PgLoc *cur, PgRecord **ret)
+static int record_touch(backend_t *b, records_t *t, const char *fmri, const char *name,
+        const pg_loc_t *cur, pg_record_t **ret)
 {
-	PgRecord *r;
-	size_t i;
+	_cleanup_free_ char *key = NULL;
+	pg_record_t *r;
 
-	if (t->n_slots) {
-		slot_find(t, fmri, name, &i);
-		if (t->slots[i]) {
-			*ret = &t->recs[t->slots[i] - 1];
-			return 0;
-		}
+	/* Canonical FMRIs cannot contain "/:properties/", so the key names one pg. */
+	if (asprintf(&key, "%s/:properties/%s", fmri, name) < 0)
+		return backend_oom(b);
+	if (!t->index && !(t->index = hashmap_new()))
+		return backend_oom(b);
+	r = hashmap_get(t->index, key);
+	if (r) {
+		*ret = r;
+		return 0;
 	}
-	if (t->n + 1 > t->cap && records_grow(t) < 0)
-		return backend_fail(b, SCF_ERROR_NO_RESOURCES, "out of memory");
-	r = &t->recs[t->n];
-	*r = (PgRecord){
+	if (GREEDY_REALLOC(t->recs, t->cap, t->n + 1) < 0 || !(r = calloc(1, sizeof(*r))))
+		return backend_oom(b);
+	*r = (pg_record_t){
 	        .fmri = strdup(fmri),
 	        .name = strdup(name),
 	        .had_orig = cur != NULL,
@@ -142,53 +99,50 @@ static int record_touch(Backend *b, Records *t, const char *fmri, const char *na
 	        .orig_flags = cur ? cur->flags : 0,
 	        .orig_gen = cur ? cur->gen : 0,
 	};
-	if (!r->fmri || !r->name || (cur && !r->orig_type)) {
-		free(r->fmri);
-		free(r->name);
-		free(r->orig_type);
-		return backend_fail(b, SCF_ERROR_NO_RESOURCES, "out of memory");
+	if (!r->fmri || !r->name || (cur && !r->orig_type) || hashmap_put(t->index, key, r) < 0) {
+		record_free(r);
+		return backend_oom(b);
 	}
-	slot_find(t, fmri, name, &i);
-	t->slots[i] = (uint32_t)++t->n;
+	t->recs[t->n++] = r;
 	*ret = r;
 	return 0;
 }
 
 /* Whether the pg that exists now under this record's name is the one the batch found. */
-static bool record_is_orig(const PgRecord *r)
+static bool record_is_orig(const pg_record_t *r)
 {
 	return r->had_orig && !r->orig_gone;
 }
 
 /* The pg that exists now was deleted. */
-static void record_deleted(PgRecord *r)
+static void record_deleted(pg_record_t *r)
 {
 	if (record_is_orig(r))
 		r->orig_gone = true;
 }
 
-typedef struct Batch {
-	Backend *b;
-	Records *recs;
-	const BackendStep *step;
-	const PreparedCmd *cmds;
-} Batch;
+typedef struct batch {
+	backend_t *b;
+	records_t *recs;
+	const backend_step_t *step;
+	const prepared_cmd_t *cmds;
+} batch_t;
 
-static int lookup_kind(Backend *b, const char *fmri, bool instance, Entity *e)
+static int lookup_kind(backend_t *b, const char *fmri, bool instance, entity_t *e)
 {
 	int r = backend_entity_lookup(b, fmri, e);
 
 	if (r < 0)
 		return r;
 	if (instance != (e->parent != 0))
-		return backend_fail(b, SCF_ERROR_TYPE_MISMATCH, "%s is %s", e->fmri,
+		return backend_fail(b, -SCF_ERROR_TYPE_MISMATCH, "%s is %s", e->fmri,
 		        instance ? "a service, not an instance" : "an instance, not a service");
 	return 0;
 }
 
-static int step_entity_ensure(Batch *x, bool instance)
+static int step_entity_ensure(batch_t *x, bool instance)
 {
-	_cleanup_(entity_clear) Entity e = {};
+	_cleanup_(entity_clear) entity_t e = {};
 	int r = lookup_kind(x->b, x->step->fmri, instance, &e);
 
 	if (r != -SCF_ERROR_NOT_FOUND)
@@ -200,7 +154,7 @@ static int step_entity_ensure(Batch *x, bool instance)
 }
 
 /* Finds the pg a step names; 1 found (*loc filled), 0 not. */
-static int find_pg(Batch *x, Entity *e, PgLoc *loc)
+static int find_pg(batch_t *x, entity_t *e, pg_loc_t *loc)
 {
 	int r = backend_check_name(x->b, x->step->pg, "property group");
 
@@ -211,12 +165,12 @@ static int find_pg(Batch *x, Entity *e, PgLoc *loc)
 	return backend_pg_find(x->b, e->id, x->step->pg, loc);
 }
 
-static int step_pg_ensure(Batch *x)
+static int step_pg_ensure(batch_t *x)
 {
-	const BackendStep *s = x->step;
-	_cleanup_(entity_clear) Entity e = {};
-	_cleanup_(pgloc_clear) PgLoc loc = {};
-	PgRecord *rec;
+	const backend_step_t *s = x->step;
+	_cleanup_(entity_clear) entity_t e = {};
+	_cleanup_(pg_loc_clear) pg_loc_t loc = {};
+	pg_record_t *rec;
 	int r;
 
 	r = backend_check_name(x->b, s->type, "property group type");
@@ -225,7 +179,7 @@ static int step_pg_ensure(Batch *x)
 	if (r < 0)
 		return r;
 	if (r > 0 && (!streq(loc.type, s->type) || loc.flags != s->flags))
-		return backend_fail(x->b, SCF_ERROR_EXISTS,
+		return backend_fail(x->b, -SCF_ERROR_EXISTS,
 		        "%s: property group \"%s\" already exists with type \"%s\" and flags %#x "
 		        "(not \"%s\", %#x)",
 		        e.fmri, s->pg, loc.type, loc.flags, s->type, s->flags);
@@ -235,26 +189,26 @@ static int step_pg_ensure(Batch *x)
 	return backend_add_pg(x->b, e.fmri, s->pg, s->type, s->flags, NULL);
 }
 
-static int step_props(Batch *x)
+static int step_props(batch_t *x)
 {
-	const BackendStep *s = x->step;
-	_cleanup_(entity_clear) Entity e = {};
-	_cleanup_(pgloc_clear) PgLoc loc = {};
+	const backend_step_t *s = x->step;
+	_cleanup_(entity_clear) entity_t e = {};
+	_cleanup_(pg_loc_clear) pg_loc_t loc = {};
 	_cleanup_free_ char *where = NULL;
 	bool changed = false;
-	PgRecord *rec;
+	pg_record_t *rec;
 	int r;
 
 	r = find_pg(x, &e, &loc);
 	if (r == 0)
 		r = backend_fail(
-		        x->b, SCF_ERROR_NOT_FOUND, "%s: no property group \"%s\"", e.fmri, s->pg);
+		        x->b, -SCF_ERROR_NOT_FOUND, "%s: no property group \"%s\"", e.fmri, s->pg);
 	if (r >= 0)
 		r = record_touch(x->b, x->recs, e.fmri, s->pg, &loc, &rec);
 	if (r < 0 || s->n_cmds == 0)
 		return r;
 	if (asprintf(&where, "%s/:properties/%s", e.fmri, s->pg) < 0)
-		return backend_fail(x->b, SCF_ERROR_NO_RESOURCES, "out of memory");
+		return backend_oom(x->b);
 	for (size_t i = 0; r >= 0 && i < s->n_cmds; i++) {
 		r = backend_cmd_apply(x->b, &loc, where, &x->cmds[i]);
 		changed = changed || r > 0;
@@ -268,11 +222,11 @@ static int step_props(Batch *x)
 	return backend_pg_set_generation(x->b, &loc, rec->orig_gen + 1);
 }
 
-static int step_pg_delete(Batch *x)
+static int step_pg_delete(batch_t *x)
 {
-	_cleanup_(entity_clear) Entity e = {};
-	_cleanup_(pgloc_clear) PgLoc loc = {};
-	PgRecord *rec;
+	_cleanup_(entity_clear) entity_t e = {};
+	_cleanup_(pg_loc_clear) pg_loc_t loc = {};
+	pg_record_t *rec;
 	int r;
 
 	r = find_pg(x, &e, &loc);
@@ -289,7 +243,7 @@ static int step_pg_delete(Batch *x)
 	return backend_delete_pg(x->b, e.fmri, x->step->pg, NULL);
 }
 
-static int step_entity_delete(Batch *x)
+static int step_entity_delete(batch_t *x)
 {
 	scf_pg_t *pgs = NULL;
 	size_t n = 0;
@@ -301,8 +255,9 @@ static int step_entity_delete(Batch *x)
 		return 0;
 	}
 	for (size_t i = 0; r >= 0 && i < n; i++) {
-		PgLoc loc = {.type = pgs[i].type, .flags = pgs[i].flags, .gen = pgs[i].generation};
-		PgRecord *rec;
+		pg_loc_t loc = {
+		        .type = pgs[i].type, .flags = pgs[i].flags, .gen = pgs[i].generation};
+		pg_record_t *rec;
 
 		r = record_touch(x->b, x->recs, pgs[i].entity, pgs[i].name, &loc, &rec);
 		if (r >= 0)
@@ -312,46 +267,50 @@ static int step_entity_delete(Batch *x)
 	return r;
 }
 
-static int apply_step(Batch *x)
+static int apply_step(batch_t *x)
 {
-	switch (x->step->op) {
-	case BACKEND_STEP_SERVICE_ENSURE:
+	/* prepare_steps() refused an op code out of range before anything ran. */
+	assert(x->step->op < _SMF_STEP_MAX);
+	switch ((smf_step_op_t)x->step->op) {
+	case SMF_STEP_SERVICE_ENSURE:
 		return step_entity_ensure(x, false);
-	case BACKEND_STEP_INSTANCE_ENSURE:
+	case SMF_STEP_INSTANCE_ENSURE:
 		return step_entity_ensure(x, true);
-	case BACKEND_STEP_PG_ENSURE:
+	case SMF_STEP_PG_ENSURE:
 		return step_pg_ensure(x);
-	case BACKEND_STEP_PROPS:
+	case SMF_STEP_PROPS:
 		return step_props(x);
-	case BACKEND_STEP_PG_DELETE:
+	case SMF_STEP_PG_DELETE:
 		return step_pg_delete(x);
-	case BACKEND_STEP_ENTITY_DELETE:
+	case SMF_STEP_ENTITY_DELETE:
 		return step_entity_delete(x);
-	case BACKEND_STEP_SNAPSHOT_TAKE:
+	case SMF_STEP_SNAPSHOT_TAKE:
 		return backend_take_snapshot(x->b, x->step->fmri, x->step->name);
-	case BACKEND_STEP_REFRESH:
+	case SMF_STEP_REFRESH:
 		return backend_refresh(x->b, x->step->fmri);
+	case _SMF_STEP_MAX:
+		break;
 	}
-	return backend_fail(x->b, SCF_ERROR_INVALID_ARGUMENT, "unknown step %u", x->step->op);
+	return backend_fail(x->b, -SCF_ERROR_INVALID_ARGUMENT, "unknown step %u", x->step->op);
 }
 
 /* Prefixes the message with the step: "step 3 (svc:/a:b/:properties/pg): ...". */
-static int step_fail(Backend *b, int r, size_t i, const BackendStep *s)
+static int step_fail(backend_t *b, int r, size_t i, const backend_step_t *s)
 {
 	_cleanup_free_ char *msg = strdup(backend_errmsg(b));
-	bool pg = s->op == BACKEND_STEP_PG_ENSURE || s->op == BACKEND_STEP_PROPS ||
-	        s->op == BACKEND_STEP_PG_DELETE;
+	bool pg = s->op == SMF_STEP_PG_ENSURE || s->op == SMF_STEP_PROPS ||
+	        s->op == SMF_STEP_PG_DELETE;
 
 	if (pg)
-		return backend_fail(b, -r, "step %zu (%s/:properties/%s): %s", i + 1,
+		return backend_fail(b, r, "step %zu (%s/:properties/%s): %s", i + 1,
 		        strempty(s->fmri), strempty(s->pg), strna(msg));
-	if (s->op == BACKEND_STEP_SNAPSHOT_TAKE)
-		return backend_fail(b, -r, "step %zu (%s snapshot %s): %s", i + 1,
-		        strempty(s->fmri), strempty(s->name), strna(msg));
-	return backend_fail(b, -r, "step %zu (%s): %s", i + 1, strempty(s->fmri), strna(msg));
+	if (s->op == SMF_STEP_SNAPSHOT_TAKE)
+		return backend_fail(b, r, "step %zu (%s snapshot %s): %s", i + 1, strempty(s->fmri),
+		        strempty(s->name), strna(msg));
+	return backend_fail(b, r, "step %zu (%s): %s", i + 1, strempty(s->fmri), strna(msg));
 }
 
-void backend_pg_events_free(BackendPgEvent *events, size_t n)
+void backend_pg_events_free(backend_pg_event_t *events, size_t n)
 {
 	for (size_t i = 0; events && i < n; i++) {
 		free(events[i].pg.entity);
@@ -361,21 +320,20 @@ void backend_pg_events_free(BackendPgEvent *events, size_t n)
 	free(events);
 }
 
-typedef struct Events {
-	BackendPgEvent *ev;
-	size_t n;
-} Events;
+typedef struct events {
+	backend_pg_event_t *ev;
+	size_t n, cap;
+} events_t;
 
-static int event_add(Backend *b, Events *e, bool deleted, bool created, const PgRecord *r,
+static int event_add(backend_t *b, events_t *e, bool deleted, bool created, const pg_record_t *r,
         const char *type, uint32_t flags, uint64_t gen)
 {
-	BackendPgEvent *a = realloc(e->ev, (e->n + 1) * sizeof(*a)), *v;
+	backend_pg_event_t *v;
 
-	if (!a)
-		return backend_fail(b, SCF_ERROR_NO_RESOURCES, "out of memory");
-	e->ev = a;
-	v = &a[e->n];
-	*v = (BackendPgEvent){
+	if (GREEDY_REALLOC(e->ev, e->cap, e->n + 1) < 0)
+		return backend_oom(b);
+	v = &e->ev[e->n];
+	*v = (backend_pg_event_t){
 	        .deleted = deleted,
 	        .created = created,
 	        .pg = {.entity = strdup(r->fmri),
@@ -386,19 +344,19 @@ static int event_add(Backend *b, Events *e, bool deleted, bool created, const Pg
 	};
 	e->n++;
 	if (!v->pg.entity || !v->pg.name || !v->pg.type)
-		return backend_fail(b, SCF_ERROR_NO_RESOURCES, "out of memory");
+		return backend_oom(b);
 	return 0;
 }
 
 /* Inside the transaction: compares each record with what exists now. */
-static int collect_events(Backend *b, const Records *t, Events *out)
+static int collect_events(backend_t *b, const records_t *t, events_t *out)
 {
 	int r = 0;
 
 	for (size_t i = 0; r >= 0 && i < t->n; i++) {
-		const PgRecord *rec = &t->recs[i];
-		_cleanup_(entity_clear) Entity e = {};
-		_cleanup_(pgloc_clear) PgLoc cur = {};
+		const pg_record_t *rec = t->recs[i];
+		_cleanup_(entity_clear) entity_t e = {};
+		_cleanup_(pg_loc_clear) pg_loc_t cur = {};
 		int exists;
 
 		exists = backend_entity_lookup(b, rec->fmri, &e);
@@ -410,6 +368,8 @@ static int collect_events(Backend *b, const Records *t, Events *out)
 		if (exists < 0)
 			return exists;
 		if (exists && record_is_orig(rec)) {
+			/* One new generation per changed original, never a step back. */
+			assert(!rec->changed || cur.gen == rec->orig_gen + 1);
 			if (rec->changed)
 				r = event_add(
 				        b, out, false, false, rec, cur.type, cur.flags, cur.gen);
@@ -426,33 +386,32 @@ static int collect_events(Backend *b, const Records *t, Events *out)
 }
 
 /* Checks every PROPS step's commands before anything is written. */
-static int prepare_steps(Backend *b, const BackendStep *steps, size_t n, PreparedCmd **cmds)
+static int prepare_steps(backend_t *b, const backend_step_t *steps, size_t n, prepared_cmd_t **cmds)
 {
 	for (size_t i = 0; i < n; i++) {
-		const BackendStep *s = &steps[i];
+		const backend_step_t *s = &steps[i];
 		_cleanup_free_ char *where = NULL;
 		int r;
 
-		if (s->op >= _BACKEND_STEP_MAX) {
-			r = backend_fail(b, SCF_ERROR_INVALID_ARGUMENT, "unknown step %u", s->op);
+		if (s->op >= _SMF_STEP_MAX) {
+			r = backend_fail(b, -SCF_ERROR_INVALID_ARGUMENT, "unknown step %u", s->op);
 			return step_fail(b, r, i, s);
 		}
-		if (s->op != BACKEND_STEP_PROPS)
+		if (s->op != SMF_STEP_PROPS)
 			continue;
 		if (asprintf(&where, "%s/:properties/%s", strempty(s->fmri), strempty(s->pg)) < 0)
-			return backend_fail(b, SCF_ERROR_NO_RESOURCES, "out of memory");
-		r = backend_cmds_prepare(
-		        b, where, s->cmds, s->n_cmds, BACKEND_CMD_REMOVE, &cmds[i]);
+			return backend_oom(b);
+		r = backend_cmds_prepare(b, where, s->cmds, s->n_cmds, _SMF_CMD_MAX - 1, &cmds[i]);
 		if (r < 0)
 			return step_fail(b, r, i, s);
 	}
 	return 0;
 }
 
-static int run_steps(Backend *b, Records *t, const BackendStep *steps, size_t n,
-        PreparedCmd *const *cmds, Events *out)
+static int run_steps(backend_t *b, records_t *t, const backend_step_t *steps, size_t n,
+        prepared_cmd_t *const *cmds, events_t *out)
 {
-	Batch x = {.b = b, .recs = t};
+	batch_t x = {.b = b, .recs = t};
 	int r;
 
 	for (size_t i = 0; i < n; i++) {
@@ -465,16 +424,16 @@ static int run_steps(Backend *b, Records *t, const BackendStep *steps, size_t n,
 	return collect_events(b, t, out);
 }
 
-int backend_batch(
-        Backend *b, const BackendStep *steps, size_t n, BackendPgEvent **ret, size_t *ret_n)
+int backend_batch(backend_t *b, const backend_step_t *steps, size_t n, backend_pg_event_t **ret,
+        size_t *ret_n)
 {
-	_cleanup_(records_clear) Records t = {};
-	Events out = {};
-	PreparedCmd **cmds = calloc(n + 1, sizeof(*cmds));
+	_cleanup_(records_clear) records_t t = {};
+	events_t out = {};
+	prepared_cmd_t **cmds = calloc(n + 1, sizeof(*cmds));
 	int r;
 
 	if (!cmds)
-		return backend_fail(b, SCF_ERROR_NO_RESOURCES, "out of memory");
+		return backend_oom(b);
 	r = prepare_steps(b, steps, n, cmds);
 	if (r >= 0 && n > 0) {
 		r = backend_tx_begin(b);

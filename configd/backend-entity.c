@@ -6,6 +6,7 @@
  * again before it touches the database, so "network/ssh:default" and
  * "svc://localhost/network/ssh:default" are the same row.
  */
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,10 +14,10 @@
 #include "macro.h"
 #include "strv.h"
 
-void entity_clear(Entity *e)
+void entity_clear(entity_t *e)
 {
 	free(e->fmri);
-	*e = (Entity){};
+	*e = (entity_t){};
 }
 
 static void fmri_clearp(scf_fmri_t *f)
@@ -25,32 +26,32 @@ static void fmri_clearp(scf_fmri_t *f)
 }
 
 /* Parses an entity FMRI; *ret_canon gets the canonical form of the service or instance. */
-static int entity_parse(Backend *b, const char *fmri, scf_fmri_t *f, char **ret_canon)
+static int entity_parse(backend_t *b, const char *fmri, scf_fmri_t *f, char **ret_canon)
 {
 	scf_fmri_t e;
 	int r;
 
 	if (!fmri || !*fmri)
-		return backend_fail(b, SCF_ERROR_INVALID_ARGUMENT, "an empty FMRI names nothing");
+		return backend_fail(b, -SCF_ERROR_INVALID_ARGUMENT, "an empty FMRI names nothing");
 	if (strlen(fmri) > SCF_LIMIT_MAX_FMRI_LENGTH)
-		return backend_fail(b, SCF_ERROR_CONSTRAINT_VIOLATED,
+		return backend_fail(b, -SCF_ERROR_CONSTRAINT_VIOLATED,
 		        "FMRI of %zu bytes is longer than %d", strlen(fmri),
 		        SCF_LIMIT_MAX_FMRI_LENGTH);
 	r = scf_fmri_parse(fmri, f);
 	if (r < 0)
-		return backend_fail(b, -r, "\"%s\" is not a valid FMRI", fmri);
+		return backend_fail(b, r, "\"%s\" is not a valid FMRI", fmri);
 	if (f->pg || f->prop || !f->service)
-		return backend_fail(b, SCF_ERROR_INVALID_ARGUMENT,
+		return backend_fail(b, -SCF_ERROR_INVALID_ARGUMENT,
 		        "\"%s\" does not name a service or an instance", fmri);
 	e = (scf_fmri_t){.service = f->service, .instance = f->instance};
 	r = scf_fmri_format(&e, ret_canon);
 	if (r < 0)
-		return backend_fail(b, -r, "cannot format \"%s\"", fmri);
+		return backend_fail(b, r, "cannot format \"%s\"", fmri);
 	return 0;
 }
 
 /* 1 and *ret filled when canon exists, 0 when not. */
-static int lookup_canonical(Backend *b, const char *canon, Entity *ret)
+static int lookup_canonical(backend_t *b, const char *canon, entity_t *ret)
 {
 	_cleanup_stmt_ sqlite3_stmt *s = backend_stmt(b, STMT_ENTITY_LOOKUP, DB_MAIN);
 	int r;
@@ -65,11 +66,11 @@ static int lookup_canonical(Backend *b, const char *canon, Entity *ret)
 	ret->parent = sqlite3_column_int64(s, 1);
 	ret->fmri = strdup(canon);
 	if (!ret->fmri)
-		return backend_fail(b, SCF_ERROR_NO_RESOURCES, "out of memory");
+		return backend_oom(b);
 	return 1;
 }
 
-int backend_entity_lookup(Backend *b, const char *fmri, Entity *ret)
+int backend_entity_lookup(backend_t *b, const char *fmri, entity_t *ret)
 {
 	_cleanup_(fmri_clearp) scf_fmri_t f = {};
 	_cleanup_free_ char *canon = NULL;
@@ -82,29 +83,29 @@ int backend_entity_lookup(Backend *b, const char *fmri, Entity *ret)
 	if (r < 0)
 		return r;
 	if (r == 0)
-		return backend_fail(b, SCF_ERROR_NOT_FOUND, "%s: no such %s", canon,
+		return backend_fail(b, -SCF_ERROR_NOT_FOUND, "%s: no such %s", canon,
 		        f.instance ? "instance" : "service");
 	return 0;
 }
 
-static int list_fmris(Backend *b, sqlite3_stmt *s, int column, char ***ret)
+static int list_fmris(backend_t *b, sqlite3_stmt *s, int column, char ***ret)
 {
 	_cleanup_strv_free_ char **l = strv_new_empty();
 	size_t n = 0;
 	int r;
 
 	if (!l)
-		return backend_fail(b, SCF_ERROR_NO_RESOURCES, "out of memory");
+		return backend_oom(b);
 	while ((r = backend_step_row(b, s, "listing entities")) > 0)
 		if (strv_extend_counted(&l, &n, (const char *)sqlite3_column_text(s, column)) < 0)
-			return backend_fail(b, SCF_ERROR_NO_RESOURCES, "out of memory");
+			return backend_oom(b);
 	if (r < 0)
 		return r;
 	*ret = TAKE_PTR(l);
 	return 0;
 }
 
-int backend_list_services(Backend *b, char ***ret)
+int backend_list_services(backend_t *b, char ***ret)
 {
 	_cleanup_stmt_ sqlite3_stmt *s = backend_stmt(b, STMT_LIST_SERVICES, DB_MAIN);
 
@@ -113,10 +114,10 @@ int backend_list_services(Backend *b, char ***ret)
 	return list_fmris(b, s, 0, ret);
 }
 
-int backend_list_instances(Backend *b, const char *service, char ***ret)
+int backend_list_instances(backend_t *b, const char *service, char ***ret)
 {
 	_cleanup_stmt_ sqlite3_stmt *s = NULL;
-	_cleanup_(entity_clear) Entity e = {};
+	_cleanup_(entity_clear) entity_t e = {};
 	int r;
 
 	if (!service || !*service) {
@@ -128,7 +129,7 @@ int backend_list_instances(Backend *b, const char *service, char ***ret)
 		return r;
 	if (e.parent != 0)
 		return backend_fail(
-		        b, SCF_ERROR_TYPE_MISMATCH, "%s is an instance, not a service", e.fmri);
+		        b, -SCF_ERROR_TYPE_MISMATCH, "%s is an instance, not a service", e.fmri);
 	s = backend_stmt(b, STMT_LIST_CHILDREN, DB_MAIN);
 	if (!s)
 		return -SCF_ERROR_BACKEND_ACCESS;
@@ -136,7 +137,7 @@ int backend_list_instances(Backend *b, const char *service, char ***ret)
 	return list_fmris(b, s, 1, ret);
 }
 
-static int insert_entity(Backend *b, const char *canon, int64_t parent)
+static int insert_entity(backend_t *b, const char *canon, int64_t parent)
 {
 	_cleanup_stmt_ sqlite3_stmt *s = backend_stmt(b, STMT_ENTITY_INSERT, DB_MAIN);
 
@@ -151,26 +152,26 @@ static int insert_entity(Backend *b, const char *canon, int64_t parent)
 }
 
 /* Parses fmri for an add: checks the kind and that it does not exist yet. */
-static int prepare_add(Backend *b, const char *fmri, bool instance, scf_fmri_t *f, char **canon)
+static int prepare_add(backend_t *b, const char *fmri, bool instance, scf_fmri_t *f, char **canon)
 {
-	_cleanup_(entity_clear) Entity e = {};
+	_cleanup_(entity_clear) entity_t e = {};
 	int r;
 
 	r = entity_parse(b, fmri, f, canon);
 	if (r < 0)
 		return r;
 	if (instance != !!f->instance)
-		return backend_fail(b, SCF_ERROR_TYPE_MISMATCH, "%s is %s", *canon,
+		return backend_fail(b, -SCF_ERROR_TYPE_MISMATCH, "%s is %s", *canon,
 		        instance ? "a service, not an instance" : "an instance, not a service");
 	r = lookup_canonical(b, *canon, &e);
 	if (r < 0)
 		return r;
 	if (r > 0)
-		return backend_fail(b, SCF_ERROR_EXISTS, "%s already exists", *canon);
+		return backend_fail(b, -SCF_ERROR_EXISTS, "%s already exists", *canon);
 	return 0;
 }
 
-int backend_add_service(Backend *b, const char *fmri)
+int backend_add_service(backend_t *b, const char *fmri)
 {
 	_cleanup_(fmri_clearp) scf_fmri_t f = {};
 	_cleanup_free_ char *canon = NULL;
@@ -182,11 +183,11 @@ int backend_add_service(Backend *b, const char *fmri)
 	return insert_entity(b, canon, 0);
 }
 
-int backend_add_instance(Backend *b, const char *fmri)
+int backend_add_instance(backend_t *b, const char *fmri)
 {
 	_cleanup_(fmri_clearp) scf_fmri_t f = {};
 	_cleanup_free_ char *canon = NULL, *svc = NULL;
-	_cleanup_(entity_clear) Entity parent = {};
+	_cleanup_(entity_clear) entity_t parent = {};
 	scf_fmri_t sf;
 	int r;
 
@@ -195,18 +196,18 @@ int backend_add_instance(Backend *b, const char *fmri)
 		return r;
 	sf = (scf_fmri_t){.service = f.service};
 	if (scf_fmri_format(&sf, &svc) < 0)
-		return backend_fail(b, SCF_ERROR_NO_RESOURCES, "out of memory");
+		return backend_oom(b);
 	r = lookup_canonical(b, svc, &parent);
 	if (r < 0)
 		return r;
 	if (r == 0)
-		return backend_fail(b, SCF_ERROR_NOT_FOUND, "%s: no such service", svc);
+		return backend_fail(b, -SCF_ERROR_NOT_FOUND, "%s: no such service", svc);
 	return insert_entity(b, canon, parent.id);
 }
 
-int backend_entity_exists(Backend *b, const char *fmri)
+int backend_entity_exists(backend_t *b, const char *fmri)
 {
-	_cleanup_(entity_clear) Entity e = {};
+	_cleanup_(entity_clear) entity_t e = {};
 	int r = backend_entity_lookup(b, fmri, &e);
 
 	if (r == -SCF_ERROR_NOT_FOUND) {
@@ -216,8 +217,9 @@ int backend_entity_exists(Backend *b, const char *fmri)
 	return r < 0 ? r : 1;
 }
 
-/* Appends the pgs of one entity (both databases) to the deletion list. */
-static int collect_pgs(Backend *b, int64_t id, const char *fmri, scf_pg_t **pgs, size_t *n)
+/* Appends the pgs of one entity (both databases) to the deletion list (*n of *cap used). */
+static int collect_pgs(
+        backend_t *b, int64_t id, const char *fmri, scf_pg_t **pgs, size_t *n, size_t *cap)
 {
 	_cleanup_stmt_ sqlite3_stmt *s = backend_stmt(b, STMT_PG_LIST, DB_MAIN);
 	int r;
@@ -226,12 +228,11 @@ static int collect_pgs(Backend *b, int64_t id, const char *fmri, scf_pg_t **pgs,
 		return -SCF_ERROR_BACKEND_ACCESS;
 	sqlite3_bind_int64(s, 1, id);
 	while ((r = backend_step_row(b, s, "listing property groups")) > 0) {
-		scf_pg_t *a = realloc(*pgs, (*n + 1) * sizeof(scf_pg_t)), *p;
+		scf_pg_t *p;
 
-		if (!a)
-			return backend_fail(b, SCF_ERROR_NO_RESOURCES, "out of memory");
-		*pgs = a;
-		p = &a[(*n)++];
+		if (GREEDY_REALLOC(*pgs, *cap, *n + 1) < 0)
+			return backend_oom(b);
+		p = &(*pgs)[(*n)++];
 		*p = (scf_pg_t){
 		        .entity = strdup(fmri),
 		        .name = strdup((const char *)sqlite3_column_text(s, 0)),
@@ -240,35 +241,35 @@ static int collect_pgs(Backend *b, int64_t id, const char *fmri, scf_pg_t **pgs,
 		        .generation = (uint64_t)sqlite3_column_int64(s, 3),
 		};
 		if (!p->entity || !p->name || !p->type)
-			return backend_fail(b, SCF_ERROR_NO_RESOURCES, "out of memory");
+			return backend_oom(b);
 	}
 	return r;
 }
 
-/* Lists the instances of a service as (id, fmri) pairs. */
-static int list_children(Backend *b, int64_t id, int64_t **ids, char ***fmris, size_t *n)
+/* Lists the instances of a service as (id, fmri) pairs into empty *ids and *fmris. */
+static int list_children(backend_t *b, int64_t id, int64_t **ids, char ***fmris, size_t *n)
 {
 	_cleanup_stmt_ sqlite3_stmt *s = backend_stmt(b, STMT_LIST_CHILDREN, DB_MAIN);
+	size_t cap = 0;
 	int r;
 
+	assert(!*ids && *n == 0);
 	if (!s)
 		return -SCF_ERROR_BACKEND_ACCESS;
 	sqlite3_bind_int64(s, 1, id);
 	while ((r = backend_step_row(b, s, "listing instances")) > 0) {
-		int64_t *a = realloc(*ids, (*n + 1) * sizeof(int64_t));
 		size_t k = *n;
 
-		if (!a)
-			return backend_fail(b, SCF_ERROR_NO_RESOURCES, "out of memory");
-		*ids = a;
+		if (GREEDY_REALLOC(*ids, cap, *n + 1) < 0)
+			return backend_oom(b);
 		if (strv_extend_counted(fmris, &k, (const char *)sqlite3_column_text(s, 1)) < 0)
-			return backend_fail(b, SCF_ERROR_NO_RESOURCES, "out of memory");
-		a[(*n)++] = sqlite3_column_int64(s, 0);
+			return backend_oom(b);
+		(*ids)[(*n)++] = sqlite3_column_int64(s, 0);
 	}
 	return r;
 }
 
-static int delete_rows(Backend *b, const int64_t *ids, size_t n, int64_t self)
+static int delete_rows(backend_t *b, const int64_t *ids, size_t n, int64_t self)
 {
 	for (size_t i = 0; i <= n; i++) {
 		_cleanup_stmt_ sqlite3_stmt *s = backend_stmt(b, STMT_NP_DELETE_ENTITY, DB_NP);
@@ -289,17 +290,17 @@ static int delete_rows(Backend *b, const int64_t *ids, size_t n, int64_t self)
 	return backend_step_done(b, s, "deleting an entity");
 }
 
-int backend_delete_entity(Backend *b, const char *fmri, scf_pg_t **ret_deleted, size_t *ret_n)
+int backend_delete_entity(backend_t *b, const char *fmri, scf_pg_t **ret_deleted, size_t *ret_n)
 {
-	_cleanup_(entity_clear) Entity e = {};
+	_cleanup_(entity_clear) entity_t e = {};
 	_cleanup_strv_free_ char **fmris = strv_new_empty();
 	_cleanup_free_ int64_t *ids = NULL;
 	scf_pg_t *pgs = NULL;
-	size_t n_children = 0, n_pgs = 0;
+	size_t n_children = 0, n_pgs = 0, cap_pgs = 0;
 	int r;
 
 	if (!fmris)
-		return backend_fail(b, SCF_ERROR_NO_RESOURCES, "out of memory");
+		return backend_oom(b);
 	r = backend_entity_lookup(b, fmri, &e);
 	if (r < 0)
 		return r;
@@ -309,9 +310,9 @@ int backend_delete_entity(Backend *b, const char *fmri, scf_pg_t **ret_deleted, 
 	if (e.parent == 0)
 		r = list_children(b, e.id, &ids, &fmris, &n_children);
 	for (size_t i = 0; r >= 0 && i < n_children; i++)
-		r = collect_pgs(b, ids[i], fmris[i], &pgs, &n_pgs);
+		r = collect_pgs(b, ids[i], fmris[i], &pgs, &n_pgs, &cap_pgs);
 	if (r >= 0)
-		r = collect_pgs(b, e.id, e.fmri, &pgs, &n_pgs);
+		r = collect_pgs(b, e.id, e.fmri, &pgs, &n_pgs, &cap_pgs);
 	if (r >= 0)
 		r = delete_rows(b, ids, n_children, e.id);
 	if (r >= 0)

@@ -9,11 +9,12 @@
 #ifndef CONFIGD_BACKEND_INTERNAL_H
 #define CONFIGD_BACKEND_INTERNAL_H
 
+#include <pthread.h>
 #include <sqlite3.h>
 
 #include "backend.h"
 
-typedef enum StmtId {
+typedef enum stmt_id_t {
 	STMT_BEGIN,
 	STMT_COMMIT,
 	STMT_ROLLBACK,
@@ -46,46 +47,60 @@ typedef enum StmtId {
 	STMT_PGS_MAIN_OF_ENTITY,
 	STMT_PG_WIRE_SIZE,
 	_STMT_MAX
-} StmtId;
+} stmt_id_t;
 
 enum { DB_MAIN = 0, DB_NP = 1, DB_SNAPSHOT = 2, _DB_VARIANTS = 3 };
 
-struct Backend {
+struct backend {
 	sqlite3 *db;
 	char *np_path;
 	char *errmsg;
-	unsigned tx_depth; /* nested backend_tx_begin()s: only the outermost touches SQLite */
+	/*
+	 * Nested backend_tx_begin()s: only the outermost touches SQLite.  Never below 0 (commit
+	 * and rollback assert it is positive) and 0 again when a request is done (configd asserts
+	 * it between requests, backend_tx_depth()).
+	 */
+	unsigned tx_depth;
+	/* The one thread that may use the connection (SQLITE_OPEN_NOMUTEX): backend_open()'s. */
+	pthread_t thread;
 	sqlite3_stmt *stmts[_STMT_MAX][_DB_VARIANTS];
 };
 
 /* A service or instance row. */
-typedef struct Entity {
+typedef struct entity {
 	int64_t id;
 	int64_t parent; /* the service's id for an instance, 0 for a service */
 	char *fmri;     /* canonical */
-} Entity;
+} entity_t;
 
 /* Where a pg's rows are: which database (or a snapshot) and its id there. */
-typedef struct PgLoc {
+typedef struct pg_loc {
 	int where; /* DB_MAIN, DB_NP, DB_SNAPSHOT */
 	int64_t id;
 	char *type;
 	uint32_t flags;
 	uint64_t gen;
-} PgLoc;
+} pg_loc_t;
 
-/* Sets the message and returns -err. */
-int backend_fail(Backend *b, int err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-/* Maps a SQLite result code to an scf_error_t, sets the message, returns it negated. */
-int backend_sqlite_fail(Backend *b, int rc, const char *what);
-void backend_clear_error(Backend *b);
+/* Sets the message and returns err, a negative scf_error_t. */
+int backend_fail(backend_t *b, int err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* backend_fail() for a shortage of memory: -SCF_ERROR_NO_RESOURCES, "out of memory". */
+int backend_oom(backend_t *b);
+/* Sets the message for an answer that is not a failure (backend_commit()'s not-latest). */
+void backend_explain(backend_t *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Maps a SQLite result code to a negative scf_error_t, sets the message, returns the code. */
+int backend_sqlite_fail(backend_t *b, int rc, const char *what);
+void backend_clear_error(backend_t *b);
 
-/* The cached statement, reset and unbound; NULL (message set) if it cannot be prepared. */
-sqlite3_stmt *backend_stmt(Backend *b, StmtId id, int variant);
+/*
+ * The cached statement, reset and unbound; NULL (message set) if it cannot be prepared.  Every
+ * statement passes here, so this is where the one-thread rule is asserted.
+ */
+sqlite3_stmt *backend_stmt(backend_t *b, stmt_id_t id, int variant);
 /* Steps a statement expected to return no rows (or whose rows do not matter); 0 or error. */
-int backend_step_done(Backend *b, sqlite3_stmt *s, const char *what);
+int backend_step_done(backend_t *b, sqlite3_stmt *s, const char *what);
 /* Steps once: 1 for a row, 0 for done, or error. */
-int backend_step_row(Backend *b, sqlite3_stmt *s, const char *what);
+int backend_step_row(backend_t *b, sqlite3_stmt *s, const char *what);
 
 static inline void stmt_resetp(sqlite3_stmt **s)
 {
@@ -101,16 +116,16 @@ static inline void stmt_resetp(sqlite3_stmt **s)
  * They nest: inside an outer transaction (a batch) begin and commit only count, and an inner
  * rollback leaves the undoing to the outer one, which must then roll back too.
  */
-int backend_tx_begin(Backend *b);
-int backend_tx_commit(Backend *b);
-void backend_tx_rollback(Backend *b);
+int backend_tx_begin(backend_t *b);
+int backend_tx_commit(backend_t *b);
+void backend_tx_rollback(backend_t *b);
 
 /* backend-schema.c: creates or migrates the persistent schema, creates the volatile one. */
-int backend_schema_setup(Backend *b);
+int backend_schema_setup(backend_t *b);
 
 /* backend-entity.c */
-int backend_entity_lookup(Backend *b, const char *fmri, Entity *ret);
-void entity_clear(Entity *e);
+int backend_entity_lookup(backend_t *b, const char *fmri, entity_t *ret);
+void entity_clear(entity_t *e);
 
 /* backend-values.c: a property's values as one blob, each value followed by a NUL. */
 int values_encode(const char *const *values, size_t n, char **ret, size_t *ret_len);
@@ -123,51 +138,52 @@ int values_decode(const void *blob, size_t len, char ***ret, size_t *ret_n);
  */
 uint64_t values_wire_size(size_t name_len, size_t type_len, const void *blob, size_t blob_len);
 /* Registers smf_wire_size(name, type, vals) (values_wire_size() of a props row) with SQLite. */
-int values_register_sql(Backend *b);
+int values_register_sql(backend_t *b);
 /* Sums values_wire_size() over the properties of a located pg. */
-int backend_pg_wire_size(Backend *b, const PgLoc *loc, uint64_t *ret);
+int backend_pg_wire_size(backend_t *b, const pg_loc_t *loc, uint64_t *ret);
 /*
  * Inside a write: CONSTRAINT_VIOLATED (message starting with where) when the located pg now
  * exceeds BACKEND_MAX_PG_BYTES.
  */
-int backend_pg_check_size(Backend *b, const PgLoc *loc, const char *where);
+int backend_pg_check_size(backend_t *b, const pg_loc_t *loc, const char *where);
 
 /* backend-pg.c */
-void pgloc_clear(PgLoc *l);
+void pg_loc_clear(pg_loc_t *l);
 /* 0 when name is a valid name, else the message names it as a "what" name. */
-int backend_check_name(Backend *b, const char *name, const char *what);
+int backend_check_name(backend_t *b, const char *name, const char *what);
 /* A new scf_pg_t (no properties) for pg name of entity, located at loc. */
 int backend_pg_new(
-        Backend *b, const char *entity, const char *name, const PgLoc *loc, scf_pg_t **ret);
+        backend_t *b, const char *entity, const char *name, const pg_loc_t *loc, scf_pg_t **ret);
 /* Finds a pg of the current view; 1 found, 0 not, < 0 error. */
-int backend_pg_find(Backend *b, int64_t entity_id, const char *name, PgLoc *ret);
+int backend_pg_find(backend_t *b, int64_t entity_id, const char *name, pg_loc_t *ret);
 /* Reads the properties of a located pg, sorted by name. */
-int backend_props_read(Backend *b, const PgLoc *loc, scf_property_t **ret, size_t *ret_n);
+int backend_props_read(backend_t *b, const pg_loc_t *loc, scf_property_t **ret, size_t *ret_n);
 void backend_props_free(scf_property_t *props, size_t n);
 
 /* backend-tx.c: commands checked and canonicalized, then applied, shared by Commit and Batch. */
-typedef struct PreparedCmd {
-	uint32_t op;
+typedef struct prepared_cmd {
+	smf_cmd_op_t op; /* checked */
 	const char *prop;
 	const char *type; /* canonical type name (static) */
 	char *blob;
 	size_t len;
-} PreparedCmd;
+} prepared_cmd_t;
 
 /* Checks every command (ops up to max_op); messages start with where ("fmri/:properties/pg"). */
-int backend_cmds_prepare(Backend *b, const char *where, const BackendCmd *cmds, size_t n,
-        uint32_t max_op, PreparedCmd **ret);
-void backend_cmds_free(PreparedCmd *p, size_t n);
+int backend_cmds_prepare(backend_t *b, const char *where, const backend_cmd_t *cmds, size_t n,
+        uint32_t max_op, prepared_cmd_t **ret);
+void backend_cmds_free(prepared_cmd_t *p, size_t n);
 /* Whether any command may add bytes to a pg (all but DELETE and REMOVE). */
-bool cmds_may_grow(const PreparedCmd *p, size_t n);
+bool cmds_may_grow(const prepared_cmd_t *p, size_t n);
 /* Inside a transaction: applies one command to the located pg; 1 if a row changed, else 0. */
-int backend_cmd_apply(Backend *b, const PgLoc *loc, const char *where, const PreparedCmd *c);
-int backend_pg_set_generation(Backend *b, const PgLoc *loc, uint64_t gen);
+int backend_cmd_apply(
+        backend_t *b, const pg_loc_t *loc, const char *where, const prepared_cmd_t *c);
+int backend_pg_set_generation(backend_t *b, const pg_loc_t *loc, uint64_t gen);
 
 /* backend-snapshot.c */
 /* Copies the persistent pgs of entity_id into snapshot snap_id at level (0 instance, 1 service). */
-int backend_snapshot_copy_level(Backend *b, int64_t snap_id, int level, int64_t entity_id);
+int backend_snapshot_copy_level(backend_t *b, int64_t snap_id, int level, int64_t entity_id);
 /* Finds the snapshot id; 1 found, 0 not, < 0 error. */
-int backend_snapshot_find(Backend *b, int64_t instance_id, const char *name, int64_t *ret);
+int backend_snapshot_find(backend_t *b, int64_t instance_id, const char *name, int64_t *ret);
 
 #endif

@@ -17,21 +17,21 @@
 #include "strv.h"
 
 /* What a read looks at. */
-typedef struct View {
-	Entity entity;
+typedef struct view {
+	entity_t entity;
 	int64_t snap; /* 0: the current view */
 	const char *snap_name;
-} View;
+} view_t;
 
-static void view_clear(View *v)
+static void view_clear(view_t *v)
 {
 	entity_clear(&v->entity);
 }
 
-void pgloc_clear(PgLoc *l)
+void pg_loc_clear(pg_loc_t *l)
 {
 	free(l->type);
-	*l = (PgLoc){};
+	*l = (pg_loc_t){};
 }
 
 void backend_props_free(scf_property_t *props, size_t n)
@@ -70,17 +70,17 @@ void backend_pg_infos_free(scf_pg_info_t *infos, size_t n)
 	free(infos);
 }
 
-int backend_check_name(Backend *b, const char *name, const char *what)
+int backend_check_name(backend_t *b, const char *name, const char *what)
 {
 	int r = scf_name_validate(name ? name : "");
 
 	if (r < 0)
-		return backend_fail(b, -r, "\"%s\" is not a valid %s name%s", strempty(name), what,
+		return backend_fail(b, r, "\"%s\" is not a valid %s name%s", strempty(name), what,
 		        r == -SCF_ERROR_CONSTRAINT_VIOLATED ? " (too long)" : "");
 	return 0;
 }
 
-static int fill_loc(Backend *b, sqlite3_stmt *s, int first, int where, PgLoc *ret)
+static int fill_loc(backend_t *b, sqlite3_stmt *s, int first, int where, pg_loc_t *ret)
 {
 	ret->where = where;
 	ret->id = sqlite3_column_int64(s, first);
@@ -88,11 +88,11 @@ static int fill_loc(Backend *b, sqlite3_stmt *s, int first, int where, PgLoc *re
 	ret->flags = (uint32_t)sqlite3_column_int64(s, first + 2);
 	ret->gen = (uint64_t)sqlite3_column_int64(s, first + 3);
 	if (!ret->type)
-		return backend_fail(b, SCF_ERROR_NO_RESOURCES, "out of memory");
+		return backend_oom(b);
 	return 1;
 }
 
-int backend_pg_find(Backend *b, int64_t entity_id, const char *name, PgLoc *ret)
+int backend_pg_find(backend_t *b, int64_t entity_id, const char *name, pg_loc_t *ret)
 {
 	_cleanup_stmt_ sqlite3_stmt *s = backend_stmt(b, STMT_PG_LOOKUP, DB_MAIN);
 	int r;
@@ -107,7 +107,7 @@ int backend_pg_find(Backend *b, int64_t entity_id, const char *name, PgLoc *ret)
 	return fill_loc(b, s, 1, sqlite3_column_int(s, 0) ? DB_NP : DB_MAIN, ret);
 }
 
-static int snap_pg_find(Backend *b, int64_t snap, int level, const char *name, PgLoc *ret)
+static int snap_pg_find(backend_t *b, int64_t snap, int level, const char *name, pg_loc_t *ret)
 {
 	_cleanup_stmt_ sqlite3_stmt *s = backend_stmt(b, STMT_SNAP_PG_LOOKUP, DB_MAIN);
 	int r;
@@ -123,31 +123,30 @@ static int snap_pg_find(Backend *b, int64_t snap, int level, const char *name, P
 	return fill_loc(b, s, 0, DB_SNAPSHOT, ret);
 }
 
-static int find_at(Backend *b, const View *v, int level, const char *name, PgLoc *ret)
+static int find_at(backend_t *b, const view_t *v, int level, const char *name, pg_loc_t *ret)
 {
 	if (v->snap)
 		return snap_pg_find(b, v->snap, level, name, ret);
 	return backend_pg_find(b, level ? v->entity.parent : v->entity.id, name, ret);
 }
 
-int backend_props_read(Backend *b, const PgLoc *loc, scf_property_t **ret, size_t *ret_n)
+int backend_props_read(backend_t *b, const pg_loc_t *loc, scf_property_t **ret, size_t *ret_n)
 {
 	_cleanup_stmt_ sqlite3_stmt *s = backend_stmt(b, STMT_PROPS_READ, loc->where);
 	scf_property_t *props = NULL;
-	size_t n = 0;
+	size_t n = 0, cap = 0;
 	int r;
 
 	if (!s)
 		return -SCF_ERROR_BACKEND_ACCESS;
 	sqlite3_bind_int64(s, 1, loc->id);
 	while ((r = backend_step_row(b, s, "reading properties")) > 0) {
-		scf_property_t *a = realloc(props, (n + 1) * sizeof(*props)), *p;
+		scf_property_t *p;
 
-		if (!a) {
-			r = backend_fail(b, SCF_ERROR_NO_RESOURCES, "out of memory");
+		if (GREEDY_REALLOC(props, cap, n + 1) < 0) {
+			r = backend_oom(b);
 			break;
 		}
-		props = a;
 		p = &props[n++];
 		*p = (scf_property_t){
 		        .name = strdup((const char *)sqlite3_column_text(s, 0)),
@@ -156,7 +155,7 @@ int backend_props_read(Backend *b, const PgLoc *loc, scf_property_t **ret, size_
 		r = values_decode(sqlite3_column_blob(s, 2), (size_t)sqlite3_column_bytes(s, 2),
 		        &p->values, &p->n_values);
 		if (r < 0 || !p->name) {
-			r = backend_fail(b, SCF_ERROR_NO_RESOURCES, "out of memory");
+			r = backend_oom(b);
 			break;
 		}
 	}
@@ -170,7 +169,7 @@ int backend_props_read(Backend *b, const PgLoc *loc, scf_property_t **ret, size_
 }
 
 /* Resolves entity and snapshot into a view. */
-static int view_open(Backend *b, const char *entity, const char *snapshot, View *v)
+static int view_open(backend_t *b, const char *entity, const char *snapshot, view_t *v)
 {
 	int r = backend_entity_lookup(b, entity, &v->entity);
 
@@ -178,14 +177,14 @@ static int view_open(Backend *b, const char *entity, const char *snapshot, View 
 		return r;
 	if (v->entity.parent == 0)
 		return backend_fail(
-		        b, SCF_ERROR_NOT_FOUND, "%s: a service has no snapshots", v->entity.fmri);
+		        b, -SCF_ERROR_NOT_FOUND, "%s: a service has no snapshots", v->entity.fmri);
 	v->snap_name = snapshot;
 	r = backend_snapshot_find(b, v->entity.id, snapshot, &v->snap);
 	if (r < 0)
 		return r;
 	if (r == 0)
-		return backend_fail(
-		        b, SCF_ERROR_NOT_FOUND, "%s: no snapshot \"%s\"", v->entity.fmri, snapshot);
+		return backend_fail(b, -SCF_ERROR_NOT_FOUND, "%s: no snapshot \"%s\"",
+		        v->entity.fmri, snapshot);
 	return 0;
 }
 
@@ -218,12 +217,12 @@ static int merge_props(scf_pg_t *pg, scf_property_t *sp, size_t sn)
 }
 
 int backend_pg_new(
-        Backend *b, const char *entity, const char *name, const PgLoc *loc, scf_pg_t **ret)
+        backend_t *b, const char *entity, const char *name, const pg_loc_t *loc, scf_pg_t **ret)
 {
 	scf_pg_t *pg = calloc(1, sizeof(*pg));
 
 	if (!pg)
-		return backend_fail(b, SCF_ERROR_NO_RESOURCES, "out of memory");
+		return backend_oom(b);
 	pg->entity = strdup(entity);
 	pg->name = strdup(name);
 	pg->type = strdup(loc->type);
@@ -231,20 +230,20 @@ int backend_pg_new(
 	pg->generation = loc->gen;
 	if (!pg->entity || !pg->name || !pg->type) {
 		backend_pg_free(pg);
-		return backend_fail(b, SCF_ERROR_NO_RESOURCES, "out of memory");
+		return backend_oom(b);
 	}
 	*ret = pg;
 	return 0;
 }
 
-static int pg_not_found(Backend *b, const View *v, const char *name)
+static int pg_not_found(backend_t *b, const view_t *v, const char *name)
 {
 	if (v->snap)
-		return backend_fail(b, SCF_ERROR_NOT_FOUND,
+		return backend_fail(b, -SCF_ERROR_NOT_FOUND,
 		        "%s: no property group \"%s\" in snapshot \"%s\"", v->entity.fmri, name,
 		        v->snap_name);
 	return backend_fail(
-	        b, SCF_ERROR_NOT_FOUND, "%s: no property group \"%s\"", v->entity.fmri, name);
+	        b, -SCF_ERROR_NOT_FOUND, "%s: no property group \"%s\"", v->entity.fmri, name);
 }
 
 /*
@@ -252,13 +251,13 @@ static int pg_not_found(Backend *b, const View *v, const char *name)
  * bounded can be that large), naming the pg, instead of failing inside sd-bus.
  */
 static int check_readable(
-        Backend *b, const View *v, const char *name, const PgLoc *own, const PgLoc *svc)
+        backend_t *b, const view_t *v, const char *name, const pg_loc_t *own, const pg_loc_t *svc)
 {
 	uint64_t size = 0, part;
 	int r;
 
 	for (int i = 0; i < 2; i++) {
-		const PgLoc *loc = i ? svc : own;
+		const pg_loc_t *loc = i ? svc : own;
 
 		if (!loc)
 			continue;
@@ -269,17 +268,17 @@ static int check_readable(
 	}
 	if (size <= BACKEND_MAX_READ_BYTES)
 		return 0;
-	return backend_fail(b, SCF_ERROR_CONSTRAINT_VIOLATED,
+	return backend_fail(b, -SCF_ERROR_CONSTRAINT_VIOLATED,
 	        "%s/:properties/%s: %llu bytes of properties, more than one reply can carry (%u); "
 	        "delete properties or the property group",
 	        v->entity.fmri, name, (unsigned long long)size, BACKEND_MAX_READ_BYTES);
 }
 
-int backend_get_pg(Backend *b, const char *entity, const char *pg, const char *snapshot,
+int backend_get_pg(backend_t *b, const char *entity, const char *pg, const char *snapshot,
         bool composed, scf_pg_t **ret)
 {
-	_cleanup_(view_clear) View v = {};
-	_cleanup_(pgloc_clear) PgLoc own = {}, svc = {};
+	_cleanup_(view_clear) view_t v = {};
+	_cleanup_(pg_loc_clear) pg_loc_t own = {}, svc = {};
 	_cleanup_backend_pg_ scf_pg_t *p = NULL;
 	scf_property_t *sp = NULL;
 	size_t sn = 0;
@@ -317,18 +316,18 @@ int backend_get_pg(Backend *b, const char *entity, const char *pg, const char *s
 			return r;
 		if (merge_props(p, sp, sn) < 0) {
 			backend_props_free(sp, sn);
-			return backend_fail(b, SCF_ERROR_NO_RESOURCES, "out of memory");
+			return backend_oom(b);
 		}
 	}
 	*ret = TAKE_PTR(p);
 	return 0;
 }
 
-static int list_level(Backend *b, const View *v, int level, scf_pg_info_t **ret, size_t *ret_n)
+static int list_level(backend_t *b, const view_t *v, int level, scf_pg_info_t **ret, size_t *ret_n)
 {
 	_cleanup_stmt_ sqlite3_stmt *s = NULL;
 	scf_pg_info_t *l = NULL;
-	size_t n = 0;
+	size_t n = 0, cap = 0;
 	int r;
 
 	if (v->snap) {
@@ -345,13 +344,10 @@ static int list_level(Backend *b, const View *v, int level, scf_pg_info_t **ret,
 	if (!s)
 		return -SCF_ERROR_BACKEND_ACCESS;
 	while ((r = backend_step_row(b, s, "listing property groups")) > 0) {
-		scf_pg_info_t *a = realloc(l, (n + 1) * sizeof(*l));
-
-		if (!a) {
-			r = backend_fail(b, SCF_ERROR_NO_RESOURCES, "out of memory");
+		if (GREEDY_REALLOC(l, cap, n + 1) < 0) {
+			r = backend_oom(b);
 			break;
 		}
-		l = a;
 		l[n++] = (scf_pg_info_t){
 		        .name = strdup((const char *)sqlite3_column_text(s, 0)),
 		        .type = strdup((const char *)sqlite3_column_text(s, 1)),
@@ -359,7 +355,7 @@ static int list_level(Backend *b, const View *v, int level, scf_pg_info_t **ret,
 		        .generation = (uint64_t)sqlite3_column_int64(s, 3),
 		};
 		if (!l[n - 1].name || !l[n - 1].type) {
-			r = backend_fail(b, SCF_ERROR_NO_RESOURCES, "out of memory");
+			r = backend_oom(b);
 			break;
 		}
 	}
@@ -404,10 +400,10 @@ static int merge_infos(scf_pg_info_t *a, size_t an, scf_pg_info_t *s, size_t sn,
 	return 0;
 }
 
-int backend_list_pgs(Backend *b, const char *entity, const char *snapshot, bool composed,
+int backend_list_pgs(backend_t *b, const char *entity, const char *snapshot, bool composed,
         scf_pg_info_t **ret, size_t *ret_n)
 {
-	_cleanup_(view_clear) View v = {};
+	_cleanup_(view_clear) view_t v = {};
 	scf_pg_info_t *own = NULL, *svc = NULL;
 	size_t on = 0, sn = 0;
 	int r;
@@ -430,15 +426,15 @@ int backend_list_pgs(Backend *b, const char *entity, const char *snapshot, bool 
 	}
 	r = merge_infos(own, on, svc, sn, ret, ret_n);
 	if (r < 0)
-		return backend_fail(b, -r, "out of memory");
+		return backend_oom(b);
 	return 0;
 }
 
-int backend_add_pg(Backend *b, const char *entity, const char *pg, const char *type, uint32_t flags,
-        scf_pg_t **ret)
+int backend_add_pg(backend_t *b, const char *entity, const char *pg, const char *type,
+        uint32_t flags, scf_pg_t **ret)
 {
-	_cleanup_(entity_clear) Entity e = {};
-	_cleanup_(pgloc_clear) PgLoc loc = {};
+	_cleanup_(entity_clear) entity_t e = {};
+	_cleanup_(pg_loc_clear) pg_loc_t loc = {};
 	_cleanup_stmt_ sqlite3_stmt *s = NULL;
 	int where = (flags & SCF_PG_FLAG_NONPERSISTENT) ? DB_NP : DB_MAIN, r;
 
@@ -453,8 +449,8 @@ int backend_add_pg(Backend *b, const char *entity, const char *pg, const char *t
 	if (r < 0)
 		return r;
 	if (r > 0)
-		return backend_fail(b, SCF_ERROR_EXISTS, "%s: property group \"%s\" already exists",
-		        e.fmri, pg);
+		return backend_fail(b, -SCF_ERROR_EXISTS,
+		        "%s: property group \"%s\" already exists", e.fmri, pg);
 	s = backend_stmt(b, STMT_PG_INSERT, where);
 	if (!s)
 		return -SCF_ERROR_BACKEND_ACCESS;
@@ -469,16 +465,16 @@ int backend_add_pg(Backend *b, const char *entity, const char *pg, const char *t
 	r = backend_pg_find(b, e.id, pg, &loc);
 	if (r == 0)
 		r = backend_fail(
-		        b, SCF_ERROR_INTERNAL, "%s: property group \"%s\" vanished", e.fmri, pg);
+		        b, -SCF_ERROR_INTERNAL, "%s: property group \"%s\" vanished", e.fmri, pg);
 	if (r < 0)
 		return r;
 	return backend_pg_new(b, e.fmri, pg, &loc, ret);
 }
 
-int backend_delete_pg(Backend *b, const char *entity, const char *pg, scf_pg_t **ret)
+int backend_delete_pg(backend_t *b, const char *entity, const char *pg, scf_pg_t **ret)
 {
-	_cleanup_(entity_clear) Entity e = {};
-	_cleanup_(pgloc_clear) PgLoc loc = {};
+	_cleanup_(entity_clear) entity_t e = {};
+	_cleanup_(pg_loc_clear) pg_loc_t loc = {};
 	_cleanup_stmt_ sqlite3_stmt *s = NULL;
 	_cleanup_backend_pg_ scf_pg_t *p = NULL;
 	int r;
@@ -493,7 +489,7 @@ int backend_delete_pg(Backend *b, const char *entity, const char *pg, scf_pg_t *
 		return r;
 	if (r == 0)
 		return backend_fail(
-		        b, SCF_ERROR_NOT_FOUND, "%s: no property group \"%s\"", e.fmri, pg);
+		        b, -SCF_ERROR_NOT_FOUND, "%s: no property group \"%s\"", e.fmri, pg);
 	if (ret) {
 		r = backend_pg_new(b, e.fmri, pg, &loc, &p);
 		if (r < 0)

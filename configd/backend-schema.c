@@ -89,14 +89,14 @@ static const char schema_np[] =
         "  name TEXT NOT NULL, type TEXT NOT NULL, vals BLOB NOT NULL,"
         "  PRIMARY KEY (pg, name)) WITHOUT ROWID;";
 
-static int exec(Backend *b, const char *sql, const char *what)
+static int exec(backend_t *b, const char *sql, const char *what)
 {
 	int rc = sqlite3_exec(b->db, sql, NULL, NULL, NULL);
 
 	return rc == SQLITE_OK ? 0 : backend_sqlite_fail(b, rc, what);
 }
 
-static int read_user_version(Backend *b, int *ret)
+static int read_user_version(backend_t *b, int *ret)
 {
 	sqlite3_stmt *s = NULL;
 	int rc;
@@ -113,7 +113,7 @@ static int read_user_version(Backend *b, int *ret)
 	return rc == SQLITE_OK ? 0 : backend_sqlite_fail(b, rc, "reading the schema version");
 }
 
-static int migrate_one(Backend *b, int from)
+static int migrate_one(backend_t *b, int from)
 {
 	char bump[64];
 	int r;
@@ -132,7 +132,7 @@ static int migrate_one(Backend *b, int from)
 	return r;
 }
 
-int backend_schema_setup(Backend *b)
+int backend_schema_setup(backend_t *b)
 {
 	int version = 0, r;
 
@@ -140,7 +140,7 @@ int backend_schema_setup(Backend *b)
 	if (r < 0)
 		return r;
 	if (version > BACKEND_SCHEMA_VERSION)
-		return backend_fail(b, SCF_ERROR_BACKEND_ACCESS,
+		return backend_fail(b, -SCF_ERROR_BACKEND_ACCESS,
 		        "repository schema version %d is newer than this svc.configd supports (%d)",
 		        version, BACKEND_SCHEMA_VERSION);
 	for (; version < BACKEND_SCHEMA_VERSION; version++) {

@@ -14,7 +14,7 @@
 #include "macro.h"
 #include "strv.h"
 
-int backend_snapshot_find(Backend *b, int64_t instance_id, const char *name, int64_t *ret)
+int backend_snapshot_find(backend_t *b, int64_t instance_id, const char *name, int64_t *ret)
 {
 	_cleanup_stmt_ sqlite3_stmt *s = backend_stmt(b, STMT_SNAP_LOOKUP, DB_MAIN);
 	int r;
@@ -29,7 +29,7 @@ int backend_snapshot_find(Backend *b, int64_t instance_id, const char *name, int
 	return r;
 }
 
-static int copy_props(Backend *b, int64_t snap_pg, int64_t pg)
+static int copy_props(backend_t *b, int64_t snap_pg, int64_t pg)
 {
 	_cleanup_stmt_ sqlite3_stmt *s = backend_stmt(b, STMT_SNAP_PROPS_COPY, DB_MAIN);
 
@@ -41,7 +41,7 @@ static int copy_props(Backend *b, int64_t snap_pg, int64_t pg)
 }
 
 /* Copies one pg row (the current row of src) and its properties. */
-static int copy_pg(Backend *b, int64_t snap_id, int level, sqlite3_stmt *src)
+static int copy_pg(backend_t *b, int64_t snap_id, int level, sqlite3_stmt *src)
 {
 	_cleanup_stmt_ sqlite3_stmt *s = backend_stmt(b, STMT_SNAP_PG_INSERT, DB_MAIN);
 	int r;
@@ -60,7 +60,7 @@ static int copy_pg(Backend *b, int64_t snap_id, int level, sqlite3_stmt *src)
 	return copy_props(b, sqlite3_last_insert_rowid(b->db), sqlite3_column_int64(src, 0));
 }
 
-int backend_snapshot_copy_level(Backend *b, int64_t snap_id, int level, int64_t entity_id)
+int backend_snapshot_copy_level(backend_t *b, int64_t snap_id, int level, int64_t entity_id)
 {
 	/* main.pgs holds exactly the persistent pgs: NONPERSISTENT ones live in np. */
 	_cleanup_stmt_ sqlite3_stmt *s = backend_stmt(b, STMT_PGS_MAIN_OF_ENTITY, DB_MAIN);
@@ -78,28 +78,28 @@ int backend_snapshot_copy_level(Backend *b, int64_t snap_id, int level, int64_t 
 }
 
 /* Looks up an instance for a snapshot operation. */
-static int lookup_instance(Backend *b, const char *fmri, Entity *e)
+static int lookup_instance(backend_t *b, const char *fmri, entity_t *e)
 {
 	int r = backend_entity_lookup(b, fmri, e);
 
 	if (r < 0)
 		return r;
 	if (e->parent == 0)
-		return backend_fail(b, SCF_ERROR_TYPE_MISMATCH,
+		return backend_fail(b, -SCF_ERROR_TYPE_MISMATCH,
 		        "%s is a service; only instances have snapshots", e->fmri);
 	return 0;
 }
 
-static int check_snapshot_name(Backend *b, const char *name)
+static int check_snapshot_name(backend_t *b, const char *name)
 {
 	int r = scf_name_validate(name ? name : "");
 
 	if (r < 0)
-		return backend_fail(b, -r, "\"%s\" is not a valid snapshot name", strempty(name));
+		return backend_fail(b, r, "\"%s\" is not a valid snapshot name", strempty(name));
 	return 0;
 }
 
-static int delete_by_id(Backend *b, int64_t id)
+static int delete_by_id(backend_t *b, int64_t id)
 {
 	_cleanup_stmt_ sqlite3_stmt *s = backend_stmt(b, STMT_SNAP_DELETE, DB_MAIN);
 
@@ -110,7 +110,7 @@ static int delete_by_id(Backend *b, int64_t id)
 }
 
 /* Inside a transaction: (re)creates snapshot name of instance e from the current pgs. */
-static int take(Backend *b, const Entity *e, const char *name)
+static int take(backend_t *b, const entity_t *e, const char *name)
 {
 	_cleanup_stmt_ sqlite3_stmt *s = NULL;
 	int64_t old = 0, id;
@@ -136,7 +136,7 @@ static int take(Backend *b, const Entity *e, const char *name)
 	return backend_snapshot_copy_level(b, id, 1, e->parent);
 }
 
-static int finish(Backend *b, int r)
+static int finish(backend_t *b, int r)
 {
 	if (r < 0) {
 		backend_tx_rollback(b);
@@ -145,9 +145,9 @@ static int finish(Backend *b, int r)
 	return backend_tx_commit(b);
 }
 
-int backend_take_snapshot(Backend *b, const char *instance, const char *name)
+int backend_take_snapshot(backend_t *b, const char *instance, const char *name)
 {
-	_cleanup_(entity_clear) Entity e = {};
+	_cleanup_(entity_clear) entity_t e = {};
 	int r;
 
 	r = check_snapshot_name(b, name);
@@ -160,9 +160,9 @@ int backend_take_snapshot(Backend *b, const char *instance, const char *name)
 	return finish(b, take(b, &e, name));
 }
 
-int backend_delete_snapshot(Backend *b, const char *instance, const char *name)
+int backend_delete_snapshot(backend_t *b, const char *instance, const char *name)
 {
-	_cleanup_(entity_clear) Entity e = {};
+	_cleanup_(entity_clear) entity_t e = {};
 	int64_t id = 0;
 	int r;
 
@@ -174,12 +174,13 @@ int backend_delete_snapshot(Backend *b, const char *instance, const char *name)
 	if (r < 0)
 		return r;
 	if (r == 0)
-		return backend_fail(b, SCF_ERROR_NOT_FOUND, "%s: no snapshot \"%s\"", e.fmri, name);
+		return backend_fail(
+		        b, -SCF_ERROR_NOT_FOUND, "%s: no snapshot \"%s\"", e.fmri, name);
 	return delete_by_id(b, id);
 }
 
 /* Inside a transaction: "previous" := "running", when there is a "running". */
-static int rotate(Backend *b, const Entity *e)
+static int rotate(backend_t *b, const entity_t *e)
 {
 	_cleanup_stmt_ sqlite3_stmt *s = NULL;
 	int64_t running = 0, previous = 0;
@@ -201,9 +202,9 @@ static int rotate(Backend *b, const Entity *e)
 	return backend_step_done(b, s, "renaming a snapshot");
 }
 
-int backend_refresh(Backend *b, const char *instance)
+int backend_refresh(backend_t *b, const char *instance)
 {
-	_cleanup_(entity_clear) Entity e = {};
+	_cleanup_(entity_clear) entity_t e = {};
 	int r;
 
 	r = lookup_instance(b, instance, &e);
@@ -217,9 +218,9 @@ int backend_refresh(Backend *b, const char *instance)
 	return finish(b, r);
 }
 
-int backend_list_snapshots(Backend *b, const char *instance, char ***ret)
+int backend_list_snapshots(backend_t *b, const char *instance, char ***ret)
 {
-	_cleanup_(entity_clear) Entity e = {};
+	_cleanup_(entity_clear) entity_t e = {};
 	_cleanup_stmt_ sqlite3_stmt *s = NULL;
 	_cleanup_strv_free_ char **l = NULL;
 	size_t n = 0;
@@ -230,14 +231,14 @@ int backend_list_snapshots(Backend *b, const char *instance, char ***ret)
 		return r;
 	l = strv_new_empty();
 	if (!l)
-		return backend_fail(b, SCF_ERROR_NO_RESOURCES, "out of memory");
+		return backend_oom(b);
 	s = backend_stmt(b, STMT_SNAP_LIST, DB_MAIN);
 	if (!s)
 		return -SCF_ERROR_BACKEND_ACCESS;
 	sqlite3_bind_int64(s, 1, e.id);
 	while ((r = backend_step_row(b, s, "listing snapshots")) > 0)
 		if (strv_extend_counted(&l, &n, (const char *)sqlite3_column_text(s, 0)) < 0)
-			return backend_fail(b, SCF_ERROR_NO_RESOURCES, "out of memory");
+			return backend_oom(b);
 	if (r < 0)
 		return r;
 	*ret = TAKE_PTR(l);

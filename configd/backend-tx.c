@@ -14,6 +14,7 @@
  *   back, composed with its service's, in one D-Bus reply;
  * - all of it, plus generation + 1, is one SQLite transaction; any failure rolls it back.
  */
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,7 +22,7 @@
 #include "macro.h"
 #include "strv.h"
 
-void backend_cmds_free(PreparedCmd *p, size_t n)
+void backend_cmds_free(prepared_cmd_t *p, size_t n)
 {
 	for (size_t i = 0; p && i < n; i++)
 		free(p[i].blob);
@@ -29,72 +30,73 @@ void backend_cmds_free(PreparedCmd *p, size_t n)
 }
 
 static int prepare_values(
-        Backend *b, const char *where, const BackendCmd *c, scf_type_t t, PreparedCmd *out)
+        backend_t *b, const char *where, const backend_cmd_t *c, scf_type_t t, prepared_cmd_t *out)
 {
 	_cleanup_strv_free_ char **canon = NULL;
 	int r;
 
 	if (c->n_values > SCF_LIMIT_MAX_VALUES)
-		return backend_fail(b, SCF_ERROR_CONSTRAINT_VIOLATED,
+		return backend_fail(b, -SCF_ERROR_CONSTRAINT_VIOLATED,
 		        "%s/%s: %zu values are more than %d", where, c->prop, c->n_values,
 		        SCF_LIMIT_MAX_VALUES);
 	canon = calloc(c->n_values + 1, sizeof(char *));
 	if (!canon)
-		return backend_fail(b, SCF_ERROR_NO_RESOURCES, "out of memory");
+		return backend_oom(b);
 	for (size_t i = 0; i < c->n_values; i++) {
 		const char *v = c->values[i] ? c->values[i] : "";
 
 		r = scf_value_normalize(t, v, &canon[i]);
 		if (r == -SCF_ERROR_CONSTRAINT_VIOLATED)
-			return backend_fail(b, -r, "%s/%s: a value of %zu bytes is longer than %d",
+			return backend_fail(b, r, "%s/%s: a value of %zu bytes is longer than %d",
 			        where, c->prop, strlen(v), SCF_LIMIT_MAX_VALUE_LENGTH);
 		if (r < 0)
-			return backend_fail(b, -r, "%s/%s: \"%s\" is not a valid %s", where,
-			        c->prop, v, scf_type_to_string(t));
+			return backend_fail(b, r, "%s/%s: \"%s\" is not a valid %s", where, c->prop,
+			        v, scf_type_to_string(t));
 		if (!canon[i]) /* the model may skip the copy when only checking */
 			canon[i] = strdup(v);
 		if (!canon[i])
-			return backend_fail(b, SCF_ERROR_NO_RESOURCES, "out of memory");
+			return backend_oom(b);
 	}
 	if (values_encode((const char *const *)canon, c->n_values, &out->blob, &out->len) < 0)
-		return backend_fail(b, SCF_ERROR_NO_RESOURCES, "out of memory");
+		return backend_oom(b);
 	return 0;
 }
 
-static int prepare_one(
-        Backend *b, const char *where, const BackendCmd *c, uint32_t max_op, PreparedCmd *out)
+static int prepare_one(backend_t *b, const char *where, const backend_cmd_t *c, uint32_t max_op,
+        prepared_cmd_t *out)
 {
 	scf_type_t t;
 	int r;
 
-	out->op = c->op;
-	out->prop = c->prop;
+	assert(max_op < _SMF_CMD_MAX);
 	if (c->op > max_op)
 		return backend_fail(
-		        b, SCF_ERROR_INVALID_ARGUMENT, "%s: unknown command %u", where, c->op);
+		        b, -SCF_ERROR_INVALID_ARGUMENT, "%s: unknown command %u", where, c->op);
+	out->op = (smf_cmd_op_t)c->op;
+	out->prop = c->prop;
 	r = scf_name_validate(c->prop ? c->prop : "");
 	if (r < 0)
-		return backend_fail(b, -r, "%s: \"%s\" is not a valid property name%s", where,
+		return backend_fail(b, r, "%s: \"%s\" is not a valid property name%s", where,
 		        strempty(c->prop),
 		        r == -SCF_ERROR_CONSTRAINT_VIOLATED ? " (too long)" : "");
-	if (c->op == BACKEND_CMD_DELETE || c->op == BACKEND_CMD_REMOVE)
+	if (c->op == SMF_CMD_DELETE || c->op == SMF_CMD_REMOVE)
 		return 0;
 	t = scf_string_to_type(c->type ? c->type : "");
 	if (t == SCF_TYPE_INVALID)
-		return backend_fail(b, SCF_ERROR_INVALID_ARGUMENT,
+		return backend_fail(b, -SCF_ERROR_INVALID_ARGUMENT,
 		        "%s/%s: \"%s\" is not a value type", where, c->prop, strempty(c->type));
 	out->type = scf_type_to_string(t);
 	return prepare_values(b, where, c, t, out);
 }
 
-int backend_cmds_prepare(Backend *b, const char *where, const BackendCmd *cmds, size_t n,
-        uint32_t max_op, PreparedCmd **ret)
+int backend_cmds_prepare(backend_t *b, const char *where, const backend_cmd_t *cmds, size_t n,
+        uint32_t max_op, prepared_cmd_t **ret)
 {
-	PreparedCmd *p = calloc(n + 1, sizeof(*p));
+	prepared_cmd_t *p = calloc(n + 1, sizeof(*p));
 	int r = 0;
 
 	if (!p)
-		return backend_fail(b, SCF_ERROR_NO_RESOURCES, "out of memory");
+		return backend_oom(b);
 	for (size_t i = 0; r >= 0 && i < n; i++)
 		r = prepare_one(b, where, &cmds[i], max_op, &p[i]);
 	if (r < 0) {
@@ -105,28 +107,32 @@ int backend_cmds_prepare(Backend *b, const char *where, const BackendCmd *cmds, 
 	return 0;
 }
 
-static int prepare_all(Backend *b, const char *entity, const char *pg, const BackendCmd *cmds,
-        size_t n, PreparedCmd **ret)
+static int prepare_all(backend_t *b, const char *entity, const char *pg, const backend_cmd_t *cmds,
+        size_t n, prepared_cmd_t **ret)
 {
 	_cleanup_free_ char *where = NULL;
 
 	if (asprintf(&where, "%s/:properties/%s", strempty(entity), strempty(pg)) < 0)
-		return backend_fail(b, SCF_ERROR_NO_RESOURCES, "out of memory");
-	return backend_cmds_prepare(b, where, cmds, n, BACKEND_CMD_DELETE, ret);
+		return backend_oom(b);
+	return backend_cmds_prepare(b, where, cmds, n, SMF_CMD_COMMIT_MAX, ret);
 }
 
-int backend_cmd_apply(Backend *b, const PgLoc *loc, const char *where, const PreparedCmd *c)
+int backend_cmd_apply(backend_t *b, const pg_loc_t *loc, const char *where, const prepared_cmd_t *c)
 {
-	static const StmtId ids[] = {
-	        [BACKEND_CMD_NEW] = STMT_PROP_INSERT,
-	        [BACKEND_CMD_REPLACE] = STMT_PROP_UPDATE,
-	        [BACKEND_CMD_DELETE] = STMT_PROP_DELETE,
-	        [BACKEND_CMD_SET] = STMT_PROP_UPSERT,
-	        [BACKEND_CMD_REMOVE] = STMT_PROP_DELETE,
+	static const stmt_id_t ids[_SMF_CMD_MAX] = {
+	        [SMF_CMD_NEW] = STMT_PROP_INSERT,
+	        [SMF_CMD_REPLACE] = STMT_PROP_UPDATE,
+	        [SMF_CMD_DELETE] = STMT_PROP_DELETE,
+	        [SMF_CMD_SET] = STMT_PROP_UPSERT,
+	        [SMF_CMD_REMOVE] = STMT_PROP_DELETE,
 	};
-	_cleanup_stmt_ sqlite3_stmt *s = backend_stmt(b, ids[c->op], loc->where);
-	bool del = c->op == BACKEND_CMD_DELETE || c->op == BACKEND_CMD_REMOVE;
+	_cleanup_stmt_ sqlite3_stmt *s = NULL;
+	bool del = c->op == SMF_CMD_DELETE || c->op == SMF_CMD_REMOVE;
 	int r;
+
+	/* backend_cmds_prepare() checked the op code read off the wire. */
+	assert(c->op < _SMF_CMD_MAX);
+	s = backend_stmt(b, ids[c->op], loc->where);
 
 	if (!s)
 		return -SCF_ERROR_BACKEND_ACCESS;
@@ -140,20 +146,24 @@ int backend_cmd_apply(Backend *b, const PgLoc *loc, const char *where, const Pre
 	if (r < 0)
 		return r;
 	/* SET and REMOVE have no precondition (a REMOVE of nothing changes nothing). */
-	if (c->op == BACKEND_CMD_SET || c->op == BACKEND_CMD_REMOVE)
+	if (c->op == SMF_CMD_SET || c->op == SMF_CMD_REMOVE)
 		return sqlite3_changes(b->db) > 0;
 	/* INSERT OR IGNORE, UPDATE and DELETE all touch no row exactly when the rule is broken. */
 	if (sqlite3_changes(b->db) > 0)
 		return 1;
-	if (c->op == BACKEND_CMD_NEW)
-		return backend_fail(b, SCF_ERROR_EXISTS, "%s/%s already exists", where, c->prop);
-	return backend_fail(b, SCF_ERROR_NOT_FOUND, "%s/%s does not exist", where, c->prop);
+	if (c->op == SMF_CMD_NEW)
+		return backend_fail(b, -SCF_ERROR_EXISTS, "%s/%s already exists", where, c->prop);
+	return backend_fail(b, -SCF_ERROR_NOT_FOUND, "%s/%s does not exist", where, c->prop);
 }
 
-int backend_pg_set_generation(Backend *b, const PgLoc *loc, uint64_t gen)
+int backend_pg_set_generation(backend_t *b, const pg_loc_t *loc, uint64_t gen)
 {
-	_cleanup_stmt_ sqlite3_stmt *s = backend_stmt(b, STMT_PG_SET_GEN, loc->where);
+	_cleanup_stmt_ sqlite3_stmt *s = NULL;
 
+	/* A generation only grows: a reader holding the old one must see "not latest". */
+	assert(gen > loc->gen);
+	assert(b->tx_depth > 0);
+	s = backend_stmt(b, STMT_PG_SET_GEN, loc->where);
 	if (!s)
 		return -SCF_ERROR_BACKEND_ACCESS;
 	sqlite3_bind_int64(s, 1, loc->id);
@@ -161,19 +171,21 @@ int backend_pg_set_generation(Backend *b, const PgLoc *loc, uint64_t gen)
 	return backend_step_done(b, s, "updating the generation");
 }
 
-bool cmds_may_grow(const PreparedCmd *p, size_t n)
+bool cmds_may_grow(const prepared_cmd_t *p, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
-		if (p[i].op != BACKEND_CMD_DELETE && p[i].op != BACKEND_CMD_REMOVE)
+		if (p[i].op != SMF_CMD_DELETE && p[i].op != SMF_CMD_REMOVE)
 			return true;
 	return false;
 }
 
 static int apply_all(
-        Backend *b, const PgLoc *loc, const char *where, const PreparedCmd *p, size_t n)
+        backend_t *b, const pg_loc_t *loc, const char *where, const prepared_cmd_t *p, size_t n)
 {
 	int r = backend_tx_begin(b);
 
+	if (r < 0)
+		return r;
 	for (size_t i = 0; r >= 0 && i < n; i++)
 		r = backend_cmd_apply(b, loc, where, &p[i]);
 	if (r >= 0 && cmds_may_grow(p, n))
@@ -187,51 +199,55 @@ static int apply_all(
 }
 
 /* Finds the pg a commit names; DELETED when it or its entity is gone. */
-static int commit_target(Backend *b, const char *entity, const char *pg, Entity *e, PgLoc *loc)
+static int commit_target(
+        backend_t *b, const char *entity, const char *pg, entity_t *e, pg_loc_t *loc)
 {
 	int r = backend_entity_lookup(b, entity, e);
 
 	if (r == -SCF_ERROR_NOT_FOUND)
-		return backend_fail(b, SCF_ERROR_DELETED, "%s no longer exists", strempty(entity));
+		return backend_fail(b, -SCF_ERROR_DELETED, "%s no longer exists", strempty(entity));
 	if (r < 0)
 		return r;
 	r = backend_pg_find(b, e->id, pg, loc);
 	if (r < 0)
 		return r;
 	if (r == 0)
-		return backend_fail(b, SCF_ERROR_DELETED,
+		return backend_fail(b, -SCF_ERROR_DELETED,
 		        "%s: property group \"%s\" no longer exists", e->fmri, pg);
 	return 0;
 }
 
-int backend_commit(Backend *b, const char *entity, const char *pg, uint64_t generation,
-        const BackendCmd *cmds, size_t n_cmds, scf_pg_t **ret)
+int backend_commit(backend_t *b, const char *entity, const char *pg, uint64_t generation,
+        const backend_cmd_t *cmds, size_t n_cmds, scf_pg_t **ret)
 {
-	_cleanup_(entity_clear) Entity e = {};
-	_cleanup_(pgloc_clear) PgLoc loc = {};
+	_cleanup_(entity_clear) entity_t e = {};
+	_cleanup_(pg_loc_clear) pg_loc_t loc = {};
 	_cleanup_free_ char *where = NULL;
-	PreparedCmd *p = NULL;
+	prepared_cmd_t *p = NULL;
 	int r;
 
 	r = scf_name_validate(pg ? pg : "");
 	if (r < 0)
 		return backend_fail(
-		        b, -r, "\"%s\" is not a valid property group name", strempty(pg));
+		        b, r, "\"%s\" is not a valid property group name", strempty(pg));
 	r = prepare_all(b, entity, pg, cmds, n_cmds, &p);
 	if (r < 0)
 		return r;
 	r = commit_target(b, entity, pg, &e, &loc);
-	if (r >= 0 && loc.gen != generation)
-		r = backend_fail(b, BACKEND_NOT_LATEST,
-		        "%s/:properties/%s: generation %llu is not the latest (%llu)", e.fmri, pg,
-		        (unsigned long long)generation, (unsigned long long)loc.gen);
+	if (r >= 0 && loc.gen != generation) {
+		backend_explain(b, "%s/:properties/%s: generation %llu is not the latest (%llu)",
+		        e.fmri, pg, (unsigned long long)generation, (unsigned long long)loc.gen);
+		backend_cmds_free(p, n_cmds);
+		return BACKEND_NOT_LATEST;
+	}
 	if (r >= 0 && n_cmds > 0) {
 		if (asprintf(&where, "%s/:properties/%s", e.fmri, pg) < 0)
-			r = backend_fail(b, SCF_ERROR_NO_RESOURCES, "out of memory");
+			r = backend_oom(b);
 		else
 			r = apply_all(b, &loc, where, p, n_cmds);
 		if (r >= 0)
 			loc.gen++;
+		assert(r < 0 || loc.gen == generation + 1);
 	}
 	backend_cmds_free(p, n_cmds);
 	if (r < 0)
@@ -241,5 +257,5 @@ int backend_commit(Backend *b, const char *entity, const char *pg, uint64_t gene
 		if (k < 0)
 			return k;
 	}
-	return n_cmds > 0 ? 1 : 0;
+	return n_cmds > 0 ? BACKEND_COMMITTED : BACKEND_UNCHANGED;
 }

@@ -77,7 +77,7 @@ static void sql_wire_size(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 	sqlite3_result_int64(ctx, (sqlite3_int64)size);
 }
 
-int values_register_sql(Backend *b)
+int values_register_sql(backend_t *b)
 {
 	int rc = sqlite3_create_function_v2(b->db, "smf_wire_size", 3,
 	        SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_DIRECTONLY, NULL, sql_wire_size, NULL,
@@ -88,7 +88,7 @@ int values_register_sql(Backend *b)
 	return 0;
 }
 
-int backend_pg_wire_size(Backend *b, const PgLoc *loc, uint64_t *ret)
+int backend_pg_wire_size(backend_t *b, const pg_loc_t *loc, uint64_t *ret)
 {
 	_cleanup_stmt_ sqlite3_stmt *s = backend_stmt(b, STMT_PG_WIRE_SIZE, loc->where);
 	int r;
@@ -103,7 +103,7 @@ int backend_pg_wire_size(Backend *b, const PgLoc *loc, uint64_t *ret)
 	return 0;
 }
 
-int backend_pg_check_size(Backend *b, const PgLoc *loc, const char *where)
+int backend_pg_check_size(backend_t *b, const pg_loc_t *loc, const char *where)
 {
 	uint64_t size = 0;
 	int r = backend_pg_wire_size(b, loc, &size);
@@ -111,7 +111,7 @@ int backend_pg_check_size(Backend *b, const PgLoc *loc, const char *where)
 	if (r < 0)
 		return r;
 	if (size > BACKEND_MAX_PG_BYTES)
-		return backend_fail(b, SCF_ERROR_CONSTRAINT_VIOLATED,
+		return backend_fail(b, -SCF_ERROR_CONSTRAINT_VIOLATED,
 		        "%s: %llu bytes of properties, more than the %u a property group may hold",
 		        where, (unsigned long long)size, BACKEND_MAX_PG_BYTES);
 	return 0;

@@ -24,8 +24,12 @@
  *   reads never check anything.
  * - Every multi-statement write runs inside backend_tx_begin()/backend_tx_commit(); any failure
  *   rolls the whole transaction back before the error is returned.
- * - Only configd's single thread touches the connection (opened SQLITE_OPEN_NOMUTEX).
+ * - Only configd's single thread touches the connection (opened SQLITE_OPEN_NOMUTEX): the
+ *   thread that opened it, asserted on every statement.
+ * - Transactions nest by counting; the depth is never negative and is 0 whenever no backend
+ *   call is running, which configd asserts between requests.
  */
+#include <assert.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -93,45 +97,67 @@ static const char snapshot_size_sql[] =
         "SELECT coalesce(sum(smf_wire_size(name, type, vals)), 0) FROM main.snap_props "
         "WHERE snap_pg = ?1";
 
-int backend_fail(Backend *b, int err, const char *fmt, ...)
+static void set_message(backend_t *b, const char *fmt, va_list ap)
 {
-	va_list ap;
 	char *msg = NULL;
 
-	va_start(ap, fmt);
 	if (vasprintf(&msg, fmt, ap) < 0)
 		msg = NULL;
-	va_end(ap);
 	free(b->errmsg);
 	b->errmsg = msg;
-	return -err;
 }
 
-void backend_clear_error(Backend *b)
+int backend_fail(backend_t *b, int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	assert(err < 0);
+	va_start(ap, fmt);
+	set_message(b, fmt, ap);
+	va_end(ap);
+	return err;
+}
+
+int backend_oom(backend_t *b)
+{
+	return backend_fail(b, -SCF_ERROR_NO_RESOURCES, "out of memory");
+}
+
+void backend_explain(backend_t *b, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	set_message(b, fmt, ap);
+	va_end(ap);
+}
+
+void backend_clear_error(backend_t *b)
 {
 	free(b->errmsg);
 	b->errmsg = NULL;
 }
 
-const char *backend_errmsg(const Backend *b)
+const char *backend_errmsg(const backend_t *b)
 {
 	return b->errmsg ? b->errmsg : "";
 }
 
+/* A SQLite result code as a negative scf_error_t. */
 static int sqlite_to_scf(int rc)
 {
 	switch (rc & 0xff) {
 	case SQLITE_READONLY:
-		return SCF_ERROR_BACKEND_READONLY;
+		return -SCF_ERROR_BACKEND_READONLY;
 	case SQLITE_NOMEM:
-		return SCF_ERROR_NO_RESOURCES;
+		return -SCF_ERROR_NO_RESOURCES;
 	default:
 		/* SQLITE_FULL, SQLITE_IOERR, SQLITE_CORRUPT, SQLITE_BUSY, ...: the store failed. */
-		return SCF_ERROR_BACKEND_ACCESS;
+		return -SCF_ERROR_BACKEND_ACCESS;
 	}
 }
 
-int backend_sqlite_fail(Backend *b, int rc, const char *what)
+int backend_sqlite_fail(backend_t *b, int rc, const char *what)
 {
 	return backend_fail(b, sqlite_to_scf(rc), "repository database: %s: %s", what,
 	        b->db ? sqlite3_errmsg(b->db) : sqlite3_errstr(rc));
@@ -157,13 +183,14 @@ static char *expand_sql(const char *tmpl, const char *schema)
 	return out;
 }
 
-sqlite3_stmt *backend_stmt(Backend *b, StmtId id, int variant)
+sqlite3_stmt *backend_stmt(backend_t *b, stmt_id_t id, int variant)
 {
 	static const char *const schemas[] = {"main", "np", "main"};
 	_cleanup_free_ char *sql = NULL;
 	sqlite3_stmt **slot = &b->stmts[id][variant];
 	int rc;
 
+	assert(pthread_equal(b->thread, pthread_self()));
 	if (*slot) {
 		sqlite3_reset(*slot);
 		sqlite3_clear_bindings(*slot);
@@ -176,7 +203,7 @@ sqlite3_stmt *backend_stmt(Backend *b, StmtId id, int variant)
 	else
 		sql = expand_sql(stmt_sql[id], schemas[variant]);
 	if (!sql) {
-		backend_fail(b, SCF_ERROR_NO_RESOURCES, "out of memory");
+		backend_oom(b);
 		return NULL;
 	}
 	rc = sqlite3_prepare_v3(b->db, sql, -1, SQLITE_PREPARE_PERSISTENT, slot, NULL);
@@ -188,7 +215,7 @@ sqlite3_stmt *backend_stmt(Backend *b, StmtId id, int variant)
 	return *slot;
 }
 
-int backend_step_row(Backend *b, sqlite3_stmt *s, const char *what)
+int backend_step_row(backend_t *b, sqlite3_stmt *s, const char *what)
 {
 	int rc = sqlite3_step(s);
 
@@ -199,7 +226,7 @@ int backend_step_row(Backend *b, sqlite3_stmt *s, const char *what)
 	return backend_sqlite_fail(b, rc, what);
 }
 
-int backend_step_done(Backend *b, sqlite3_stmt *s, const char *what)
+int backend_step_done(backend_t *b, sqlite3_stmt *s, const char *what)
 {
 	int r;
 
@@ -209,7 +236,7 @@ int backend_step_done(Backend *b, sqlite3_stmt *s, const char *what)
 	return r;
 }
 
-static int exec_simple(Backend *b, StmtId id, const char *what)
+static int exec_simple(backend_t *b, stmt_id_t id, const char *what)
 {
 	_cleanup_stmt_ sqlite3_stmt *s = backend_stmt(b, id, DB_MAIN);
 
@@ -218,7 +245,12 @@ static int exec_simple(Backend *b, StmtId id, const char *what)
 	return backend_step_done(b, s, what);
 }
 
-int backend_tx_begin(Backend *b)
+unsigned backend_tx_depth(const backend_t *b)
+{
+	return b->tx_depth;
+}
+
+int backend_tx_begin(backend_t *b)
 {
 	int r;
 
@@ -232,7 +264,7 @@ int backend_tx_begin(Backend *b)
 	return r;
 }
 
-static void rollback_now(Backend *b)
+static void rollback_now(backend_t *b)
 {
 	b->tx_depth = 0;
 	/* After some errors (SQLITE_FULL, SQLITE_IOERR) SQLite has already rolled back. */
@@ -244,8 +276,9 @@ static void rollback_now(Backend *b)
 	}
 }
 
-void backend_tx_rollback(Backend *b)
+void backend_tx_rollback(backend_t *b)
 {
+	assert(b->tx_depth > 0);
 	if (b->tx_depth > 1) {
 		b->tx_depth--;
 		return;
@@ -253,10 +286,11 @@ void backend_tx_rollback(Backend *b)
 	rollback_now(b);
 }
 
-int backend_tx_commit(Backend *b)
+int backend_tx_commit(backend_t *b)
 {
 	int r;
 
+	assert(b->tx_depth > 0);
 	if (b->tx_depth > 1) {
 		b->tx_depth--;
 		return 0;
@@ -268,7 +302,7 @@ int backend_tx_commit(Backend *b)
 	return r;
 }
 
-static int exec_script(Backend *b, const char *sql, const char *what)
+static int exec_script(backend_t *b, const char *sql, const char *what)
 {
 	int rc = sqlite3_exec(b->db, sql, NULL, NULL, NULL);
 
@@ -290,15 +324,15 @@ static int remove_np_files(const char *np_path)
 	return 0;
 }
 
-static int attach_np(Backend *b)
+static int attach_np(backend_t *b)
 {
 	sqlite3_stmt *s = NULL;
 	int rc, r;
 
 	r = remove_np_files(b->np_path);
 	if (r < 0)
-		return backend_fail(b, SCF_ERROR_BACKEND_ACCESS, "cannot remove %s: %s", b->np_path,
-		        strerror(-r));
+		return backend_fail(b, -SCF_ERROR_BACKEND_ACCESS, "cannot remove %s: %s",
+		        b->np_path, strerror(-r));
 	rc = sqlite3_prepare_v2(b->db, "ATTACH DATABASE ?1 AS np", -1, &s, NULL);
 	if (rc == SQLITE_OK) {
 		sqlite3_bind_text(s, 1, b->np_path, -1, SQLITE_STATIC);
@@ -312,14 +346,14 @@ static int attach_np(Backend *b)
 	return 0;
 }
 
-static int open_databases(Backend *b, const char *root)
+static int open_databases(backend_t *b, const char *root)
 {
 	_cleanup_free_ char *path = NULL;
 	int rc, r;
 
 	if (smf_path(root, SMF_REL_REPOSITORY, &path) < 0 ||
 	        smf_path(root, SMF_REL_NONPERSIST_DB, &b->np_path) < 0)
-		return backend_fail(b, SCF_ERROR_NO_RESOURCES, "out of memory");
+		return backend_oom(b);
 	rc = sqlite3_open_v2(path, &b->db,
 	        SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL);
 	if (rc != SQLITE_OK)
@@ -351,13 +385,14 @@ static int open_databases(Backend *b, const char *root)
 	        "setting up the non-persistent database");
 }
 
-int backend_open(const char *root, Backend **ret, char **errmsg)
+int backend_open(const char *root, backend_t **ret, char **errmsg)
 {
-	Backend *b = calloc(1, sizeof(*b));
+	backend_t *b = calloc(1, sizeof(*b));
 	int r;
 
 	if (!b)
 		return -SCF_ERROR_NO_MEMORY;
+	b->thread = pthread_self();
 	r = open_databases(b, root);
 	if (r >= 0)
 		r = backend_schema_setup(b);
@@ -372,7 +407,7 @@ int backend_open(const char *root, Backend **ret, char **errmsg)
 	return 0;
 }
 
-void backend_close(Backend *b)
+void backend_close(backend_t *b)
 {
 	if (!b)
 		return;

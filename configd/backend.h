@@ -2,8 +2,9 @@
  * backend.h: the repository on SQLite, without D-Bus.
  *
  * Every function returns >= 0 on success or a negative scf_error_t (-SCF_ERROR_NOT_FOUND, ...)
- * on failure, with a sentence naming what was refused in backend_errmsg(); the one extra
- * answer is -BACKEND_NOT_LATEST from backend_commit().  Entities are named by FMRI (any form
+ * on failure, with a sentence naming what was refused in backend_errmsg(); backend_commit()'s
+ * "not latest" is an answer, not a failure: a positive BACKEND_NOT_LATEST, explained there
+ * too.  Entities are named by FMRI (any form
  * scf_fmri_parse() accepts); everything returned carries canonical FMRIs.  A write either
  * applies whole or leaves the repository as it was.
  *
@@ -18,9 +19,14 @@
 #include <stdint.h>
 
 #include "libscf.h"
+#include "protocol.h"
 
-/* The generation named by a commit is not the pg's current one.  Not an scf_error_t. */
-#define BACKEND_NOT_LATEST (_SCF_ERROR_MAX + 1)
+/*
+ * What backend_commit() answers when it does not fail: an empty command list changed nothing,
+ * the commands were applied (the pg has a new generation), or the generation named is not the
+ * pg's current one (nothing changed).
+ */
+enum { BACKEND_UNCHANGED = 0, BACKEND_COMMITTED = 1, BACKEND_NOT_LATEST = 2 };
 
 /*
  * Size bounds of a pg, counted as its properties take on the wire (GetPg's a(ssas), alignment
@@ -36,123 +42,104 @@
 /* The current schema (PRAGMA user_version of the persistent database). */
 #define BACKEND_SCHEMA_VERSION 2
 
-typedef struct Backend Backend;
+typedef struct backend backend_t;
 
 /*
  * Opens (creating it if needed) $root/etc/svc/repository.db and a fresh non-persistent database
  * $root/etc/svc/volatile/svc_nonpersist.db (any previous one is deleted first).  The
  * directories must exist.  On failure *errmsg (if given) gets a malloc'd sentence.
  */
-int backend_open(const char *root, Backend **ret, char **errmsg);
-void backend_close(Backend *b);
+int backend_open(const char *root, backend_t **ret, char **errmsg);
+void backend_close(backend_t *b);
+/* Open transactions (nested begins); 0 whenever no backend call runs. */
+unsigned backend_tx_depth(const backend_t *b);
 /* The sentence describing the last failure (valid until the next call). */
-const char *backend_errmsg(const Backend *b);
+const char *backend_errmsg(const backend_t *b);
 
 /* Entities. */
-int backend_list_services(Backend *b, char ***ret);
+int backend_list_services(backend_t *b, char ***ret);
 /* service NULL or "": instances of every service. */
-int backend_list_instances(Backend *b, const char *service, char ***ret);
-int backend_add_service(Backend *b, const char *fmri);
-int backend_add_instance(Backend *b, const char *fmri);
+int backend_list_instances(backend_t *b, const char *service, char ***ret);
+int backend_add_service(backend_t *b, const char *fmri);
+int backend_add_instance(backend_t *b, const char *fmri);
 /* 1 exists, 0 does not. */
-int backend_entity_exists(Backend *b, const char *fmri);
+int backend_entity_exists(backend_t *b, const char *fmri);
 /*
  * Deletes a service (with its instances) or an instance, with pgs and snapshots.  *ret_deleted
  * (if given) gets the pgs that went, with their entity, as an array of *ret_n infos.
  */
-int backend_delete_entity(Backend *b, const char *fmri, scf_pg_t **ret_deleted, size_t *ret_n);
+int backend_delete_entity(backend_t *b, const char *fmri, scf_pg_t **ret_deleted, size_t *ret_n);
 
 /* Property groups.  snapshot NULL or "": the current view. */
-int backend_list_pgs(Backend *b, const char *entity, const char *snapshot, bool composed,
+int backend_list_pgs(backend_t *b, const char *entity, const char *snapshot, bool composed,
         scf_pg_info_t **ret, size_t *ret_n);
-int backend_get_pg(Backend *b, const char *entity, const char *pg, const char *snapshot,
+int backend_get_pg(backend_t *b, const char *entity, const char *pg, const char *snapshot,
         bool composed, scf_pg_t **ret);
 /* *ret (if given) gets the new pg (entity canonical, no properties). */
-int backend_add_pg(Backend *b, const char *entity, const char *pg, const char *type, uint32_t flags,
-        scf_pg_t **ret);
-int backend_delete_pg(Backend *b, const char *entity, const char *pg, scf_pg_t **ret);
+int backend_add_pg(backend_t *b, const char *entity, const char *pg, const char *type,
+        uint32_t flags, scf_pg_t **ret);
+int backend_delete_pg(backend_t *b, const char *entity, const char *pg, scf_pg_t **ret);
 
-/*
- * Commit takes NEW, REPLACE and DELETE.  A batch also takes SET (create or replace) and REMOVE
- * (delete if it exists), which have no precondition: a batch names no generation.
- */
-enum {
-	BACKEND_CMD_NEW = 0,
-	BACKEND_CMD_REPLACE = 1,
-	BACKEND_CMD_DELETE = 2,
-	BACKEND_CMD_SET = 3,
-	BACKEND_CMD_REMOVE = 4,
-};
-
-typedef struct BackendCmd {
-	uint32_t op;
+/* Commands and steps carry the wire's op codes (protocol.h), checked by the backend. */
+typedef struct backend_cmd {
+	uint32_t op; /* an smf_cmd_op_t once checked: Commit takes up to DELETE */
 	const char *prop;
 	const char *type;          /* SMF type name; ignored by DELETE */
 	const char *const *values; /* ignored by DELETE */
 	size_t n_values;
-} BackendCmd;
+} backend_cmd_t;
 
 /*
- * Applies cmds in order to entity/pg if its generation is still generation.  Returns 1 and the
- * pg after the commit in *ret (without properties) when something was committed, 0 for an
- * empty command list (nothing changes; *ret has the current pg), -BACKEND_NOT_LATEST,
- * -SCF_ERROR_DELETED when the pg (or its entity) no longer exists, or another error.
+ * Applies cmds in order to entity/pg if its generation is still generation.  Returns
+ * BACKEND_COMMITTED and the pg after the commit in *ret (without properties) when something was
+ * committed, BACKEND_UNCHANGED for an empty command list (nothing changes; *ret has the current
+ * pg), BACKEND_NOT_LATEST (nothing changes, *ret is untouched, backend_errmsg() says which
+ * generation is current), -SCF_ERROR_DELETED when the pg (or its entity) no longer exists, or
+ * another error.
  */
-int backend_commit(Backend *b, const char *entity, const char *pg, uint64_t generation,
-        const BackendCmd *cmds, size_t n_cmds, scf_pg_t **ret);
+int backend_commit(backend_t *b, const char *entity, const char *pg, uint64_t generation,
+        const backend_cmd_t *cmds, size_t n_cmds, scf_pg_t **ret);
 
 /*
  * Batches: many steps, one SQLite transaction (see backend-batch.c).  A step's fields beyond
  * op and fmri are read only by the ops that use them.
  */
-typedef enum BackendStepOp {
-	BACKEND_STEP_SERVICE_ENSURE = 0,
-	BACKEND_STEP_INSTANCE_ENSURE = 1,
-	BACKEND_STEP_PG_ENSURE = 2,     /* pg, type, flags */
-	BACKEND_STEP_PROPS = 3,         /* pg, cmds (every BACKEND_CMD_*) */
-	BACKEND_STEP_PG_DELETE = 4,     /* pg */
-	BACKEND_STEP_ENTITY_DELETE = 5, /* */
-	BACKEND_STEP_SNAPSHOT_TAKE = 6, /* name */
-	BACKEND_STEP_REFRESH = 7,
-	_BACKEND_STEP_MAX,
-} BackendStepOp;
-
-typedef struct BackendStep {
-	uint32_t op;
+typedef struct backend_step {
+	uint32_t op; /* an smf_step_op_t once checked (InvalidArgument past _SMF_STEP_MAX) */
 	const char *fmri;
 	const char *pg;
 	const char *name;
 	const char *type;
 	uint32_t flags;
-	const BackendCmd *cmds;
+	const backend_cmd_t *cmds;
 	size_t n_cmds;
-} BackendStep;
+} backend_step_t;
 
 /*
  * What a batch did to one pg, for notifications: PgChanged, or PgDeleted when deleted; created
  * when the pg did not exist before the batch (or the batch deleted and re-created it).
  */
-typedef struct BackendPgEvent {
+typedef struct backend_pg_event {
 	bool deleted;
 	bool created;
 	scf_pg_t pg; /* entity, name, type, flags, generation; no properties */
-} BackendPgEvent;
+} backend_pg_event_t;
 
 /*
  * Applies every step or none.  Returns the number of steps applied and, in *ret (*ret_n
  * entries, in the order the pgs were first touched), what to notify after the commit.  On
  * failure the message starts with "step N (what it names): " (N counts from 1).
  */
-int backend_batch(
-        Backend *b, const BackendStep *steps, size_t n, BackendPgEvent **ret, size_t *ret_n);
-void backend_pg_events_free(BackendPgEvent *events, size_t n);
+int backend_batch(backend_t *b, const backend_step_t *steps, size_t n, backend_pg_event_t **ret,
+        size_t *ret_n);
+void backend_pg_events_free(backend_pg_event_t *events, size_t n);
 
 /* Snapshots of an instance. */
-int backend_list_snapshots(Backend *b, const char *instance, char ***ret);
-int backend_take_snapshot(Backend *b, const char *instance, const char *name);
-int backend_delete_snapshot(Backend *b, const char *instance, const char *name);
+int backend_list_snapshots(backend_t *b, const char *instance, char ***ret);
+int backend_take_snapshot(backend_t *b, const char *instance, const char *name);
+int backend_delete_snapshot(backend_t *b, const char *instance, const char *name);
 /* "previous" := "running" (when it exists), "running" := now; one transaction. */
-int backend_refresh(Backend *b, const char *instance);
+int backend_refresh(backend_t *b, const char *instance);
 
 void backend_pg_free(scf_pg_t *pg);
 void backend_pgs_free(scf_pg_t *pgs, size_t n); /* an array of pgs (their contents) */

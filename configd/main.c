@@ -54,14 +54,15 @@ static daemon_args_t args;
 
 static const daemon_args_spec_t args_spec = {
         .program = "svc.configd",
-        .description = "Serves the SMF repository of DIR (default: $SMF_ROOT, else the per-user root).",
+        .description =
+                "Serves the SMF repository of DIR (default: $SMF_ROOT, else the per-user root).",
         .flag_name = "native",
         .flag_short = 'n',
         .flag_help = "no restarter will attach (building a repository)",
 };
 
 /* Creates the volatile directory (and its parents) world-searchable, as the socket needs. */
-static int make_dirs(const Manager *m)
+static int make_dirs(const configd_t *m)
 {
 	_cleanup_free_ char *vol = NULL;
 	mode_t old_umask;
@@ -86,7 +87,7 @@ static int make_dirs(const Manager *m)
 }
 
 /* Takes the per-root lock; returns the fd (kept open until exit) or < 0. */
-static int take_lock(const Manager *m)
+static int take_lock(const configd_t *m)
 {
 	_cleanup_free_ char *path = NULL;
 	_cleanup_close_ int fd = -1;
@@ -112,7 +113,7 @@ static int on_signal(sd_event_source *s, const struct signalfd_siginfo *si, void
 	return sd_event_exit(sd_event_source_get_event(s), 0);
 }
 
-static int setup_event(Manager *m)
+static int setup_event(configd_t *m)
 {
 	sigset_t mask;
 	int r;
@@ -144,7 +145,7 @@ static void raise_fd_limit(void)
 	(void)setrlimit(RLIMIT_NOFILE, &rl);
 }
 
-static int open_backend(Manager *m)
+static int open_backend(configd_t *m)
 {
 	_cleanup_free_ char *msg = NULL;
 	struct stat st;
@@ -161,7 +162,7 @@ static int open_backend(Manager *m)
 	return 0;
 }
 
-static int run(Manager *m)
+static int run(configd_t *m)
 {
 	_cleanup_close_ int lock_fd = -1;
 	int r;
@@ -199,7 +200,7 @@ static int run(Manager *m)
 	return 0;
 }
 
-static void manager_done(Manager *m)
+static void configd_done(configd_t *m)
 {
 	server_stop(m);
 	backend_close(m->backend);
@@ -211,7 +212,7 @@ static void manager_done(Manager *m)
 
 int main(int argc, char *argv[])
 {
-	Manager m = {.listen_fd = -1};
+	configd_t m = {.listen_fd = -1};
 	int r;
 
 	log_set_program("svc.configd");
@@ -220,6 +221,6 @@ int main(int argc, char *argv[])
 		return r < 0 ? 2 : 0;
 	m.native = args.flag;
 	r = run(&m);
-	manager_done(&m);
+	configd_done(&m);
 	return r < 0 ? 1 : 0;
 }

@@ -13,53 +13,36 @@
 #include "methods.h"
 #include "probes.h"
 
-typedef struct StepList {
-	BackendStep *steps;
-	CommandList *cmds; /* one per step */
-	size_t n, cap;
-} StepList;
+typedef struct step_list {
+	backend_step_t *steps;
+	command_list_t *cmds; /* one per step */
+	size_t n, cap_steps, cap_cmds;
+} step_list_t;
 
-static void step_list_clear(StepList *l)
+static void step_list_clear(step_list_t *l)
 {
 	for (size_t i = 0; i < l->n; i++)
 		command_list_clear(&l->cmds[i]);
 	free(l->cmds);
 	free(l->steps);
-	*l = (StepList){};
+	*l = (step_list_t){};
 }
 
-static int step_list_grow(StepList *l)
+/* Reads one "(" SMF_BUS_STEP ")"; 0 at the end of the array. */
+static int read_step(sd_bus_message *m, step_list_t *l)
 {
-	size_t cap = l->cap ? l->cap * 2 : 16;
-	BackendStep *s;
-	CommandList *c;
-
-	s = realloc(l->steps, cap * sizeof(*s));
-	if (!s)
-		return -ENOMEM;
-	l->steps = s;
-	c = realloc(l->cmds, cap * sizeof(*c));
-	if (!c)
-		return -ENOMEM;
-	l->cmds = c;
-	l->cap = cap;
-	return 0;
-}
-
-/* Reads one "(ussssua(ussas))"; 0 at the end of the array. */
-static int read_step(sd_bus_message *m, StepList *l)
-{
-	BackendStep *s;
+	backend_step_t *s;
 	int r;
 
-	r = sd_bus_message_enter_container(m, 'r', "ussssua(ussas)");
+	r = sd_bus_message_enter_container(m, 'r', SMF_BUS_STEP);
 	if (r <= 0)
 		return r;
-	if (l->n == l->cap && step_list_grow(l) < 0)
+	if (GREEDY_REALLOC(l->steps, l->cap_steps, l->n + 1) < 0 ||
+	        GREEDY_REALLOC(l->cmds, l->cap_cmds, l->n + 1) < 0)
 		return -ENOMEM;
 	s = &l->steps[l->n];
-	*s = (BackendStep){};
-	l->cmds[l->n++] = (CommandList){};
+	*s = (backend_step_t){};
+	l->cmds[l->n++] = (command_list_t){};
 	r = sd_bus_message_read(
 	        m, "ussssu", &s->op, &s->fmri, &s->pg, &s->name, &s->type, &s->flags);
 	if (r >= 0)
@@ -69,9 +52,9 @@ static int read_step(sd_bus_message *m, StepList *l)
 	return r < 0 ? r : 1;
 }
 
-static int read_steps(sd_bus_message *m, StepList *l)
+static int read_steps(sd_bus_message *m, step_list_t *l)
 {
-	int r = sd_bus_message_enter_container(m, 'a', "(ussssua(ussas))");
+	int r = sd_bus_message_enter_container(m, 'a', "(" SMF_BUS_STEP ")");
 
 	while (r >= 0 && (r = read_step(m, l)) > 0)
 		;
@@ -89,9 +72,9 @@ static int read_steps(sd_bus_message *m, StepList *l)
 
 int method_batch(sd_bus_message *m, void *userdata, sd_bus_error *error)
 {
-	_cleanup_(step_list_clear) StepList l = {};
-	Connection *c = userdata;
-	BackendPgEvent *ev = NULL;
+	_cleanup_(step_list_clear) step_list_t l = {};
+	connection_t *c = userdata;
+	backend_pg_event_t *ev = NULL;
 	size_t n_ev = 0;
 	int r, applied;
 
@@ -105,7 +88,7 @@ int method_batch(sd_bus_message *m, void *userdata, sd_bus_error *error)
 	r = read_steps(m, &l);
 	if (r < 0)
 		return r;
-	applied = backend_batch(c->manager->backend, l.steps, l.n, &ev, &n_ev);
+	applied = backend_batch(connection_backend(c), l.steps, l.n, &ev, &n_ev);
 	if (applied < 0)
 		return configd_backend_error(c, error, applied);
 	for (size_t i = 0; i < n_ev; i++) {
@@ -117,9 +100,9 @@ int method_batch(sd_bus_message *m, void *userdata, sd_bus_error *error)
 	r = sd_bus_reply_method_return(m, "u", (uint32_t)applied);
 	for (size_t i = 0; i < n_ev; i++)
 		if (ev[i].deleted)
-			notify_pg_deleted(c->manager, &ev[i].pg);
+			notify_pg_deleted(c->configd, &ev[i].pg);
 		else
-			notify_pg_changed(c->manager, &ev[i].pg);
+			notify_pg_changed(c->configd, &ev[i].pg);
 	backend_pg_events_free(ev, n_ev);
 	return r;
 }

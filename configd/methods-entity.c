@@ -17,11 +17,11 @@ int reply_strv(sd_bus_message *m, char **l)
 
 int method_list_services(sd_bus_message *m, void *userdata, sd_bus_error *error)
 {
-	Connection *c = userdata;
+	connection_t *c = userdata;
 	_cleanup_strv_free_ char **l = NULL;
 	int r;
 
-	r = backend_list_services(c->manager->backend, &l);
+	r = backend_list_services(connection_backend(c), &l);
 	if (r < 0)
 		return configd_backend_error(c, error, r);
 	return reply_strv(m, l);
@@ -29,7 +29,7 @@ int method_list_services(sd_bus_message *m, void *userdata, sd_bus_error *error)
 
 int method_list_instances(sd_bus_message *m, void *userdata, sd_bus_error *error)
 {
-	Connection *c = userdata;
+	connection_t *c = userdata;
 	_cleanup_strv_free_ char **l = NULL;
 	const char *service;
 	int r;
@@ -37,13 +37,13 @@ int method_list_instances(sd_bus_message *m, void *userdata, sd_bus_error *error
 	r = sd_bus_message_read(m, "s", &service);
 	if (r < 0)
 		return r;
-	r = backend_list_instances(c->manager->backend, service, &l);
+	r = backend_list_instances(connection_backend(c), service, &l);
 	if (r < 0)
 		return configd_backend_error(c, error, r);
 	return reply_strv(m, l);
 }
 
-static int add_entity(sd_bus_message *m, Connection *c, sd_bus_error *error, bool instance)
+static int add_entity(sd_bus_message *m, connection_t *c, sd_bus_error *error, bool instance)
 {
 	const char *fmri;
 	int r;
@@ -54,8 +54,8 @@ static int add_entity(sd_bus_message *m, Connection *c, sd_bus_error *error, boo
 	r = auth_check_write(c, error, instance ? "AddInstance" : "AddService", fmri);
 	if (r < 0)
 		return r;
-	r = instance ? backend_add_instance(c->manager->backend, fmri)
-	             : backend_add_service(c->manager->backend, fmri);
+	r = instance ? backend_add_instance(connection_backend(c), fmri)
+	             : backend_add_service(connection_backend(c), fmri);
 	if (r < 0)
 		return configd_backend_error(c, error, r);
 	return sd_bus_reply_method_return(m, NULL);
@@ -73,8 +73,8 @@ int method_add_instance(sd_bus_message *m, void *userdata, sd_bus_error *error)
 
 int method_delete(sd_bus_message *m, void *userdata, sd_bus_error *error)
 {
-	Connection *c = userdata;
-	Manager *mgr = c->manager;
+	connection_t *c = userdata;
+	configd_t *mgr = c->configd;
 	scf_pg_t *deleted = NULL;
 	const char *fmri;
 	size_t n = 0;
@@ -86,7 +86,7 @@ int method_delete(sd_bus_message *m, void *userdata, sd_bus_error *error)
 	r = auth_check_write(c, error, "Delete", fmri);
 	if (r < 0)
 		return r;
-	r = backend_delete_entity(mgr->backend, fmri, &deleted, &n);
+	r = backend_delete_entity(connection_backend(c), fmri, &deleted, &n);
 	if (r < 0)
 		return configd_backend_error(c, error, r);
 	/* Reply first: the deleting client learns of success no later than any watcher. */
@@ -99,14 +99,14 @@ int method_delete(sd_bus_message *m, void *userdata, sd_bus_error *error)
 
 int method_exists(sd_bus_message *m, void *userdata, sd_bus_error *error)
 {
-	Connection *c = userdata;
+	connection_t *c = userdata;
 	const char *fmri;
 	int r;
 
 	r = sd_bus_message_read(m, "s", &fmri);
 	if (r < 0)
 		return r;
-	r = backend_entity_exists(c->manager->backend, fmri);
+	r = backend_entity_exists(connection_backend(c), fmri);
 	if (r < 0)
 		return configd_backend_error(c, error, r);
 	return sd_bus_reply_method_return(m, "b", r > 0);

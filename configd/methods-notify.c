@@ -10,7 +10,7 @@
 #include "log.h"
 #include "methods.h"
 
-static int add_interest(sd_bus_message *m, Connection *c, sd_bus_error *error, bool by_type)
+static int add_interest(sd_bus_message *m, connection_t *c, sd_bus_error *error, bool by_type)
 {
 	const char *name;
 	int r;
@@ -42,18 +42,18 @@ int method_notify_reset(sd_bus_message *m, void *userdata, sd_bus_error *error)
 
 int method_register_restarter(sd_bus_message *m, void *userdata, sd_bus_error *error)
 {
-	Connection *c = userdata;
-	Manager *mgr = c->manager;
+	connection_t *c = userdata;
+	configd_t *mgr = c->configd;
 	int r;
 
 	r = auth_check_write(c, error, "RegisterRestarter", "");
 	if (r < 0)
 		return r;
 	if (mgr->native)
-		return sd_bus_error_set(error, "org.minismf.Error.NotSupported",
+		return sd_bus_error_set(error, SMF_BUS_ERROR_NOT_SUPPORTED,
 		        "svc.configd runs with --native: no restarter may attach");
 	if (mgr->restarter && mgr->restarter != c)
-		return sd_bus_error_setf(error, "org.minismf.Error.Exists",
+		return sd_bus_error_setf(error, SMF_BUS_ERROR_EXISTS,
 		        "a restarter is already attached (pid %d)", (int)mgr->restarter->pid);
 	if (!mgr->restarter)
 		log_info("restarter attached (pid %d)", (int)c->pid);
@@ -63,7 +63,7 @@ int method_register_restarter(sd_bus_message *m, void *userdata, sd_bus_error *e
 
 int method_restarter_attached(sd_bus_message *m, void *userdata, sd_bus_error *error)
 {
-	Connection *c = userdata;
+	connection_t *c = userdata;
 
-	return sd_bus_reply_method_return(m, "b", !c->manager->native && c->manager->restarter);
+	return sd_bus_reply_method_return(m, "b", !c->configd->native && c->configd->restarter);
 }

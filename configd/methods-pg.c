@@ -1,6 +1,7 @@
 /* methods-pg.c: property groups and transactions over D-Bus. */
 #include <stdlib.h>
 
+#include "macro.h"
 #include "methods.h"
 #include "probes.h"
 #include "strv.h"
@@ -8,7 +9,7 @@
 int method_list_pgs(sd_bus_message *m, void *userdata, sd_bus_error *error)
 {
 	_cleanup_(sd_bus_message_unrefp) sd_bus_message *reply = NULL;
-	Connection *c = userdata;
+	connection_t *c = userdata;
 	scf_pg_info_t *l = NULL;
 	const char *entity, *snapshot;
 	int composed, r;
@@ -17,7 +18,7 @@ int method_list_pgs(sd_bus_message *m, void *userdata, sd_bus_error *error)
 	r = sd_bus_message_read(m, "ssb", &entity, &snapshot, &composed);
 	if (r < 0)
 		return r;
-	r = backend_list_pgs(c->manager->backend, entity, snapshot, composed, &l, &n);
+	r = backend_list_pgs(connection_backend(c), entity, snapshot, composed, &l, &n);
 	if (r < 0)
 		return configd_backend_error(c, error, r);
 	r = sd_bus_message_new_method_return(m, &reply);
@@ -59,14 +60,14 @@ int method_get_pg(sd_bus_message *m, void *userdata, sd_bus_error *error)
 {
 	_cleanup_(sd_bus_message_unrefp) sd_bus_message *reply = NULL;
 	_cleanup_backend_pg_ scf_pg_t *pg = NULL;
-	Connection *c = userdata;
+	connection_t *c = userdata;
 	const char *entity, *name, *snapshot;
 	int composed, r;
 
 	r = sd_bus_message_read(m, "sssb", &entity, &name, &snapshot, &composed);
 	if (r < 0)
 		return r;
-	r = backend_get_pg(c->manager->backend, entity, name, snapshot, composed, &pg);
+	r = backend_get_pg(connection_backend(c), entity, name, snapshot, composed, &pg);
 	if (r < 0)
 		return configd_backend_error(c, error, r);
 	r = sd_bus_message_new_method_return(m, &reply);
@@ -82,7 +83,7 @@ int method_get_pg(sd_bus_message *m, void *userdata, sd_bus_error *error)
 int method_add_pg(sd_bus_message *m, void *userdata, sd_bus_error *error)
 {
 	_cleanup_backend_pg_ scf_pg_t *pg = NULL;
-	Connection *c = userdata;
+	connection_t *c = userdata;
 	const char *entity, *name, *type;
 	uint32_t flags;
 	int r;
@@ -93,20 +94,20 @@ int method_add_pg(sd_bus_message *m, void *userdata, sd_bus_error *error)
 	r = auth_check_write(c, error, "AddPg", entity);
 	if (r < 0)
 		return r;
-	r = backend_add_pg(c->manager->backend, entity, name, type, flags, &pg);
+	r = backend_add_pg(connection_backend(c), entity, name, type, flags, &pg);
 	if (r < 0)
 		return configd_backend_error(c, error, r);
 	probe_pg_created(pg);
 	probe_pg_committed(pg);
 	r = sd_bus_reply_method_return(m, "t", pg->generation);
-	notify_pg_changed(c->manager, pg);
+	notify_pg_changed(c->configd, pg);
 	return r;
 }
 
 int method_delete_pg(sd_bus_message *m, void *userdata, sd_bus_error *error)
 {
 	_cleanup_backend_pg_ scf_pg_t *pg = NULL;
-	Connection *c = userdata;
+	connection_t *c = userdata;
 	const char *entity, *name;
 	int r;
 
@@ -116,33 +117,32 @@ int method_delete_pg(sd_bus_message *m, void *userdata, sd_bus_error *error)
 	r = auth_check_write(c, error, "DeletePg", entity);
 	if (r < 0)
 		return r;
-	r = backend_delete_pg(c->manager->backend, entity, name, &pg);
+	r = backend_delete_pg(connection_backend(c), entity, name, &pg);
 	if (r < 0)
 		return configd_backend_error(c, error, r);
 	r = sd_bus_reply_method_return(m, NULL);
-	notify_pg_deleted(c->manager, pg);
+	notify_pg_deleted(c->configd, pg);
 	return r;
 }
 
-void command_list_clear(CommandList *l)
+void command_list_clear(command_list_t *l)
 {
 	for (size_t i = 0; i < l->n; i++)
 		strv_free(l->values[i]);
 	free(l->values);
 	free(l->cmds);
-	*l = (CommandList){};
+	*l = (command_list_t){};
 }
 
-/* Reads one "(ussas)"; 0 at the end of the array. */
-static int read_command(sd_bus_message *m, CommandList *l)
+/* Reads one "(" SMF_BUS_COMMAND ")"; 0 at the end of the array. */
+static int read_command(sd_bus_message *m, command_list_t *l)
 {
 	const char *prop, *type;
 	char **values = NULL;
 	uint32_t op;
-	void *a;
 	int r;
 
-	r = sd_bus_message_enter_container(m, 'r', "ussas");
+	r = sd_bus_message_enter_container(m, 'r', SMF_BUS_COMMAND);
 	if (r <= 0)
 		return r;
 	r = sd_bus_message_read(m, "uss", &op, &prop, &type);
@@ -150,21 +150,16 @@ static int read_command(sd_bus_message *m, CommandList *l)
 		r = sd_bus_message_read_strv(m, &values);
 	if (r >= 0)
 		r = sd_bus_message_exit_container(m);
-	if (r >= 0 && !(a = realloc(l->cmds, (l->n + 1) * sizeof(*l->cmds))))
-		r = -ENOMEM;
-	if (r >= 0) {
-		l->cmds = a;
-		a = realloc(l->values, (l->n + 1) * sizeof(*l->values));
-		if (!a)
-			r = -ENOMEM;
-	}
+	if (r >= 0)
+		r = GREEDY_REALLOC(l->cmds, l->cap_cmds, l->n + 1);
+	if (r >= 0)
+		r = GREEDY_REALLOC(l->values, l->cap_values, l->n + 1);
 	if (r < 0) {
 		strv_free(values);
 		return r;
 	}
-	l->values = a;
 	l->values[l->n] = values;
-	l->cmds[l->n++] = (BackendCmd){.op = op,
+	l->cmds[l->n++] = (backend_cmd_t){.op = op,
 	        .prop = prop,
 	        .type = type,
 	        .values = (const char *const *)values,
@@ -172,9 +167,9 @@ static int read_command(sd_bus_message *m, CommandList *l)
 	return 1;
 }
 
-int read_commands(sd_bus_message *m, CommandList *l)
+int read_commands(sd_bus_message *m, command_list_t *l)
 {
-	int r = sd_bus_message_enter_container(m, 'a', "(ussas)");
+	int r = sd_bus_message_enter_container(m, 'a', "(" SMF_BUS_COMMAND ")");
 
 	while (r >= 0 && (r = read_command(m, l)) > 0)
 		;
@@ -185,9 +180,9 @@ int read_commands(sd_bus_message *m, CommandList *l)
 
 int method_commit(sd_bus_message *m, void *userdata, sd_bus_error *error)
 {
-	_cleanup_(command_list_clear) CommandList l = {};
+	_cleanup_(command_list_clear) command_list_t l = {};
 	_cleanup_backend_pg_ scf_pg_t *pg = NULL;
-	Connection *c = userdata;
+	connection_t *c = userdata;
 	const char *entity, *name;
 	uint64_t gen;
 	int r, committed;
@@ -201,17 +196,20 @@ int method_commit(sd_bus_message *m, void *userdata, sd_bus_error *error)
 	r = read_commands(m, &l);
 	if (r < 0)
 		return r;
-	committed = backend_commit(c->manager->backend, entity, name, gen, l.cmds, l.n, &pg);
+	committed = backend_commit(connection_backend(c), entity, name, gen, l.cmds, l.n, &pg);
 	if (committed < 0)
 		return configd_backend_error(c, error, committed);
+	if (committed == BACKEND_NOT_LATEST)
+		return sd_bus_error_set(
+		        error, SMF_BUS_ERROR_NOT_LATEST, backend_errmsg(connection_backend(c)));
 	/*
 	 * Traced first (the instant the pg is there for everyone), then the reply, then the
 	 * watchers (even if the writer is gone): all after the commit.
 	 */
-	if (committed > 0)
+	if (committed == BACKEND_COMMITTED)
 		probe_pg_committed(pg);
 	r = sd_bus_reply_method_return(m, "t", pg->generation);
-	if (committed > 0)
-		notify_pg_changed(c->manager, pg);
+	if (committed == BACKEND_COMMITTED)
+		notify_pg_changed(c->configd, pg);
 	return r;
 }

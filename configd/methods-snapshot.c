@@ -4,7 +4,7 @@
 
 int method_list_snapshots(sd_bus_message *m, void *userdata, sd_bus_error *error)
 {
-	Connection *c = userdata;
+	connection_t *c = userdata;
 	_cleanup_strv_free_ char **l = NULL;
 	const char *instance;
 	int r;
@@ -12,15 +12,15 @@ int method_list_snapshots(sd_bus_message *m, void *userdata, sd_bus_error *error
 	r = sd_bus_message_read(m, "s", &instance);
 	if (r < 0)
 		return r;
-	r = backend_list_snapshots(c->manager->backend, instance, &l);
+	r = backend_list_snapshots(connection_backend(c), instance, &l);
 	if (r < 0)
 		return configd_backend_error(c, error, r);
 	return reply_strv(m, l);
 }
 
 /* TakeSnapshot and DeleteSnapshot: (instance, name), a write, nothing in the reply. */
-static int snapshot_write(sd_bus_message *m, Connection *c, sd_bus_error *error, const char *method,
-        int (*op)(Backend *, const char *, const char *))
+static int snapshot_write(sd_bus_message *m, connection_t *c, sd_bus_error *error,
+        const char *method, int (*op)(backend_t *, const char *, const char *))
 {
 	const char *instance, *name;
 	int r;
@@ -31,7 +31,7 @@ static int snapshot_write(sd_bus_message *m, Connection *c, sd_bus_error *error,
 	r = auth_check_write(c, error, method, instance);
 	if (r < 0)
 		return r;
-	r = op(c->manager->backend, instance, name);
+	r = op(connection_backend(c), instance, name);
 	if (r < 0)
 		return configd_backend_error(c, error, r);
 	return sd_bus_reply_method_return(m, NULL);
@@ -49,7 +49,7 @@ int method_delete_snapshot(sd_bus_message *m, void *userdata, sd_bus_error *erro
 
 int method_refresh(sd_bus_message *m, void *userdata, sd_bus_error *error)
 {
-	Connection *c = userdata;
+	connection_t *c = userdata;
 	const char *instance;
 	int r;
 
@@ -59,7 +59,7 @@ int method_refresh(sd_bus_message *m, void *userdata, sd_bus_error *error)
 	r = auth_check_write(c, error, "Refresh", instance);
 	if (r < 0)
 		return r;
-	r = backend_refresh(c->manager->backend, instance);
+	r = backend_refresh(connection_backend(c), instance);
 	if (r < 0)
 		return configd_backend_error(c, error, r);
 	return sd_bus_reply_method_return(m, NULL);

@@ -17,7 +17,7 @@
 static int property_get_version(sd_bus *bus, const char *path, const char *interface,
         const char *property, sd_bus_message *reply, void *userdata, sd_bus_error *error)
 {
-	return sd_bus_message_append(reply, "u", CONFIGD_PROTOCOL_VERSION);
+	return sd_bus_message_append(reply, "u", SMF_PROTOCOL_VERSION);
 }
 
 static const sd_bus_vtable repository_vtable[] = {
@@ -33,8 +33,8 @@ static const sd_bus_vtable repository_vtable[] = {
         M("GetPg", "sssb", "suta(ssas)", method_get_pg),
         M("AddPg", "sssu", "t", method_add_pg),
         M("DeletePg", "ss", "", method_delete_pg),
-        M("Commit", "ssta(ussas)", "t", method_commit),
-        M("Batch", "a(ussssua(ussas))", "u", method_batch),
+        M("Commit", "ssta(" SMF_BUS_COMMAND ")", "t", method_commit),
+        M("Batch", "a(" SMF_BUS_STEP ")", "u", method_batch),
         M("ListSnapshots", "s", "as", method_list_snapshots),
         M("TakeSnapshot", "ss", "", method_take_snapshot),
         M("DeleteSnapshot", "ss", "", method_delete_snapshot),
@@ -44,14 +44,14 @@ static const sd_bus_vtable repository_vtable[] = {
         M("NotifyReset", "", "", method_notify_reset),
         M("RegisterRestarter", "", "", method_register_restarter),
         M("RestarterAttached", "", "b", method_restarter_attached),
-        SD_BUS_SIGNAL("PgChanged", "ssst", 0),
-        SD_BUS_SIGNAL("PgDeleted", "sss", 0),
+        SD_BUS_SIGNAL(SMF_BUS_SIGNAL_PG_CHANGED, "ssst", 0),
+        SD_BUS_SIGNAL(SMF_BUS_SIGNAL_PG_DELETED, "sss", 0),
         SD_BUS_VTABLE_END,
 };
 
 static int method_hello(sd_bus_message *m, void *userdata, sd_bus_error *error)
 {
-	Connection *c = userdata;
+	connection_t *c = userdata;
 	char name[32];
 
 	snprintf(name, sizeof(name), ":1.%llu", (unsigned long long)c->id);
@@ -64,12 +64,12 @@ static const sd_bus_vtable driver_vtable[] = {
         SD_BUS_VTABLE_END,
 };
 
-int methods_add_to_bus(Connection *c)
+int methods_add_to_bus(connection_t *c)
 {
 	int r;
 
 	r = sd_bus_add_object_vtable(
-	        c->bus, NULL, CONFIGD_OBJECT_PATH, CONFIGD_INTERFACE, repository_vtable, c);
+	        c->bus, NULL, SMF_BUS_PATH, SMF_BUS_INTERFACE, repository_vtable, c);
 	if (r < 0)
 		return r;
 	return sd_bus_add_object_vtable(

@@ -1,4 +1,4 @@
-/* methods.h: the handlers of org.minismf.Repository1 (userdata: the Connection). */
+/* methods.h: the handlers of org.minismf.Repository1 (userdata: the connection_t). */
 #ifndef CONFIGD_METHODS_H
 #define CONFIGD_METHODS_H
 
@@ -22,14 +22,14 @@ int method_delete_pg(sd_bus_message *m, void *userdata, sd_bus_error *error);
 int method_commit(sd_bus_message *m, void *userdata, sd_bus_error *error);
 
 /* A command list "a(ussas)" as read from a message (strings point into it). */
-typedef struct CommandList {
-	BackendCmd *cmds;
+typedef struct command_list {
+	backend_cmd_t *cmds;
 	char ***values; /* owned value lists, one per command */
-	size_t n;
-} CommandList;
+	size_t n, cap_cmds, cap_values;
+} command_list_t;
 
-void command_list_clear(CommandList *l);
-int read_commands(sd_bus_message *m, CommandList *l);
+void command_list_clear(command_list_t *l);
+int read_commands(sd_bus_message *m, command_list_t *l);
 
 /* methods-batch.c */
 int method_batch(sd_bus_message *m, void *userdata, sd_bus_error *error);

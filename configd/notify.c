@@ -23,19 +23,19 @@
 #include "probes.h"
 #include "strv.h"
 
-int notify_add_interest(Connection *c, bool by_type, const char *name, sd_bus_error *error)
+int notify_add_interest(connection_t *c, bool by_type, const char *name, sd_bus_error *error)
 {
 	char ***l = by_type ? &c->notify_types : &c->notify_names;
 	int r;
 
 	r = scf_name_validate(name);
 	if (r < 0)
-		return sd_bus_error_setf(error, configd_error_name(r),
+		return sd_bus_error_setf(error, smf_bus_error_name(r),
 		        "\"%s\" is not a valid property group %s", name, by_type ? "type" : "name");
 	if (strv_contains(*l, name))
 		return 0;
 	if (strv_length(c->notify_names) + strv_length(c->notify_types) >= CONFIGD_MAX_INTERESTS)
-		return sd_bus_error_setf(error, "org.minismf.Error.NoResources",
+		return sd_bus_error_setf(error, SMF_BUS_ERROR_NO_RESOURCES,
 		        "a connection may register at most %u notification interests",
 		        CONFIGD_MAX_INTERESTS);
 	if (!*l) {
@@ -46,14 +46,14 @@ int notify_add_interest(Connection *c, bool by_type, const char *name, sd_bus_er
 	return strv_extend(l, name);
 }
 
-void notify_reset(Connection *c)
+void notify_reset(connection_t *c)
 {
 	strv_free(c->notify_names);
 	strv_free(c->notify_types);
 	c->notify_names = c->notify_types = NULL;
 }
 
-static bool interested(const Connection *c, const scf_pg_t *pg)
+static bool interested(const connection_t *c, const scf_pg_t *pg)
 {
 	return strv_contains(c->notify_names, pg->name) || strv_contains(c->notify_types, pg->type);
 }
@@ -70,14 +70,12 @@ static uint64_t signal_bytes(const scf_pg_t *pg)
 }
 
 /* Whether c has fallen so far behind that it must go; logs why. */
-static bool too_far_behind(Connection *c, uint64_t more)
+static bool too_far_behind(connection_t *c, uint64_t more)
 {
 	uint64_t queued = 0;
 
-	if (sd_bus_get_n_queued_write(c->bus, &queued) < 0)
+	if (connection_queued(c, &queued) < 0)
 		return false; /* closed: sd_bus_send() says so below */
-	if (queued == 0)
-		c->queued_signal_bytes = 0;
 	if (queued >= CONFIGD_MAX_QUEUED_SIGNALS) {
 		log_warning("connection %llu (pid %d): %llu notifications unread; closing it",
 		        (unsigned long long)c->id, (int)c->pid, (unsigned long long)queued);
@@ -94,7 +92,7 @@ static bool too_far_behind(Connection *c, uint64_t more)
 }
 
 /* The single exit of every notification. */
-static void notify_send(Connection *c, const scf_pg_t *pg, bool deleted)
+static void notify_send(connection_t *c, const scf_pg_t *pg, bool deleted)
 {
 	_cleanup_(sd_bus_message_unrefp) sd_bus_message *msg = NULL;
 	uint64_t bytes = signal_bytes(pg);
@@ -105,8 +103,8 @@ static void notify_send(Connection *c, const scf_pg_t *pg, bool deleted)
 		return;
 	}
 	smf_point(SMF_POINT_CONFIGD_NOTIFY_BEFORE_SEND);
-	r = sd_bus_message_new_signal(c->bus, &msg, CONFIGD_OBJECT_PATH, CONFIGD_INTERFACE,
-	        deleted ? "PgDeleted" : "PgChanged");
+	r = sd_bus_message_new_signal(c->bus, &msg, SMF_BUS_PATH, SMF_BUS_INTERFACE,
+	        deleted ? SMF_BUS_SIGNAL_PG_DELETED : SMF_BUS_SIGNAL_PG_CHANGED);
 	if (r >= 0)
 		r = deleted ? sd_bus_message_append(msg, "sss", pg->entity, pg->name, pg->type)
 		            : sd_bus_message_append(
@@ -137,19 +135,19 @@ static void notify_send(Connection *c, const scf_pg_t *pg, bool deleted)
 	}
 }
 
-static void notify_all(Manager *m, const scf_pg_t *pg, bool deleted)
+static void notify_all(configd_t *m, const scf_pg_t *pg, bool deleted)
 {
-	for (Connection *c = m->connections; c; c = c->next)
+	for (connection_t *c = m->connections; c; c = c->next)
 		if (!c->defer_free && interested(c, pg))
 			notify_send(c, pg, deleted);
 }
 
-void notify_pg_changed(Manager *m, const scf_pg_t *pg)
+void notify_pg_changed(configd_t *m, const scf_pg_t *pg)
 {
 	notify_all(m, pg, false);
 }
 
-void notify_pg_deleted(Manager *m, const scf_pg_t *pg)
+void notify_pg_deleted(configd_t *m, const scf_pg_t *pg)
 {
 	notify_all(m, pg, true);
 }

@@ -40,9 +40,9 @@
 /* After accept() ran out of fds or memory, try again this much later. */
 #define ACCEPT_RETRY_USEC (100 * 1000u)
 
-static void connection_free(Connection *c)
+static void connection_free(connection_t *c)
 {
-	Manager *m = c->manager;
+	configd_t *m = c->configd;
 
 	if (m->restarter == c) {
 		m->restarter = NULL;
@@ -78,7 +78,7 @@ static int on_defer_free(sd_event_source *s, void *userdata)
 	return 0;
 }
 
-void connection_drop(Connection *c, const char *why)
+void connection_drop(connection_t *c, const char *why)
 {
 	int r;
 
@@ -86,14 +86,14 @@ void connection_drop(Connection *c, const char *why)
 		return;
 	log_debug("connection %llu (pid %d): %s", (unsigned long long)c->id, (int)c->pid, why);
 	/* Forget the restarter now: RestarterAttached must not say true for a dead one. */
-	if (c->manager->restarter == c) {
-		c->manager->restarter = NULL;
+	if (c->configd->restarter == c) {
+		c->configd->restarter = NULL;
 		log_info("restarter detached (pid %d)", (int)c->pid);
 	}
 	/* A closed peer stays readable (EOF): stop listening to it until it is freed. */
 	sd_event_source_set_enabled(c->io, SD_EVENT_OFF);
 	sd_event_source_set_enabled(c->timer, SD_EVENT_OFF);
-	r = sd_event_add_defer(c->manager->event, &c->defer_free, on_defer_free, c);
+	r = sd_event_add_defer(c->configd->event, &c->defer_free, on_defer_free, c);
 	if (r < 0)
 		log_error_errno(r, "connection %llu: cannot schedule its release",
 		        (unsigned long long)c->id);
@@ -105,15 +105,27 @@ static int on_disconnected(sd_bus_message *msg, void *userdata, sd_bus_error *er
 	return 0;
 }
 
-void connection_update(Connection *c)
+int connection_queued(connection_t *c, uint64_t *ret)
+{
+	int r = sd_bus_get_n_queued_write(c->bus, ret);
+
+	if (r >= 0 && *ret == 0)
+		c->queued_signal_bytes = 0;
+	return r;
+}
+
+void connection_update(connection_t *c)
 {
 	uint64_t until = UINT64_MAX, queued = 0;
 	int events;
 
 	if (c->defer_free || !c->io)
 		return;
-	if (sd_bus_get_n_queued_write(c->bus, &queued) >= 0 && queued == 0)
-		c->queued_signal_bytes = 0;
+	/*
+	 * Not redundant with notify.c's look before a send: this one also sees the queue that a
+	 * send or a round of processing has just emptied, which keeps the byte count tight.
+	 */
+	(void)connection_queued(c, &queued);
 	events = sd_bus_get_events(c->bus);
 	if (events < 0) {
 		connection_drop(c, "bus closed");
@@ -128,11 +140,14 @@ void connection_update(Connection *c)
 		(void)sd_event_source_set_enabled(c->timer, SD_EVENT_OFF);
 }
 
-static void connection_process(Connection *c)
+static void connection_process(connection_t *c)
 {
+	assert(pthread_equal(c->configd->thread, pthread_self()));
 	for (unsigned i = 0; i < CONNECTION_BATCH; i++) {
 		int r = sd_bus_process(c->bus, NULL);
 
+		/* A request runs to completion: none leaves a transaction open for the next. */
+		assert(!c->configd->backend || backend_tx_depth(c->configd->backend) == 0);
 		if (c->defer_free) /* it went away during this message */
 			return;
 		if (r < 0) {
@@ -159,9 +174,9 @@ static int on_connection_timer(sd_event_source *s, uint64_t usec, void *userdata
 	return 0;
 }
 
-static int connection_add_sources(Connection *c, int fd)
+static int connection_add_sources(connection_t *c, int fd)
 {
-	sd_event *e = c->manager->event;
+	sd_event *e = c->configd->event;
 	int r;
 
 	r = sd_event_add_io(e, &c->io, fd, EPOLLIN, on_connection_io, c);
@@ -175,9 +190,9 @@ static int connection_add_sources(Connection *c, int fd)
 	return 0;
 }
 
-static int connection_setup_bus(Connection *c, int fd)
+static int connection_setup_bus(connection_t *c, int fd)
 {
-	Manager *m = c->manager;
+	configd_t *m = c->configd;
 	int r;
 
 	r = sd_bus_new(&c->bus);
@@ -203,11 +218,11 @@ static int connection_setup_bus(Connection *c, int fd)
 	return r;
 }
 
-static int connection_new(Manager *m, int fd)
+static int connection_new(configd_t *m, int fd)
 {
 	struct ucred cred = {};
 	socklen_t len = sizeof(cred);
-	Connection *c;
+	connection_t *c;
 	int r;
 
 	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) < 0) {
@@ -220,7 +235,7 @@ static int connection_new(Manager *m, int fd)
 		close(fd);
 		return -ENOMEM;
 	}
-	*c = (Connection){.manager = m,
+	*c = (connection_t){.configd = m,
 	        .id = ++m->next_connection_id,
 	        .uid = cred.uid,
 	        .pid = cred.pid,
@@ -241,7 +256,7 @@ static int connection_new(Manager *m, int fd)
 	return 0;
 }
 
-static void pause_accepting(Manager *m, const char *why)
+static void pause_accepting(configd_t *m, const char *why)
 {
 	if (!m->refused_logged)
 		log_warning(
@@ -255,7 +270,7 @@ static void pause_accepting(Manager *m, const char *why)
  * accepting also resumes after ACCEPT_RETRY_USEC; if the shortage persists, accept fails again
  * and pauses again, so a shortage costs one failed accept4() per interval, not a busy loop.
  */
-static void pause_accepting_for_resources(Manager *m, const char *why)
+static void pause_accepting_for_resources(configd_t *m, const char *why)
 {
 	pause_accepting(m, why);
 	if (sd_event_source_set_time_relative(m->accept_retry, ACCEPT_RETRY_USEC) < 0 ||
@@ -266,7 +281,7 @@ static void pause_accepting_for_resources(Manager *m, const char *why)
 
 static int on_accept_retry(sd_event_source *s, uint64_t usec, void *userdata)
 {
-	Manager *m = userdata;
+	configd_t *m = userdata;
 
 	if (m->n_connections < CONFIGD_MAX_CONNECTIONS)
 		sd_event_source_set_enabled(m->listen_source, SD_EVENT_ON);
@@ -275,7 +290,7 @@ static int on_accept_retry(sd_event_source *s, uint64_t usec, void *userdata)
 
 static int on_accept(sd_event_source *s, int fd, uint32_t revents, void *userdata)
 {
-	Manager *m = userdata;
+	configd_t *m = userdata;
 
 	/* A bounded batch keeps one burst of clients from starving the others. */
 	for (int i = 0; i < 64; i++) {
@@ -301,10 +316,11 @@ static int on_accept(sd_event_source *s, int fd, uint32_t revents, void *userdat
 	return 0;
 }
 
-int server_start(Manager *m)
+int server_start(configd_t *m)
 {
 	int r;
 
+	m->thread = pthread_self();
 	r = sd_id128_randomize(&m->server_id);
 	if (r < 0)
 		return log_error_errno(r, "cannot make a server id");
@@ -331,11 +347,11 @@ static int on_message_at_exit(sd_bus_message *msg, void *userdata, sd_bus_error 
 }
 
 /* Arms the connections that still have output to write; returns how many. */
-static size_t flush_prepare(Manager *m, struct pollfd *p, Connection **conns)
+static size_t flush_prepare(configd_t *m, struct pollfd *p, connection_t **conns)
 {
 	size_t n = 0;
 
-	for (Connection *c = m->connections; c; c = c->next) {
+	for (connection_t *c = m->connections; c; c = c->next) {
 		uint64_t queued = 0;
 		int events;
 
@@ -356,11 +372,11 @@ static size_t flush_prepare(Manager *m, struct pollfd *p, Connection **conns)
  * the connection drop instead of its reply.  sd_bus_flush() would wait for ever on a client that
  * does not read, so this polls every connection with one deadline.
  */
-static void server_flush(Manager *m)
+static void server_flush(configd_t *m)
 {
 	uint64_t deadline = deadline_after_usec(CONFIGD_EXIT_FLUSH_USEC);
 	_cleanup_free_ struct pollfd *p = NULL;
-	_cleanup_free_ Connection **conns = NULL;
+	_cleanup_free_ connection_t **conns = NULL;
 	size_t n;
 
 	if (m->n_connections == 0)
@@ -369,7 +385,7 @@ static void server_flush(Manager *m)
 	conns = calloc(m->n_connections, sizeof(*conns));
 	if (!p || !conns)
 		return;
-	for (Connection *c = m->connections; c; c = c->next)
+	for (connection_t *c = m->connections; c; c = c->next)
 		if (!c->defer_free)
 			(void)sd_bus_add_filter(c->bus, NULL, on_message_at_exit, NULL);
 	while ((n = flush_prepare(m, p, conns)) > 0) {
@@ -387,7 +403,7 @@ static void server_flush(Manager *m)
 	}
 }
 
-void server_stop(Manager *m)
+void server_stop(configd_t *m)
 {
 	m->listen_source = sd_event_source_disable_unref(m->listen_source);
 	m->accept_retry = sd_event_source_disable_unref(m->accept_retry);

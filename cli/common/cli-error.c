@@ -1,39 +1,64 @@
 /* cli-error.c: libscf errors as illumos' words. */
-#include <stdint.h>
-
 #include "cli-error.h"
-#include "macro.h"
 
-static const char *const phrases[_SCF_ERROR_MAX] = {
-        [SCF_ERROR_NONE] = "no error",
-        [SCF_ERROR_NOT_BOUND] = "repository handle not bound",
-        [SCF_ERROR_NOT_FOUND] = "entity not found",
-        [SCF_ERROR_EXISTS] = "entity already exists",
-        [SCF_ERROR_INVALID_ARGUMENT] = "invalid argument",
-        [SCF_ERROR_TYPE_MISMATCH] = "type does not match value",
-        [SCF_ERROR_CONSTRAINT_VIOLATED] = "constraint violated",
-        [SCF_ERROR_PERMISSION_DENIED] = "permission denied",
-        [SCF_ERROR_NO_SERVER] = "repository server unavailable",
-        [SCF_ERROR_CONNECTION_BROKEN] = "repository connection broken",
-        [SCF_ERROR_BACKEND_ACCESS] = "backend access denied",
-        [SCF_ERROR_BACKEND_READONLY] = "backend is read-only",
-        [SCF_ERROR_NO_MEMORY] = "out of memory",
-        [SCF_ERROR_NO_RESOURCES] = "repository is out of resources",
-        [SCF_ERROR_DELETED] = "object was deleted",
-        [SCF_ERROR_AMBIGUOUS] = "pattern matches more than one entity",
-        [SCF_ERROR_TIMEOUT] = "timed out",
-        [SCF_ERROR_VERSION_MISMATCH] = "repository protocol version mismatch",
-        [SCF_ERROR_NOT_SUPPORTED] = "operation not supported",
-        [SCF_ERROR_INTERNAL] = "internal error",
-};
+/* No default: -Wswitch names an scf_error_t that has no phrase. */
+static const char *phrase(scf_error_t e)
+{
+	switch (e) {
+	case SCF_ERROR_NONE:
+		return "no error";
+	case SCF_ERROR_NOT_BOUND:
+		return "repository handle not bound";
+	case SCF_ERROR_NOT_FOUND:
+		return "entity not found";
+	case SCF_ERROR_EXISTS:
+		return "entity already exists";
+	case SCF_ERROR_INVALID_ARGUMENT:
+		return "invalid argument";
+	case SCF_ERROR_TYPE_MISMATCH:
+		return "type does not match value";
+	case SCF_ERROR_CONSTRAINT_VIOLATED:
+		return "constraint violated";
+	case SCF_ERROR_PERMISSION_DENIED:
+		return "permission denied";
+	case SCF_ERROR_NO_SERVER:
+		return "repository server unavailable";
+	case SCF_ERROR_CONNECTION_BROKEN:
+		return "repository connection broken";
+	case SCF_ERROR_BACKEND_ACCESS:
+		return "backend access denied";
+	case SCF_ERROR_BACKEND_READONLY:
+		return "backend is read-only";
+	case SCF_ERROR_NO_MEMORY:
+		return "out of memory";
+	case SCF_ERROR_NO_RESOURCES:
+		return "repository is out of resources";
+	case SCF_ERROR_DELETED:
+		return "object was deleted";
+	case SCF_ERROR_AMBIGUOUS:
+		return "pattern matches more than one entity";
+	case SCF_ERROR_TIMEOUT:
+		return "timed out";
+	case SCF_ERROR_VERSION_MISMATCH:
+		return "repository protocol version mismatch";
+	case SCF_ERROR_NOT_SUPPORTED:
+		return "operation not supported";
+	case SCF_ERROR_INTERNAL:
+		return "internal error";
+	}
+	return NULL;
+}
 
 const char *cli_scf_phrase(int r)
 {
-	unsigned e = (unsigned)(r < 0 ? -r : r);
+	const char *p = NULL;
 
-	if (e < ELEMENTSOF(phrases) && phrases[e])
-		return phrases[e];
-	return scf_strerror(r);
+	if (r < 0)
+		r = -r;
+	/* An errno value (below SCF_ERROR_NONE) has no illumos phrase: scf_strerror() names it. */
+	if (r >= SCF_ERROR_NONE)
+		p = phrase((scf_error_t)r);
+	return p ? p : scf_strerror(r);
 }
 
 const char *cli_scf_reason(scf_handle_t *h, int r)

@@ -12,45 +12,30 @@
 #include "client-internal.h"
 #include "strv.h"
 
-/* Step op codes of Batch. */
-enum {
-	BATCH_SERVICE_ENSURE = 0,
-	BATCH_INSTANCE_ENSURE = 1,
-	BATCH_PG_ENSURE = 2,
-	BATCH_PROPS = 3,
-	BATCH_PG_DELETE = 4,
-	BATCH_ENTITY_DELETE = 5,
-	BATCH_SNAPSHOT_TAKE = 6,
-	BATCH_REFRESH = 7,
-};
-
-/* Command op codes within a Batch PROPS step (0-2 are Commit's, also accepted). */
-enum { BATCH_CMD_SET = 3, BATCH_CMD_REMOVE = 4 };
-
 typedef struct batch_step {
-	uint32_t op;
+	smf_step_op_t op;
 	char *fmri; /* canonical */
 	char *pg;
 	char *name;
 	char *type;
 	uint32_t flags;
 	/* PROPS: one command */
-	uint32_t cmd_op;
+	smf_cmd_op_t cmd_op;
 	char *prop;
 	scf_type_t value_type;
 	char **values;
-} batch_step;
+} batch_step_t;
 
 struct scf_batch {
 	scf_handle_t *h;
-	batch_step *steps;
+	batch_step_t *steps;
 	size_t n, cap;
 };
 
 /* What an entity argument must name. */
-typedef enum { KIND_SERVICE, KIND_INSTANCE, KIND_ANY } entity_kind;
+typedef enum entity_kind { KIND_SERVICE, KIND_INSTANCE, KIND_ANY } entity_kind_t;
 
-static void step_done(batch_step *s)
+static void step_done(batch_step_t *s)
 {
 	free(s->fmri);
 	free(s->pg);
@@ -58,7 +43,7 @@ static void step_done(batch_step *s)
 	free(s->type);
 	free(s->prop);
 	strv_free(s->values);
-	*s = (batch_step){};
+	*s = (batch_step_t){};
 }
 
 int scf_batch_new(scf_handle_t *h, scf_batch_t **ret)
@@ -97,7 +82,7 @@ static int oom(scf_batch_t *b)
 }
 
 /* Checks fmri and stores its canonical form in s->fmri. */
-static int set_entity(scf_batch_t *b, batch_step *s, const char *fmri, entity_kind kind)
+static int set_entity(scf_batch_t *b, batch_step_t *s, const char *fmri, entity_kind_t kind)
 {
 	_cleanup_(scf_fmri_clear) scf_fmri_t f = {};
 	scf_fmri_t e;
@@ -132,26 +117,17 @@ static int set_name(scf_batch_t *b, char **dst, const char *name, const char *wh
 	return *dst ? 0 : oom(b);
 }
 
-static int set_values(batch_step *s, scf_batch_t *b, const char *const *values, size_t n)
+static int set_values(batch_step_t *s, scf_batch_t *b, const char *const *values, size_t n)
 {
 	return client_normalize_values(
 	        b->h, s->fmri, s->pg, s->prop, s->value_type, values, n, &s->values);
 }
 
 /* Appends *s (taking its contents) when r says the adder's checks passed. */
-static int push(scf_batch_t *b, batch_step *s, int r)
+static int push(scf_batch_t *b, batch_step_t *s, int r)
 {
-	if (r >= 0 && b->n == b->cap) {
-		size_t cap = b->cap ? b->cap * 2 : 32;
-		batch_step *a = realloc(b->steps, cap * sizeof(*a));
-
-		if (!a)
-			r = oom(b);
-		else {
-			b->steps = a;
-			b->cap = cap;
-		}
-	}
+	if (r >= 0 && GREEDY_REALLOC(b->steps, b->cap, b->n + 1) < 0)
+		r = oom(b);
 	if (r < 0) {
 		step_done(s);
 		return r;
@@ -160,70 +136,82 @@ static int push(scf_batch_t *b, batch_step *s, int r)
 	return 0;
 }
 
-static int add_entity_step(scf_batch_t *b, uint32_t op, const char *fmri, entity_kind kind)
+/*
+ * The start of every adder: a batch to add to, the handle's error cleared, and the step's
+ * entity checked.  What it returns goes to push(), which drops the step on failure.
+ */
+static int step_begin(scf_batch_t *b, batch_step_t *s, const char *fmri, entity_kind_t kind)
 {
-	batch_step s = {.op = op};
-
 	if (!b)
 		return -SCF_ERROR_INVALID_ARGUMENT;
 	client_clear_error(b->h);
-	return push(b, &s, set_entity(b, &s, fmri, kind));
-}
-
-int scf_batch_service_ensure(scf_batch_t *b, const char *service_fmri)
-{
-	return add_entity_step(b, BATCH_SERVICE_ENSURE, service_fmri, KIND_SERVICE);
-}
-
-int scf_batch_instance_ensure(scf_batch_t *b, const char *instance_fmri)
-{
-	return add_entity_step(b, BATCH_INSTANCE_ENSURE, instance_fmri, KIND_INSTANCE);
-}
-
-int scf_batch_entity_delete(scf_batch_t *b, const char *fmri)
-{
-	return add_entity_step(b, BATCH_ENTITY_DELETE, fmri, KIND_ANY);
-}
-
-int scf_batch_refresh(scf_batch_t *b, const char *instance)
-{
-	return add_entity_step(b, BATCH_REFRESH, instance, KIND_INSTANCE);
-}
-
-int scf_batch_snapshot_take(scf_batch_t *b, const char *instance, const char *name)
-{
-	batch_step s = {.op = BATCH_SNAPSHOT_TAKE};
-	int r;
-
-	if (!b)
-		return -SCF_ERROR_INVALID_ARGUMENT;
-	client_clear_error(b->h);
-	r = set_entity(b, &s, instance, KIND_INSTANCE);
-	if (r >= 0)
-		r = set_name(b, &s.name, name, "snapshot");
-	return push(b, &s, r);
+	return set_entity(b, s, fmri, kind);
 }
 
 /* The start of every pg step: entity and pg name. */
-static int pg_step(scf_batch_t *b, batch_step *s, const char *entity, const char *pg)
+static int pg_step_begin(scf_batch_t *b, batch_step_t *s, const char *entity, const char *pg)
 {
-	int r = set_entity(b, s, entity, KIND_ANY);
+	int r = step_begin(b, s, entity, KIND_ANY);
 
 	if (r >= 0)
 		r = set_name(b, &s->pg, pg, "property group");
 	return r;
 }
 
+/* The start of a property step: entity, pg and property name. */
+static int prop_step_begin(
+        scf_batch_t *b, batch_step_t *s, const char *entity, const char *pg, const char *prop)
+{
+	int r = pg_step_begin(b, s, entity, pg);
+
+	if (r >= 0)
+		r = set_name(b, &s->prop, prop, "property");
+	return r;
+}
+
+static int add_entity_step(scf_batch_t *b, smf_step_op_t op, const char *fmri, entity_kind_t kind)
+{
+	batch_step_t s = {.op = op};
+
+	return push(b, &s, step_begin(b, &s, fmri, kind));
+}
+
+int scf_batch_service_ensure(scf_batch_t *b, const char *service_fmri)
+{
+	return add_entity_step(b, SMF_STEP_SERVICE_ENSURE, service_fmri, KIND_SERVICE);
+}
+
+int scf_batch_instance_ensure(scf_batch_t *b, const char *instance_fmri)
+{
+	return add_entity_step(b, SMF_STEP_INSTANCE_ENSURE, instance_fmri, KIND_INSTANCE);
+}
+
+int scf_batch_entity_delete(scf_batch_t *b, const char *fmri)
+{
+	return add_entity_step(b, SMF_STEP_ENTITY_DELETE, fmri, KIND_ANY);
+}
+
+int scf_batch_refresh(scf_batch_t *b, const char *instance)
+{
+	return add_entity_step(b, SMF_STEP_REFRESH, instance, KIND_INSTANCE);
+}
+
+int scf_batch_snapshot_take(scf_batch_t *b, const char *instance, const char *name)
+{
+	batch_step_t s = {.op = SMF_STEP_SNAPSHOT_TAKE};
+	int r = step_begin(b, &s, instance, KIND_INSTANCE);
+
+	if (r >= 0)
+		r = set_name(b, &s.name, name, "snapshot");
+	return push(b, &s, r);
+}
+
 int scf_batch_pg_ensure(
         scf_batch_t *b, const char *entity, const char *pg, const char *type, uint32_t flags)
 {
-	batch_step s = {.op = BATCH_PG_ENSURE, .flags = flags};
-	int r;
+	batch_step_t s = {.op = SMF_STEP_PG_ENSURE, .flags = flags};
+	int r = pg_step_begin(b, &s, entity, pg);
 
-	if (!b)
-		return -SCF_ERROR_INVALID_ARGUMENT;
-	client_clear_error(b->h);
-	r = pg_step(b, &s, entity, pg);
 	if (r >= 0)
 		r = set_name(b, &s.type, type, "property group type");
 	return push(b, &s, r);
@@ -231,26 +219,17 @@ int scf_batch_pg_ensure(
 
 int scf_batch_pg_delete(scf_batch_t *b, const char *entity, const char *pg)
 {
-	batch_step s = {.op = BATCH_PG_DELETE};
+	batch_step_t s = {.op = SMF_STEP_PG_DELETE};
 
-	if (!b)
-		return -SCF_ERROR_INVALID_ARGUMENT;
-	client_clear_error(b->h);
-	return push(b, &s, pg_step(b, &s, entity, pg));
+	return push(b, &s, pg_step_begin(b, &s, entity, pg));
 }
 
 int scf_batch_prop_set(scf_batch_t *b, const char *entity, const char *pg, const char *prop,
         scf_type_t type, const char *const *values, size_t n)
 {
-	batch_step s = {.op = BATCH_PROPS, .cmd_op = BATCH_CMD_SET, .value_type = type};
-	int r;
+	batch_step_t s = {.op = SMF_STEP_PROPS, .cmd_op = SMF_CMD_SET, .value_type = type};
+	int r = prop_step_begin(b, &s, entity, pg, prop);
 
-	if (!b)
-		return -SCF_ERROR_INVALID_ARGUMENT;
-	client_clear_error(b->h);
-	r = pg_step(b, &s, entity, pg);
-	if (r >= 0)
-		r = set_name(b, &s.prop, prop, "property");
 	if (r >= 0)
 		r = set_values(&s, b, values, n);
 	return push(b, &s, r);
@@ -258,37 +237,23 @@ int scf_batch_prop_set(scf_batch_t *b, const char *entity, const char *pg, const
 
 int scf_batch_prop_delete(scf_batch_t *b, const char *entity, const char *pg, const char *prop)
 {
-	batch_step s = {.op = BATCH_PROPS, .cmd_op = BATCH_CMD_REMOVE};
-	int r;
+	batch_step_t s = {.op = SMF_STEP_PROPS, .cmd_op = SMF_CMD_REMOVE};
 
-	if (!b)
-		return -SCF_ERROR_INVALID_ARGUMENT;
-	client_clear_error(b->h);
-	r = pg_step(b, &s, entity, pg);
-	if (r >= 0)
-		r = set_name(b, &s.prop, prop, "property");
-	return push(b, &s, r);
+	return push(b, &s, prop_step_begin(b, &s, entity, pg, prop));
 }
 
-static int append_step(sd_bus_message *m, const batch_step *s)
+static int append_step(sd_bus_message *m, const batch_step_t *s)
 {
-	int r = sd_bus_message_open_container(m, 'r', "ussssua(ussas)");
+	int r = sd_bus_message_open_container(m, 'r', SMF_BUS_STEP);
 
 	if (r >= 0)
-		r = sd_bus_message_append(m, "ussssu", s->op, s->fmri, strempty(s->pg),
+		r = sd_bus_message_append(m, "ussssu", (uint32_t)s->op, s->fmri, strempty(s->pg),
 		        strempty(s->name), strempty(s->type), s->flags);
 	if (r >= 0)
-		r = sd_bus_message_open_container(m, 'a', "(ussas)");
-	if (r >= 0 && s->op == BATCH_PROPS) {
-		r = sd_bus_message_open_container(m, 'r', "ussas");
-		if (r >= 0)
-			r = sd_bus_message_append(m, "uss", s->cmd_op, s->prop,
-			        s->values ? scf_type_to_string(s->value_type) : "");
-		if (r >= 0)
-			r = sd_bus_message_append_strv(m, s->values);
-		if (r >= 0)
-			r = sd_bus_message_close_container(m);
-	}
+		r = sd_bus_message_open_container(m, 'a', "(" SMF_BUS_COMMAND ")");
+	/* One command per PROPS step, so that configd's step numbers are the caller's. */
+	if (r >= 0 && s->op == SMF_STEP_PROPS)
+		r = client_append_command(m, s->cmd_op, s->prop, s->value_type, s->values);
 	if (r >= 0)
 		r = sd_bus_message_close_container(m);
 	if (r >= 0)
@@ -308,7 +273,7 @@ int scf_batch_commit(scf_batch_t *b)
 	r = client_new_call(b->h, "Batch", &m);
 	if (r < 0)
 		return r;
-	r = sd_bus_message_open_container(m, 'a', "(ussssua(ussas))");
+	r = sd_bus_message_open_container(m, 'a', "(" SMF_BUS_STEP ")");
 	for (size_t i = 0; r >= 0 && i < b->n; i++)
 		r = append_step(m, &b->steps[i]);
 	if (r >= 0)

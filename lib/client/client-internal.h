@@ -13,35 +13,32 @@
 
 #include "libscf.h"
 #include "macro.h"
+#include "protocol.h"
 #include "timeutil.h"
 
-#define SCF_BUS_PATH "/org/minismf/Repository1"
-#define SCF_BUS_INTERFACE "org.minismf.Repository1"
-#define SCF_BUS_ERROR_PREFIX "org.minismf.Error."
-#define SCF_PROTOCOL_VERSION 1u
 #define SCF_DEFAULT_TIMEOUT_USEC (25 * USEC_PER_SEC)
 
-/* Commit op codes (docs/protocol.md). */
-enum { TX_OP_NEW = 0, TX_OP_REPLACE = 1, TX_OP_DELETE = 2 };
-
-typedef struct notify_entry notify_entry;
+typedef struct notify_entry notify_entry_t;
 
 struct scf_handle {
 	sd_bus *bus;
 	sd_bus_slot *signal_slot;
 	char *root;
-	char *errmsg;   /* NULL: scf_strerror(last_error), or "" */
-	int last_error; /* negative scf error of the last failed call, 0 after a success */
+	char *errmsg;           /* NULL: scf_strerror(last_error), or "" */
+	scf_error_t last_error; /* of the last failed call; SCF_ERROR_NONE after a success */
 	uint64_t timeout_usec;
-	/* Notifications in arrival order; the signal callback appends, scf_notify_wait pops. */
-	notify_entry *notify_head, *notify_tail;
+	/* Notifications in arrival order (fifo.h); the signal callback pushes, scf_notify_wait pops. */
+	notify_entry_t *notify_head, *notify_tail;
 	/* A notification we could not queue (out of memory): reported by the next wait. */
 	int notify_error;
 };
 
 /* Errors: every public entry point clears, every failure path sets (error.c). */
 void client_clear_error(scf_handle_t *h);
-/* Records a library message for the negative scf error err and returns err. */
+/*
+ * Records a library message for the negative scf error err and returns err; err 0 records a
+ * message for a call that did not fail (Commit's "not latest").
+ */
 int client_set_error(scf_handle_t *h, int err, const char *fmt, ...) _printf_(3, 4);
 /* Maps a negative errno of a local operation (ENOMEM, ...) to a negative scf error. */
 int client_errno_to_scf(int r);
@@ -73,5 +70,11 @@ int client_property_copy(const scf_property_t *src, scf_property_t *dst);
  */
 int client_normalize_values(scf_handle_t *h, const char *entity, const char *pg, const char *prop,
         scf_type_t type, const char *const *values, size_t n, char ***ret);
+/*
+ * Appends one command (SMF_BUS_COMMAND) to m, for Commit (tx.c) and for a Batch PROPS step
+ * (batch.c); DELETE and REMOVE send no type and no values (tx.c).
+ */
+int client_append_command(
+        sd_bus_message *m, smf_cmd_op_t op, const char *prop, scf_type_t type, char **values);
 
 #endif

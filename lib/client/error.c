@@ -6,62 +6,78 @@
  * names what was refused and is kept verbatim.  Transport failures (sd-bus returning a negative
  * errno without a D-Bus error) mean the connection is gone.
  */
+#include <assert.h>
 #include <stdarg.h>
 #include <stdio.h>
 
 #include "client-internal.h"
 
-static const char *const scf_messages[_SCF_ERROR_MAX] = {
-        [SCF_ERROR_NONE] = "no error",
-        [SCF_ERROR_NOT_BOUND] = "handle not bound",
-        [SCF_ERROR_NOT_FOUND] = "entity not found",
-        [SCF_ERROR_EXISTS] = "object already exists",
-        [SCF_ERROR_INVALID_ARGUMENT] = "invalid argument",
-        [SCF_ERROR_TYPE_MISMATCH] = "type does not match value",
-        [SCF_ERROR_CONSTRAINT_VIOLATED] = "required constraint not met",
-        [SCF_ERROR_PERMISSION_DENIED] = "insufficient privileges for action",
-        [SCF_ERROR_NO_SERVER] = "repository server unavailable",
-        [SCF_ERROR_CONNECTION_BROKEN] = "connection to repository broken",
-        [SCF_ERROR_BACKEND_ACCESS] = "backend refused access",
-        [SCF_ERROR_BACKEND_READONLY] = "backend is read-only",
-        [SCF_ERROR_NO_MEMORY] = "no memory available",
-        [SCF_ERROR_NO_RESOURCES] = "server has insufficient resources",
-        [SCF_ERROR_DELETED] = "object has been deleted",
-        [SCF_ERROR_AMBIGUOUS] = "FMRI is ambiguous",
-        [SCF_ERROR_TIMEOUT] = "timed out",
-        [SCF_ERROR_VERSION_MISMATCH] = "incompatible SCF version",
-        [SCF_ERROR_NOT_SUPPORTED] = "operation not supported",
-        [SCF_ERROR_INTERNAL] = "internal error",
-};
+/* No default: -Wswitch names an scf_error_t that has no message. */
+static const char *scf_message(scf_error_t e)
+{
+	switch (e) {
+	case SCF_ERROR_NONE:
+		return "no error";
+	case SCF_ERROR_NOT_BOUND:
+		return "handle not bound";
+	case SCF_ERROR_NOT_FOUND:
+		return "entity not found";
+	case SCF_ERROR_EXISTS:
+		return "object already exists";
+	case SCF_ERROR_INVALID_ARGUMENT:
+		return "invalid argument";
+	case SCF_ERROR_TYPE_MISMATCH:
+		return "type does not match value";
+	case SCF_ERROR_CONSTRAINT_VIOLATED:
+		return "required constraint not met";
+	case SCF_ERROR_PERMISSION_DENIED:
+		return "insufficient privileges for action";
+	case SCF_ERROR_NO_SERVER:
+		return "repository server unavailable";
+	case SCF_ERROR_CONNECTION_BROKEN:
+		return "connection to repository broken";
+	case SCF_ERROR_BACKEND_ACCESS:
+		return "backend refused access";
+	case SCF_ERROR_BACKEND_READONLY:
+		return "backend is read-only";
+	case SCF_ERROR_NO_MEMORY:
+		return "no memory available";
+	case SCF_ERROR_NO_RESOURCES:
+		return "server has insufficient resources";
+	case SCF_ERROR_DELETED:
+		return "object has been deleted";
+	case SCF_ERROR_AMBIGUOUS:
+		return "FMRI is ambiguous";
+	case SCF_ERROR_TIMEOUT:
+		return "timed out";
+	case SCF_ERROR_VERSION_MISMATCH:
+		return "incompatible SCF version";
+	case SCF_ERROR_NOT_SUPPORTED:
+		return "operation not supported";
+	case SCF_ERROR_INTERNAL:
+		return "internal error";
+	}
+	return NULL;
+}
 
 const char *scf_strerror(int err)
 {
+	const char *m;
+
 	if (err < 0)
 		err = -err;
-	if (err >= _SCF_ERROR_MAX || !scf_messages[err])
-		return "unknown error";
-	return scf_messages[err];
+	if (err == 0)
+		return scf_message(SCF_ERROR_NONE);
+	/* The two spaces do not overlap (libscf.h): below SCF_ERROR_NONE is an errno value. */
+	if (err < SCF_ERROR_NONE)
+		return strerror(err);
+	m = scf_message((scf_error_t)err);
+	return m ? m : "unknown error";
 }
 
-static const struct {
-	const char *name;
-	scf_error_t error;
-} bus_errors[] = {
-        {SCF_BUS_ERROR_PREFIX "NotFound", SCF_ERROR_NOT_FOUND},
-        {SCF_BUS_ERROR_PREFIX "Exists", SCF_ERROR_EXISTS},
-        /* Callers that expect NotLatest (commit) look at the name before coming here. */
-        {SCF_BUS_ERROR_PREFIX "NotLatest", SCF_ERROR_INTERNAL},
-        {SCF_BUS_ERROR_PREFIX "Deleted", SCF_ERROR_DELETED},
-        {SCF_BUS_ERROR_PREFIX "PermissionDenied", SCF_ERROR_PERMISSION_DENIED},
-        {SCF_BUS_ERROR_PREFIX "InvalidArgument", SCF_ERROR_INVALID_ARGUMENT},
-        {SCF_BUS_ERROR_PREFIX "TypeMismatch", SCF_ERROR_TYPE_MISMATCH},
-        {SCF_BUS_ERROR_PREFIX "ConstraintViolated", SCF_ERROR_CONSTRAINT_VIOLATED},
-        {SCF_BUS_ERROR_PREFIX "Backend", SCF_ERROR_BACKEND_ACCESS},
-        {SCF_BUS_ERROR_PREFIX "ReadOnly", SCF_ERROR_BACKEND_READONLY},
-        {SCF_BUS_ERROR_PREFIX "NoResources", SCF_ERROR_NO_RESOURCES},
-        {SCF_BUS_ERROR_PREFIX "NotSupported", SCF_ERROR_NOT_SUPPORTED},
-        {SCF_BUS_ERROR_PREFIX "Internal", SCF_ERROR_INTERNAL},
-        /* sd-bus' own refusals, e.g. a method not marked unprivileged called by another uid. */
+/* sd-bus' own refusals, which name no scf error of the protocol's. */
+static const smf_bus_error_t sd_bus_errors[] = {
+        /* E.g. a method not marked unprivileged called by another uid. */
         {SD_BUS_ERROR_ACCESS_DENIED, SCF_ERROR_PERMISSION_DENIED},
         {SD_BUS_ERROR_NO_MEMORY, SCF_ERROR_NO_RESOURCES},
         {SD_BUS_ERROR_INVALID_ARGS, SCF_ERROR_INVALID_ARGUMENT},
@@ -79,7 +95,7 @@ void client_clear_error(scf_handle_t *h)
 		return;
 	free(h->errmsg);
 	h->errmsg = NULL;
-	h->last_error = 0;
+	h->last_error = SCF_ERROR_NONE;
 }
 
 int client_set_error(scf_handle_t *h, int err, const char *fmt, ...)
@@ -87,6 +103,8 @@ int client_set_error(scf_handle_t *h, int err, const char *fmt, ...)
 	va_list ap;
 	char *msg;
 
+	/* What the public functions return: a negated scf_error_t, never an errno value. */
+	assert(err == 0 || err <= -SCF_ERROR_NONE);
 	if (!h)
 		return err;
 	va_start(ap, fmt);
@@ -96,7 +114,7 @@ int client_set_error(scf_handle_t *h, int err, const char *fmt, ...)
 	free(h->errmsg);
 	/* Without memory for the sentence, scf_handle_errmsg() falls back on scf_strerror(). */
 	h->errmsg = msg;
-	h->last_error = err;
+	h->last_error = err < 0 ? (scf_error_t)-err : SCF_ERROR_NONE;
 	return err;
 }
 
@@ -126,11 +144,16 @@ int client_errno_to_scf(int r)
 /* 0 when the name is not one we know (a transport error that sd-bus named after its errno). */
 static int map_bus_name(const char *name)
 {
-	for (size_t i = 0; i < ELEMENTSOF(bus_errors); i++)
-		if (streq(bus_errors[i].name, name))
-			return -(int)bus_errors[i].error;
+	/* Callers that expect NotLatest (commit) look at the name before coming here. */
+	scf_error_t e = smf_bus_error_from_name(name);
+
+	if (e != 0)
+		return -(int)e;
+	for (size_t i = 0; i < ELEMENTSOF(sd_bus_errors); i++)
+		if (streq(sd_bus_errors[i].name, name))
+			return -(int)sd_bus_errors[i].error;
 	/* A name a newer configd added: still configd's refusal, not a transport failure. */
-	if (strneq(name, SCF_BUS_ERROR_PREFIX, strlen(SCF_BUS_ERROR_PREFIX)))
+	if (strneq(name, SMF_BUS_ERROR_PREFIX, strlen(SMF_BUS_ERROR_PREFIX)))
 		return -SCF_ERROR_INTERNAL;
 	return 0;
 }

@@ -43,16 +43,16 @@ static int check_version(scf_handle_t *h)
 	int r;
 
 	r = sd_bus_get_property_trivial(
-	        h->bus, NULL, SCF_BUS_PATH, SCF_BUS_INTERFACE, "Version", &error, 'u', &version);
+	        h->bus, NULL, SMF_BUS_PATH, SMF_BUS_INTERFACE, "Version", &error, 'u', &version);
 	if (r < 0) {
 		r = client_error_from_bus(h, "Version", r, &error);
 		/* A peer that hangs up before answering is no repository at all. */
 		return r == -SCF_ERROR_CONNECTION_BROKEN ? -SCF_ERROR_NO_SERVER : r;
 	}
-	if (version != SCF_PROTOCOL_VERSION)
+	if (version != SMF_PROTOCOL_VERSION)
 		return client_set_error(h, -SCF_ERROR_VERSION_MISMATCH,
 		        "svc.configd speaks protocol version %u, this libscf speaks %u", version,
-		        SCF_PROTOCOL_VERSION);
+		        SMF_PROTOCOL_VERSION);
 	return 0;
 }
 
@@ -102,6 +102,7 @@ int scf_handle_create(const char *root, scf_handle_t **ret)
 	if (!h)
 		return -SCF_ERROR_NO_MEMORY;
 	h->timeout_usec = SCF_DEFAULT_TIMEOUT_USEC;
+	h->last_error = SCF_ERROR_NONE;
 	r = smf_root_resolve(root, &h->root);
 	if (r < 0)
 		r = r == -ENOMEM ? -SCF_ERROR_NO_MEMORY : -SCF_ERROR_NO_SERVER;
@@ -144,7 +145,7 @@ const char *scf_handle_errmsg(const scf_handle_t *h)
 		return "";
 	if (h->errmsg)
 		return h->errmsg;
-	return h->last_error ? scf_strerror(h->last_error) : "";
+	return h->last_error != SCF_ERROR_NONE ? scf_strerror(h->last_error) : "";
 }
 
 void scf_handle_set_timeout(scf_handle_t *h, uint64_t usec)
@@ -168,7 +169,7 @@ int client_new_call(scf_handle_t *h, const char *member, sd_bus_message **ret)
 	if (!h->bus)
 		return client_set_error(h, -SCF_ERROR_NOT_BOUND, "handle not bound");
 	r = sd_bus_message_new_method_call(
-	        h->bus, ret, NULL, SCF_BUS_PATH, SCF_BUS_INTERFACE, member);
+	        h->bus, ret, NULL, SMF_BUS_PATH, SMF_BUS_INTERFACE, member);
 	if (r < 0)
 		return client_error_from_bus(h, member, r, NULL);
 	return 0;

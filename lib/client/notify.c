@@ -14,9 +14,10 @@
  * callers drain with a zero timeout before polling again.
  */
 #include "client-internal.h"
+#include "fifo.h"
 
 struct notify_entry {
-	notify_entry *next;
+	notify_entry_t *next;
 	scf_notification_t n;
 };
 
@@ -30,7 +31,7 @@ void scf_notification_clear(scf_notification_t *n)
 	*n = (scf_notification_t){};
 }
 
-static void notify_entry_free(notify_entry *e)
+static void notify_entry_free(notify_entry_t *e)
 {
 	scf_notification_clear(&e->n);
 	free(e);
@@ -38,13 +39,10 @@ static void notify_entry_free(notify_entry *e)
 
 void client_notify_free_queue(scf_handle_t *h)
 {
-	while (h->notify_head) {
-		notify_entry *e = h->notify_head;
+	notify_entry_t *e;
 
-		h->notify_head = e->next;
+	while ((e = FIFO_POP(h->notify_head, h->notify_tail)))
 		notify_entry_free(e);
-	}
-	h->notify_tail = NULL;
 }
 
 static int parse_signal(sd_bus_message *m, scf_notification_t *n)
@@ -53,10 +51,10 @@ static int parse_signal(sd_bus_message *m, scf_notification_t *n)
 	uint64_t gen = 0;
 	int r;
 
-	if (sd_bus_message_is_signal(m, SCF_BUS_INTERFACE, "PgChanged")) {
+	if (sd_bus_message_is_signal(m, SMF_BUS_INTERFACE, SMF_BUS_SIGNAL_PG_CHANGED)) {
 		n->kind = SCF_NOTIFY_PG_UPDATED;
 		r = sd_bus_message_read(m, "ssst", &entity, &pg, &type, &gen);
-	} else if (sd_bus_message_is_signal(m, SCF_BUS_INTERFACE, "PgDeleted")) {
+	} else if (sd_bus_message_is_signal(m, SMF_BUS_INTERFACE, SMF_BUS_SIGNAL_PG_DELETED)) {
 		n->kind = SCF_NOTIFY_PG_DELETED;
 		r = sd_bus_message_read(m, "sss", &entity, &pg, &type);
 	} else
@@ -75,7 +73,7 @@ static int parse_signal(sd_bus_message *m, scf_notification_t *n)
 static int on_signal(sd_bus_message *m, void *userdata, sd_bus_error *ret_error)
 {
 	scf_handle_t *h = userdata;
-	notify_entry *e;
+	notify_entry_t *e;
 	int r;
 
 	e = calloc(1, sizeof(*e));
@@ -91,11 +89,7 @@ static int on_signal(sd_bus_message *m, void *userdata, sd_bus_error *ret_error)
 			h->notify_error = r == -ENOMEM ? -SCF_ERROR_NO_MEMORY : -SCF_ERROR_INTERNAL;
 		return 0;
 	}
-	if (h->notify_tail)
-		h->notify_tail->next = e;
-	else
-		h->notify_head = e;
-	h->notify_tail = e;
+	FIFO_PUSH(h->notify_head, h->notify_tail, e);
 	return 0;
 }
 
@@ -105,7 +99,7 @@ int client_notify_attach(scf_handle_t *h)
 
 	/* Peer-to-peer: no bus driver, so the match is local and costs no round trip. */
 	r = sd_bus_match_signal(
-	        h->bus, &h->signal_slot, NULL, NULL, SCF_BUS_INTERFACE, NULL, on_signal, h);
+	        h->bus, &h->signal_slot, NULL, NULL, SMF_BUS_INTERFACE, NULL, on_signal, h);
 	return r < 0 ? client_errno_to_scf(r) : 0;
 }
 
@@ -157,11 +151,8 @@ int scf_notify_reset(scf_handle_t *h)
 
 static int pop(scf_handle_t *h, scf_notification_t *ret)
 {
-	notify_entry *e = h->notify_head;
+	notify_entry_t *e = FIFO_POP(h->notify_head, h->notify_tail);
 
-	h->notify_head = e->next;
-	if (!h->notify_head)
-		h->notify_tail = NULL;
 	*ret = e->n;
 	e->n = (scf_notification_t){};
 	notify_entry_free(e);

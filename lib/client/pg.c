@@ -91,15 +91,8 @@ static int read_properties(sd_bus_message *reply, scf_pg_t *pg)
 	if (r < 0)
 		return r;
 	for (;;) {
-		if (pg->n_props == allocated) {
-			size_t n = allocated ? allocated * 2 : 8;
-			scf_property_t *a = realloc(pg->props, n * sizeof(*a));
-
-			if (!a)
-				return -ENOMEM;
-			pg->props = a;
-			allocated = n;
-		}
+		if (GREEDY_REALLOC(pg->props, allocated, pg->n_props + 1) < 0)
+			return -ENOMEM;
 		pg->props[pg->n_props] = (scf_property_t){};
 		r = read_property(reply, &pg->props[pg->n_props]);
 		if (r <= 0) {
@@ -185,16 +178,9 @@ static int read_pg_infos(sd_bus_message *reply, scf_pg_info_t **ret, size_t *ret
 		r = sd_bus_message_read(reply, "(ssut)", &name, &type, &flags, &gen);
 		if (r <= 0)
 			break;
-		if (n == allocated) {
-			size_t k = allocated ? allocated * 2 : 8;
-			scf_pg_info_t *a = realloc(infos, k * sizeof(*a));
-
-			if (!a) {
-				r = -ENOMEM;
-				break;
-			}
-			infos = a;
-			allocated = k;
+		if (GREEDY_REALLOC(infos, allocated, n + 1) < 0) {
+			r = -ENOMEM;
+			break;
 		}
 		infos[n] = (scf_pg_info_t){.name = strdup(name),
 		        .type = strdup(type),

@@ -13,11 +13,11 @@
 #include "strv.h"
 
 typedef struct tx_cmd {
-	uint32_t op;
+	smf_cmd_op_t op;
 	char *prop;
-	scf_type_t type;
-	char **values;
-} tx_cmd;
+	scf_type_t type; /* SCF_TYPE_INVALID for DELETE */
+	char **values;   /* canonical; NULL for DELETE */
+} tx_cmd_t;
 
 struct scf_tx {
 	scf_handle_t *h;
@@ -25,8 +25,8 @@ struct scf_tx {
 	char *pgname;
 	scf_pg_t *pg;
 	uint64_t generation;
-	tx_cmd *cmds;
-	size_t n_cmds;
+	tx_cmd_t *cmds;
+	size_t n_cmds, cap_cmds;
 };
 
 static void tx_drop_commands(scf_tx_t *tx)
@@ -37,7 +37,7 @@ static void tx_drop_commands(scf_tx_t *tx)
 	}
 	free(tx->cmds);
 	tx->cmds = NULL;
-	tx->n_cmds = 0;
+	tx->n_cmds = tx->cap_cmds = 0;
 }
 
 void scf_tx_free(scf_tx_t *tx)
@@ -50,7 +50,6 @@ void scf_tx_free(scf_tx_t *tx)
 	free(tx->pgname);
 	free(tx);
 }
-
 
 static int tx_read(scf_tx_t *tx)
 {
@@ -175,34 +174,30 @@ int client_normalize_values(scf_handle_t *h, const char *entity, const char *pg,
 	return 0;
 }
 
-static int add_command(scf_tx_t *tx, uint32_t op, const char *prop, scf_type_t type,
+static int add_command(scf_tx_t *tx, smf_cmd_op_t op, const char *prop, scf_type_t type,
         const char *const *values, size_t n)
 {
 	_cleanup_strv_free_ char **canon = NULL;
 	_cleanup_free_ char *name = NULL;
-	tx_cmd *a;
 	int r;
 
 	client_clear_error(tx->h);
 	r = check_name(tx, prop);
 	if (r < 0)
 		return r;
-	if (op != TX_OP_DELETE) {
+	if (op != SMF_CMD_DELETE) {
 		r = client_normalize_values(
 		        tx->h, tx->pg->entity, tx->pgname, prop, type, values, n, &canon);
 		if (r < 0)
 			return r;
-	} else if (!(canon = strv_new_empty()))
-		return client_set_error(tx->h, -SCF_ERROR_NO_MEMORY, "out of memory");
+	}
 	name = strdup(prop);
-	a = realloc(tx->cmds, (tx->n_cmds + 1) * sizeof(*a));
-	if (!name || !a)
+	if (!name || GREEDY_REALLOC(tx->cmds, tx->cap_cmds, tx->n_cmds + 1) < 0)
 		return client_set_error(tx->h, -SCF_ERROR_NO_MEMORY, "out of memory");
-	tx->cmds = a;
-	tx->cmds[tx->n_cmds++] = (tx_cmd){
+	tx->cmds[tx->n_cmds++] = (tx_cmd_t){
 	        .op = op,
 	        .prop = TAKE_PTR(name),
-	        .type = op == TX_OP_DELETE ? SCF_TYPE_ASTRING : type,
+	        .type = type,
 	        .values = TAKE_PTR(canon),
 	};
 	return 0;
@@ -212,7 +207,7 @@ int scf_tx_new(scf_tx_t *tx, const char *prop, scf_type_t type, const char *cons
 {
 	if (!tx)
 		return -SCF_ERROR_INVALID_ARGUMENT;
-	return add_command(tx, TX_OP_NEW, prop, type, values, n);
+	return add_command(tx, SMF_CMD_NEW, prop, type, values, n);
 }
 
 int scf_tx_replace(
@@ -220,40 +215,51 @@ int scf_tx_replace(
 {
 	if (!tx)
 		return -SCF_ERROR_INVALID_ARGUMENT;
-	return add_command(tx, TX_OP_REPLACE, prop, type, values, n);
+	return add_command(tx, SMF_CMD_REPLACE, prop, type, values, n);
 }
 
 int scf_tx_set(scf_tx_t *tx, const char *prop, scf_type_t type, const char *const *values, size_t n)
 {
 	if (!tx)
 		return -SCF_ERROR_INVALID_ARGUMENT;
-	return add_command(tx, prop && scf_pg_property(tx->pg, prop) ? TX_OP_REPLACE : TX_OP_NEW,
-	        prop, type, values, n);
+	return add_command(tx,
+	        prop && scf_pg_property(tx->pg, prop) ? SMF_CMD_REPLACE : SMF_CMD_NEW, prop, type,
+	        values, n);
 }
 
 int scf_tx_delete(scf_tx_t *tx, const char *prop)
 {
 	if (!tx)
 		return -SCF_ERROR_INVALID_ARGUMENT;
-	return add_command(tx, TX_OP_DELETE, prop, SCF_TYPE_INVALID, NULL, 0);
+	return add_command(tx, SMF_CMD_DELETE, prop, SCF_TYPE_INVALID, NULL, 0);
+}
+
+int client_append_command(
+        sd_bus_message *m, smf_cmd_op_t op, const char *prop, scf_type_t type, char **values)
+{
+	/* DELETE and REMOVE ignore type and values (docs/protocol.md): they travel empty. */
+	bool del = op == SMF_CMD_DELETE || op == SMF_CMD_REMOVE;
+	int r = sd_bus_message_open_container(m, 'r', SMF_BUS_COMMAND);
+
+	if (r >= 0)
+		r = sd_bus_message_append(m, "uss", (uint32_t)op, prop,
+		        del ? "" : strempty(scf_type_to_string(type)));
+	if (r >= 0)
+		r = sd_bus_message_append_strv(m, del ? NULL : values);
+	if (r >= 0)
+		r = sd_bus_message_close_container(m);
+	return r;
 }
 
 static int append_commands(scf_tx_t *tx, sd_bus_message *m)
 {
 	int r;
 
-	r = sd_bus_message_open_container(m, 'a', "(ussas)");
+	r = sd_bus_message_open_container(m, 'a', "(" SMF_BUS_COMMAND ")");
 	for (size_t i = 0; r >= 0 && i < tx->n_cmds; i++) {
-		const tx_cmd *c = &tx->cmds[i];
+		const tx_cmd_t *c = &tx->cmds[i];
 
-		r = sd_bus_message_open_container(m, 'r', "ussas");
-		if (r >= 0)
-			r = sd_bus_message_append(
-			        m, "uss", c->op, c->prop, scf_type_to_string(c->type));
-		if (r >= 0)
-			r = sd_bus_message_append_strv(m, c->values);
-		if (r >= 0)
-			r = sd_bus_message_close_container(m);
+		r = client_append_command(m, c->op, c->prop, c->type, c->values);
 	}
 	if (r >= 0)
 		r = sd_bus_message_close_container(m);
@@ -280,7 +286,7 @@ int scf_tx_commit(scf_tx_t *tx)
 		return client_error_from_bus(tx->h, "Commit", r, NULL);
 	r = sd_bus_call(tx->h->bus, m, 0, &error, &reply);
 	if (r < 0) {
-		if (sd_bus_error_has_name(&error, SCF_BUS_ERROR_PREFIX "NotLatest")) {
+		if (sd_bus_error_has_name(&error, SMF_BUS_ERROR_NOT_LATEST)) {
 			/* Not a failure: the caller re-reads and retries.  Keep why, for logs. */
 			client_set_error(tx->h, 0, "%s", strempty(error.message));
 			return 0;

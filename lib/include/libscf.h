@@ -43,31 +43,39 @@ extern "C" {
 /* ------------------------------------------------------------------------------------------ */
 /* Errors                                                                                      */
 
+/*
+ * The codes start at 1000 and keep illumos' numbers where illumos has the error, so a code is
+ * never an errno value (those stay far below 1000): a function may pass up either kind, negated,
+ * and the caller can still tell which it got.  The three that illumos lacks sit above its range.
+ */
 typedef enum scf_error {
-	SCF_ERROR_NONE = 0,
-	SCF_ERROR_NOT_BOUND,           /* handle not bound to a repository */
-	SCF_ERROR_NOT_FOUND,           /* no such service, instance, pg, property or snapshot */
-	SCF_ERROR_EXISTS,              /* it already exists */
-	SCF_ERROR_INVALID_ARGUMENT,    /* malformed FMRI, name, type name or value */
-	SCF_ERROR_TYPE_MISMATCH,       /* typed read of a property of another type */
-	SCF_ERROR_CONSTRAINT_VIOLATED, /* too long, too many, or otherwise out of limits */
-	SCF_ERROR_PERMISSION_DENIED,   /* the caller may read but not modify */
-	SCF_ERROR_NO_SERVER,           /* repository unavailable (no configd at that root) */
-	SCF_ERROR_CONNECTION_BROKEN,   /* configd went away during the call */
-	SCF_ERROR_BACKEND_ACCESS,      /* configd's database failed (disk full, I/O error) */
-	SCF_ERROR_BACKEND_READONLY,    /* configd's database is read-only */
-	SCF_ERROR_NO_MEMORY,
-	SCF_ERROR_NO_RESOURCES,     /* configd out of resources */
-	SCF_ERROR_DELETED,          /* the pg or entity was deleted under a transaction */
-	SCF_ERROR_AMBIGUOUS,        /* an FMRI abbreviation matches more than one entity */
-	SCF_ERROR_TIMEOUT,          /* a wait reached its deadline (not used by notify_wait) */
-	SCF_ERROR_VERSION_MISMATCH, /* configd speaks another protocol version */
-	SCF_ERROR_NOT_SUPPORTED,    /* e.g. registering a restarter with a --native configd */
-	SCF_ERROR_INTERNAL,
-	_SCF_ERROR_MAX
+	SCF_ERROR_NONE = 1000,
+	SCF_ERROR_NOT_BOUND = 1001,     /* handle not bound to a repository */
+	SCF_ERROR_NOT_FOUND = 1003,     /* no such service, instance, pg, property or snapshot */
+	SCF_ERROR_TYPE_MISMATCH = 1004, /* typed read of a property of another type */
+	SCF_ERROR_CONNECTION_BROKEN = 1006, /* configd went away during the call */
+	SCF_ERROR_INVALID_ARGUMENT = 1007,  /* malformed FMRI, name, type name or value */
+	SCF_ERROR_NO_MEMORY = 1008,
+	SCF_ERROR_CONSTRAINT_VIOLATED = 1009, /* too long, too many, or otherwise out of limits */
+	SCF_ERROR_EXISTS = 1010,              /* it already exists */
+	SCF_ERROR_NO_SERVER = 1011,           /* repository unavailable (no configd at that root) */
+	SCF_ERROR_NO_RESOURCES = 1012,        /* configd out of resources */
+	SCF_ERROR_PERMISSION_DENIED = 1013,   /* the caller may read but not modify */
+	SCF_ERROR_BACKEND_ACCESS = 1014,      /* configd's database failed (disk full, I/O error) */
+	SCF_ERROR_VERSION_MISMATCH = 1017,    /* configd speaks another protocol version */
+	SCF_ERROR_BACKEND_READONLY = 1018,    /* configd's database is read-only */
+	SCF_ERROR_DELETED = 1019,             /* the pg or entity was deleted under a transaction */
+	SCF_ERROR_INTERNAL = 1101,
+	/* minismf's own */
+	SCF_ERROR_AMBIGUOUS = 1200,     /* an FMRI abbreviation matches more than one entity */
+	SCF_ERROR_TIMEOUT = 1201,       /* a wait reached its deadline (not used by notify_wait) */
+	SCF_ERROR_NOT_SUPPORTED = 1202, /* e.g. registering a restarter with a --native configd */
 } scf_error_t;
 
-/* A message for an error code; accepts it negated or not.  Never NULL. */
+/*
+ * A message for a code, negated or not: an scf_error_t's, or strerror()'s for an errno value
+ * (below SCF_ERROR_NONE); 0 is "no error".  Never NULL.
+ */
 const char *scf_strerror(int err);
 
 /* ------------------------------------------------------------------------------------------ */

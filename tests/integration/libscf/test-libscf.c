@@ -259,6 +259,14 @@ static void test_handle(void **state)
 	assert_string_equal(scf_handle_errmsg(h), "");
 	assert_true(scf_notify_fd(h) >= 0);
 	assert_string_equal(scf_strerror(-SCF_ERROR_NOT_FOUND), scf_strerror(SCF_ERROR_NOT_FOUND));
+	/* errno values and scf_error_t codes do not collide: scf_strerror() names either kind. */
+	assert_string_equal(scf_strerror(-SCF_ERROR_NOT_FOUND), "entity not found");
+	assert_string_equal(scf_strerror(-ENOENT), strerror(ENOENT));
+	assert_string_equal(scf_strerror(ENOMEM), strerror(ENOMEM));
+	assert_string_equal(scf_strerror(0), "no error");
+	assert_string_equal(scf_strerror(-SCF_ERROR_NONE), "no error");
+	assert_true(SCF_ERROR_NONE == 1000 && SCF_ERROR_NOT_FOUND == 1003 &&
+	        SCF_ERROR_INTERNAL == 1101);
 	scf_handle_destroy(h);
 	scf_handle_destroy(NULL);
 }

@@ -11,7 +11,7 @@
  * The values of ent/pg/prop (in snapshot snap, NULL for current; composed or not) joined by
  * spaces, "<none>" without that property or "<no pg>" without the pg.  A static buffer.
  */
-static inline char *pg_values(Backend *b, const char *ent, const char *pg, const char *snap,
+static inline char *pg_values(backend_t *b, const char *ent, const char *pg, const char *snap,
         bool composed, const char *prop)
 {
 	_cleanup_backend_pg_ scf_pg_t *p = NULL;

@@ -26,7 +26,7 @@
 
 typedef struct Fixture {
 	char root[64];
-	Backend *b;
+	backend_t *b;
 } Fixture;
 
 #define INST "svc:/network/ssh:default"
@@ -78,10 +78,10 @@ static int teardown(void **state)
 }
 
 /* Commits one command; values NULL-terminated. */
-static int commit1(Backend *b, const char *ent, const char *pg, uint64_t gen, uint32_t op,
+static int commit1(backend_t *b, const char *ent, const char *pg, uint64_t gen, uint32_t op,
         const char *prop, const char *type, const char *const *values)
 {
-	BackendCmd c = {.op = op,
+	backend_cmd_t c = {.op = op,
 	        .prop = prop,
 	        .type = type,
 	        .values = values,
@@ -90,7 +90,7 @@ static int commit1(Backend *b, const char *ent, const char *pg, uint64_t gen, ui
 	return backend_commit(b, ent, pg, gen, &c, 1, NULL);
 }
 
-static uint64_t generation(Backend *b, const char *ent, const char *pg)
+static uint64_t generation(backend_t *b, const char *ent, const char *pg)
 {
 	_cleanup_backend_pg_ scf_pg_t *p = NULL;
 
@@ -159,28 +159,26 @@ static void test_tx_rules(void **state)
 
 	assert_int_equal(generation(f->b, INST, "general"), 1);
 	assert_int_equal(
-	        commit1(f->b, INST, "general", 1, BACKEND_CMD_NEW, "enabled", "boolean", yes), 1);
+	        commit1(f->b, INST, "general", 1, SMF_CMD_NEW, "enabled", "boolean", yes), 1);
 	assert_int_equal(generation(f->b, INST, "general"), 2);
 	/* NEW on an existing property. */
-	assert_int_equal(
-	        commit1(f->b, INST, "general", 2, BACKEND_CMD_NEW, "enabled", "boolean", yes),
+	assert_int_equal(commit1(f->b, INST, "general", 2, SMF_CMD_NEW, "enabled", "boolean", yes),
 	        -SCF_ERROR_EXISTS);
 	/* REPLACE and DELETE of a missing one. */
-	assert_int_equal(
-	        commit1(f->b, INST, "general", 2, BACKEND_CMD_REPLACE, "nope", "count", one),
+	assert_int_equal(commit1(f->b, INST, "general", 2, SMF_CMD_REPLACE, "nope", "count", one),
 	        -SCF_ERROR_NOT_FOUND);
-	assert_int_equal(commit1(f->b, INST, "general", 2, BACKEND_CMD_DELETE, "nope", NULL, NULL),
+	assert_int_equal(commit1(f->b, INST, "general", 2, SMF_CMD_DELETE, "nope", NULL, NULL),
 	        -SCF_ERROR_NOT_FOUND);
 	/* A stale generation changes nothing. */
-	assert_int_equal(commit1(f->b, INST, "general", 1, BACKEND_CMD_NEW, "other", "count", one),
-	        -BACKEND_NOT_LATEST);
+	assert_int_equal(commit1(f->b, INST, "general", 1, SMF_CMD_NEW, "other", "count", one),
+	        BACKEND_NOT_LATEST);
 	assert_string_equal(pg_values(f->b, INST, "general", NULL, false, "other"), "<none>");
 	/* REPLACE may change the type; DELETE removes. */
 	assert_int_equal(
-	        commit1(f->b, INST, "general", 2, BACKEND_CMD_REPLACE, "enabled", "count", one), 1);
+	        commit1(f->b, INST, "general", 2, SMF_CMD_REPLACE, "enabled", "count", one), 1);
 	assert_string_equal(pg_values(f->b, INST, "general", NULL, false, "enabled"), "1");
 	assert_int_equal(
-	        commit1(f->b, INST, "general", 3, BACKEND_CMD_DELETE, "enabled", "x", NULL), 1);
+	        commit1(f->b, INST, "general", 3, SMF_CMD_DELETE, "enabled", "x", NULL), 1);
 	assert_string_equal(pg_values(f->b, INST, "general", NULL, false, "enabled"), "<none>");
 	assert_int_equal(generation(f->b, INST, "general"), 4);
 	/* The failures above did not move the generation either. */
@@ -196,7 +194,7 @@ static void test_tx_empty_is_noop(void **state)
 	assert_int_equal(generation(f->b, INST, "general"), 1);
 	/* Still checked against the generation. */
 	assert_int_equal(
-	        backend_commit(f->b, INST, "general", 7, NULL, 0, NULL), -BACKEND_NOT_LATEST);
+	        backend_commit(f->b, INST, "general", 7, NULL, 0, NULL), BACKEND_NOT_LATEST);
 }
 
 static void test_tx_atomic_and_carry_over(void **state)
@@ -204,21 +202,17 @@ static void test_tx_atomic_and_carry_over(void **state)
 	Fixture *f = *state;
 	const char *const a[] = {"a1", "a2", NULL}, *const b[] = {"b", NULL},
 	                  *const c[] = {"7", NULL};
-	BackendCmd first[] = {
-	        {.op = BACKEND_CMD_NEW, .prop = "a", .type = "astring", .values = a, .n_values = 2},
-	        {.op = BACKEND_CMD_NEW, .prop = "b", .type = "astring", .values = b, .n_values = 1},
+	backend_cmd_t first[] = {
+	        {.op = SMF_CMD_NEW, .prop = "a", .type = "astring", .values = a, .n_values = 2},
+	        {.op = SMF_CMD_NEW, .prop = "b", .type = "astring", .values = b, .n_values = 1},
 	};
-	BackendCmd bad[] = {
-	        {.op = BACKEND_CMD_REPLACE,
-	                .prop = "a",
-	                .type = "astring",
-	                .values = b,
-	                .n_values = 1},
-	        {.op = BACKEND_CMD_NEW, .prop = "c", .type = "count", .values = c, .n_values = 1},
-	        {.op = BACKEND_CMD_NEW, .prop = "b", .type = "astring", .values = b, .n_values = 1},
+	backend_cmd_t bad[] = {
+	        {.op = SMF_CMD_REPLACE, .prop = "a", .type = "astring", .values = b, .n_values = 1},
+	        {.op = SMF_CMD_NEW, .prop = "c", .type = "count", .values = c, .n_values = 1},
+	        {.op = SMF_CMD_NEW, .prop = "b", .type = "astring", .values = b, .n_values = 1},
 	};
-	BackendCmd good[] = {
-	        {.op = BACKEND_CMD_NEW, .prop = "c", .type = "count", .values = c, .n_values = 1},
+	backend_cmd_t good[] = {
+	        {.op = SMF_CMD_NEW, .prop = "c", .type = "count", .values = c, .n_values = 1},
 	};
 
 	assert_int_equal(backend_commit(f->b, INST, "general", 1, first, 2, NULL), 1);
@@ -242,25 +236,24 @@ static void test_tx_validation(void **state)
 	_cleanup_free_ const char **many = calloc(SCF_LIMIT_MAX_VALUES + 2, sizeof(char *));
 
 	/* Values are stored canonical. */
-	assert_int_equal(
-	        commit1(f->b, INST, "general", 1, BACKEND_CMD_NEW, "n", "count", padded), 1);
+	assert_int_equal(commit1(f->b, INST, "general", 1, SMF_CMD_NEW, "n", "count", padded), 1);
 	assert_string_equal(pg_values(f->b, INST, "general", NULL, false, "n"), "7 0");
-	assert_int_equal(commit1(f->b, INST, "general", 2, BACKEND_CMD_NEW, "m", "count", bad),
+	assert_int_equal(commit1(f->b, INST, "general", 2, SMF_CMD_NEW, "m", "count", bad),
 	        -SCF_ERROR_INVALID_ARGUMENT);
 	assert_non_null(strstr(backend_errmsg(f->b), "\"-1\""));
-	assert_int_equal(commit1(f->b, INST, "general", 2, BACKEND_CMD_NEW, "m", "bogus", bad),
+	assert_int_equal(commit1(f->b, INST, "general", 2, SMF_CMD_NEW, "m", "bogus", bad),
 	        -SCF_ERROR_INVALID_ARGUMENT);
 	assert_int_equal(commit1(f->b, INST, "general", 2, 9, "m", "count", bad),
 	        -SCF_ERROR_INVALID_ARGUMENT);
 	assert_int_equal(
-	        commit1(f->b, INST, "general", 2, BACKEND_CMD_NEW, "bad name", "count", padded),
+	        commit1(f->b, INST, "general", 2, SMF_CMD_NEW, "bad name", "count", padded),
 	        -SCF_ERROR_INVALID_ARGUMENT);
 	for (size_t i = 0; i <= SCF_LIMIT_MAX_VALUES; i++)
 		many[i] = "1";
-	assert_int_equal(commit1(f->b, INST, "general", 2, BACKEND_CMD_NEW, "m", "count", many),
+	assert_int_equal(commit1(f->b, INST, "general", 2, SMF_CMD_NEW, "m", "count", many),
 	        -SCF_ERROR_CONSTRAINT_VIOLATED);
 	many[SCF_LIMIT_MAX_VALUES] = NULL;
-	assert_int_equal(commit1(f->b, INST, "general", 2, BACKEND_CMD_NEW, "m", "count", many), 1);
+	assert_int_equal(commit1(f->b, INST, "general", 2, SMF_CMD_NEW, "m", "count", many), 1);
 	assert_int_equal(generation(f->b, INST, "general"), 3);
 }
 
@@ -270,10 +263,10 @@ static void test_tx_deleted(void **state)
 	const char *const one[] = {"1", NULL};
 
 	assert_int_equal(backend_delete_pg(f->b, INST, "general", NULL), 0);
-	assert_int_equal(commit1(f->b, INST, "general", 1, BACKEND_CMD_NEW, "x", "count", one),
+	assert_int_equal(commit1(f->b, INST, "general", 1, SMF_CMD_NEW, "x", "count", one),
 	        -SCF_ERROR_DELETED);
 	assert_int_equal(backend_delete_entity(f->b, INST, NULL, NULL), 0);
-	assert_int_equal(commit1(f->b, INST, "general", 1, BACKEND_CMD_NEW, "x", "count", one),
+	assert_int_equal(commit1(f->b, INST, "general", 1, SMF_CMD_NEW, "x", "count", one),
 	        -SCF_ERROR_DELETED);
 }
 
@@ -312,12 +305,10 @@ static void test_composed(void **state)
 	Fixture *f = *state;
 	const char *const a[] = {"inst", NULL}, *const b[] = {"svc", NULL};
 
+	assert_int_equal(commit1(f->b, INST, "general", 1, SMF_CMD_NEW, "both", "astring", a), 1);
+	assert_int_equal(commit1(f->b, SVC, "general", 1, SMF_CMD_NEW, "both", "astring", b), 1);
 	assert_int_equal(
-	        commit1(f->b, INST, "general", 1, BACKEND_CMD_NEW, "both", "astring", a), 1);
-	assert_int_equal(
-	        commit1(f->b, SVC, "general", 1, BACKEND_CMD_NEW, "both", "astring", b), 1);
-	assert_int_equal(
-	        commit1(f->b, SVC, "general", 2, BACKEND_CMD_NEW, "svc_only", "astring", b), 1);
+	        commit1(f->b, SVC, "general", 2, SMF_CMD_NEW, "svc_only", "astring", b), 1);
 	assert_int_equal(backend_add_pg(f->b, SVC, "only_svc", "application", 0, NULL), 0);
 	/* The instance's value wins; the service's other properties show through. */
 	assert_string_equal(pg_values(f->b, INST, "general", NULL, true, "both"), "inst");
@@ -328,7 +319,7 @@ static void test_composed(void **state)
 	/* Pgs of different types do not compose: the instance's hides the service's. */
 	assert_int_equal(backend_add_pg(f->b, INST, "typed", "application", 0, NULL), 0);
 	assert_int_equal(backend_add_pg(f->b, SVC, "typed", "framework", 0, NULL), 0);
-	assert_int_equal(commit1(f->b, SVC, "typed", 1, BACKEND_CMD_NEW, "x", "astring", b), 1);
+	assert_int_equal(commit1(f->b, SVC, "typed", 1, SMF_CMD_NEW, "x", "astring", b), 1);
 	assert_string_equal(pg_values(f->b, INST, "typed", NULL, true, "x"), "<none>");
 	/* composed is ignored for a service. */
 	assert_string_equal(pg_values(f->b, SVC, "general", NULL, true, "both"), "svc");
@@ -340,14 +331,12 @@ static void test_snapshots(void **state)
 	const char *const v1[] = {"1", NULL}, *const v2[] = {"2", NULL};
 	_cleanup_strv_free_ char **l = NULL;
 
-	assert_int_equal(commit1(f->b, INST, "general", 1, BACKEND_CMD_NEW, "v", "count", v1), 1);
+	assert_int_equal(commit1(f->b, INST, "general", 1, SMF_CMD_NEW, "v", "count", v1), 1);
 	assert_int_equal(backend_add_pg(f->b, INST, "restarter", "framework", 1, NULL), 0);
-	assert_int_equal(commit1(f->b, SVC, "general", 1, BACKEND_CMD_NEW, "s", "count", v1), 1);
+	assert_int_equal(commit1(f->b, SVC, "general", 1, SMF_CMD_NEW, "s", "count", v1), 1);
 	assert_int_equal(backend_refresh(f->b, INST), 0);
-	assert_int_equal(
-	        commit1(f->b, INST, "general", 2, BACKEND_CMD_REPLACE, "v", "count", v2), 1);
-	assert_int_equal(
-	        commit1(f->b, SVC, "general", 2, BACKEND_CMD_REPLACE, "s", "count", v2), 1);
+	assert_int_equal(commit1(f->b, INST, "general", 2, SMF_CMD_REPLACE, "v", "count", v2), 1);
+	assert_int_equal(commit1(f->b, SVC, "general", 2, SMF_CMD_REPLACE, "s", "count", v2), 1);
 	/* The snapshot keeps what was current at refresh, at both levels. */
 	assert_string_equal(pg_values(f->b, INST, "general", "running", false, "v"), "1");
 	assert_string_equal(pg_values(f->b, INST, "general", "running", true, "s"), "1");
@@ -375,7 +364,7 @@ static void test_snapshots(void **state)
 	assert_string_equal(pg_values(f->b, INST, "general", "nope", false, "v"), "<no pg>");
 }
 
-static long long count_rows(Backend *b, const char *sql)
+static long long count_rows(backend_t *b, const char *sql)
 {
 	sqlite3_stmt *s = NULL;
 	long long n = -1;
@@ -398,8 +387,8 @@ static void stale_commit_refused(
 	const char *const one[] = {"1", NULL};
 	uint64_t seen;
 
-	assert_int_equal(commit1(f->b, ent, pg, generation(f->b, ent, pg), BACKEND_CMD_NEW, "a",
-	                         "count", one),
+	assert_int_equal(
+	        commit1(f->b, ent, pg, generation(f->b, ent, pg), SMF_CMD_NEW, "a", "count", one),
 	        1);
 	seen = generation(f->b, ent, pg); /* the stale reader's generation */
 	if (via_entity) {
@@ -409,8 +398,8 @@ static void stale_commit_refused(
 		assert_int_equal(backend_delete_pg(f->b, ent, pg, NULL), 0);
 	assert_int_equal(backend_add_pg(f->b, ent, pg, "framework", flags, NULL), 0);
 	assert_true(generation(f->b, ent, pg) > seen);
-	assert_int_equal(commit1(f->b, ent, pg, seen, BACKEND_CMD_NEW, "b", "count", one),
-	        -BACKEND_NOT_LATEST);
+	assert_int_equal(
+	        commit1(f->b, ent, pg, seen, SMF_CMD_NEW, "b", "count", one), BACKEND_NOT_LATEST);
 	assert_string_equal(pg_values(f->b, ent, pg, NULL, false, "b"), "<none>");
 }
 
@@ -438,7 +427,7 @@ static void test_nonpersistent(void **state)
 	                         SCF_PG_FLAG_NONPERSISTENT, NULL),
 	        0);
 	assert_int_equal(
-	        commit1(f->b, INST, "restarter", 1, BACKEND_CMD_NEW, "state", "astring", v), 1);
+	        commit1(f->b, INST, "restarter", 1, SMF_CMD_NEW, "state", "astring", v), 1);
 	assert_int_equal(
 	        count_rows(f->b, "SELECT count(*) FROM np.pgs WHERE name = 'restarter'"), 1);
 	assert_int_equal(
@@ -482,8 +471,7 @@ static void test_backend_full(void **state)
 	const char *vals[65];
 	long long pages;
 
-	assert_int_equal(
-	        commit1(f->b, INST, "general", 1, BACKEND_CMD_NEW, "keep", "count", small), 1);
+	assert_int_equal(commit1(f->b, INST, "general", 1, SMF_CMD_NEW, "keep", "count", small), 1);
 	memset(big, 'x', SCF_LIMIT_MAX_VALUE_LENGTH);
 	big[SCF_LIMIT_MAX_VALUE_LENGTH] = 0;
 	for (size_t i = 0; i < 64; i++)
@@ -498,7 +486,7 @@ static void test_backend_full(void **state)
 		snprintf(sql, sizeof(sql), "PRAGMA main.max_page_count = %lld", pages);
 		assert_int_equal(sqlite3_exec(f->b->db, sql, NULL, NULL, NULL), SQLITE_OK);
 	}
-	assert_int_equal(commit1(f->b, INST, "general", 2, BACKEND_CMD_NEW, "big", "astring", vals),
+	assert_int_equal(commit1(f->b, INST, "general", 2, SMF_CMD_NEW, "big", "astring", vals),
 	        -SCF_ERROR_BACKEND_ACCESS);
 	assert_non_null(strstr(backend_errmsg(f->b), "repository database"));
 	/* Rolled back: nothing lost, nothing half-written, and the store still works. */
@@ -506,7 +494,7 @@ static void test_backend_full(void **state)
 	assert_string_equal(pg_values(f->b, INST, "general", NULL, false, "big"), "<none>");
 	assert_int_equal(generation(f->b, INST, "general"), 2);
 	assert_int_equal(
-	        commit1(f->b, INST, "general", 2, BACKEND_CMD_REPLACE, "keep", "count", small), 1);
+	        commit1(f->b, INST, "general", 2, SMF_CMD_REPLACE, "keep", "count", small), 1);
 }
 
 static void test_backend_readonly(void **state)
@@ -517,14 +505,14 @@ static void test_backend_readonly(void **state)
 	/* query_only makes every write fail as a read-only database does. */
 	assert_int_equal(
 	        sqlite3_exec(f->b->db, "PRAGMA query_only = 1", NULL, NULL, NULL), SQLITE_OK);
-	assert_int_equal(commit1(f->b, INST, "general", 1, BACKEND_CMD_NEW, "x", "count", one),
+	assert_int_equal(commit1(f->b, INST, "general", 1, SMF_CMD_NEW, "x", "count", one),
 	        -SCF_ERROR_BACKEND_READONLY);
 	assert_int_equal(backend_add_service(f->b, "svc:/ro"), -SCF_ERROR_BACKEND_READONLY);
 	assert_int_equal(backend_refresh(f->b, INST), -SCF_ERROR_BACKEND_READONLY);
 	assert_int_equal(generation(f->b, INST, "general"), 1);
 	assert_int_equal(
 	        sqlite3_exec(f->b->db, "PRAGMA query_only = 0", NULL, NULL, NULL), SQLITE_OK);
-	assert_int_equal(commit1(f->b, INST, "general", 1, BACKEND_CMD_NEW, "x", "count", one), 1);
+	assert_int_equal(commit1(f->b, INST, "general", 1, SMF_CMD_NEW, "x", "count", one), 1);
 }
 
 /* n values of 4095 bytes each (freed with free(); they share one string). */
@@ -557,14 +545,11 @@ static void test_pg_size_limit(void **state)
 {
 	Fixture *f = *state;
 	const char **v = big_values(2100);
-	BackendCmd c = {.op = BACKEND_CMD_NEW,
-	        .prop = "a",
-	        .type = "astring",
-	        .values = v,
-	        .n_values = 2100};
-	BackendStep st = {
-	        .op = BACKEND_STEP_PROPS, .fmri = INST, .pg = "general", .cmds = &c, .n_cmds = 1};
-	BackendPgEvent *ev = NULL;
+	backend_cmd_t c = {
+	        .op = SMF_CMD_NEW, .prop = "a", .type = "astring", .values = v, .n_values = 2100};
+	backend_step_t st = {
+	        .op = SMF_STEP_PROPS, .fmri = INST, .pg = "general", .cmds = &c, .n_cmds = 1};
+	backend_pg_event_t *ev = NULL;
 	size_t n_ev = 0;
 	uint64_t gen = generation(f->b, INST, "general");
 
@@ -577,19 +562,16 @@ static void test_pg_size_limit(void **state)
 	assert_int_equal(generation(f->b, INST, "general"), gen + 1);
 	assert_string_equal(pg_values(f->b, INST, "general", NULL, false, "b"), "<none>");
 	/* A batch step, the same. */
-	c.op = BACKEND_CMD_SET;
+	c.op = SMF_CMD_SET;
 	assert_int_equal(backend_batch(f->b, &st, 1, &ev, &n_ev), -SCF_ERROR_CONSTRAINT_VIOLATED);
 	assert_non_null(strstr(backend_errmsg(f->b), "step 1 (" INST "/:properties/general)"));
 	assert_int_equal(generation(f->b, INST, "general"), gen + 1);
 	/* Shrinking is always allowed, and so is growing another pg. */
-	c.op = BACKEND_CMD_DELETE;
+	c.op = SMF_CMD_DELETE;
 	c.prop = "a";
 	assert_int_equal(backend_commit(f->b, INST, "general", gen + 1, &c, 1, NULL), 1);
-	c = (BackendCmd){.op = BACKEND_CMD_NEW,
-	        .prop = "b",
-	        .type = "astring",
-	        .values = v,
-	        .n_values = 2100};
+	c = (backend_cmd_t){
+	        .op = SMF_CMD_NEW, .prop = "b", .type = "astring", .values = v, .n_values = 2100};
 	assert_int_equal(backend_commit(f->b, SVC, "general", 1, &c, 1, NULL), 1);
 	big_values_free(v);
 }

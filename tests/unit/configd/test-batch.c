@@ -24,8 +24,8 @@
 
 typedef struct Fixture {
 	char root[64];
-	Backend *b;
-	BackendPgEvent *ev;
+	backend_t *b;
+	backend_pg_event_t *ev;
 	size_t n_ev;
 } Fixture;
 
@@ -36,55 +36,51 @@ typedef struct Fixture {
 
 #define S_SVC(f)                                                                                   \
 	{                                                                                          \
-		.op = BACKEND_STEP_SERVICE_ENSURE, .fmri = (f)                                     \
+		.op = SMF_STEP_SERVICE_ENSURE, .fmri = (f)                                         \
 	}
 #define S_INST(f)                                                                                  \
 	{                                                                                          \
-		.op = BACKEND_STEP_INSTANCE_ENSURE, .fmri = (f)                                    \
+		.op = SMF_STEP_INSTANCE_ENSURE, .fmri = (f)                                        \
 	}
 #define S_PG(f, p, t, fl)                                                                          \
 	{                                                                                          \
-		.op = BACKEND_STEP_PG_ENSURE, .fmri = (f), .pg = (p), .type = (t), .flags = (fl)   \
+		.op = SMF_STEP_PG_ENSURE, .fmri = (f), .pg = (p), .type = (t), .flags = (fl)       \
 	}
 #define S_PROPS(f, p, c)                                                                           \
 	{                                                                                          \
-		.op = BACKEND_STEP_PROPS, .fmri = (f), .pg = (p), .cmds = (c),                     \
-		.n_cmds = ELEMENTSOF(c)                                                            \
+		.op = SMF_STEP_PROPS, .fmri = (f), .pg = (p), .cmds = (c), .n_cmds = ELEMENTSOF(c) \
 	}
 #define S_PGDEL(f, p)                                                                              \
 	{                                                                                          \
-		.op = BACKEND_STEP_PG_DELETE, .fmri = (f), .pg = (p)                               \
+		.op = SMF_STEP_PG_DELETE, .fmri = (f), .pg = (p)                                   \
 	}
 #define S_DEL(f)                                                                                   \
 	{                                                                                          \
-		.op = BACKEND_STEP_ENTITY_DELETE, .fmri = (f)                                      \
+		.op = SMF_STEP_ENTITY_DELETE, .fmri = (f)                                          \
 	}
 #define S_SNAP(f, n)                                                                               \
 	{                                                                                          \
-		.op = BACKEND_STEP_SNAPSHOT_TAKE, .fmri = (f), .name = (n)                         \
+		.op = SMF_STEP_SNAPSHOT_TAKE, .fmri = (f), .name = (n)                             \
 	}
 #define S_REFRESH(f)                                                                               \
 	{                                                                                          \
-		.op = BACKEND_STEP_REFRESH, .fmri = (f)                                            \
+		.op = SMF_STEP_REFRESH, .fmri = (f)                                                \
 	}
 
 static const char *const V1[] = {"1"}, *const V2[] = {"2"}, *const V007[] = {"007"};
 static const char *const VYES[] = {"yes"};
 
-static const BackendCmd SET_X1[] = {
-        {.op = BACKEND_CMD_SET, .prop = "x", .type = "count", .values = V1, .n_values = 1}};
-static const BackendCmd SET_X2[] = {
-        {.op = BACKEND_CMD_SET, .prop = "x", .type = "count", .values = V2, .n_values = 1}};
-static const BackendCmd SET_Y007[] = {
-        {.op = BACKEND_CMD_SET, .prop = "y", .type = "count", .values = V007, .n_values = 1}};
-static const BackendCmd SET_BAD[] = {{.op = BACKEND_CMD_SET,
-        .prop = "enabled",
-        .type = "boolean",
-        .values = VYES,
-        .n_values = 1}};
-static const BackendCmd REMOVE_X[] = {{.op = BACKEND_CMD_REMOVE, .prop = "x"}};
-static const BackendCmd NEW_X1[] = {
-        {.op = BACKEND_CMD_NEW, .prop = "x", .type = "count", .values = V1, .n_values = 1}};
+static const backend_cmd_t SET_X1[] = {
+        {.op = SMF_CMD_SET, .prop = "x", .type = "count", .values = V1, .n_values = 1}};
+static const backend_cmd_t SET_X2[] = {
+        {.op = SMF_CMD_SET, .prop = "x", .type = "count", .values = V2, .n_values = 1}};
+static const backend_cmd_t SET_Y007[] = {
+        {.op = SMF_CMD_SET, .prop = "y", .type = "count", .values = V007, .n_values = 1}};
+static const backend_cmd_t SET_BAD[] = {
+        {.op = SMF_CMD_SET, .prop = "enabled", .type = "boolean", .values = VYES, .n_values = 1}};
+static const backend_cmd_t REMOVE_X[] = {{.op = SMF_CMD_REMOVE, .prop = "x"}};
+static const backend_cmd_t NEW_X1[] = {
+        {.op = SMF_CMD_NEW, .prop = "x", .type = "count", .values = V1, .n_values = 1}};
 
 static int setup(void **state)
 {
@@ -124,7 +120,7 @@ static int teardown(void **state)
 	return 0;
 }
 
-static int run(Fixture *f, const BackendStep *steps, size_t n)
+static int run(Fixture *f, const backend_step_t *steps, size_t n)
 {
 	backend_pg_events_free(f->ev, f->n_ev);
 	f->ev = NULL;
@@ -156,7 +152,7 @@ static void dump_table(sqlite3 *db, const char *sql, char **out)
 }
 
 /* The whole repository, both databases, as text. */
-static char *dump(Backend *b)
+static char *dump(backend_t *b)
 {
 	static const char *const tables[] = {
 	        "SELECT * FROM main.entities ORDER BY id",
@@ -176,7 +172,7 @@ static char *dump(Backend *b)
 	return out;
 }
 
-static uint64_t generation(Backend *b, const char *ent, const char *pg, const char *snap)
+static uint64_t generation(backend_t *b, const char *ent, const char *pg, const char *snap)
 {
 	_cleanup_backend_pg_ scf_pg_t *p = NULL;
 
@@ -184,7 +180,7 @@ static uint64_t generation(Backend *b, const char *ent, const char *pg, const ch
 	return p->generation;
 }
 
-static char *show(Backend *b, const char *ent, const char *pg, const char *snap, const char *prop)
+static char *show(backend_t *b, const char *ent, const char *pg, const char *snap, const char *prop)
 {
 	return pg_values(b, ent, pg, snap, false, prop);
 }
@@ -210,7 +206,7 @@ static void test_all_or_nothing(void **state)
 	Fixture *f = *state;
 	_cleanup_free_ char *before = NULL, *after = NULL, *after2 = NULL;
 	/* Every kind of step first, then a step that fails while applying. */
-	const BackendStep runtime_fail[] = {
+	const backend_step_t runtime_fail[] = {
 	        S_SVC(NEWSVC), S_INST(NEWINST), S_PG(NEWINST, "start", "method", 0),
 	        S_PROPS(NEWINST, "start", SET_X1), S_PROPS(INST, "general", SET_X1),
 	        S_PG(INST, "restarter", "framework", SCF_PG_FLAG_NONPERSISTENT),
@@ -218,7 +214,7 @@ static void test_all_or_nothing(void **state)
 	        S_PGDEL(SVC, "general"), S_DEL("svc:/network/ssh:other"),
 	        S_PROPS(INST, "general", NEW_X1), /* step 12: x exists by now */
 	};
-	const BackendStep value_fail[] = {
+	const backend_step_t value_fail[] = {
 	        S_SVC(NEWSVC),
 	        S_DEL(INST),
 	        S_PROPS(SVC, "general", SET_BAD),
@@ -250,7 +246,7 @@ static void test_all_or_nothing(void **state)
 static void test_one_generation_per_pg(void **state)
 {
 	Fixture *f = *state;
-	const BackendStep steps[] = {
+	const backend_step_t steps[] = {
 	        S_PROPS(INST, "general", SET_X1),
 	        S_SVC(NEWSVC),
 	        S_PG(NEWSVC, "config", "application", 0),
@@ -288,8 +284,8 @@ static void test_one_generation_per_pg(void **state)
 	assert_int_equal(run(f, NULL, 0), 0);
 	assert_int_equal(f->n_ev, 0);
 	{
-		const BackendStep empty[] = {
-		        {.op = BACKEND_STEP_PROPS, .fmri = INST, .pg = "general"},
+		const backend_step_t empty[] = {
+		        {.op = SMF_STEP_PROPS, .fmri = INST, .pg = "general"},
 		        S_PG(INST, "general", "framework", 0),
 		};
 		assert_int_equal(RUN(f, empty), 2);
@@ -301,21 +297,21 @@ static void test_one_generation_per_pg(void **state)
 static void test_ensure(void **state)
 {
 	Fixture *f = *state;
-	const BackendStep again[] = {
+	const backend_step_t again[] = {
 	        S_SVC(SVC), S_INST(INST), S_PG(INST, "general", "framework", 0),
 	        S_SVC("network/ssh"), /* any accepted form */
 	};
-	const BackendStep svc_is_inst[] = {S_SVC(INST)};
-	const BackendStep inst_is_svc[] = {S_INST(SVC)};
-	const BackendStep no_service[] = {S_INST("svc:/nope:default")};
-	const BackendStep other_type[] = {S_PG(INST, "general", "application", 0)};
-	const BackendStep other_flags[] = {
+	const backend_step_t svc_is_inst[] = {S_SVC(INST)};
+	const backend_step_t inst_is_svc[] = {S_INST(SVC)};
+	const backend_step_t no_service[] = {S_INST("svc:/nope:default")};
+	const backend_step_t other_type[] = {S_PG(INST, "general", "application", 0)};
+	const backend_step_t other_flags[] = {
 	        S_PG(INST, "general", "framework", SCF_PG_FLAG_NONPERSISTENT)};
-	const BackendStep bad_name[] = {S_PG(INST, "bad name", "framework", 0)};
-	const BackendStep no_pg[] = {S_PROPS(INST, "nope", SET_X1)};
-	const BackendStep unknown[] = {{.op = 99, .fmri = INST}};
-	const BackendCmd bad_op[] = {{.op = 5, .prop = "x"}};
-	const BackendStep bad_cmd[] = {S_PROPS(INST, "general", bad_op)};
+	const backend_step_t bad_name[] = {S_PG(INST, "bad name", "framework", 0)};
+	const backend_step_t no_pg[] = {S_PROPS(INST, "nope", SET_X1)};
+	const backend_step_t unknown[] = {{.op = 99, .fmri = INST}};
+	const backend_cmd_t bad_op[] = {{.op = 5, .prop = "x"}};
+	const backend_step_t bad_cmd[] = {S_PROPS(INST, "general", bad_op)};
 
 	assert_int_equal(RUN(f, again), 4);
 	assert_int_equal(f->n_ev, 0);
@@ -342,7 +338,7 @@ static void test_snapshot_and_refresh_see_earlier_steps(void **state)
 {
 	Fixture *f = *state;
 	_cleanup_strv_free_ char **snaps = NULL;
-	const BackendStep steps[] = {
+	const backend_step_t steps[] = {
 	        S_PROPS(INST, "general", SET_X1),
 	        S_SNAP(INST, "initial"),
 	        S_PROPS(INST, "general", SET_X2),
@@ -375,18 +371,18 @@ static void test_snapshot_and_refresh_see_earlier_steps(void **state)
 static void test_deletes(void **state)
 {
 	Fixture *f = *state;
-	const BackendStep missing[] = {
+	const backend_step_t missing[] = {
 	        S_PGDEL(INST, "nope"),
 	        S_PGDEL("svc:/nope:x", "general"),
 	        S_PROPS(INST, "general", REMOVE_X),
 	        S_DEL("svc:/nope"),
 	        S_DEL("svc:/network/ssh:nope"),
 	};
-	const BackendStep fails_late[] = {
+	const backend_step_t fails_late[] = {
 	        S_PROPS(INST, "general", SET_X1),
 	        S_PG(NEWSVC, "x", "x", 0), /* entity missing: fails, so nothing of this runs */
 	};
-	const BackendStep steps[] = {
+	const backend_step_t steps[] = {
 	        S_PROPS(INST, "general", SET_X1),
 	        S_PGDEL(INST, "general"),
 	        S_PG(INST, "general", "framework", 0),
@@ -394,7 +390,7 @@ static void test_deletes(void **state)
 	        S_PGDEL(SVC, "tmp"),
 	        S_PGDEL(SVC, "general"),
 	};
-	const BackendStep del_entity[] = {
+	const backend_step_t del_entity[] = {
 	        S_PG(SVC, "config", "application", 0),
 	        S_DEL(SVC),
 	};
@@ -438,16 +434,16 @@ static void test_many_pgs(void **state)
 	Fixture *f = *state;
 	enum { N = 300 };
 	static char names[N][16];
-	BackendStep steps[2 * N + 1];
+	backend_step_t steps[2 * N + 1];
 	size_t n = 0;
 
-	steps[n++] = (BackendStep)S_SVC(NEWSVC);
+	steps[n++] = (backend_step_t)S_SVC(NEWSVC);
 	for (int i = 0; i < N; i++) {
 		snprintf(names[i], sizeof(names[i]), "pg%03d", (i * 7) % N);
-		steps[n++] = (BackendStep)S_PG(NEWSVC, names[i], "application", 0);
+		steps[n++] = (backend_step_t)S_PG(NEWSVC, names[i], "application", 0);
 	}
 	for (int i = N - 1; i >= 0; i--)
-		steps[n++] = (BackendStep)S_PROPS(NEWSVC, names[i], SET_X1);
+		steps[n++] = (backend_step_t)S_PROPS(NEWSVC, names[i], SET_X1);
 	assert_int_equal(run(f, steps, n), (int)n);
 	assert_int_equal(f->n_ev, N);
 	for (int i = 0; i < N; i++)

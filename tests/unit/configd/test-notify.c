@@ -1,7 +1,7 @@
 /*
  * test-notify: the bounds on what configd queues for a subscriber that does not read.
  *
- * No daemon and no SQLite: one Connection on one end of a socketpair whose peer never
+ * No daemon and no SQLite: one connection_t on one end of a socketpair whose peer never
  * authenticates, so sd-bus keeps every signal in its write queue (nothing reaches the socket)
  * and the queue grows exactly as it would for a stalled subscriber.  notify_pg_changed() must
  * close the connection at CONFIGD_MAX_QUEUED_SIGNALS signals, or earlier at
@@ -21,8 +21,8 @@
 #include "log.h"
 
 typedef struct Fixture {
-	Manager m;
-	Connection *c;
+	configd_t m;
+	connection_t *c;
 	int peer;
 } Fixture;
 
@@ -39,7 +39,7 @@ static int setup(void **state)
 	assert_true(sd_id128_randomize(&f->m.server_id) >= 0);
 	f->c = calloc(1, sizeof(*f->c));
 	assert_non_null(f->c);
-	*f->c = (Connection){.manager = &f->m, .id = 1, .pid = getpid()};
+	*f->c = (connection_t){.configd = &f->m, .id = 1, .pid = getpid()};
 	f->m.connections = f->c;
 	f->m.n_connections = 1;
 	assert_true(sd_bus_new(&f->c->bus) >= 0);

@@ -310,6 +310,26 @@ static void commit_one(sd_bus *bus, const char *ent, const char *pg, uint64_t ge
 	}
 }
 
+/* Sends a Batch of one step with op code op (a service ensure's fields), wanting want_error. */
+static void batch_op(sd_bus *bus, uint32_t op, uint32_t cmd_op, const char *want_error)
+{
+	_cleanup_(sd_bus_error_free) sd_bus_error error = SD_BUS_ERROR_NULL;
+	_cleanup_(sd_bus_message_unrefp) sd_bus_message *m = NULL, *reply = NULL;
+	int r;
+
+	assert_true(sd_bus_message_new_method_call(bus, &m, NULL, PATH, IFACE, "Batch") >= 0);
+	assert_true(sd_bus_message_open_container(m, 'a', "(ussssua(ussas))") >= 0);
+	assert_true(sd_bus_message_append(m, "(ussssua(ussas))", op, "svc:/batch", "general", "",
+	                    "framework", 0, 1, cmd_op, "p", "count", 1, "1") >= 0);
+	assert_true(sd_bus_message_close_container(m) >= 0);
+	r = sd_bus_call(bus, m, 0, &error, &reply);
+	if (r >= 0 || !sd_bus_error_has_name(&error, want_error))
+		print_message("Batch op %u/%u: wanted %s, got %s (%s)\n", op, cmd_op, want_error,
+		        strna(error.name), strna(error.message));
+	assert_true(r < 0);
+	assert_true(sd_bus_error_has_name(&error, want_error));
+}
+
 static void test_errors_and_version(void **state)
 {
 	Daemon *d = *state;
@@ -336,6 +356,16 @@ static void test_errors_and_version(void **state)
 	        "org.minismf.Error.Exists");
 	commit_one(bus, "svc:/a:i", "nope", 1, 0, "x", "count", "1", "org.minismf.Error.Deleted");
 	call_fail(bus, "org.minismf.Error.NotFound", "GetPg", "sssb", "svc:/a:i", "nope", "", 0);
+	/* Op codes off the wire are range-checked: Commit takes 0-2, Batch steps 0-7. */
+	commit_one(bus, "svc:/a:i", "general", 2, 3, "x", "count", "1",
+	        "org.minismf.Error.InvalidArgument");
+	commit_one(bus, "svc:/a:i", "general", 2, UINT32_MAX, "x", "count", "1",
+	        "org.minismf.Error.InvalidArgument");
+	batch_op(bus, 8, 0, "org.minismf.Error.InvalidArgument");
+	batch_op(bus, UINT32_MAX, 0, "org.minismf.Error.InvalidArgument");
+	batch_op(bus, 3, 5, "org.minismf.Error.InvalidArgument");
+	/* Nothing of a refused batch was applied. */
+	call_fail(bus, "org.minismf.Error.NotFound", "ListInstances", "s", "svc:/batch");
 	call_fail(bus, "org.minismf.Error.NotSupported", "RegisterRestarter", NULL);
 	assert_int_equal(call_bool(bus, "RestarterAttached"), 0);
 }

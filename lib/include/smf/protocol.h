@@ -1,0 +1,165 @@
+/*
+ * protocol.h: the repository protocol, the one home of what svc.configd and libscf must agree on.
+ *
+ * docs/protocol.md describes the methods; this header holds what both peers spell: the object
+ * path, the interface, the protocol version, the signal names, the signatures of the structs
+ * that travel in arrays, the D-Bus error names and the scf_error_t each stands for, and the
+ * numeric op codes of Commit's commands and Batch's steps.  configd (the server) and libscf
+ * (the client) both include it, so they cannot drift apart; a change here is a change to the
+ * protocol (bump SMF_PROTOCOL_VERSION unless it only adds).
+ *
+ * Invariants:
+ * - An op code is a uint32 on the wire and its number is fixed by docs/protocol.md: the enums
+ *   below are numbered implicitly and the _Static_asserts pin every value, so reordering them
+ *   fails to compile instead of silently changing what a peer means.
+ * - A code read off the wire is a uint32 until it has been compared with _SMF_CMD_MAX or
+ *   _SMF_STEP_MAX (configd's backend does, and answers InvalidArgument): only a checked value
+ *   is ever treated as an smf_cmd_op_t or smf_step_op_t.
+ * - Errors travel by name, never by number: scf_error_t values are this library's, not the
+ *   protocol's.  smf_bus_errors() is the one table both directions read.
+ */
+#ifndef SMF_PROTOCOL_H
+#define SMF_PROTOCOL_H
+
+#include <stddef.h>
+#include <string.h>
+
+#include "libscf.h"
+
+#define SMF_BUS_PATH "/org/minismf/Repository1"
+#define SMF_BUS_INTERFACE "org.minismf.Repository1"
+/* The read-only property Version; libscf refuses a configd that answers another. */
+#define SMF_PROTOCOL_VERSION 1u
+
+/* Signals, sent on the connections whose interests match (docs/protocol.md, Notifications). */
+#define SMF_BUS_SIGNAL_PG_CHANGED "PgChanged" /* s entity, s pg, s type, t generation */
+#define SMF_BUS_SIGNAL_PG_DELETED "PgDeleted" /* s entity, s pg, s type */
+
+/* The contents of the structs that travel in arrays: a command, and a Batch step. */
+#define SMF_BUS_COMMAND "ussas"                     /* op, property, type, values */
+#define SMF_BUS_STEP "ussssua(" SMF_BUS_COMMAND ")" /* op, fmri, pg, name, type, flags, commands */
+
+/* ------------------------------------------------------------------------------------------ */
+/* Errors                                                                                      */
+
+#define SMF_BUS_ERROR_PREFIX "org.minismf.Error."
+#define SMF_BUS_ERROR_NOT_FOUND SMF_BUS_ERROR_PREFIX "NotFound"
+#define SMF_BUS_ERROR_EXISTS SMF_BUS_ERROR_PREFIX "Exists"
+#define SMF_BUS_ERROR_NOT_LATEST SMF_BUS_ERROR_PREFIX "NotLatest"
+#define SMF_BUS_ERROR_DELETED SMF_BUS_ERROR_PREFIX "Deleted"
+#define SMF_BUS_ERROR_PERMISSION_DENIED SMF_BUS_ERROR_PREFIX "PermissionDenied"
+#define SMF_BUS_ERROR_INVALID_ARGUMENT SMF_BUS_ERROR_PREFIX "InvalidArgument"
+#define SMF_BUS_ERROR_TYPE_MISMATCH SMF_BUS_ERROR_PREFIX "TypeMismatch"
+#define SMF_BUS_ERROR_CONSTRAINT_VIOLATED SMF_BUS_ERROR_PREFIX "ConstraintViolated"
+#define SMF_BUS_ERROR_BACKEND SMF_BUS_ERROR_PREFIX "Backend"
+#define SMF_BUS_ERROR_READ_ONLY SMF_BUS_ERROR_PREFIX "ReadOnly"
+#define SMF_BUS_ERROR_NO_RESOURCES SMF_BUS_ERROR_PREFIX "NoResources"
+#define SMF_BUS_ERROR_NOT_SUPPORTED SMF_BUS_ERROR_PREFIX "NotSupported"
+#define SMF_BUS_ERROR_INTERNAL SMF_BUS_ERROR_PREFIX "Internal"
+
+typedef struct smf_bus_error {
+	const char *name;
+	scf_error_t error;
+} smf_bus_error_t;
+
+/*
+ * The error names and the scf_error_t each stands for.  configd names a failure by the first
+ * row with its error; libscf maps a name back by the first row with that name.  So the order
+ * matters twice: NO_MEMORY (configd's own shortage) travels as NoResources but NoResources
+ * reads back as NO_RESOURCES, and NotLatest, which configd sends only from Commit (whose
+ * caller looks for that name first), reads back as INTERNAL anywhere else.
+ */
+static inline const smf_bus_error_t *smf_bus_errors(size_t *ret_n)
+{
+	static const smf_bus_error_t table[] = {
+	        {SMF_BUS_ERROR_NOT_FOUND, SCF_ERROR_NOT_FOUND},
+	        {SMF_BUS_ERROR_EXISTS, SCF_ERROR_EXISTS},
+	        {SMF_BUS_ERROR_DELETED, SCF_ERROR_DELETED},
+	        {SMF_BUS_ERROR_PERMISSION_DENIED, SCF_ERROR_PERMISSION_DENIED},
+	        {SMF_BUS_ERROR_INVALID_ARGUMENT, SCF_ERROR_INVALID_ARGUMENT},
+	        {SMF_BUS_ERROR_TYPE_MISMATCH, SCF_ERROR_TYPE_MISMATCH},
+	        {SMF_BUS_ERROR_CONSTRAINT_VIOLATED, SCF_ERROR_CONSTRAINT_VIOLATED},
+	        {SMF_BUS_ERROR_BACKEND, SCF_ERROR_BACKEND_ACCESS},
+	        {SMF_BUS_ERROR_READ_ONLY, SCF_ERROR_BACKEND_READONLY},
+	        {SMF_BUS_ERROR_NO_RESOURCES, SCF_ERROR_NO_RESOURCES},
+	        {SMF_BUS_ERROR_NO_RESOURCES, SCF_ERROR_NO_MEMORY},
+	        {SMF_BUS_ERROR_NOT_SUPPORTED, SCF_ERROR_NOT_SUPPORTED},
+	        {SMF_BUS_ERROR_INTERNAL, SCF_ERROR_INTERNAL},
+	        {SMF_BUS_ERROR_NOT_LATEST, SCF_ERROR_INTERNAL},
+	};
+
+	*ret_n = sizeof(table) / sizeof(table[0]);
+	return table;
+}
+
+/*
+ * The name configd sends for a failure err (a negative or positive scf_error_t); Internal for a
+ * code that has no name of its own (it should not reach a client).
+ */
+static inline const char *smf_bus_error_name(int err)
+{
+	size_t n;
+	const smf_bus_error_t *t = smf_bus_errors(&n);
+
+	if (err < 0)
+		err = -err;
+	for (size_t i = 0; i < n; i++)
+		if ((int)t[i].error == err)
+			return t[i].name;
+	return SMF_BUS_ERROR_INTERNAL;
+}
+
+/* The scf_error_t libscf reports for an error name; 0 for a name not in the table. */
+static inline scf_error_t smf_bus_error_from_name(const char *name)
+{
+	size_t n;
+	const smf_bus_error_t *t = smf_bus_errors(&n);
+
+	for (size_t i = 0; name && i < n; i++)
+		if (strcmp(t[i].name, name) == 0)
+			return t[i].error;
+	return 0;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Op codes                                                                                    */
+
+/*
+ * A command of Commit or of a Batch PROPS step.  Commit takes NEW, REPLACE and DELETE (up to
+ * SMF_CMD_COMMIT_MAX); SET and REMOVE have no precondition, and only Batch takes them.
+ */
+typedef enum smf_cmd_op {
+	SMF_CMD_NEW,     /* create the property; Exists if it does */
+	SMF_CMD_REPLACE, /* set type and values of an existing property; NotFound if missing */
+	SMF_CMD_DELETE,  /* delete an existing property; NotFound if missing */
+	SMF_CMD_SET,     /* create or replace */
+	SMF_CMD_REMOVE,  /* delete if it exists */
+	_SMF_CMD_MAX
+} smf_cmd_op_t;
+
+#define SMF_CMD_COMMIT_MAX SMF_CMD_DELETE
+
+_Static_assert(SMF_CMD_NEW == 0 && SMF_CMD_REPLACE == 1 && SMF_CMD_DELETE == 2 &&
+                SMF_CMD_SET == 3 && SMF_CMD_REMOVE == 4 && _SMF_CMD_MAX == 5,
+        "command op codes are fixed by docs/protocol.md");
+
+/* A step of Batch; the fields each uses are listed in docs/protocol.md. */
+typedef enum smf_step_op {
+	SMF_STEP_SERVICE_ENSURE,
+	SMF_STEP_INSTANCE_ENSURE,
+	SMF_STEP_PG_ENSURE, /* pg, type, flags */
+	SMF_STEP_PROPS,     /* pg, commands (every SMF_CMD_*) */
+	SMF_STEP_PG_DELETE, /* pg */
+	SMF_STEP_ENTITY_DELETE,
+	SMF_STEP_SNAPSHOT_TAKE, /* name */
+	SMF_STEP_REFRESH,
+	_SMF_STEP_MAX
+} smf_step_op_t;
+
+_Static_assert(SMF_STEP_SERVICE_ENSURE == 0 && SMF_STEP_INSTANCE_ENSURE == 1 &&
+                SMF_STEP_PG_ENSURE == 2 && SMF_STEP_PROPS == 3 && SMF_STEP_PG_DELETE == 4 &&
+                SMF_STEP_ENTITY_DELETE == 5 && SMF_STEP_SNAPSHOT_TAKE == 6 &&
+                SMF_STEP_REFRESH == 7 && _SMF_STEP_MAX == 8,
+        "batch step op codes are fixed by docs/protocol.md");
+
+#endif
