@@ -11,6 +11,7 @@
 
 #include <systemd/sd-bus.h>
 
+#include "error.h"
 #include "libscf.h"
 #include "macro.h"
 #include "protocol.h"

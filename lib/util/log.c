@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "error.h"
 #include "log.h"
 
 static const char *program = "minismf";
@@ -49,7 +50,7 @@ _printf_(3, 0) static void log_vmsg(int level, int err, const char *fmt, va_list
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	/* One fprintf per message, so lines from several threads do not interleave. */
 	if (err)
-		fprintf(stderr, "%s: %s: %s\n", program, buf, strerror(-err));
+		fprintf(stderr, "%s: %s: %s\n", program, buf, smf_strerror(err));
 	else
 		fprintf(stderr, "%s: %s\n", program, buf);
 }

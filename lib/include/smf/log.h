@@ -21,7 +21,7 @@ void log_set_level(int level);
 int log_get_level(void);
 
 void log_msg(int level, const char *fmt, ...) _printf_(2, 3);
-/* Logs "fmt: strerror(-err)" and returns err (which must be negative). */
+/* Logs "fmt: <message>" (smf_strerror(err): errno or scf_error_t) and returns err (negative). */
 int log_msg_errno(int level, int err, const char *fmt, ...) _printf_(3, 4);
 
 #define log_debug(...) log_msg(LOG_LEVEL_DEBUG, __VA_ARGS__)
