@@ -1,5 +1,5 @@
 /*
- * mapping.h: a service bundle (cli/manifest/bundle.h) turned into the steps of one libscf batch.
+ * mapping.h: a service bundle (lib/manifest/include/bundle.h) turned into the steps of one libscf batch.
  *
  * Import and apply both build one batch per bundle and commit it, so a bundle lands whole or not
  * at all.  The mapping is illumos' (docs/manifests.md has the table); what differs between the
