@@ -16,8 +16,8 @@
 
 #include <libxml/tree.h>
 
+#include "build.h"
 #include "model.h"
-#include "reader.h"
 #include "strv.h"
 
 typedef struct builder {
@@ -480,13 +480,10 @@ static void build_loctexts(builder_t *b, const xmlNode *n, mf_loctexts_t *l)
 {
 	FOREACH_CHILD(c, n)
 	{
-		mf_loctext_t *nv = realloc(l->v, (l->n + 1) * sizeof(*nv));
-
-		if (!nv) {
+		if (MF_ARRAY_GROW(l->v, l->n) < 0) {
 			b->r->oom = true;
 			return;
 		}
-		l->v = nv;
 		l->v[l->n++] =
 		        (mf_loctext_t){.lang = attr(b, c, "xml:lang", true), .text = text_of(b, c)};
 	}
@@ -497,29 +494,23 @@ static void build_documentation(builder_t *b, const xmlNode *n, mf_template_t *t
 	FOREACH_CHILD(c, n)
 	{
 		if (is_elem(c, "manpage")) {
-			mf_manpage_t *nv = realloc(t->manpages, (t->n_manpages + 1) * sizeof(*nv));
 			char *path = attr(b, c, "manpath", false);
 
-			if (!nv) {
+			if (MF_ARRAY_GROW(t->manpages, t->n_manpages) < 0) {
 				free(path);
 				b->r->oom = true;
 				return;
 			}
-			t->manpages = nv;
 			t->manpages[t->n_manpages++] = (mf_manpage_t){
 			        .title = attr(b, c, "title", true),
 			        .section = attr(b, c, "section", true),
 			        .manpath = path ? path : strdup(":default"),
 			};
 		} else if (is_elem(c, "doc_link")) {
-			mf_doc_link_t *nv =
-			        realloc(t->doc_links, (t->n_doc_links + 1) * sizeof(*nv));
-
-			if (!nv) {
+			if (MF_ARRAY_GROW(t->doc_links, t->n_doc_links) < 0) {
 				b->r->oom = true;
 				return;
 			}
-			t->doc_links = nv;
 			t->doc_links[t->n_doc_links++] = (mf_doc_link_t){
 			        .name = attr(b, c, "name", true),
 			        .uri = attr(b, c, "uri", true),

@@ -9,20 +9,24 @@
 #include "macro.h"
 #include "strv.h"
 
+size_t mf_array_capacity(size_t n)
+{
+	/* GREEDY_REALLOC's growth, replayed: 8 at first, then doubling. */
+	size_t cap = 8;
+
+	if (n == 0)
+		return 0;
+	while (cap < n)
+		cap *= 2;
+	return cap;
+}
+
 int mf_array_push(void *v, size_t *n, void *p)
 {
 	void ***arr = v;
-	void **nv;
 
-	/* Grow by powers of two: cheap appends without storing a capacity. */
-	if ((*n & (*n - 1)) == 0) {
-		size_t cap = *n ? *n * 2 : 1;
-
-		nv = realloc(*arr, cap * sizeof(void *));
-		if (!nv)
-			return -ENOMEM;
-		*arr = nv;
-	}
+	if (MF_ARRAY_GROW(*arr, *n) < 0)
+		return -ENOMEM;
 	(*arr)[(*n)++] = p;
 	return 0;
 }

@@ -1,47 +1,35 @@
 /*
- * manifest.h: the manifest reader's entry points and its list of diagnostics.
+ * manifest.h: the manifest library's front page, and the reader's entry points.
  *
- * mf_read_file() and mf_read_memory() parse a service bundle with libxml2 (no network, no DTD
- * loading, XInclude processed), check its structure and its semantics, and build an
- * mf_bundle_t (bundle.h).  Problems are not printed: each becomes an mf_diag_t naming the file,
- * the line and what is wrong, collected in the caller's mf_diags_t so that svccfg validate can
- * print them all and svccfg import can refuse the manifest.  The reader goes on after an error
- * where it can, so one run reports as many problems as possible.
+ * THE MODEL.  A service bundle (illumos' manifest, profile or archive) is read into one
+ * in-memory tree, mf_bundle_t (bundle.h), and written back from one (writer.h).  The tree is
+ * the library's vocabulary: svccfg maps it onto the repository for import and apply, and
+ * builds it from the repository for export, so both directions meet in one type.  The library
+ * knows nothing of the repository: it stands on lib/model (names, value types) and libxml2.
+ *
+ * LAYERS.  Each file includes only what is below it; no stage knows another:
+ *
+ *   manifest.h, parse.c     the reader's entry points: run the stages below in order
+ *     xinclude.h/.c         stage 1: XInclude, ours (no DTD, no network)
+ *     check.h/.c            stage 2: the structural check against the rules in schema.h/.c
+ *     build.h/.c            stage 3: the tree into an mf_bundle_t, with the semantic checks
+ *   reader.h/.c             what the stages share: the read in progress, its errors, XML helpers
+ *   writer.h/.c             an mf_bundle_t as XML (beside the reader, not above or below it)
+ *   diag.h/.c               the list of problems found (public)
+ *   bundle.h/.c             the model (public)
+ *
+ * Reading: mf_read_file() and mf_read_memory() parse a bundle with libxml2, check its
+ * structure and its semantics, and build the model.  Problems are not printed: each becomes a
+ * diagnostic (diag.h) in the caller's list.  The reader goes on after an error where it can,
+ * so one run reports as many problems as possible.
  */
 #ifndef SMF_MANIFEST_MANIFEST_H
 #define SMF_MANIFEST_MANIFEST_H
 
 #include <stddef.h>
-#include <stdio.h>
 
 #include "bundle.h"
-#include "macro.h"
-
-/*
- * The DOCTYPE's system identifier every bundle carries (and export writes).  It names illumos'
- * DTD; it is compared, never opened.
- */
-#define MF_DTD_PATH "/usr/share/lib/xml/dtd/service_bundle.dtd.1"
-
-typedef struct mf_diag {
-	char *file;
-	unsigned line; /* 0 when no line applies (the file could not be read) */
-	char *message;
-} mf_diag_t;
-
-typedef struct mf_diags {
-	mf_diag_t *v;
-	size_t n;
-} mf_diags_t;
-
-/* Adds one diagnostic; -ENOMEM if it could not be recorded. */
-int mf_diags_add(mf_diags_t *d, const char *file, unsigned line, const char *fmt, ...)
-        _printf_(4, 5);
-void mf_diags_clear(mf_diags_t *d);
-/* "FILE:LINE: message" (or "FILE: message" without a line); the caller frees it. */
-char *mf_diag_format(const mf_diag_t *d);
-/* One formatted diagnostic per line. */
-void mf_diags_print(const mf_diags_t *d, FILE *f);
+#include "diag.h"
 
 enum {
 	/*
