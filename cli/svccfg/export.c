@@ -22,14 +22,17 @@
 #include "mapping.h"
 #include "writer.h"
 
-/* Splits a trailing "> FILE" off the arguments; -1 if '>' is anywhere else or has no FILE. */
+/*
+ * Splits a trailing "> FILE" off the arguments; -EINVAL (not reported: a syntax error) if '>'
+ * is anywhere else or has no FILE.
+ */
 static int redirect(const token_t *args, size_t *n, const char **file)
 {
 	*file = NULL;
 	for (size_t i = 0; i < *n; i++)
 		if (args[i].type == TOKEN_REDIRECT) {
 			if (i + 2 != *n || !token_is_text(&args[i + 1]))
-				return -1;
+				return -EINVAL;
 			*file = args[i + 1].text;
 			*n = i;
 		}
@@ -79,9 +82,9 @@ static int finish(svccfg_t *c, const mf_bundle_t *b, int r, const char *file)
 	if (r < 0) {
 		svccfg_error(c, "Could not write %s: %s.", file ? file : "standard output",
 		        strerror(-r));
-		return SVCCFG_ERR;
+		return r;
 	}
-	return SVCCFG_OK;
+	return 0;
 }
 
 int cmd_export(svccfg_t *c, const token_t *args, size_t n)
@@ -93,7 +96,7 @@ int cmd_export(svccfg_t *c, const token_t *args, size_t n)
 	int r;
 
 	if (redirect(args, &n, &file) < 0 || n != 1 || !token_is_text(&args[0]))
-		return SVCCFG_SYNTAX;
+		return command_syntax_error(c);
 	if ((r = svccfg_handle(c, &h)) < 0)
 		return r;
 	r = cli_resolve_one(h, args[0].text, SCF_RESOLVE_SERVICES, &fmri, &errmsg);
@@ -101,7 +104,7 @@ int cmd_export(svccfg_t *c, const token_t *args, size_t n)
 		if (!errmsg)
 			return svccfg_scf_error(c, r, args[0].text);
 		svccfg_error(c, "%s", errmsg);
-		return SVCCFG_ERR;
+		return r;
 	}
 	r = unmap_bundle_new(MF_BUNDLE_MANIFEST, "export", &b);
 	if (r >= 0)
@@ -135,7 +138,7 @@ int cmd_archive(svccfg_t *c, const token_t *args, size_t n)
 	const char *file;
 
 	if (redirect(args, &n, &file) < 0 || n != 0)
-		return SVCCFG_SYNTAX;
+		return command_syntax_error(c);
 	return write_all(c, MF_BUNDLE_ARCHIVE, "archive", UNMAP_FULL, file);
 }
 
@@ -144,6 +147,6 @@ int cmd_extract(svccfg_t *c, const token_t *args, size_t n)
 	const char *file;
 
 	if (redirect(args, &n, &file) < 0 || n != 0)
-		return SVCCFG_SYNTAX;
+		return command_syntax_error(c);
 	return write_all(c, MF_BUNDLE_PROFILE, "extract", UNMAP_ENABLED, file);
 }

@@ -41,8 +41,8 @@ typedef struct map_ctx {
 
 	/* Internal: the element line of every step, for reports. */
 	unsigned line;
-	unsigned *step_lines;
-	size_t n_step_lines;
+	unsigned *step_lines; /* one per step of b so far */
+	size_t n_step_lines, n_step_lines_allocated;
 	int warnings;
 } map_ctx_t;
 

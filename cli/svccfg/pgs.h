@@ -10,8 +10,8 @@
 #include "svccfg.h"
 
 /*
- * Reads pg name of the selection.  Reports "Invalid property group name" or "No such property
- * group" (SVCCFG_ERR) or another failure.
+ * Reads pg name of the selection.  Reports "Invalid property group name" (-EINVAL), "No such
+ * property group" (-SCF_ERROR_NOT_FOUND) or another failure (its code).
  */
 int pg_read(svccfg_t *c, const char *name, scf_pg_t **ret);
 
@@ -23,7 +23,7 @@ int pg_delete(svccfg_t *c, const char *name);
 
 /*
  * Splits "pg/prop" into malloc'd halves.  Reports "Property names must contain a `/'." when
- * there is no slash (SVCCFG_ERR), or an invalid property name.
+ * there is no slash, or an invalid property name (-EINVAL both).
  */
 int prop_name_split(svccfg_t *c, const char *arg, char **pg, char **prop);
 
