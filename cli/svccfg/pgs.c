@@ -1,4 +1,5 @@
 /* pgs.c: listpg, addpg, delpg, and the pg helpers of pgs.h. */
+#include <assert.h>
 #include <errno.h>
 #include <fnmatch.h>
 #include <stdlib.h>
@@ -7,26 +8,22 @@
 #include "commands.h"
 #include "pgs.h"
 
-int pg_read(svccfg_t *c, const char *name, scf_pg_t **ret)
+int pg_name_check(svccfg_t *c, const char *name)
 {
-	scf_handle_t *h;
-	int r;
+	if (scf_name_validate(name) >= 0)
+		return 0;
+	svccfg_error(c, "Invalid property group name \"%s\".", name);
+	return -EINVAL;
+}
 
-	if (scf_name_validate(name) < 0) {
-		svccfg_error(c, "Invalid property group name \"%s\".", name);
-		return -EINVAL;
-	}
-	r = svccfg_handle(c, &h);
-	if (r < 0)
-		return r;
-	r = scf_pg_get(h, svccfg_entity(c), name, NULL, 0, ret);
-	if (r == -SCF_ERROR_NOT_FOUND) {
-		svccfg_error(c, "No such property group \"%s\".", name);
-		return r;
-	}
-	if (r < 0)
+int pg_error(svccfg_t *c, const char *name, int r)
+{
+	assert(r < 0);
+	/* DELETED: a transaction's pg went away between its read and its commit. */
+	if (r != -SCF_ERROR_NOT_FOUND && r != -SCF_ERROR_DELETED)
 		return svccfg_scf_error(c, r, svccfg_entity(c));
-	return 0;
+	svccfg_error(c, "No such property group \"%s\".", name);
+	return r;
 }
 
 void pg_print_line(const char *name, const char *type, uint32_t flags, size_t width)
@@ -138,20 +135,10 @@ int pg_delete(svccfg_t *c, const char *name)
 	 * No read first: DeletePg answers NotFound itself, and a pg whose values are too large
 	 * for one D-Bus reply (over 64 MiB), which nothing can read, can still be deleted.
 	 */
-	if (scf_name_validate(name) < 0) {
-		svccfg_error(c, "Invalid property group name \"%s\".", name);
-		return -EINVAL;
-	}
-	if ((r = svccfg_handle(c, &h)) < 0)
+	if ((r = pg_name_check(c, name)) < 0 || (r = svccfg_handle(c, &h)) < 0)
 		return r;
 	r = scf_pg_delete(h, svccfg_entity(c), name);
-	if (r == -SCF_ERROR_NOT_FOUND) {
-		svccfg_error(c, "No such property group \"%s\".", name);
-		return r;
-	}
-	if (r < 0)
-		return svccfg_scf_error(c, r, svccfg_entity(c));
-	return 0;
+	return r < 0 ? pg_error(c, name, r) : 0;
 }
 
 int cmd_delpg(svccfg_t *c, const token_t *args, size_t n)

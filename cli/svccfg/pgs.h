@@ -9,11 +9,14 @@
 
 #include "svccfg.h"
 
+/* Reports "Invalid property group name" (-EINVAL) unless name is one. */
+int pg_name_check(svccfg_t *c, const char *name);
+
 /*
- * Reads pg name of the selection.  Reports "Invalid property group name" (-EINVAL), "No such
- * property group" (-SCF_ERROR_NOT_FOUND) or another failure (its code).
+ * Reports the failure r of a call on the selection's pg name: "No such property group" when
+ * the pg does not exist (or no longer does), else as svccfg_scf_error().  Returns r.
  */
-int pg_read(svccfg_t *c, const char *name, scf_pg_t **ret);
+int pg_error(svccfg_t *c, const char *name, int r);
 
 /* Prints a pg line of listpg/listprop: name padded to width, type, NONPERSISTENT flag. */
 void pg_print_line(const char *name, const char *type, uint32_t flags, size_t width);

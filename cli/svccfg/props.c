@@ -57,22 +57,14 @@ static int run_tx(prop_ctx_t *x, scf_tx_fn fn)
 	scf_handle_t *h;
 	int r;
 
-	if (scf_name_validate(x->pg) < 0) {
-		svccfg_error(c, "Invalid property group name \"%s\".", x->pg);
-		return -EINVAL;
-	}
-	if ((r = svccfg_handle(c, &h)) < 0)
+	if ((r = pg_name_check(c, x->pg)) < 0 || (r = svccfg_handle(c, &h)) < 0)
 		return r;
 	r = scf_tx_run(h, svccfg_entity(c), x->pg, fn, x, 0);
 	if (r >= 0)
 		return 0;
 	if (x->reported)
 		return r;
-	if (r == -SCF_ERROR_NOT_FOUND || r == -SCF_ERROR_DELETED) {
-		svccfg_error(c, "No such property group \"%s\".", x->pg);
-		return r;
-	}
-	return svccfg_scf_error(c, r, svccfg_entity(c));
+	return pg_error(c, x->pg, r);
 }
 
 /* Checks one value for type t as illumos' string_to_value() does. */

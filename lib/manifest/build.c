@@ -10,6 +10,7 @@
  * with its element's line and the build goes on, so one pass reports them all; the caller
  * throws the bundle away if anything was recorded.
  */
+#include <assert.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -727,15 +728,6 @@ static void build_default_instance(builder_t *b, const xmlNode *n, mf_service_t 
 	add_instance(b, n, s, i);
 }
 
-static mf_service_type_t service_type(const char *s)
-{
-	if (s && streq(s, "restarter"))
-		return MF_SERVICE_RESTARTER;
-	if (s && streq(s, "milestone"))
-		return MF_SERVICE_MILESTONE;
-	return MF_SERVICE_SERVICE;
-}
-
 static void build_service(builder_t *b, const xmlNode *n, mf_bundle_t *bundle)
 {
 	_cleanup_free_ char *type = attr(b, n, "type", true);
@@ -747,7 +739,8 @@ static void build_service(builder_t *b, const xmlNode *n, mf_bundle_t *bundle)
 	s->e.name = attr(b, n, "name", true);
 	s->e.line = mf_line(n);
 	s->version = attr(b, n, "version", true);
-	s->type = service_type(type);
+	/* check.c let only the enumerated values through; "service" is the format's default. */
+	s->type = mf_service_type_from_string(type) ?: MF_SERVICE_SERVICE;
 	if (!s->e.name) {
 		free(s->version);
 		free(s);
@@ -778,17 +771,6 @@ static void build_service(builder_t *b, const xmlNode *n, mf_bundle_t *bundle)
 	push(b, &bundle->services, &bundle->n_services, s);
 }
 
-static mf_bundle_type_t bundle_type(const char *s)
-{
-	if (streq(s, "manifest"))
-		return MF_BUNDLE_MANIFEST;
-	if (streq(s, "profile"))
-		return MF_BUNDLE_PROFILE;
-	if (streq(s, "archive"))
-		return MF_BUNDLE_ARCHIVE;
-	return 0;
-}
-
 /* Fills bundle from n; a nested bundle (an included one) adds its services to the same. */
 static void build_services(builder_t *b, const xmlNode *n, mf_bundle_t *bundle)
 {
@@ -797,7 +779,7 @@ static void build_services(builder_t *b, const xmlNode *n, mf_bundle_t *bundle)
 
 	if (!type || !name)
 		return;
-	if (!bundle_type(type)) {
+	if (!mf_bundle_type_from_string(type)) {
 		mf_err(b->r, n,
 		        "unknown service_bundle type \"%s\" (expected manifest, profile or "
 		        "archive)",
@@ -808,8 +790,8 @@ static void build_services(builder_t *b, const xmlNode *n, mf_bundle_t *bundle)
 		mf_err(b->r, n, "service bundle has an empty name");
 	if (!bundle->name) {
 		bundle->name = TAKE_PTR(name);
-		bundle->type = bundle_type(type);
-	} else if (bundle->type != bundle_type(type)) {
+		bundle->type = mf_bundle_type_from_string(type);
+	} else if (bundle->type != mf_bundle_type_from_string(type)) {
 		mf_err(b->r, n, "included bundle of different type (\"%s\" in a %s)", type,
 		        mf_bundle_type_to_string(bundle->type));
 		return;
@@ -830,6 +812,8 @@ int mf_build_bundle(mf_reader_t *r, xmlNode *root, mf_bundle_t **ret)
 	builder_t b = {.r = r};
 	_cleanup_bundle_ mf_bundle_t *bundle = calloc(1, sizeof(*bundle));
 
+	/* Only a tree that passed every earlier stage is built (parse.c). */
+	assert(r->n_errors == 0 && !r->oom);
 	if (!bundle)
 		return -ENOMEM;
 	bundle->file = strdup(r->file);

@@ -31,6 +31,7 @@
  *  - Every failure that is the document's fault adds at least one diagnostic and returns
  *    -EINVAL; the caller never gets a half-built bundle.
  */
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -161,6 +162,8 @@ static int read_doc(mf_reader_t *r, const void *buf, size_t len, mf_bundle_t **r
 
 	if (!(r->flags & MF_READ_NO_XINCLUDE)) {
 		mf_xinclude(r, xmlDocGetRootElement(doc), 0);
+		if (r->oom)
+			return -ENOMEM;
 		if (r->n_errors > 0)
 			return -EINVAL;
 	}
@@ -169,6 +172,8 @@ static int read_doc(mf_reader_t *r, const void *buf, size_t len, mf_bundle_t **r
 	if (k < 0)
 		return k;
 	k = mf_check_tree(r, root);
+	if (r->oom)
+		return -ENOMEM;
 	if (k < 0 || r->n_errors > 0)
 		return -EINVAL;
 	return mf_build_bundle(r, root, ret);
@@ -187,6 +192,8 @@ int mf_read_memory(const void *buf, size_t len, const char *name, unsigned flags
 	k = result(&r, read_doc(&r, buf, len, &b));
 	handlers_restore(&saved);
 	free(r.base);
+	/* A document's fault always leaves a diagnostic behind (or the list is full). */
+	assert(k >= 0 || k == -ENOMEM || r.n_errors > 0);
 	if (k < 0) {
 		mf_bundle_free(b);
 		return k;

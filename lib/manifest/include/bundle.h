@@ -252,9 +252,14 @@ static inline void mf_bundle_freep(mf_bundle_t **b)
 }
 #define _cleanup_bundle_ __attribute__((cleanup(mf_bundle_freep)))
 
-/* Element names of the enums above ("manifest", "restarter", ...), NULL if out of range. */
+/*
+ * Attribute values of the enums above ("manifest", "restarter", ...): NULL if out of range, and
+ * back, 0 if s (which may be NULL) is none of them.
+ */
 const char *mf_bundle_type_to_string(mf_bundle_type_t t);
+mf_bundle_type_t mf_bundle_type_from_string(const char *s);
 const char *mf_service_type_to_string(mf_service_type_t t);
+mf_service_type_t mf_service_type_from_string(const char *s);
 
 /* Look-ups by name; NULL when absent. */
 mf_service_t *mf_bundle_find_service(const mf_bundle_t *b, const char *name);
