@@ -6,6 +6,8 @@
  * not exist is warned about and skipped; the rest applies.  The whole profile is one batch, so
  * it lands whole or not at all; every instance it touched is then refreshed (in the same batch).
  */
+#include <errno.h>
+
 #include "bundles.h"
 #include "cli-error.h"
 #include "commands.h"
@@ -23,7 +25,7 @@ static int apply_one(svccfg_t *c, scf_handle_t *h, const char *file)
 		return r;
 	if (b->type != MF_BUNDLE_PROFILE) {
 		svccfg_error(c, "%s: document is not a profile.", file);
-		return SVCCFG_ERR;
+		return -EINVAL;
 	}
 	if ((r = scf_batch_new(h, &m.b)) < 0)
 		return svccfg_scf_error(c, r, file);
@@ -40,11 +42,10 @@ static int apply_one(svccfg_t *c, scf_handle_t *h, const char *file)
 			err = map_commit_error(&m, r);
 		fprintf(stderr, "%s\n", err ? err : scf_strerror(r));
 		svccfg_error(c, "Apply of %s failed; nothing of it was written.", file);
-		r = SVCCFG_ERR;
 	} else if (r < 0)
 		r = svccfg_scf_error(c, r, file);
 	else
-		r = SVCCFG_OK;
+		r = 0;
 	scf_batch_free(m.b);
 	map_ctx_done(&m);
 	return r;
@@ -54,20 +55,20 @@ int cmd_apply(svccfg_t *c, const token_t *args, size_t n)
 {
 	_cleanup_strv_free_ char **files = NULL;
 	scf_handle_t *h;
-	int r, ret = SVCCFG_OK;
+	int r, ret = 0;
 
 	if (n == 0)
-		return SVCCFG_SYNTAX;
-	if (bundles_collect_args(c, args, n, &files) < 0)
-		return SVCCFG_ERR;
+		return command_syntax_error(c);
+	if ((r = bundles_collect_args(c, args, n, &files)) < 0)
+		return r;
 	if ((r = svccfg_handle(c, &h)) < 0)
 		return r;
 	STRV_FOREACH (f, files) {
 		r = apply_one(c, h, *f);
-		if (r == SVCCFG_FATAL)
+		if (c->fatal)
 			return r;
-		if (r < 0)
-			ret = SVCCFG_ERR;
+		if (r < 0 && ret >= 0)
+			ret = r;
 	}
 	return ret;
 }

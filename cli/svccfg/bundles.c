@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 
 #include "bundles.h"
+#include "commands.h"
 #include "manifest.h"
 #include "strv.h"
 
@@ -35,7 +36,7 @@ static int collect_dir(svccfg_t *c, const char *dir, char ***files)
 		if (r < 0 || streq(name, ".") || streq(name, ".."))
 			continue;
 		if (asprintf(&p, "%s/%s", dir, name) < 0) {
-			r = -ENOMEM;
+			r = svccfg_oom(c);
 			continue;
 		}
 		if (stat(p, &st) < 0)
@@ -43,7 +44,7 @@ static int collect_dir(svccfg_t *c, const char *dir, char ***files)
 		if (S_ISDIR(st.st_mode))
 			r = collect_dir(c, p, files);
 		else if (S_ISREG(st.st_mode) && is_xml(name) && strv_extend(files, p) < 0)
-			r = -ENOMEM;
+			r = svccfg_oom(c);
 	}
 	for (int i = 0; i < n; i++)
 		free(ents[i]);
@@ -58,14 +59,19 @@ int bundles_collect(svccfg_t *c, const char *path, char ***files)
 	/* A path that cannot be read is the reader's to report, with its reason. */
 	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
 		return collect_dir(c, path, files);
-	return strv_extend(files, path) < 0 ? -ENOMEM : 0;
+	return strv_extend(files, path) < 0 ? svccfg_oom(c) : 0;
 }
 
 int bundles_collect_args(svccfg_t *c, const token_t *args, size_t n, char ***files)
 {
-	for (size_t i = 0; i < n; i++)
-		if (!token_is_text(&args[i]) || bundles_collect(c, args[i].text, files) < 0)
-			return SVCCFG_ERR;
+	int r;
+
+	for (size_t i = 0; i < n; i++) {
+		if (!token_is_text(&args[i]))
+			return command_syntax_error(c);
+		if ((r = bundles_collect(c, args[i].text, files)) < 0)
+			return r;
+	}
 	return 0;
 }
 
@@ -77,9 +83,7 @@ int bundles_read(svccfg_t *c, const char *path, mf_bundle_t **ret)
 	r = mf_read_file(path, 0, &diags, ret);
 	mf_diags_print(&diags, stderr);
 	mf_diags_clear(&diags);
-	if (r == -ENOMEM) {
-		svccfg_error(c, "Out of memory.");
-		return SVCCFG_FATAL;
-	}
-	return r < 0 ? SVCCFG_ERR : 0;
+	if (r == -ENOMEM)
+		return svccfg_oom(c);
+	return r;
 }

@@ -16,12 +16,15 @@
  */
 int bundles_collect(svccfg_t *c, const char *path, char ***files);
 
-/* bundles_collect for each of n arguments; 0, or SVCCFG_ERR for one that is no text or fails. */
+/*
+ * bundles_collect for each of n arguments; 0, or a negative code (reported) for one that is no
+ * text (a syntax error) or fails.
+ */
 int bundles_collect_args(svccfg_t *c, const token_t *args, size_t n, char ***files);
 
 /*
  * Reads (and validates) one bundle; every diagnostic goes to stderr as "FILE:LINE: message".
- * Returns 0 and the bundle, or SVCCFG_ERR (reported) / SVCCFG_FATAL.
+ * Returns 0 and the bundle, or the reader's negative errno (reported; -ENOMEM is fatal).
  */
 int bundles_read(svccfg_t *c, const char *path, mf_bundle_t **ret);
 

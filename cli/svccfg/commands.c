@@ -1,4 +1,5 @@
 /* commands.c: the command table, help, and the commands that belong to no family. */
+#include <errno.h>
 #include <string.h>
 
 #include "commands.h"
@@ -64,30 +65,40 @@ void command_help(FILE *f, const char *name)
 	}
 }
 
+int command_syntax_error(svccfg_t *c)
+{
+	/* At the prompt the usage helps more than the bare verdict. */
+	if (c->interactive && c->command && command_find(c->command))
+		command_help(stdout, c->command);
+	else
+		svccfg_error(c, "Syntax error.");
+	return -EINVAL;
+}
+
 int cmd_help(svccfg_t *c, const token_t *args, size_t n)
 {
 	if (n > 1 || (n == 1 && !token_is_text(&args[0])))
-		return SVCCFG_SYNTAX;
+		return command_syntax_error(c);
 	if (n == 1 && !command_find(args[0].text)) {
 		svccfg_error(c, "Unknown command \"%s\".", args[0].text);
-		return SVCCFG_ERR;
+		return -EINVAL;
 	}
 	command_help(stdout, n == 1 ? args[0].text : NULL);
-	return SVCCFG_OK;
+	return 0;
 }
 
 int cmd_end(svccfg_t *c, const token_t *args, size_t n)
 {
 	if (n != 0)
-		return SVCCFG_SYNTAX;
+		return command_syntax_error(c);
 	c->quit = true;
-	return SVCCFG_OK;
+	return 0;
 }
 
 int args_optional_word(const token_t *args, size_t n, const char **ret)
 {
 	if (n > 1 || (n == 1 && args[0].type != TOKEN_WORD && args[0].type != TOKEN_STRING))
-		return SVCCFG_SYNTAX;
+		return -EINVAL;
 	*ret = n == 1 ? args[0].text : NULL;
 	return 0;
 }

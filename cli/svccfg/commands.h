@@ -1,8 +1,8 @@
 /*
  * commands.h: the svccfg command table and the handlers of each command family.
  *
- * A handler gets the arguments after the command word and returns SVCCFG_OK, SVCCFG_ERR or
- * SVCCFG_FATAL having printed why, or SVCCFG_SYNTAX (nothing printed) for a malformed call.
+ * A handler gets the arguments after the command word and returns 0, or a negative code
+ * having reported why (svccfg.h); a malformed call is reported by command_syntax_error().
  * Families: entities.c (list, add, delete, select, unselect), pgs.c (listpg, addpg, delpg),
  * props.c (listprop, setprop, delprop, addpropvalue, delpropvalue), snapshots.c (listsnap,
  * refresh), import.c (import, validate, inventory), export.c (export, archive, extract),
@@ -17,11 +17,11 @@
 #include "lexer.h"
 #include "svccfg.h"
 
-typedef int (*command_fn)(svccfg_t *c, const token_t *args, size_t n);
+typedef int (*command_fn_t)(svccfg_t *c, const token_t *args, size_t n);
 
 typedef struct command {
 	const char *name;
-	command_fn run;
+	command_fn_t run;
 	const char *usage; /* arguments, as in svccfg(1) */
 	const char *summary;
 } command_t;
@@ -30,6 +30,11 @@ typedef struct command {
 const command_t *command_find(const char *name);
 /* Prints the usage of one command, or of every command when name is NULL. */
 void command_help(FILE *f, const char *name);
+/*
+ * Reports a malformed call of the command being run (c->command): its usage at the prompt,
+ * else "Syntax error.".  Returns -EINVAL.
+ */
+int command_syntax_error(svccfg_t *c);
 
 int cmd_help(svccfg_t *c, const token_t *args, size_t n);
 int cmd_end(svccfg_t *c, const token_t *args, size_t n);
@@ -64,11 +69,14 @@ int cmd_apply(svccfg_t *c, const token_t *args, size_t n);
 
 /*
  * Leading "-x" words of args, each letter one of allowed (seen[i] set for allowed[i]); returns
- * the index of the first operand, or -1 for an unknown option.
+ * the index of the first operand, or -EINVAL (not reported) for an unknown option.
  */
 int args_flags(const token_t *args, size_t n, const char *allowed, char *seen);
 
-/* Shared by the families: the one optional word argument of list/listpg/listprop. */
+/*
+ * Shared by the families: the one optional word argument of list/listpg/listprop; 0, or
+ * -EINVAL (not reported: a syntax error) when there are more or it is not a word.
+ */
 int args_optional_word(const token_t *args, size_t n, const char **ret);
 
 #endif

@@ -16,8 +16,8 @@
 
 static bool names_entity(const scf_pg_t *pg, const char *entity)
 {
-	const scf_property_t *ext = scf_pg_property(pg, "external");
-	const scf_property_t *ents = scf_pg_property(pg, "entities");
+	const scf_property_t *ext = scf_pg_property(pg, SCF_PROPERTY_EXTERNAL);
+	const scf_property_t *ents = scf_pg_property(pg, SCF_PROPERTY_ENTITIES);
 	bool external = false;
 
 	if (!ext || scf_property_get_boolean(ext, &external) < 0 || !external || !ents)
@@ -50,7 +50,7 @@ static int cleanup_entity(scf_handle_t *h, scf_batch_t *b, const char *entity)
 	scf_pg_t *deps = NULL;
 	int r;
 
-	r = scf_pg_get(h, entity, "dependents", NULL, 0, &deps);
+	r = scf_pg_get(h, entity, SCF_PG_DEPENDENTS, NULL, 0, &deps);
 	if (r == -SCF_ERROR_NOT_FOUND)
 		return 0;
 	if (r < 0)

@@ -1,4 +1,5 @@
 /* engine.c: reading statements and running them (see engine.h). */
+#include <assert.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -6,31 +7,22 @@
 #include "commands.h"
 #include "engine.h"
 
-static void syntax_error(svccfg_t *c, const char *cmd)
-{
-	/* At the prompt the usage helps more than the bare verdict. */
-	if (c->interactive && cmd && command_find(cmd))
-		command_help(stdout, cmd);
-	else
-		svccfg_error(c, "Syntax error.");
-}
-
 int engine_exec(svccfg_t *c, const tokens_t *t)
 {
 	const command_t *cmd;
 	int r;
 
 	if (t->n == 0)
-		return SVCCFG_OK;
+		return 0;
 	if (t->v[0].type != TOKEN_WORD || !(cmd = command_find(t->v[0].text))) {
-		syntax_error(c, NULL);
-		return SVCCFG_ERR;
+		svccfg_error(c, "Syntax error.");
+		return -EINVAL;
 	}
+	c->command = cmd->name;
 	r = cmd->run(c, t->v + 1, t->n - 1);
-	if (r == SVCCFG_SYNTAX) {
-		syntax_error(c, cmd->name);
-		return SVCCFG_ERR;
-	}
+	c->command = NULL;
+	/* Only a failure may end the session. */
+	assert(r < 0 || !c->fatal);
 	return r;
 }
 
@@ -45,13 +37,11 @@ int engine_run_argv(svccfg_t *c, char *const *argv, int argc)
 	int r;
 
 	r = lex_argv(argv, argc, &t);
-	if (r == -ENOMEM) {
-		svccfg_error(c, "Out of memory.");
-		r = SVCCFG_FATAL;
-	} else if (r < 0) {
-		syntax_error(c, NULL);
-		r = SVCCFG_ERR;
-	} else
+	if (r == -ENOMEM)
+		r = svccfg_oom(c);
+	else if (r < 0)
+		svccfg_error(c, "Syntax error.");
+	else
 		r = engine_exec(c, &t);
 	tokens_clear(&t);
 	return exit_status(r);
@@ -59,12 +49,12 @@ int engine_run_argv(svccfg_t *c, char *const *argv, int argc)
 
 /*
  * Reads the next statement (several lines when a quote or a parenthesis is open) and lexes it.
- * Returns 1 with tokens, 0 at the end of input, or SVCCFG_ERR/SVCCFG_FATAL (reported).
+ * Returns 1 with tokens, 0 at the end of input, or a negative code (reported).
  */
 static int read_statement(svccfg_t *c, FILE *f, unsigned *line, tokens_t *t)
 {
 	_cleanup_free_ char *text = NULL, *buf = NULL;
-	size_t text_len = 0, bufsz = 0;
+	size_t text_len = 0, text_allocated = 0, bufsz = 0;
 	ssize_t k;
 	int r = LEX_INCOMPLETE;
 
@@ -75,26 +65,20 @@ static int read_statement(svccfg_t *c, FILE *f, unsigned *line, tokens_t *t)
 			if (!text)
 				return 0;
 			svccfg_error(c, "Syntax error.");
-			return SVCCFG_ERR;
+			return -EINVAL;
 		}
 		(*line)++;
-		char *n = realloc(text, text_len + k + 1);
-		if (!n) {
-			svccfg_error(c, "Out of memory.");
-			return SVCCFG_FATAL;
-		}
-		text = n;
+		if (GREEDY_REALLOC(text, text_allocated, text_len + k + 1) < 0)
+			return svccfg_oom(c);
 		memcpy(text + text_len, buf, k + 1);
 		text_len += k;
 		r = lex_statement(text, t);
 	}
-	if (r == -ENOMEM) {
-		svccfg_error(c, "Out of memory.");
-		return SVCCFG_FATAL;
-	}
+	if (r == -ENOMEM)
+		return svccfg_oom(c);
 	if (r < 0) {
-		syntax_error(c, NULL);
-		return SVCCFG_ERR;
+		svccfg_error(c, "Syntax error.");
+		return r;
 	}
 	return 1;
 }
@@ -110,7 +94,7 @@ static int run_stream(svccfg_t *c, FILE *f)
 {
 	tokens_t t = {0};
 	unsigned line = 0;
-	int r = SVCCFG_OK;
+	int r = 0;
 
 	while (!c->quit) {
 		if (c->interactive)
@@ -120,13 +104,13 @@ static int run_stream(svccfg_t *c, FILE *f)
 			break;
 		if (r > 0)
 			r = engine_exec(c, &t);
-		if (r == SVCCFG_FATAL || (r < 0 && !c->interactive))
+		if (c->fatal || (r < 0 && !c->interactive))
 			break;
 	}
 	if (c->interactive && !c->quit && r == 0)
 		putchar('\n');
 	tokens_clear(&t);
-	return r == SVCCFG_FATAL || (r < 0 && !c->interactive) ? 1 : 0;
+	return c->fatal || (r < 0 && !c->interactive) ? 1 : 0;
 }
 
 int engine_run_file(svccfg_t *c, const char *path)

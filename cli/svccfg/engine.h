@@ -14,7 +14,7 @@
 #include "lexer.h"
 #include "svccfg.h"
 
-/* Runs one tokenized command; returns SVCCFG_OK/ERR/FATAL (syntax errors are reported). */
+/* Runs one tokenized command; 0 or a negative code, reported (syntax errors too). */
 int engine_exec(svccfg_t *c, const tokens_t *t);
 
 /* svccfg cmd args... */

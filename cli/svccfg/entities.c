@@ -6,6 +6,7 @@
  * "select default" under svc:/a/b means svc:/a/b:default even if other services have a
  * "default" instance.
  */
+#include <errno.h>
 #include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,7 +50,7 @@ static char *relative_fmri(const svccfg_t *c, const char *name)
 
 /*
  * Finds the one service or instance that name designates (see the top of this file); returns
- * 0 with its canonical FMRI in *ret, or SVCCFG_ERR/SVCCFG_FATAL (reported).
+ * 0 with its canonical FMRI in *ret, or a negative code (reported).
  */
 static int find_entity(svccfg_t *c, const char *name, char **ret)
 {
@@ -73,7 +74,7 @@ static int find_entity(svccfg_t *c, const char *name, char **ret)
 	if (!errmsg)
 		return svccfg_scf_error(c, r, name);
 	svccfg_error(c, "%s", errmsg);
-	return SVCCFG_ERR;
+	return r;
 }
 
 /* Splits a canonical entity FMRI into its service FMRI and (for an instance) itself. */
@@ -88,7 +89,7 @@ static int select_fmri(svccfg_t *c, const char *fmri)
 		return svccfg_scf_error(c, r, fmri);
 	if (asprintf(&svc, "svc:/%s", f.service) < 0)
 		svc = NULL;
-	r = svc ? svccfg_select_set(c, svc, f.instance ? fmri : NULL) : SVCCFG_FATAL;
+	r = svc ? svccfg_select_set(c, svc, f.instance ? fmri : NULL) : svccfg_oom(c);
 	scf_fmri_clear(&f);
 	return r;
 }
@@ -99,14 +100,14 @@ int cmd_select(svccfg_t *c, const token_t *args, size_t n)
 	int r;
 
 	if (n != 1 || !token_is_text(&args[0]))
-		return SVCCFG_SYNTAX;
+		return command_syntax_error(c);
 	if (streq(args[0].text, "svc:"))
 		return svccfg_select_set(c, NULL, NULL);
 	if (streq(args[0].text, ":properties")) {
 		svccfg_error(c,
 		        ":properties is not an entity.  Try 'listprop' to list "
 		        "properties.");
-		return SVCCFG_ERR;
+		return -EINVAL;
 	}
 	r = find_entity(c, args[0].text, &fmri);
 	if (r < 0)
@@ -117,13 +118,13 @@ int cmd_select(svccfg_t *c, const token_t *args, size_t n)
 int cmd_unselect(svccfg_t *c, const token_t *args, size_t n)
 {
 	if (n != 0)
-		return SVCCFG_SYNTAX;
+		return command_syntax_error(c);
 	if (c->cur_inst)
 		return svccfg_select_set(c, c->cur_svc, NULL);
 	if (c->cur_svc)
 		return svccfg_select_set(c, NULL, NULL);
 	svccfg_error(c, "Cannot unselect at scope level.");
-	return SVCCFG_ERR;
+	return -EINVAL;
 }
 
 /* Prints the last component of each FMRI of l ("svc:/a/b" -> "a/b", "svc:/a:i" -> "i"). */
@@ -145,10 +146,10 @@ int cmd_list(svccfg_t *c, const token_t *args, size_t n)
 	int r;
 
 	if (args_optional_word(args, n, &pattern) < 0)
-		return SVCCFG_SYNTAX;
+		return command_syntax_error(c);
 	if (c->cur_inst) {
 		puts(":properties");
-		return SVCCFG_OK;
+		return 0;
 	}
 	r = svccfg_handle(c, &h);
 	if (r < 0)
@@ -160,7 +161,7 @@ int cmd_list(svccfg_t *c, const token_t *args, size_t n)
 		puts(":properties");
 	print_names(l, pattern, strlen("svc:/"), c->cur_svc ? ':' : 0);
 	scf_strv_free(l);
-	return SVCCFG_OK;
+	return 0;
 }
 
 /* Checks that fmri parses to exactly the service (and instance) it was built from. */
@@ -186,28 +187,28 @@ int cmd_add(svccfg_t *c, const token_t *args, size_t n)
 	int r;
 
 	if (n != 1 || !token_is_text(&args[0]))
-		return SVCCFG_SYNTAX;
+		return command_syntax_error(c);
 	if (c->cur_inst) {
 		svccfg_error(c, "Cannot add entities to an instance.");
-		return SVCCFG_ERR;
+		return -EINVAL;
 	}
 	r = svccfg_handle(c, &h);
 	if (r < 0)
 		return r;
 	if (c->cur_svc) {
 		if (asprintf(&fmri, "%s:%s", c->cur_svc, args[0].text) < 0)
-			return SVCCFG_FATAL;
+			return svccfg_oom(c);
 		ok = scf_fmri_parse(c->cur_svc, &sel) >= 0 &&
 		        name_is_exact(fmri, sel.service, args[0].text);
 		scf_fmri_clear(&sel);
 	} else {
 		if (asprintf(&fmri, "svc:/%s", args[0].text) < 0)
-			return SVCCFG_FATAL;
+			return svccfg_oom(c);
 		ok = name_is_exact(fmri, args[0].text, NULL);
 	}
 	if (!ok) {
 		svccfg_error(c, "Invalid name.");
-		return SVCCFG_ERR;
+		return -EINVAL;
 	}
 	r = c->cur_svc ? scf_instance_add(h, fmri) : scf_service_add(h, fmri);
 	if (r == -SCF_ERROR_EXISTS)
@@ -216,7 +217,7 @@ int cmd_add(svccfg_t *c, const token_t *args, size_t n)
 		svccfg_error(c, "Invalid name.");
 	else if (r < 0)
 		return svccfg_scf_error(c, r, fmri);
-	return r < 0 ? SVCCFG_ERR : SVCCFG_OK;
+	return r < 0 ? r : 0;
 }
 
 /* 1 if the instance's restarter says it is online or degraded, else 0; < 0 reported. */
@@ -246,7 +247,7 @@ static int refuse_if_running(svccfg_t *c, scf_handle_t *h, const char *inst)
 	if (r <= 0)
 		return r;
 	svccfg_error(c, "Instance %s may be running.  Use delete -f if it is not.", inst);
-	return SVCCFG_ERR;
+	return -EBUSY;
 }
 
 /*
@@ -298,7 +299,7 @@ int cmd_delete(svccfg_t *c, const token_t *args, size_t n)
 	int r;
 
 	if (n < 1 || n > 2 || (n == 2 && !force) || !token_is_text(target))
-		return SVCCFG_SYNTAX;
+		return command_syntax_error(c);
 	r = find_entity(c, target->text, &fmri);
 	if (r < 0)
 		return r;
@@ -316,5 +317,5 @@ int cmd_delete(svccfg_t *c, const token_t *args, size_t n)
 		return svccfg_select_set(c, c->cur_svc, NULL);
 	if (c->cur_svc && streq(c->cur_svc, fmri))
 		return svccfg_select_set(c, NULL, NULL);
-	return SVCCFG_OK;
+	return 0;
 }

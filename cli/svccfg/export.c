@@ -1,5 +1,6 @@
 /*
- * export.c: export, archive and extract, on the bundle writer (writer.h).
+ * export.c: export, archive and extract: the repository read into a bundle (unmap.c), written
+ * by the manifest library (writer.h).
  *
  * export FMRI writes one service as a manifest that re-imports to the same repository content;
  * archive writes every service as one bundle of type "archive" (import takes it too); extract
@@ -18,23 +19,27 @@
 #include "cli-resolve.h"
 #include "commands.h"
 #include "strv.h"
+#include "mapping.h"
 #include "writer.h"
 
-/* Splits a trailing "> FILE" off the arguments; -1 if '>' is anywhere else or has no FILE. */
+/*
+ * Splits a trailing "> FILE" off the arguments; -EINVAL (not reported: a syntax error) if '>'
+ * is anywhere else or has no FILE.
+ */
 static int redirect(const token_t *args, size_t *n, const char **file)
 {
 	*file = NULL;
 	for (size_t i = 0; i < *n; i++)
 		if (args[i].type == TOKEN_REDIRECT) {
 			if (i + 2 != *n || !token_is_text(&args[i + 1]))
-				return -1;
+				return -EINVAL;
 			*file = args[i + 1].text;
 			*n = i;
 		}
 	return 0;
 }
 
-static int write_out(bundle_writer_t *bw, const char *file)
+static int write_out(const mf_bundle_t *b, const char *file)
 {
 	_cleanup_free_ char *tmp = NULL;
 	mode_t mask;
@@ -42,7 +47,7 @@ static int write_out(bundle_writer_t *bw, const char *file)
 	int fd, r;
 
 	if (!file)
-		return writer_end(bw, stdout);
+		return mf_bundle_write(b, stdout);
 	if (asprintf(&tmp, "%s.XXXXXX", file) < 0)
 		return -ENOMEM;
 	fd = mkostemp(tmp, O_CLOEXEC);
@@ -58,7 +63,7 @@ static int write_out(bundle_writer_t *bw, const char *file)
 		unlink(tmp);
 		return r;
 	}
-	r = writer_end(bw, f);
+	r = mf_bundle_write(b, f);
 	if (fclose(f) != 0 && r >= 0)
 		r = -errno;
 	if (r >= 0 && rename(tmp, file) < 0)
@@ -68,33 +73,30 @@ static int write_out(bundle_writer_t *bw, const char *file)
 	return r;
 }
 
-/* r: < 0 a libscf error from building the bundle; then the writing, reported either way. */
-static int finish(svccfg_t *c, bundle_writer_t *bw, int r, const char *file)
+/* r: < 0 a libscf error from reading the bundle; then the writing, reported either way. */
+static int finish(svccfg_t *c, const mf_bundle_t *b, int r, const char *file)
 {
-	if (r < 0) {
-		writer_free(bw);
+	if (r < 0)
 		return svccfg_scf_error(c, r, "export");
-	}
-	r = write_out(bw, file);
-	writer_free(bw);
+	r = write_out(b, file);
 	if (r < 0) {
 		svccfg_error(c, "Could not write %s: %s.", file ? file : "standard output",
 		        strerror(-r));
-		return SVCCFG_ERR;
+		return r;
 	}
-	return SVCCFG_OK;
+	return 0;
 }
 
 int cmd_export(svccfg_t *c, const token_t *args, size_t n)
 {
 	_cleanup_free_ char *fmri = NULL, *errmsg = NULL;
-	bundle_writer_t bw = {0};
+	_cleanup_bundle_ mf_bundle_t *b = NULL;
 	const char *file;
 	scf_handle_t *h;
 	int r;
 
 	if (redirect(args, &n, &file) < 0 || n != 1 || !token_is_text(&args[0]))
-		return SVCCFG_SYNTAX;
+		return command_syntax_error(c);
 	if ((r = svccfg_handle(c, &h)) < 0)
 		return r;
 	r = cli_resolve_one(h, args[0].text, SCF_RESOLVE_SERVICES, &fmri, &errmsg);
@@ -102,18 +104,19 @@ int cmd_export(svccfg_t *c, const token_t *args, size_t n)
 		if (!errmsg)
 			return svccfg_scf_error(c, r, args[0].text);
 		svccfg_error(c, "%s", errmsg);
-		return SVCCFG_ERR;
+		return r;
 	}
-	r = writer_begin(&bw, h, "manifest", "export");
+	r = unmap_bundle_new(MF_BUNDLE_MANIFEST, "export", &b);
 	if (r >= 0)
-		r = writer_service(&bw, fmri);
-	return finish(c, &bw, r, file);
+		r = unmap_service(h, fmri, UNMAP_FULL, b);
+	return finish(c, b, r, file);
 }
 
-static int write_all(svccfg_t *c, const char *type, const char *name, bool full, const char *file)
+static int write_all(
+        svccfg_t *c, mf_bundle_type_t type, const char *name, unmap_depth_t depth, const char *file)
 {
 	_cleanup_strv_free_ char **svcs = NULL;
-	bundle_writer_t bw = {0};
+	_cleanup_bundle_ mf_bundle_t *b = NULL;
 	scf_handle_t *h;
 	int r;
 
@@ -121,13 +124,13 @@ static int write_all(svccfg_t *c, const char *type, const char *name, bool full,
 		return r;
 	if ((r = scf_service_list(h, &svcs)) < 0)
 		return svccfg_scf_error(c, r, "svc:");
-	r = writer_begin(&bw, h, type, name);
+	r = unmap_bundle_new(type, name, &b);
 	STRV_FOREACH (s, svcs) {
 		if (r < 0)
 			break;
-		r = full ? writer_service(&bw, *s) : writer_service_enabled(&bw, *s);
+		r = unmap_service(h, *s, depth, b);
 	}
-	return finish(c, &bw, r, file);
+	return finish(c, b, r, file);
 }
 
 int cmd_archive(svccfg_t *c, const token_t *args, size_t n)
@@ -135,8 +138,8 @@ int cmd_archive(svccfg_t *c, const token_t *args, size_t n)
 	const char *file;
 
 	if (redirect(args, &n, &file) < 0 || n != 0)
-		return SVCCFG_SYNTAX;
-	return write_all(c, "archive", "archive", true, file);
+		return command_syntax_error(c);
+	return write_all(c, MF_BUNDLE_ARCHIVE, "archive", UNMAP_FULL, file);
 }
 
 int cmd_extract(svccfg_t *c, const token_t *args, size_t n)
@@ -144,6 +147,6 @@ int cmd_extract(svccfg_t *c, const token_t *args, size_t n)
 	const char *file;
 
 	if (redirect(args, &n, &file) < 0 || n != 0)
-		return SVCCFG_SYNTAX;
-	return write_all(c, "profile", "extract", false, file);
+		return command_syntax_error(c);
+	return write_all(c, MF_BUNDLE_PROFILE, "extract", UNMAP_ENABLED, file);
 }

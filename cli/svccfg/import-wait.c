@@ -143,12 +143,12 @@ static int report_missing(svccfg_t *c, scf_handle_t *h, wait_set_t *s, uint64_t 
 		len += sprintf(list + len, "%s%s", cnt++ ? ", " : "", f);
 	}
 	if (cnt == 0)
-		return SVCCFG_OK;
+		return 0;
 	svccfg_error(c,
 	        "Timed out after %.3g s waiting for the restarter to take up %s (no "
 	        "\"restarter\" property group with a state).",
 	        (double)timeout_usec / (double)USEC_PER_SEC, list);
-	return SVCCFG_ERR;
+	return -ETIMEDOUT;
 }
 
 void import_wait_skipped(const char *why)
@@ -227,11 +227,11 @@ int import_wait(svccfg_t *c, scf_handle_t *h, char *const *instances, uint64_t t
 
 	if (!instances || !instances[0]) {
 		import_wait_skipped("no instances");
-		return SVCCFG_OK;
+		return 0;
 	}
 	if (nowait && streq(nowait, "1")) {
 		import_wait_skipped("SVCCFG_IMPORT_NOWAIT");
-		return SVCCFG_OK;
+		return 0;
 	}
 	r = should_wait(c, h, instances, &why);
 	if (r < 0) {
@@ -240,7 +240,7 @@ int import_wait(svccfg_t *c, scf_handle_t *h, char *const *instances, uint64_t t
 	}
 	if (r == 0) {
 		import_wait_skipped(why);
-		return SVCCFG_OK;
+		return 0;
 	}
 	/* Step 1 before step 2: see the model. */
 	if ((r = scf_notify_add_pgname(h, SCF_PG_RESTARTER)) < 0) {
@@ -259,7 +259,7 @@ int import_wait(svccfg_t *c, scf_handle_t *h, char *const *instances, uint64_t t
 		r = q;
 	trace_wait_done(r);
 	if (r >= 0)
-		r = r > 0 ? report_missing(c, h, &s, timeout_usec) : SVCCFG_OK;
+		r = r > 0 ? report_missing(c, h, &s, timeout_usec) : 0;
 	else
 		r = svccfg_scf_error(c, r, "import");
 	wait_set_done(&s);

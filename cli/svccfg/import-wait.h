@@ -24,8 +24,8 @@ int import_wait_default_timeout(svccfg_t *c, uint64_t *ret);
 
 /*
  * Waits until each of instances (canonical FMRIs) has a restarter pg with a state property, at
- * most timeout_usec.  Returns SVCCFG_OK (also when it decided not to wait, saying why),
- * SVCCFG_ERR (reported, naming the instances still missing) or SVCCFG_FATAL.
+ * most timeout_usec.  Returns 0 (also when it decided not to wait, saying why), -ETIMEDOUT
+ * (reported, naming the instances still missing) or another negative code (reported).
  */
 int import_wait(svccfg_t *c, scf_handle_t *h, char *const *instances, uint64_t timeout_usec);
 

@@ -39,7 +39,6 @@
 #define HASH_PG_TYPE "framework"
 #define HASH_PROP "md5sum" /* illumos' name; we keep a SHA-256 in it */
 #define HASH_FILE_PROP "manifestfile"
-#define MANIFESTFILES_PG "manifestfiles"
 
 typedef struct import_opts {
 	bool no_refresh;       /* -n */
@@ -60,12 +59,12 @@ int args_flags(const token_t *args, size_t n, const char *allowed, char *seen)
 			break;
 		}
 		if (!*a)
-			return -1;
+			return -EINVAL;
 		for (; *a; a++) {
 			const char *k = strchr(allowed, *a);
 
 			if (!k)
-				return -1;
+				return -EINVAL;
 			seen[k - allowed] = 1;
 		}
 	}
@@ -160,10 +159,10 @@ static int add_bookkeeping(map_ctx_t *m, const char *abspath, const char *pg, co
 
 		if (!f)
 			return -SCF_ERROR_NO_MEMORY;
-		if ((r = scf_batch_pg_ensure(m->b, f, MANIFESTFILES_PG, SCF_GROUP_FRAMEWORK, 0)) <
-		                0 ||
-		        (r = scf_batch_prop_set(
-		                 m->b, f, MANIFESTFILES_PG, prop, SCF_TYPE_ASTRING, path, 1)) < 0)
+		if ((r = scf_batch_pg_ensure(
+		             m->b, f, SCF_PG_MANIFESTFILES, SCF_GROUP_FRAMEWORK, 0)) < 0 ||
+		        (r = scf_batch_prop_set(m->b, f, SCF_PG_MANIFESTFILES, prop,
+		                 SCF_TYPE_ASTRING, path, 1)) < 0)
 			return r;
 	}
 	if ((r = scf_batch_service_ensure(m->b, HASH_SERVICE)) < 0 ||
@@ -209,14 +208,14 @@ static int build_and_commit(svccfg_t *c, map_ctx_t *m, const import_opts_t *o, c
 	r = map_bundle(m, &err);
 	if (r >= 0 && (r = add_bookkeeping(m, abspath, pg, hash)) >= 0 &&
 	        (r = add_snapshots(c, m, o)) >= 0 && (r = scf_batch_commit(m->b)) >= 0)
-		return SVCCFG_OK;
+		return 0;
 	if (cli_scf_is_fatal(r))
 		return svccfg_scf_error(c, r, m->bundle->file);
 	if (!err)
 		err = map_commit_error(m, r);
 	fprintf(stderr, "%s\n", err ? err : scf_strerror(r));
 	svccfg_error(c, "Import of %s failed; nothing of it was written.", m->bundle->file);
-	return SVCCFG_ERR;
+	return r;
 }
 
 /* The manifest's batch committed: its instances exist (and were refreshed, unless -n). */
@@ -253,34 +252,35 @@ static int import_one(svccfg_t *c, scf_handle_t *h, const char *file, import_opt
 		return r;
 	if (b->type == MF_BUNDLE_PROFILE) {
 		svccfg_error(c, "%s: document is not a manifest.", file);
-		return SVCCFG_ERR;
+		return -EINVAL;
 	}
 	if (!(hash = file_hash(file)) || hash_names(file, &abspath, &pg) < 0) {
-		svccfg_error(c, "Could not read %s: %s.", file, strerror(errno));
-		return SVCCFG_ERR;
+		r = negative_errno();
+		svccfg_error(c, "Could not read %s: %s.", file, strerror(-r));
+		return r;
 	}
 	if (unchanged(h, b, pg, hash)) {
 		printf("%s: unchanged since its last import; skipped.\n", file);
-		return SVCCFG_OK;
+		return 0;
 	}
 	if ((r = scf_batch_new(h, &m.b)) < 0)
 		return svccfg_scf_error(c, r, file);
 	m.bundle = b;
 	r = build_and_commit(c, &m, o, abspath, pg, hash);
-	if (r == SVCCFG_OK)
+	if (r >= 0)
 		trace_committed(m.instances, !o->no_refresh);
-	if (r == SVCCFG_OK && add_wait_for(o, m.instances) < 0)
-		r = svccfg_scf_error(c, -SCF_ERROR_NO_MEMORY, file);
+	if (r >= 0 && add_wait_for(o, m.instances) < 0)
+		r = svccfg_oom(c);
 	scf_batch_free(m.b);
 	map_ctx_done(&m);
-	if (r == SVCCFG_OK && c->verbose)
+	if (r >= 0 && c->verbose)
 		svccfg_warn(c, "Successful import of %s.", file);
 	return r;
 }
 
 /*
  * The options before the operands: -n, -V (also bundled) and --timeout SECONDS (or
- * --timeout=SECONDS).  Returns the index of the first operand, or -1.
+ * --timeout=SECONDS).  Returns the index of the first operand, or -EINVAL (not reported).
  */
 static int import_options(const token_t *args, size_t n, import_opts_t *o)
 {
@@ -298,9 +298,9 @@ static int import_options(const token_t *args, size_t n, import_opts_t *o)
 			t = a + strlen("--timeout=");
 		if (t) {
 			if (import_wait_parse_timeout(t, &o->timeout_usec) < 0)
-				return -1;
+				return -EINVAL;
 		} else if (args_flags(&args[i], 1, "nV", seen) != 1)
-			return -1;
+			return -EINVAL;
 		o->no_refresh |= seen[0];
 		/* -V (strict validation) is what we always do: templates are checked for structure. */
 		i++;
@@ -313,36 +313,37 @@ static int import_run(svccfg_t *c, const token_t *args, size_t n)
 	_cleanup_strv_free_ char **files = NULL;
 	import_opts_t o = {0};
 	scf_handle_t *h;
-	int first, r, ret = SVCCFG_OK;
+	int first, r, ret = 0;
 
-	if (import_wait_default_timeout(c, &o.timeout_usec) < 0)
-		return SVCCFG_ERR;
+	if ((r = import_wait_default_timeout(c, &o.timeout_usec)) < 0)
+		return r;
 	first = import_options(args, n, &o);
 	if (first < 0 || (size_t)first == n)
-		return SVCCFG_SYNTAX;
-	if (bundles_collect_args(c, args + first, n - first, &files) < 0)
-		return SVCCFG_ERR;
+		return command_syntax_error(c);
+	if ((r = bundles_collect_args(c, args + first, n - first, &files)) < 0)
+		return r;
 	if (!files) {
 		svccfg_error(c, "No manifests (*.xml) found.");
-		return SVCCFG_ERR;
+		return -ENOENT;
 	}
 	if ((r = svccfg_handle(c, &h)) < 0)
 		return r;
+	/* One failing manifest does not stop the others; the first failure is the command's. */
 	STRV_FOREACH (f, files) {
 		r = import_one(c, h, *f, &o);
-		if (r == SVCCFG_FATAL)
+		if (r < 0 && ret >= 0)
+			ret = r;
+		if (c->fatal)
 			break;
-		if (r < 0)
-			ret = SVCCFG_ERR;
 	}
-	if (r != SVCCFG_FATAL && o.wait_for) {
+	if (!c->fatal && o.wait_for) {
 		r = import_wait(c, h, o.wait_for, o.timeout_usec);
 		if (r < 0)
 			ret = r;
-	} else if (r != SVCCFG_FATAL)
+	} else if (!c->fatal)
 		import_wait_skipped(o.no_refresh ? "-n" : "no instances");
 	strv_free(o.wait_for);
-	return r == SVCCFG_FATAL ? r : ret;
+	return c->fatal ? r : ret;
 }
 
 int cmd_import(svccfg_t *c, const token_t *args, size_t n)
@@ -359,20 +360,20 @@ int cmd_import(svccfg_t *c, const token_t *args, size_t n)
 int cmd_validate(svccfg_t *c, const token_t *args, size_t n)
 {
 	_cleanup_strv_free_ char **files = NULL;
-	int r, ret = SVCCFG_OK;
+	int r, ret = 0;
 
 	if (n == 0)
-		return SVCCFG_SYNTAX;
-	if (bundles_collect_args(c, args, n, &files) < 0)
-		return SVCCFG_ERR;
+		return command_syntax_error(c);
+	if ((r = bundles_collect_args(c, args, n, &files)) < 0)
+		return r;
 	STRV_FOREACH (f, files) {
 		_cleanup_bundle_ mf_bundle_t *b = NULL;
 
 		r = bundles_read(c, *f, &b);
-		if (r == SVCCFG_FATAL)
+		if (c->fatal)
 			return r;
-		if (r < 0)
-			ret = SVCCFG_ERR;
+		if (r < 0 && ret >= 0)
+			ret = r;
 	}
 	return ret;
 }
@@ -383,7 +384,7 @@ int cmd_inventory(svccfg_t *c, const token_t *args, size_t n)
 	int r;
 
 	if (n != 1 || !token_is_text(&args[0]))
-		return SVCCFG_SYNTAX;
+		return command_syntax_error(c);
 	if ((r = bundles_read(c, args[0].text, &b)) < 0)
 		return r;
 	for (size_t i = 0; i < b->n_services; i++) {
@@ -393,5 +394,5 @@ int cmd_inventory(svccfg_t *c, const token_t *args, size_t n)
 		for (size_t j = 0; j < s->n_instances; j++)
 			printf("svc:/%s:%s\n", s->e.name, s->instances[j]->e.name);
 	}
-	return SVCCFG_OK;
+	return 0;
 }

@@ -18,15 +18,8 @@ int tokens_push(tokens_t *t, token_type_t type, const char *text, size_t len)
 {
 	char *s;
 
-	if (t->n == t->allocated) {
-		size_t na = t->allocated ? t->allocated * 2 : 16;
-		token_t *nv = realloc(t->v, na * sizeof(*nv));
-
-		if (!nv)
-			return -ENOMEM;
-		t->v = nv;
-		t->allocated = na;
-	}
+	if (GREEDY_REALLOC(t->v, t->allocated, t->n + 1) < 0)
+		return -ENOMEM;
 	s = strndup(text, len);
 	if (!s)
 		return -ENOMEM;

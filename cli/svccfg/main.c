@@ -41,7 +41,7 @@ static int select_initial(svccfg_t *c, const char *fmri)
 	if (tokens_push(&t, TOKEN_WORD, "select", 6) < 0 ||
 	        tokens_push(&t, TOKEN_STRING, fmri, strlen(fmri)) < 0) {
 		tokens_clear(&t);
-		return SVCCFG_FATAL;
+		return svccfg_oom(c);
 	}
 	r = engine_exec(c, &t);
 	tokens_clear(&t);
@@ -92,7 +92,7 @@ int main(int argc, char *argv[])
 	if (r < 0)
 		log_warning_errno(r, "cannot open a trace file; not tracing");
 
-	r = fmri ? select_initial(&c, fmri) : SVCCFG_OK;
+	r = fmri ? select_initial(&c, fmri) : 0;
 	if (r < 0)
 		r = 1;
 	else if (file)

@@ -19,6 +19,7 @@
  * general/enabled of an instance that existed before, which stays as the administrator left it
  * (illumos reaches the same result through its last-import comparison for the common case).
  */
+#include <assert.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -51,7 +52,7 @@ void map_ctx_done(map_ctx_t *ctx)
 	free(ctx->step_lines);
 	ctx->instances = ctx->new_instances = NULL;
 	ctx->step_lines = NULL;
-	ctx->n_step_lines = 0;
+	ctx->n_step_lines = ctx->n_step_lines_allocated = 0;
 }
 
 /* Records the current element's line for every step the last adder appended. */
@@ -62,16 +63,13 @@ static int step(map_ctx_t *ctx, int r)
 	if (r < 0)
 		return r;
 	n = scf_batch_size(ctx->b);
-	if (n > ctx->n_step_lines) {
-		unsigned *l = realloc(ctx->step_lines, n * sizeof(*l));
-
-		if (!l)
-			return -SCF_ERROR_NO_MEMORY;
-		for (size_t i = ctx->n_step_lines; i < n; i++)
-			l[i] = ctx->line;
-		ctx->step_lines = l;
-		ctx->n_step_lines = n;
-	}
+	/* Steps are only ever added to the batch, never taken away. */
+	assert(n >= ctx->n_step_lines);
+	if (GREEDY_REALLOC(ctx->step_lines, ctx->n_step_lines_allocated, n) < 0)
+		return -SCF_ERROR_NO_MEMORY;
+	for (size_t i = ctx->n_step_lines; i < n; i++)
+		ctx->step_lines[i] = ctx->line;
+	ctx->n_step_lines = n;
 	return 0;
 }
 
@@ -183,8 +181,8 @@ static int map_method(map_ctx_t *ctx, const char *ent, const mf_exec_method_t *m
 		snprintf(timeout, sizeof(timeout), "%llu", (unsigned long long)m->timeout_seconds);
 	if ((r = pg_ensure(ctx, ent, m->name, SCF_GROUP_METHOD)) < 0 ||
 	        (r = set1(ctx, ent, m->name, "type", SCF_TYPE_ASTRING, m->type)) < 0 ||
-	        (r = set1(ctx, ent, m->name, "exec", SCF_TYPE_ASTRING, m->exec)) < 0 ||
-	        (r = set1(ctx, ent, m->name, "timeout_seconds", SCF_TYPE_COUNT, timeout)) < 0)
+	        (r = set1(ctx, ent, m->name, SCF_PROPERTY_EXEC, SCF_TYPE_ASTRING, m->exec)) < 0 ||
+	        (r = set1(ctx, ent, m->name, SCF_PROPERTY_TIMEOUT, SCF_TYPE_COUNT, timeout)) < 0)
 		return r;
 	if (m->context && (r = map_context(ctx, ent, m->name, m->context)) < 0)
 		return r;
@@ -199,10 +197,13 @@ static int map_dependency(map_ctx_t *ctx, const char *ent, const mf_dependency_t
 	if (d->delete)
 		return step(ctx, scf_batch_pg_delete(ctx->b, ent, d->name));
 	if ((r = pg_ensure(ctx, ent, d->name, SCF_GROUP_DEPENDENCY)) < 0 ||
-	        (r = set1(ctx, ent, d->name, "grouping", SCF_TYPE_ASTRING, d->grouping)) < 0 ||
-	        (r = set1(ctx, ent, d->name, "restart_on", SCF_TYPE_ASTRING, d->restart_on)) < 0 ||
+	        (r = set1(ctx, ent, d->name, SCF_PROPERTY_GROUPING, SCF_TYPE_ASTRING,
+	                 d->grouping)) < 0 ||
+	        (r = set1(ctx, ent, d->name, SCF_PROPERTY_RESTART_ON, SCF_TYPE_ASTRING,
+	                 d->restart_on)) < 0 ||
 	        (r = set1(ctx, ent, d->name, "type", SCF_TYPE_ASTRING, d->type)) < 0 ||
-	        (r = set_values(ctx, ent, d->name, "entities", SCF_TYPE_FMRI, d->entities)) < 0)
+	        (r = set_values(
+	                 ctx, ent, d->name, SCF_PROPERTY_ENTITIES, SCF_TYPE_FMRI, d->entities)) < 0)
 		return r;
 	return map_props(ctx, ent, d->name, &d->props);
 }
@@ -243,27 +244,30 @@ static int map_dependent(map_ctx_t *ctx, const char *ent, const mf_dependent_t *
 	if (scf_fmri_canonicalize(d->target, &target) < 0)
 		return -SCF_ERROR_INVALID_ARGUMENT;
 	if (d->delete) {
-		if ((r = step(ctx, scf_batch_prop_delete(ctx->b, ent, "dependents", d->name))) < 0)
+		if ((r = step(ctx,
+		             scf_batch_prop_delete(ctx->b, ent, SCF_PG_DEPENDENTS, d->name))) < 0)
 			return r;
 		return entity_known(ctx, target)
 		        ? step(ctx, scf_batch_pg_delete(ctx->b, target, d->name))
 		        : 0;
 	}
-	if ((r = pg_ensure(ctx, ent, "dependents", SCF_GROUP_FRAMEWORK)) < 0 ||
-	        (r = set1(ctx, ent, "dependents", d->name, SCF_TYPE_FMRI, target)) < 0)
+	if ((r = pg_ensure(ctx, ent, SCF_PG_DEPENDENTS, SCF_GROUP_FRAMEWORK)) < 0 ||
+	        (r = set1(ctx, ent, SCF_PG_DEPENDENTS, d->name, SCF_TYPE_FMRI, target)) < 0)
 		return r;
 	if (!entity_known(ctx, target))
 		return 0;
 	if ((r = pg_ensure(ctx, target, d->name, SCF_GROUP_DEPENDENCY)) < 0 ||
-	        (r = set1(ctx, target, d->name, "grouping", SCF_TYPE_ASTRING, d->grouping)) < 0 ||
-	        (r = set1(ctx, target, d->name, "restart_on", SCF_TYPE_ASTRING, d->restart_on)) <
-	                0 ||
+	        (r = set1(ctx, target, d->name, SCF_PROPERTY_GROUPING, SCF_TYPE_ASTRING,
+	                 d->grouping)) < 0 ||
+	        (r = set1(ctx, target, d->name, SCF_PROPERTY_RESTART_ON, SCF_TYPE_ASTRING,
+	                 d->restart_on)) < 0 ||
 	        (r = set1(ctx, target, d->name, "type", SCF_TYPE_ASTRING, "service")) < 0 ||
 	        (r = step(ctx,
-	                 scf_batch_prop_set(ctx->b, target, d->name, "entities", SCF_TYPE_FMRI,
-	                         self, 1))) < 0 ||
-	        (r = set1(ctx, target, d->name, "external", SCF_TYPE_BOOLEAN, "true")) < 0 ||
-	        (r = set1(ctx, target, d->name, "entity_stability", SCF_TYPE_ASTRING,
+	                 scf_batch_prop_set(ctx->b, target, d->name, SCF_PROPERTY_ENTITIES,
+	                         SCF_TYPE_FMRI, self, 1))) < 0 ||
+	        (r = set1(ctx, target, d->name, SCF_PROPERTY_EXTERNAL, SCF_TYPE_BOOLEAN, "true")) <
+	                0 ||
+	        (r = set1(ctx, target, d->name, SCF_PROPERTY_ENTITY_STABILITY, SCF_TYPE_ASTRING,
 	                 d->props.stability)) < 0)
 		return r;
 	for (size_t i = 0; i < d->props.n; i++) {
@@ -493,7 +497,7 @@ static int map_entity(map_ctx_t *ctx, const char *ent, const mf_entity_t *e)
 	ctx->line = e->line;
 	if (e->restarter &&
 	        ((r = pg_ensure(ctx, ent, SCF_PG_GENERAL, SCF_GROUP_FRAMEWORK)) < 0 ||
-	                (r = set1(ctx, ent, SCF_PG_GENERAL, "restarter", SCF_TYPE_FMRI,
+	                (r = set1(ctx, ent, SCF_PG_GENERAL, SCF_PROPERTY_RESTARTER, SCF_TYPE_FMRI,
 	                         e->restarter)) < 0))
 		return r;
 	if (e->context &&
@@ -558,7 +562,7 @@ static int map_instance(map_ctx_t *ctx, const char *svc, const mf_instance_t *i)
 		return -SCF_ERROR_NO_MEMORY;
 	if (set_enabled &&
 	        ((r = pg_ensure(ctx, fmri, SCF_PG_GENERAL, SCF_GROUP_FRAMEWORK)) < 0 ||
-	                (r = set1(ctx, fmri, SCF_PG_GENERAL, "enabled", SCF_TYPE_BOOLEAN,
+	                (r = set1(ctx, fmri, SCF_PG_GENERAL, SCF_PROPERTY_ENABLED, SCF_TYPE_BOOLEAN,
 	                         i->enabled ? "true" : "false")) < 0))
 		return r;
 	return map_entity(ctx, fmri, &i->e);
@@ -590,7 +594,7 @@ static int map_service(map_ctx_t *ctx, const mf_service_t *s)
 	        (r = set1(ctx, fmri, SCF_PG_GENERAL, "single_instance", SCF_TYPE_BOOLEAN, "true")) <
 	                0)
 		return r;
-	if ((r = set1(ctx, fmri, SCF_PG_GENERAL, "entity_stability", SCF_TYPE_ASTRING,
+	if ((r = set1(ctx, fmri, SCF_PG_GENERAL, SCF_PROPERTY_ENTITY_STABILITY, SCF_TYPE_ASTRING,
 	             s->stability)) < 0)
 		return r;
 	if ((r = map_entity(ctx, fmri, &s->e)) < 0)

@@ -1,13 +1,18 @@
 /*
- * mapping.h: a service bundle (cli/manifest/bundle.h) turned into the steps of one libscf batch.
+ * mapping.h: a service bundle (lib/manifest/include/bundle.h) and the repository, both ways.
  *
- * Import and apply both build one batch per bundle and commit it, so a bundle lands whole or not
- * at all.  The mapping is illumos' (docs/manifests.md has the table); what differs between the
- * two is whether entities may be created (import) or must already exist (apply: a missing
- * service or instance is warned about and skipped).
+ * Forward (mapping.c), for import and apply: a bundle turned into the steps of one libscf
+ * batch.  Import and apply both build one batch per bundle and commit it, so a bundle lands
+ * whole or not at all.  The mapping is illumos' (docs/manifests.md has the table); what differs
+ * between the two is whether entities may be created (import) or must already exist (apply: a
+ * missing service or instance is warned about and skipped).  Every step remembers the line of
+ * the element it came from, so a refusal at commit (configd's errmsg names the step number) is
+ * reported as "FILE:LINE: ..." like a reader error.
  *
- * Every step remembers the line of the element it came from, so a refusal at commit (configd's
- * errmsg names the step number) is reported as "FILE:LINE: ..." like a reader error.
+ * Backward (unmap.c), for export, archive and extract: the repository read into a bundle, which
+ * the manifest library writes (writer.h).  Its table is at the top of unmap.c.
+ *
+ * Both directions return 0 or a negative scf_error_t.
  */
 #ifndef SVCCFG_MAPPING_H
 #define SVCCFG_MAPPING_H
@@ -36,8 +41,8 @@ typedef struct map_ctx {
 
 	/* Internal: the element line of every step, for reports. */
 	unsigned line;
-	unsigned *step_lines;
-	size_t n_step_lines;
+	unsigned *step_lines; /* one per step of b so far */
+	size_t n_step_lines, n_step_lines_allocated;
 	int warnings;
 } map_ctx_t;
 
@@ -60,6 +65,21 @@ void map_ctx_done(map_ctx_t *ctx);
  * it is cut to SCF_LIMIT_MAX_NAME_LENGTH.  NULL on OOM.
  */
 char *map_pg_name(const char *prefix, const char *s);
+
+/* How much of a service unmap_service() reads. */
+typedef enum unmap_depth {
+	UNMAP_FULL = 1, /* everything export writes (see unmap.c) */
+	UNMAP_ENABLED,  /* the instances and their enabled flags only (extract's profile) */
+} unmap_depth_t;
+
+/* An empty bundle of that type and name, to unmap services into; free with mf_bundle_free(). */
+int unmap_bundle_new(mf_bundle_type_t type, const char *name, mf_bundle_t **ret);
+
+/*
+ * Reads the service (a canonical FMRI) and its instances from the repository and appends them
+ * to b as one mf_service_t.  On failure b may hold part of the service: throw it away.
+ */
+int unmap_service(scf_handle_t *h, const char *service_fmri, unmap_depth_t depth, mf_bundle_t *b);
 
 /* Service and instance FMRIs as the repository spells them. */
 char *map_service_fmri(const char *service);

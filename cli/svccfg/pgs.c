@@ -1,4 +1,6 @@
 /* pgs.c: listpg, addpg, delpg, and the pg helpers of pgs.h. */
+#include <assert.h>
+#include <errno.h>
 #include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
@@ -6,26 +8,22 @@
 #include "commands.h"
 #include "pgs.h"
 
-int pg_read(svccfg_t *c, const char *name, scf_pg_t **ret)
+int pg_name_check(svccfg_t *c, const char *name)
 {
-	scf_handle_t *h;
-	int r;
+	if (scf_name_validate(name) >= 0)
+		return 0;
+	svccfg_error(c, "Invalid property group name \"%s\".", name);
+	return -EINVAL;
+}
 
-	if (scf_name_validate(name) < 0) {
-		svccfg_error(c, "Invalid property group name \"%s\".", name);
-		return SVCCFG_ERR;
-	}
-	r = svccfg_handle(c, &h);
-	if (r < 0)
-		return r;
-	r = scf_pg_get(h, svccfg_entity(c), name, NULL, 0, ret);
-	if (r == -SCF_ERROR_NOT_FOUND) {
-		svccfg_error(c, "No such property group \"%s\".", name);
-		return SVCCFG_ERR;
-	}
-	if (r < 0)
+int pg_error(svccfg_t *c, const char *name, int r)
+{
+	assert(r < 0);
+	/* DELETED: a transaction's pg went away between its read and its commit. */
+	if (r != -SCF_ERROR_NOT_FOUND && r != -SCF_ERROR_DELETED)
 		return svccfg_scf_error(c, r, svccfg_entity(c));
-	return 0;
+	svccfg_error(c, "No such property group \"%s\".", name);
+	return r;
 }
 
 void pg_print_line(const char *name, const char *type, uint32_t flags, size_t width)
@@ -40,19 +38,18 @@ int prop_name_split(svccfg_t *c, const char *arg, char **pg, char **prop)
 
 	if (!slash) {
 		svccfg_error(c, "Property names must contain a `/'.");
-		return SVCCFG_ERR;
+		return -EINVAL;
 	}
 	if (scf_name_validate(slash + 1) < 0) {
 		svccfg_error(c, "Invalid property name \"%s\".", slash + 1);
-		return SVCCFG_ERR;
+		return -EINVAL;
 	}
 	*pg = strndup(arg, slash - arg);
 	*prop = strdup(slash + 1);
 	if (!*pg || !*prop) {
 		free(*pg);
 		free(*prop);
-		svccfg_error(c, "Out of memory.");
-		return SVCCFG_FATAL;
+		return svccfg_oom(c);
 	}
 	return 0;
 }
@@ -66,7 +63,7 @@ int cmd_listpg(svccfg_t *c, const token_t *args, size_t n)
 	int r;
 
 	if (args_optional_word(args, n, &pattern) < 0)
-		return SVCCFG_SYNTAX;
+		return command_syntax_error(c);
 	if ((r = svccfg_need_entity(c)) < 0 || (r = svccfg_handle(c, &h)) < 0)
 		return r;
 	r = scf_pg_list(h, svccfg_entity(c), NULL, 0, &pgs, &npgs);
@@ -80,7 +77,7 @@ int cmd_listpg(svccfg_t *c, const token_t *args, size_t n)
 		if (!pattern || fnmatch(pattern, pgs[i].name, 0) == 0)
 			pg_print_line(pgs[i].name, pgs[i].type, pgs[i].flags, width);
 	scf_pg_info_free(pgs, npgs);
-	return SVCCFG_OK;
+	return 0;
 }
 
 /* "P" makes the pg non-persistent, "p" persistent (the default); the last letter wins. */
@@ -95,7 +92,7 @@ static int parse_pg_flags(svccfg_t *c, const char *s, uint32_t *ret)
 			flags &= ~SCF_PG_FLAG_NONPERSISTENT;
 		else {
 			svccfg_error(c, "Invalid property group flag %c.", *s);
-			return SVCCFG_ERR;
+			return -EINVAL;
 		}
 	}
 	*ret = flags;
@@ -110,7 +107,7 @@ int cmd_addpg(svccfg_t *c, const token_t *args, size_t n)
 
 	if (n < 2 || n > 3 || !token_is_text(&args[0]) || !token_is_text(&args[1]) ||
 	        (n == 3 && !token_is_text(&args[2])))
-		return SVCCFG_SYNTAX;
+		return command_syntax_error(c);
 	if ((r = svccfg_need_entity(c)) < 0)
 		return r;
 	if ((r = parse_pg_flags(c, n == 3 ? args[2].text : NULL, &flags)) < 0)
@@ -126,7 +123,7 @@ int cmd_addpg(svccfg_t *c, const token_t *args, size_t n)
 		svccfg_error(c, "Backend refused access.");
 	else if (r < 0)
 		return svccfg_scf_error(c, r, svccfg_entity(c));
-	return r < 0 ? SVCCFG_ERR : SVCCFG_OK;
+	return r < 0 ? r : 0;
 }
 
 int pg_delete(svccfg_t *c, const char *name)
@@ -138,20 +135,10 @@ int pg_delete(svccfg_t *c, const char *name)
 	 * No read first: DeletePg answers NotFound itself, and a pg whose values are too large
 	 * for one D-Bus reply (over 64 MiB), which nothing can read, can still be deleted.
 	 */
-	if (scf_name_validate(name) < 0) {
-		svccfg_error(c, "Invalid property group name \"%s\".", name);
-		return SVCCFG_ERR;
-	}
-	if ((r = svccfg_handle(c, &h)) < 0)
+	if ((r = pg_name_check(c, name)) < 0 || (r = svccfg_handle(c, &h)) < 0)
 		return r;
 	r = scf_pg_delete(h, svccfg_entity(c), name);
-	if (r == -SCF_ERROR_NOT_FOUND) {
-		svccfg_error(c, "No such property group \"%s\".", name);
-		return SVCCFG_ERR;
-	}
-	if (r < 0)
-		return svccfg_scf_error(c, r, svccfg_entity(c));
-	return SVCCFG_OK;
+	return r < 0 ? pg_error(c, name, r) : 0;
 }
 
 int cmd_delpg(svccfg_t *c, const token_t *args, size_t n)
@@ -159,12 +146,12 @@ int cmd_delpg(svccfg_t *c, const token_t *args, size_t n)
 	int r;
 
 	if (n != 1 || !token_is_text(&args[0]))
-		return SVCCFG_SYNTAX;
+		return command_syntax_error(c);
 	if ((r = svccfg_need_entity(c)) < 0)
 		return r;
 	if (strchr(args[0].text, '/')) {
 		svccfg_error(c, "Invalid property group name \"%s\".", args[0].text);
-		return SVCCFG_ERR;
+		return -EINVAL;
 	}
 	return pg_delete(c, args[0].text);
 }

@@ -9,11 +9,14 @@
 
 #include "svccfg.h"
 
+/* Reports "Invalid property group name" (-EINVAL) unless name is one. */
+int pg_name_check(svccfg_t *c, const char *name);
+
 /*
- * Reads pg name of the selection.  Reports "Invalid property group name" or "No such property
- * group" (SVCCFG_ERR) or another failure.
+ * Reports the failure r of a call on the selection's pg name: "No such property group" when
+ * the pg does not exist (or no longer does), else as svccfg_scf_error().  Returns r.
  */
-int pg_read(svccfg_t *c, const char *name, scf_pg_t **ret);
+int pg_error(svccfg_t *c, const char *name, int r);
 
 /* Prints a pg line of listpg/listprop: name padded to width, type, NONPERSISTENT flag. */
 void pg_print_line(const char *name, const char *type, uint32_t flags, size_t width);
@@ -23,7 +26,7 @@ int pg_delete(svccfg_t *c, const char *name);
 
 /*
  * Splits "pg/prop" into malloc'd halves.  Reports "Property names must contain a `/'." when
- * there is no slash (SVCCFG_ERR), or an invalid property name.
+ * there is no slash, or an invalid property name (-EINVAL both).
  */
 int prop_name_split(svccfg_t *c, const char *arg, char **pg, char **prop);
 

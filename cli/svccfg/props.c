@@ -6,6 +6,7 @@
  * first the pg is re-read and the callback runs again, so a decision is never based on a stale
  * read.  A callback that refuses reports why and sets ctx->reported.
  */
+#include <errno.h>
 #include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,7 +45,7 @@ static int parse_type(svccfg_t *c, const char *s, scf_type_t *ret)
 		*ret = SCF_TYPE_INVALID;
 	if (*ret == SCF_TYPE_INVALID) {
 		svccfg_error(c, "Unknown type \"%s\".", s);
-		return SVCCFG_ERR;
+		return -EINVAL;
 	}
 	return 0;
 }
@@ -56,22 +57,14 @@ static int run_tx(prop_ctx_t *x, scf_tx_fn fn)
 	scf_handle_t *h;
 	int r;
 
-	if (scf_name_validate(x->pg) < 0) {
-		svccfg_error(c, "Invalid property group name \"%s\".", x->pg);
-		return SVCCFG_ERR;
-	}
-	if ((r = svccfg_handle(c, &h)) < 0)
+	if ((r = pg_name_check(c, x->pg)) < 0 || (r = svccfg_handle(c, &h)) < 0)
 		return r;
 	r = scf_tx_run(h, svccfg_entity(c), x->pg, fn, x, 0);
 	if (r >= 0)
-		return SVCCFG_OK;
+		return 0;
 	if (x->reported)
-		return SVCCFG_ERR;
-	if (r == -SCF_ERROR_NOT_FOUND || r == -SCF_ERROR_DELETED) {
-		svccfg_error(c, "No such property group \"%s\".", x->pg);
-		return SVCCFG_ERR;
-	}
-	return svccfg_scf_error(c, r, svccfg_entity(c));
+		return r;
+	return pg_error(c, x->pg, r);
 }
 
 /* Checks one value for type t as illumos' string_to_value() does. */
@@ -138,13 +131,16 @@ static int setprop_fn(scf_tx_t *tx, void *userdata)
 	return scf_tx_set(tx, x->prop, t, v, x->n_values);
 }
 
-/* Parses "= [type:] value" or "= [type:] ( values )" after the property name. */
+/*
+ * Parses "= [type:] value" or "= [type:] ( values )" after the property name; 0, or -EINVAL
+ * (not reported: a syntax error).
+ */
 static int parse_setprop_values(const token_t *a, size_t n, prop_ctx_t *x)
 {
 	size_t i = 0;
 
 	if (n < 1 || a[0].type != TOKEN_EQUALS)
-		return SVCCFG_SYNTAX;
+		return -EINVAL;
 	a++, n--;
 	/* A word before the value or the list is the type. */
 	if (n >= 2 && a[0].type == TOKEN_WORD && a[1].type != TOKEN_RPAREN) {
@@ -160,9 +156,9 @@ static int parse_setprop_values(const token_t *a, size_t n, prop_ctx_t *x)
 		x->list = true;
 		for (size_t k = 0; k < x->n_values; k++)
 			if (!token_is_text(&x->values[k]))
-				return SVCCFG_SYNTAX;
+				return -EINVAL;
 	} else
-		return SVCCFG_SYNTAX;
+		return -EINVAL;
 	return 0;
 }
 
@@ -172,10 +168,8 @@ int cmd_setprop(svccfg_t *c, const token_t *args, size_t n)
 	prop_ctx_t x = {.c = c, .type = SCF_TYPE_INVALID};
 	int r;
 
-	if (n < 3 || !token_is_text(&args[0]))
-		return SVCCFG_SYNTAX;
-	if (parse_setprop_values(args + 1, n - 1, &x) < 0)
-		return SVCCFG_SYNTAX;
+	if (n < 3 || !token_is_text(&args[0]) || parse_setprop_values(args + 1, n - 1, &x) < 0)
+		return command_syntax_error(c);
 	if ((r = svccfg_need_entity(c)) < 0 ||
 	        (r = prop_name_split(c, args[0].text, &pg, &prop)) < 0)
 		return r;
@@ -204,7 +198,7 @@ int cmd_delprop(svccfg_t *c, const token_t *args, size_t n)
 	int r;
 
 	if (n != 1 || !token_is_text(&args[0]))
-		return SVCCFG_SYNTAX;
+		return command_syntax_error(c);
 	if ((r = svccfg_need_entity(c)) < 0)
 		return r;
 	if (!strchr(args[0].text, '/'))
@@ -255,10 +249,10 @@ int cmd_addpropvalue(svccfg_t *c, const token_t *args, size_t n)
 	int r;
 
 	if (n < 2 || n > 3)
-		return SVCCFG_SYNTAX;
+		return command_syntax_error(c);
 	for (size_t i = 0; i < n; i++)
 		if (!token_is_text(&args[i]))
-			return SVCCFG_SYNTAX;
+			return command_syntax_error(c);
 	if ((r = svccfg_need_entity(c)) < 0)
 		return r;
 	if (n == 3) {
@@ -302,7 +296,7 @@ int cmd_delpropvalue(svccfg_t *c, const token_t *args, size_t n)
 	int r;
 
 	if (n != 2 || !token_is_text(&args[0]) || !token_is_text(&args[1]))
-		return SVCCFG_SYNTAX;
+		return command_syntax_error(c);
 	if ((r = svccfg_need_entity(c)) < 0 ||
 	        (r = prop_name_split(c, args[0].text, &pg, &prop)) < 0)
 		return r;
@@ -366,7 +360,7 @@ static int read_all_pgs(svccfg_t *c, scf_handle_t *h, scf_pg_t ***ret, size_t *n
 		for (size_t i = 0; pgs && i < k; i++)
 			scf_pg_free(pgs[i]);
 		free(pgs);
-		return pgs ? r : SVCCFG_FATAL;
+		return pgs ? r : svccfg_oom(c);
 	}
 	*ret = pgs;
 	*n = k;
@@ -402,7 +396,7 @@ int cmd_listprop(svccfg_t *c, const token_t *args, size_t n)
 	int r;
 
 	if (args_optional_word(args, n, &pattern) < 0)
-		return SVCCFG_SYNTAX;
+		return command_syntax_error(c);
 	if ((r = svccfg_need_entity(c)) < 0 || (r = svccfg_handle(c, &h)) < 0 ||
 	        (r = read_all_pgs(c, h, &pgs, &npgs)) < 0)
 		return r;
@@ -419,5 +413,5 @@ int cmd_listprop(svccfg_t *c, const token_t *args, size_t n)
 		scf_pg_free(pgs[i]);
 	}
 	free(pgs);
-	return SVCCFG_OK;
+	return 0;
 }

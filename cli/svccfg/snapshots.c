@@ -7,6 +7,8 @@
  * restarter to refresh (restarter_actions/refresh), so svc.startd re-reads what changed:
  * configd sends no notification for a snapshot.
  */
+#include <errno.h>
+
 #include "cli-action.h"
 #include "commands.h"
 #include "strv.h"
@@ -18,10 +20,10 @@ int cmd_listsnap(svccfg_t *c, const token_t *args, size_t n)
 	int r;
 
 	if (n != 0)
-		return SVCCFG_SYNTAX;
+		return command_syntax_error(c);
 	if (!c->cur_inst) {
 		svccfg_error(c, "Instance not selected.");
-		return SVCCFG_ERR;
+		return -EINVAL;
 	}
 	if ((r = svccfg_handle(c, &h)) < 0)
 		return r;
@@ -32,7 +34,7 @@ int cmd_listsnap(svccfg_t *c, const token_t *args, size_t n)
 		puts(*s);
 	}
 	scf_strv_free(l);
-	return SVCCFG_OK;
+	return 0;
 }
 
 static int refresh_one(svccfg_t *c, scf_handle_t *h, const char *inst)
@@ -43,7 +45,7 @@ static int refresh_one(svccfg_t *c, scf_handle_t *h, const char *inst)
 		return svccfg_scf_error(c, r, inst);
 	if (c->verbose)
 		svccfg_warn(c, "Refreshed %s.", inst);
-	return SVCCFG_OK;
+	return 0;
 }
 
 int cmd_refresh(svccfg_t *c, const token_t *args, size_t n)
@@ -53,7 +55,7 @@ int cmd_refresh(svccfg_t *c, const token_t *args, size_t n)
 	int r;
 
 	if (n != 0)
-		return SVCCFG_SYNTAX;
+		return command_syntax_error(c);
 	if ((r = svccfg_need_entity(c)) < 0 || (r = svccfg_handle(c, &h)) < 0)
 		return r;
 	if (c->cur_inst)
@@ -61,7 +63,7 @@ int cmd_refresh(svccfg_t *c, const token_t *args, size_t n)
 	r = scf_instance_list(h, c->cur_svc, &l);
 	if (r < 0)
 		return svccfg_scf_error(c, r, c->cur_svc);
-	r = SVCCFG_OK;
+	r = 0;
 	STRV_FOREACH (s, l) {
 		if ((r = refresh_one(c, h, *s)) < 0)
 			break;

@@ -1,4 +1,6 @@
 /* state.c: the selection, the handle, and illumos-style error reports. */
+#include <assert.h>
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,11 +42,19 @@ int svccfg_handle(svccfg_t *c, scf_handle_t **ret)
 		if (r < 0) {
 			svccfg_error(c, "Could not connect to repository server: %s.",
 			        cli_scf_phrase(r));
-			return SVCCFG_FATAL;
+			c->fatal = true;
+			return r;
 		}
 	}
 	*ret = c->h;
 	return 0;
+}
+
+int svccfg_oom(svccfg_t *c)
+{
+	svccfg_error(c, "Out of memory.");
+	c->fatal = true;
+	return -ENOMEM;
 }
 
 /* After NOT_FOUND on the selection: was it deleted under us?  Then fall back to what remains. */
@@ -63,13 +73,15 @@ static bool selection_vanished(svccfg_t *c)
 
 int svccfg_scf_error(svccfg_t *c, int r, const char *subject)
 {
+	assert(r < 0);
 	if (r == -SCF_ERROR_CONNECTION_BROKEN || r == -SCF_ERROR_NO_SERVER) {
 		svccfg_error(c, "Repository connection broken.  Exiting.");
-		return SVCCFG_FATAL;
+		c->fatal = true;
+		return r;
 	}
-	if (r == -SCF_ERROR_NO_MEMORY) {
-		svccfg_error(c, "Out of memory.");
-		return SVCCFG_FATAL;
+	if (r == -SCF_ERROR_NO_MEMORY || r == -ENOMEM) {
+		svccfg_oom(c);
+		return r;
 	}
 	if (r == -SCF_ERROR_NOT_FOUND && selection_vanished(c))
 		svccfg_error(c, "Current selection has been deleted.");
@@ -79,7 +91,7 @@ int svccfg_scf_error(svccfg_t *c, int r, const char *subject)
 		svccfg_error(c, "Backend read-only.");
 	else
 		svccfg_error(c, "%s: %s.", subject, cli_scf_reason(c->h, r));
-	return SVCCFG_ERR;
+	return r;
 }
 
 int svccfg_select_set(svccfg_t *c, const char *svc, const char *inst)
@@ -88,9 +100,10 @@ int svccfg_select_set(svccfg_t *c, const char *svc, const char *inst)
 
 	if ((svc && !(s = strdup(svc))) || (inst && !(i = strdup(inst)))) {
 		free(s);
-		svccfg_error(c, "Out of memory.");
-		return SVCCFG_FATAL;
+		return svccfg_oom(c);
 	}
+	/* An instance is selected together with its service. */
+	assert(!inst || svc);
 	free(c->cur_svc);
 	free(c->cur_inst);
 	c->cur_svc = s;
@@ -103,5 +116,5 @@ int svccfg_need_entity(svccfg_t *c)
 	if (svccfg_entity(c))
 		return 0;
 	svccfg_error(c, "An entity is not selected.");
-	return SVCCFG_ERR;
+	return -EINVAL;
 }

@@ -6,10 +6,15 @@
  * canonical FMRIs.  The repository is reached through one libscf handle, connected on first use
  * so that "svccfg help" works without a configd.
  *
- * Errors follow illumos: a command that fails prints one sentence (on stderr prefixed with
- * "svccfg: " or "svccfg (FILE, line N): ", on stdout when interactive) and returns
- * SVCCFG_ERR; outside the interactive prompt the engine then stops with exit status 1.
- * SVCCFG_FATAL (the repository went away) stops even the prompt.
+ * Errors follow docs/style.md and, in their words, illumos.  A command returns 0, or a negative
+ * errno or negative scf_error_t that says why it failed, having reported it: one sentence, on
+ * stderr prefixed with "svccfg: " or "svccfg (FILE, line N): ", on stdout when interactive,
+ * printed where the decision is taken (a caller that only passes the code up prints nothing).
+ * Outside the interactive prompt the engine then stops with exit status 1.  A malformed call
+ * is reported by command_syntax_error() ("Syntax error.", or the usage at the prompt).  A
+ * failure after which the session cannot go on (the repository went away, memory ran out)
+ * also sets c->fatal, which stops even the prompt; svccfg_scf_error(), svccfg_handle() and
+ * svccfg_oom() are the places that decide it.
  */
 #ifndef SVCCFG_H
 #define SVCCFG_H
@@ -20,13 +25,6 @@
 
 #include "macro.h"
 
-enum {
-	SVCCFG_OK = 0,
-	SVCCFG_ERR = -1,    /* reported; stop unless interactive */
-	SVCCFG_FATAL = -2,  /* reported; stop, exit 1 */
-	SVCCFG_SYNTAX = -3, /* not reported yet: the engine prints "Syntax error." or the usage */
-};
-
 typedef struct svccfg {
 	char *root; /* --root DIR, or NULL for $SMF_ROOT / the default */
 	scf_handle_t *h;
@@ -36,7 +34,9 @@ typedef struct svccfg {
 	bool interactive;
 	const char *input_name; /* "-f" file being read, NULL for the command line and prompt */
 	unsigned lineno;        /* first line of the command being run */
+	const char *command;    /* name of the command being run, for its usage */
 	bool quit;              /* "exit", "quit" or "end" was read */
+	bool fatal;             /* a reported failure ended the session (see above) */
 } svccfg_t;
 
 /* Reports a command's failure as illumos does (see above); the message has no newline. */
@@ -44,15 +44,21 @@ void svccfg_error(svccfg_t *c, const char *fmt, ...) _printf_(2, 3);
 /* A warning (e.g. with -v) in the same format; does not fail the command. */
 #define svccfg_warn svccfg_error
 
-/* The handle, connecting on first use; SVCCFG_FATAL (reported) if configd is unreachable. */
+/*
+ * The handle, connecting on first use.  A connection that fails is reported ("Could not
+ * connect to repository server: ...") and fatal; its libscf error is returned.
+ */
 int svccfg_handle(svccfg_t *c, scf_handle_t **ret);
 
 /*
- * Reports an unexpected libscf error r of a call on c->h about subject (an FMRI or a name):
- * "Permission denied.", "Repository connection broken.  Exiting." (SVCCFG_FATAL) or
- * "<subject>: <reason>.".  Returns SVCCFG_ERR or SVCCFG_FATAL.
+ * Reports an unexpected libscf error r (or -ENOMEM) of a call on c->h about subject (an FMRI or
+ * a name): "Permission denied.", "Repository connection broken.  Exiting." (fatal), "Out of
+ * memory." (fatal) or "<subject>: <reason>.".  Returns r.
  */
 int svccfg_scf_error(svccfg_t *c, int r, const char *subject);
+
+/* Reports "Out of memory." (fatal); returns -ENOMEM. */
+int svccfg_oom(svccfg_t *c);
 
 /* The selected entity (instance, else service), or NULL at the scope. */
 static inline const char *svccfg_entity(const svccfg_t *c)
@@ -60,10 +66,10 @@ static inline const char *svccfg_entity(const svccfg_t *c)
 	return c->cur_inst ? c->cur_inst : c->cur_svc;
 }
 
-/* Replaces the selection (either may be NULL; copies them); 0 or SVCCFG_FATAL on OOM. */
+/* Replaces the selection (either may be NULL; copies them); 0 or -ENOMEM (reported). */
 int svccfg_select_set(svccfg_t *c, const char *svc, const char *inst);
 
-/* Fails with "An entity is not selected." when at the scope. */
+/* Fails (-EINVAL) with "An entity is not selected." when at the scope. */
 int svccfg_need_entity(svccfg_t *c);
 
 #endif

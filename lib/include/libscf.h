@@ -244,6 +244,8 @@ int scf_fmri_resolve_one(scf_handle_t *h, const char *pattern, unsigned flags, c
 #define SCF_PG_RESTARTER_ACTIONS "restarter_actions"
 #define SCF_PG_OPTIONS "options"
 #define SCF_PG_OPTIONS_OVR "options_ovr"
+#define SCF_PG_DEPENDENTS "dependents"       /* an entity's <dependent>s: name = target FMRI */
+#define SCF_PG_MANIFESTFILES "manifestfiles" /* the manifests a service was imported from */
 #define SCF_GROUP_FRAMEWORK "framework"
 #define SCF_GROUP_METHOD "method"
 #define SCF_GROUP_DEPENDENCY "dependency"
@@ -266,6 +268,8 @@ int scf_fmri_resolve_one(scf_handle_t *h, const char *pattern, unsigned flags, c
 #define SCF_PROPERTY_EXEC "exec"             /* method pgs */
 #define SCF_PROPERTY_TIMEOUT "timeout_seconds"
 #define SCF_PROPERTY_MILESTONE "milestone" /* options: the milestone startd works towards */
+#define SCF_PROPERTY_EXTERNAL "external" /* dependency pgs: written by a dependent elsewhere */
+#define SCF_PROPERTY_ENTITY_STABILITY "entity_stability"
 
 /* Snapshot names. */
 #define SCF_SNAPSHOT_RUNNING "running"

@@ -407,7 +407,7 @@ int main(int argc, char *argv[])
 		}
 		tokens_push(&t, TOKEN_WORD, *f, strlen(*f));
 		t0 = now_ns();
-		if (cmd_import(&c, t.v, t.n) != SVCCFG_OK) {
+		if (cmd_import(&c, t.v, t.n) < 0) {
 			fprintf(stderr, "bench-import: import of %s failed\n", *f);
 			return 1;
 		}

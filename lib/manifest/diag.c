@@ -1,17 +1,16 @@
 /*
- * diag.c: the reader's diagnostics list (manifest.h).
+ * diag.c: the reader's diagnostics list (diag.h).
  */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "manifest.h"
+#include "diag.h"
 
 int mf_diags_add(mf_diags_t *d, const char *file, unsigned line, const char *fmt, ...)
 {
 	_cleanup_free_ char *msg = NULL, *f = NULL;
-	mf_diag_t *nv;
 	va_list ap;
 	int r;
 
@@ -23,10 +22,8 @@ int mf_diags_add(mf_diags_t *d, const char *file, unsigned line, const char *fmt
 	f = strdup(file ? file : "(memory)");
 	if (!f)
 		return -ENOMEM;
-	nv = realloc(d->v, (d->n + 1) * sizeof(*nv));
-	if (!nv)
+	if (GREEDY_REALLOC(d->v, d->n_allocated, d->n + 1) < 0)
 		return -ENOMEM;
-	d->v = nv;
 	d->v[d->n++] = (mf_diag_t){.file = TAKE_PTR(f), .line = line, .message = TAKE_PTR(msg)};
 	return 0;
 }
@@ -38,8 +35,7 @@ void mf_diags_clear(mf_diags_t *d)
 		free(d->v[i].message);
 	}
 	free(d->v);
-	d->v = NULL;
-	d->n = 0;
+	*d = (mf_diags_t){0};
 }
 
 char *mf_diag_format(const mf_diag_t *d)

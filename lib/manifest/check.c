@@ -10,7 +10,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "reader.h"
+#include "check.h"
 #include "schema.h"
 
 #define MAX_RANKS 16
@@ -135,9 +135,7 @@ static void check_children(mf_reader_t *r, xmlNode *n, const mf_elem_spec_t *spe
 		if (!cs) {
 			const char *name = mf_elem_name(c, buf, sizeof(buf));
 
-			if (c->ns && c->ns->href &&
-			        (streq((const char *)c->ns->href, MF_XINCLUDE_NS) ||
-			                streq((const char *)c->ns->href, MF_XINCLUDE_NS_OLD)))
+			if (mf_in_xinclude_ns(c))
 				mf_err(r, c, "<%s> was not processed (XInclude is off here)", name);
 			else if (c->ns || !mf_schema_element(name))
 				mf_err(r, c, "unknown element <%s>", name);

@@ -20,15 +20,13 @@
 #include <libxml/parser.h>
 #include <libxml/uri.h>
 
-#include "reader.h"
+#include "xinclude.h"
 
 #define MF_XINCLUDE_MAX_DEPTH 8
 
 static bool in_xi_ns(const xmlNode *n)
 {
-	return n->type == XML_ELEMENT_NODE && n->ns && n->ns->href &&
-	        (streq((const char *)n->ns->href, MF_XINCLUDE_NS) ||
-	                streq((const char *)n->ns->href, MF_XINCLUDE_NS_OLD));
+	return n->type == XML_ELEMENT_NODE && mf_in_xinclude_ns(n);
 }
 
 static bool is_xi(const xmlNode *n, const char *name)

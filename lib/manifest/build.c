@@ -10,14 +10,15 @@
  * with its element's line and the build goes on, so one pass reports them all; the caller
  * throws the bundle away if anything was recorded.
  */
+#include <assert.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <libxml/tree.h>
 
+#include "build.h"
 #include "model.h"
-#include "reader.h"
 #include "strv.h"
 
 typedef struct builder {
@@ -480,13 +481,10 @@ static void build_loctexts(builder_t *b, const xmlNode *n, mf_loctexts_t *l)
 {
 	FOREACH_CHILD(c, n)
 	{
-		mf_loctext_t *nv = realloc(l->v, (l->n + 1) * sizeof(*nv));
-
-		if (!nv) {
+		if (MF_ARRAY_GROW(l->v, l->n) < 0) {
 			b->r->oom = true;
 			return;
 		}
-		l->v = nv;
 		l->v[l->n++] =
 		        (mf_loctext_t){.lang = attr(b, c, "xml:lang", true), .text = text_of(b, c)};
 	}
@@ -497,29 +495,23 @@ static void build_documentation(builder_t *b, const xmlNode *n, mf_template_t *t
 	FOREACH_CHILD(c, n)
 	{
 		if (is_elem(c, "manpage")) {
-			mf_manpage_t *nv = realloc(t->manpages, (t->n_manpages + 1) * sizeof(*nv));
 			char *path = attr(b, c, "manpath", false);
 
-			if (!nv) {
+			if (MF_ARRAY_GROW(t->manpages, t->n_manpages) < 0) {
 				free(path);
 				b->r->oom = true;
 				return;
 			}
-			t->manpages = nv;
 			t->manpages[t->n_manpages++] = (mf_manpage_t){
 			        .title = attr(b, c, "title", true),
 			        .section = attr(b, c, "section", true),
 			        .manpath = path ? path : strdup(":default"),
 			};
 		} else if (is_elem(c, "doc_link")) {
-			mf_doc_link_t *nv =
-			        realloc(t->doc_links, (t->n_doc_links + 1) * sizeof(*nv));
-
-			if (!nv) {
+			if (MF_ARRAY_GROW(t->doc_links, t->n_doc_links) < 0) {
 				b->r->oom = true;
 				return;
 			}
-			t->doc_links = nv;
 			t->doc_links[t->n_doc_links++] = (mf_doc_link_t){
 			        .name = attr(b, c, "name", true),
 			        .uri = attr(b, c, "uri", true),
@@ -736,15 +728,6 @@ static void build_default_instance(builder_t *b, const xmlNode *n, mf_service_t 
 	add_instance(b, n, s, i);
 }
 
-static mf_service_type_t service_type(const char *s)
-{
-	if (s && streq(s, "restarter"))
-		return MF_SERVICE_RESTARTER;
-	if (s && streq(s, "milestone"))
-		return MF_SERVICE_MILESTONE;
-	return MF_SERVICE_SERVICE;
-}
-
 static void build_service(builder_t *b, const xmlNode *n, mf_bundle_t *bundle)
 {
 	_cleanup_free_ char *type = attr(b, n, "type", true);
@@ -756,7 +739,8 @@ static void build_service(builder_t *b, const xmlNode *n, mf_bundle_t *bundle)
 	s->e.name = attr(b, n, "name", true);
 	s->e.line = mf_line(n);
 	s->version = attr(b, n, "version", true);
-	s->type = service_type(type);
+	/* check.c let only the enumerated values through; "service" is the format's default. */
+	s->type = mf_service_type_from_string(type) ?: MF_SERVICE_SERVICE;
 	if (!s->e.name) {
 		free(s->version);
 		free(s);
@@ -787,17 +771,6 @@ static void build_service(builder_t *b, const xmlNode *n, mf_bundle_t *bundle)
 	push(b, &bundle->services, &bundle->n_services, s);
 }
 
-static mf_bundle_type_t bundle_type(const char *s)
-{
-	if (streq(s, "manifest"))
-		return MF_BUNDLE_MANIFEST;
-	if (streq(s, "profile"))
-		return MF_BUNDLE_PROFILE;
-	if (streq(s, "archive"))
-		return MF_BUNDLE_ARCHIVE;
-	return 0;
-}
-
 /* Fills bundle from n; a nested bundle (an included one) adds its services to the same. */
 static void build_services(builder_t *b, const xmlNode *n, mf_bundle_t *bundle)
 {
@@ -806,7 +779,7 @@ static void build_services(builder_t *b, const xmlNode *n, mf_bundle_t *bundle)
 
 	if (!type || !name)
 		return;
-	if (!bundle_type(type)) {
+	if (!mf_bundle_type_from_string(type)) {
 		mf_err(b->r, n,
 		        "unknown service_bundle type \"%s\" (expected manifest, profile or "
 		        "archive)",
@@ -817,8 +790,8 @@ static void build_services(builder_t *b, const xmlNode *n, mf_bundle_t *bundle)
 		mf_err(b->r, n, "service bundle has an empty name");
 	if (!bundle->name) {
 		bundle->name = TAKE_PTR(name);
-		bundle->type = bundle_type(type);
-	} else if (bundle->type != bundle_type(type)) {
+		bundle->type = mf_bundle_type_from_string(type);
+	} else if (bundle->type != mf_bundle_type_from_string(type)) {
 		mf_err(b->r, n, "included bundle of different type (\"%s\" in a %s)", type,
 		        mf_bundle_type_to_string(bundle->type));
 		return;
@@ -839,6 +812,8 @@ int mf_build_bundle(mf_reader_t *r, xmlNode *root, mf_bundle_t **ret)
 	builder_t b = {.r = r};
 	_cleanup_bundle_ mf_bundle_t *bundle = calloc(1, sizeof(*bundle));
 
+	/* Only a tree that passed every earlier stage is built (parse.c). */
+	assert(r->n_errors == 0 && !r->oom);
 	if (!bundle)
 		return -ENOMEM;
 	bundle->file = strdup(r->file);

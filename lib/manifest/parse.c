@@ -18,6 +18,10 @@
  *               checks illumos makes while it does so (names legal, values parse for their
  *               type, no duplicate instance, pg or property, a dependent names one FMRI...).
  *
+ * The stages do not know each other: each has its header (xinclude.h, check.h, build.h) and
+ * stands only on reader.h (the read in progress, mf_reader_t, and how a problem is recorded);
+ * this file alone runs them in order.
+ *
  * Invariants:
  *  - libxml2 never prints.  Its errors reach us through a structured error handler that is
  *    installed for the duration of one read (and the previous handler restored), and become
@@ -27,6 +31,7 @@
  *  - Every failure that is the document's fault adds at least one diagnostic and returns
  *    -EINVAL; the caller never gets a half-built bundle.
  */
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -39,76 +44,11 @@
 #include <libxml/parser.h>
 #include <libxml/xmlerror.h>
 
+#include "build.h"
+#include "check.h"
+#include "manifest.h"
 #include "reader.h"
-
-unsigned mf_line(const xmlNode *n)
-{
-	long l = n ? xmlGetLineNo(n) : 0;
-
-	return l > 0 && l < (long)UINT_MAX ? (unsigned)l : 0;
-}
-
-/*
- * The file an element came from: XInclude copies an included document's elements into ours
- * with their own line numbers and an xml:base naming their file, so the base tells us.
- */
-static const char *node_file(mf_reader_t *r, const xmlNode *n)
-{
-	xmlChar *base;
-
-	if (!n || !n->doc || n->type != XML_ELEMENT_NODE)
-		return r->file;
-	base = xmlNodeGetBase(n->doc, n);
-	if (!base)
-		return r->file;
-	free(r->base);
-	r->base = strdup((const char *)base);
-	xmlFree(base);
-	return r->base ? r->base : r->file;
-}
-
-int mf_err(mf_reader_t *r, const xmlNode *n, const char *fmt, ...)
-{
-	_cleanup_free_ char *msg = NULL;
-	va_list ap;
-
-	r->n_errors++;
-	if (r->diags->n >= MF_MAX_DIAGS)
-		return -EINVAL;
-	va_start(ap, fmt);
-	if (vasprintf(&msg, fmt, ap) < 0)
-		msg = NULL;
-	va_end(ap);
-	if (!msg || mf_diags_add(r->diags, node_file(r, n), mf_line(n), "%s", msg) < 0)
-		r->oom = true;
-	return -EINVAL;
-}
-
-char *mf_attr(const xmlNode *n, const char *name)
-{
-	xmlChar *v;
-	char *s;
-
-	if (streq(name, "xml:lang"))
-		v = xmlGetNsProp(n, (const xmlChar *)"lang", XML_XML_NAMESPACE);
-	else
-		v = xmlGetNoNsProp(n, (const xmlChar *)name);
-	if (!v)
-		return NULL;
-	/* Hand out malloc()ed memory, whatever allocator libxml2 was set up with. */
-	s = strdup((const char *)v);
-	xmlFree(v);
-	return s;
-}
-
-const char *mf_elem_name(const xmlNode *n, char *buf, size_t size)
-{
-	if (n->ns && n->ns->prefix) {
-		snprintf(buf, size, "%s:%s", (const char *)n->ns->prefix, (const char *)n->name);
-		return buf;
-	}
-	return (const char *)n->name;
-}
+#include "xinclude.h"
 
 static void on_xml_error(void *userdata, xmlErrorPtr e)
 {
@@ -222,6 +162,8 @@ static int read_doc(mf_reader_t *r, const void *buf, size_t len, mf_bundle_t **r
 
 	if (!(r->flags & MF_READ_NO_XINCLUDE)) {
 		mf_xinclude(r, xmlDocGetRootElement(doc), 0);
+		if (r->oom)
+			return -ENOMEM;
 		if (r->n_errors > 0)
 			return -EINVAL;
 	}
@@ -230,6 +172,8 @@ static int read_doc(mf_reader_t *r, const void *buf, size_t len, mf_bundle_t **r
 	if (k < 0)
 		return k;
 	k = mf_check_tree(r, root);
+	if (r->oom)
+		return -ENOMEM;
 	if (k < 0 || r->n_errors > 0)
 		return -EINVAL;
 	return mf_build_bundle(r, root, ret);
@@ -248,45 +192,13 @@ int mf_read_memory(const void *buf, size_t len, const char *name, unsigned flags
 	k = result(&r, read_doc(&r, buf, len, &b));
 	handlers_restore(&saved);
 	free(r.base);
+	/* A document's fault always leaves a diagnostic behind (or the list is full). */
+	assert(k >= 0 || k == -ENOMEM || r.n_errors > 0);
 	if (k < 0) {
 		mf_bundle_free(b);
 		return k;
 	}
 	*ret = b;
-	return 0;
-}
-
-int mf_read_all(int fd, char **ret, size_t *ret_len)
-{
-	_cleanup_free_ char *buf = NULL;
-	size_t len = 0, cap = 0;
-
-	for (;;) {
-		ssize_t n;
-
-		if (len == cap) {
-			char *nb;
-
-			if (cap >= MF_MAX_FILE_SIZE)
-				return -EFBIG;
-			cap = cap ? cap * 2 : 16384;
-			nb = realloc(buf, cap);
-			if (!nb)
-				return -ENOMEM;
-			buf = nb;
-		}
-		n = read(fd, buf + len, cap - len);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return negative_errno();
-		}
-		if (n == 0)
-			break;
-		len += (size_t)n;
-	}
-	*ret = TAKE_PTR(buf);
-	*ret_len = len;
 	return 0;
 }
 

@@ -9,20 +9,24 @@
 #include "macro.h"
 #include "strv.h"
 
+size_t mf_array_capacity(size_t n)
+{
+	/* GREEDY_REALLOC's growth, replayed: 8 at first, then doubling. */
+	size_t cap = 8;
+
+	if (n == 0)
+		return 0;
+	while (cap < n)
+		cap *= 2;
+	return cap;
+}
+
 int mf_array_push(void *v, size_t *n, void *p)
 {
 	void ***arr = v;
-	void **nv;
 
-	/* Grow by powers of two: cheap appends without storing a capacity. */
-	if ((*n & (*n - 1)) == 0) {
-		size_t cap = *n ? *n * 2 : 1;
-
-		nv = realloc(*arr, cap * sizeof(void *));
-		if (!nv)
-			return -ENOMEM;
-		*arr = nv;
-	}
+	if (MF_ARRAY_GROW(*arr, *n) < 0)
+		return -ENOMEM;
 	(*arr)[(*n)++] = p;
 	return 0;
 }
@@ -197,26 +201,45 @@ void mf_bundle_free(mf_bundle_t *b)
 	free(b);
 }
 
+static const char *const bundle_types[] = {
+        [MF_BUNDLE_MANIFEST] = "manifest",
+        [MF_BUNDLE_PROFILE] = "profile",
+        [MF_BUNDLE_ARCHIVE] = "archive",
+};
+
+static const char *const service_types[] = {
+        [MF_SERVICE_SERVICE] = "service",
+        [MF_SERVICE_RESTARTER] = "restarter",
+        [MF_SERVICE_MILESTONE] = "milestone",
+};
+
+/* The index of s in names (entry 0 unused), or 0. */
+static int from_string(const char *const *names, size_t n, const char *s)
+{
+	for (size_t i = 1; s && i < n; i++)
+		if (names[i] && streq(names[i], s))
+			return (int)i;
+	return 0;
+}
+
 const char *mf_bundle_type_to_string(mf_bundle_type_t t)
 {
-	static const char *const names[] = {
-	        [MF_BUNDLE_MANIFEST] = "manifest",
-	        [MF_BUNDLE_PROFILE] = "profile",
-	        [MF_BUNDLE_ARCHIVE] = "archive",
-	};
+	return (size_t)t < ELEMENTSOF(bundle_types) ? bundle_types[t] : NULL;
+}
 
-	return (size_t)t < ELEMENTSOF(names) ? names[t] : NULL;
+mf_bundle_type_t mf_bundle_type_from_string(const char *s)
+{
+	return from_string(bundle_types, ELEMENTSOF(bundle_types), s);
 }
 
 const char *mf_service_type_to_string(mf_service_type_t t)
 {
-	static const char *const names[] = {
-	        [MF_SERVICE_SERVICE] = "service",
-	        [MF_SERVICE_RESTARTER] = "restarter",
-	        [MF_SERVICE_MILESTONE] = "milestone",
-	};
+	return (size_t)t < ELEMENTSOF(service_types) ? service_types[t] : NULL;
+}
 
-	return (size_t)t < ELEMENTSOF(names) ? names[t] : NULL;
+mf_service_type_t mf_service_type_from_string(const char *s)
+{
+	return from_string(service_types, ELEMENTSOF(service_types), s);
 }
 
 mf_service_t *mf_bundle_find_service(const mf_bundle_t *b, const char *name)

@@ -1,5 +1,7 @@
 /*
- * reader.h: what the reader's stages (parse.c, check.c, build.c) share.  Not for callers.
+ * reader.h: what the reader's stages (xinclude.c, check.c, build.c) and its entry points
+ * (parse.c) share: the read in progress, how a problem is recorded, and small libxml2 helpers.
+ * Below every stage; includes no stage.  Not for callers of the library.
  */
 #ifndef SMF_MANIFEST_READER_H
 #define SMF_MANIFEST_READER_H
@@ -8,13 +10,13 @@
 #include <libxml/tree.h>
 #include <stdbool.h>
 
-#include "bundle.h"
+#include "diag.h"
 #include "macro.h"
-#include "manifest.h"
 
 #define MF_XML_OPTIONS (XML_PARSE_NONET | XML_PARSE_BIG_LINES | XML_PARSE_NOCDATA)
 #define MF_XINCLUDE_NS "http://www.w3.org/2001/XInclude"
 #define MF_XINCLUDE_NS_OLD "http://www.w3.org/2003/XInclude"
+
 /* Cleanups for what parse.c and xinclude.c parse. */
 static inline void docp(xmlDocPtr *d)
 {
@@ -34,11 +36,12 @@ static inline void ctxtp(xmlParserCtxtPtr *c)
 /* Past this many diagnostics a document is hopeless; stop adding more (fuzzed input). */
 #define MF_MAX_DIAGS 100
 
+/* One read, from the first byte to the bundle. */
 typedef struct mf_reader {
 	const char *file;
 	unsigned flags;
 	mf_diags_t *diags;
-	unsigned n_errors;
+	unsigned n_errors; /* only grows: a stage that added one makes the read fail */
 	bool oom;
 	char *base; /* scratch: the file of the element being reported */
 } mf_reader_t;
@@ -54,20 +57,10 @@ unsigned mf_line(const xmlNode *n);
 char *mf_attr(const xmlNode *n, const char *name);
 /* The element's name as written, with its namespace prefix ("xi:include"). */
 const char *mf_elem_name(const xmlNode *n, char *buf, size_t size);
+/* Is n in one of the XInclude namespaces? */
+bool mf_in_xinclude_ns(const xmlNode *n);
 
 /* Reads what is left of fd into a malloc()ed buffer; 0, -EFBIG past MF_MAX_FILE_SIZE, -errno. */
 int mf_read_all(int fd, char **ret, size_t *ret_len);
-
-/*
- * Replaces every xi:include below n by the root element of the document it names (xinclude.c);
- * problems are recorded as errors.
- */
-void mf_xinclude(mf_reader_t *r, xmlNode *n, unsigned depth);
-
-/* Checks root and everything below it against schema.c; 0 or -EINVAL (errors recorded). */
-int mf_check_tree(mf_reader_t *r, xmlNode *root);
-
-/* Builds the bundle from a tree that passed mf_check_tree(), with the semantic checks. */
-int mf_build_bundle(mf_reader_t *r, xmlNode *root, mf_bundle_t **ret);
 
 #endif

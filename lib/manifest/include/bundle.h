@@ -23,6 +23,13 @@
 #include <stdint.h>
 
 #include "libscf.h"
+#include "macro.h"
+
+/*
+ * The DOCTYPE's system identifier every bundle carries (the reader checks it, the writer writes
+ * it).  It names illumos' DTD; it is compared, never opened.
+ */
+#define MF_DTD_PATH "/usr/share/lib/xml/dtd/service_bundle.dtd.1"
 
 typedef enum mf_bundle_type {
 	MF_BUNDLE_MANIFEST = 1,
@@ -245,9 +252,14 @@ static inline void mf_bundle_freep(mf_bundle_t **b)
 }
 #define _cleanup_bundle_ __attribute__((cleanup(mf_bundle_freep)))
 
-/* Element names of the enums above ("manifest", "restarter", ...), NULL if out of range. */
+/*
+ * Attribute values of the enums above ("manifest", "restarter", ...): NULL if out of range, and
+ * back, 0 if s (which may be NULL) is none of them.
+ */
 const char *mf_bundle_type_to_string(mf_bundle_type_t t);
+mf_bundle_type_t mf_bundle_type_from_string(const char *s);
 const char *mf_service_type_to_string(mf_service_type_t t);
+mf_service_type_t mf_service_type_from_string(const char *s);
 
 /* Look-ups by name; NULL when absent. */
 mf_service_t *mf_bundle_find_service(const mf_bundle_t *b, const char *name);
@@ -256,9 +268,20 @@ mf_pg_t *mf_entity_find_pg(const mf_entity_t *e, const char *name);
 mf_property_t *mf_props_find(const mf_props_t *p, const char *name);
 
 /*
- * Appends p to the array (*v, *n); 0 or -ENOMEM (then p is not taken).  The model's arrays are
- * all grown this way.
+ * The model's arrays store no capacity: they only ever grow one element at a time from empty
+ * (NULL, 0), through MF_ARRAY_GROW() or mf_array_push(), so the capacity GREEDY_REALLOC() gave
+ * them is a function of their length, mf_array_capacity(n).  Nothing shrinks them.
  */
+size_t mf_array_capacity(size_t n);
+
+/* Makes room for element n of the array v (n elements so far); 0 or -ENOMEM. */
+#define MF_ARRAY_GROW(v, n)                                                                        \
+	({                                                                                         \
+		size_t _cap_ = mf_array_capacity(n);                                               \
+		GREEDY_REALLOC(v, _cap_, (n) + 1);                                                 \
+	})
+
+/* Appends p to the pointer array (*v, *n); 0 or -ENOMEM (then p is not taken). */
 int mf_array_push(void *v, size_t *n, void *p);
 
 #endif
