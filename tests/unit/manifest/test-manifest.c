@@ -10,6 +10,7 @@
  */
 #include <errno.h>
 #include <ftw.h>
+#include <limits.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -26,6 +27,7 @@
 
 #include "manifest.h"
 #include "strv.h"
+#include "test-root.h"
 
 #define HEAD                                                                                       \
 	"<?xml version='1.0'?>\n"                                                                  \
@@ -36,7 +38,7 @@
 #define SERVICE_OPEN "<service name='site/test' version='1' type='service'>\n"
 #define CLOSE "</service>\n</service_bundle>\n"
 
-static char tmpdir[] = "/tmp/test-manifest.XXXXXX";
+static char tmpdir[PATH_MAX];
 static char **corpus_files;
 
 /*
@@ -1070,17 +1072,12 @@ static void test_many_errors_are_capped(void **state)
 
 static int setup_tmp(void **state)
 {
-	return mkdtemp(tmpdir) ? 0 : -1;
-}
-
-static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	return remove(path);
+	return test_root_make(tmpdir, sizeof(tmpdir), "test-manifest");
 }
 
 static int teardown_tmp(void **state)
 {
-	return nftw(tmpdir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+	return test_root_remove(tmpdir);
 }
 
 int main(void)
