@@ -16,12 +16,11 @@ for p in "$SVC_CONFIGD" "$bench/bench-read" "$bench/bench-commit" "$bench/bench-
 done
 
 sandbox_new minismf-bench
-root=$ROOT
 
 # fresh_configd: a configd that has seen nothing else, on an emptied root.
 fresh_configd() {
 	sandbox_halt configd
-	rm -rf "${root:?}"/*
+	rm -rf "${ROOT:?}"/*
 	sandbox_start_configd
 }
 
@@ -30,7 +29,7 @@ cpu=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')
 buildtype=$(meson introspect --buildoptions "$build" 2>/dev/null |
 	grep -o '"name": "buildtype", "value": "[a-z]*"' | sed 's/.*"value": "//; s/"$//')
 echo "minismf benchmarks: $commit, $(nproc) CPUs ($cpu), Linux $(uname -r)," \
-	"buildtype ${buildtype:-?}, root on $(df -T "$root" | awk 'NR==2 {print $2}')"
+	"buildtype ${buildtype:-?}, root on $(df -T "$ROOT" | awk 'NR==2 {print $2}')"
 echo
 
 # Placement matters on a VM (a cross-CPU wake-up is an IPI through the hypervisor): with two
@@ -71,7 +70,7 @@ if [ -x "$build/tests/bench/bench-import" ] && [ -d "$corpus" ]; then
 	client=()
 	[ ${#SANDBOX_WRAP[@]} -eq 0 ] || client=(taskset -c 1)
 	for _ in 1 2 3; do
-		"${client[@]}" "$build/tests/bench/bench-import" "$corpus" "$root"
+		"${client[@]}" "$build/tests/bench/bench-import" "$corpus" "$ROOT"
 		fresh_configd
 	done
 	# The command as a user runs it (process start-up, connection, every file).
