@@ -8,7 +8,8 @@
 # fixed sleep).  Each service's processes are identified by their process group (the
 # restarter/contract property) and by a sleep duration unique to this test run, so tests that
 # run in parallel never look at each other's processes.  The EXIT trap kills startd, then
-# whatever group of this test's processes a test saw, then lets lib.sh clean up.
+# whatever group of this test's processes a test saw, then lets the sandbox (tools/sandbox.sh)
+# clean up.
 
 source "$(dirname "$0")/../lib.sh"
 
