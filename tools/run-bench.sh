@@ -6,54 +6,42 @@
 # Usage: tools/run-bench.sh BUILD_DIR
 set -euo pipefail
 
+SANDBOX_NAME=run-bench
+source "$(dirname "$0")/sandbox.sh"
 build=$(cd "${1:-build}" && pwd)
-configd="$build/configd/svc.configd"
+sandbox_use_build "$build"
 bench="$build/tests/bench"
-for p in "$configd" "$bench/bench-read" "$bench/bench-commit" "$bench/bench-rss"; do
+for p in "$SVC_CONFIGD" "$bench/bench-read" "$bench/bench-commit" "$bench/bench-rss"; do
 	[ -x "$p" ] || { echo "run-bench: $p is not built (make first)" >&2; exit 1; }
 done
 
-root=$(mktemp -d "${TMPDIR:-/tmp}/minismf-bench.XXXXXX")
-chmod 0755 "$root"
-door="$root/etc/svc/volatile/repository_door"
-pid=""
-pin=()
-cleanup() {
-	[ -z "$pid" ] || { kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; }
-	rm -rf "$root"
-}
-trap cleanup EXIT
+sandbox_new minismf-bench
 
-start_configd() {
-	"${pin[@]}" "$configd" --root "$root" >>"$root/svc.configd.log" 2>&1 &
-	pid=$!
-	local deadline=$((SECONDS + 20))
-	while [ ! -S "$door" ]; do
-		kill -0 "$pid" 2>/dev/null || { cat "$root/svc.configd.log" >&2; exit 1; }
-		[ "$SECONDS" -lt "$deadline" ] || { echo "run-bench: configd not ready" >&2; exit 1; }
-		sleep 0.01
-	done
+# fresh_configd: a configd that has seen nothing else, on an emptied root.
+fresh_configd() {
+	sandbox_halt configd
+	rm -rf "${ROOT:?}"/*
+	sandbox_start_configd
 }
 
-export SMF_ROOT="$root"
 commit=$(git -C "$(dirname "$0")/.." describe --always --dirty 2>/dev/null || echo '?')
 cpu=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')
 buildtype=$(meson introspect --buildoptions "$build" 2>/dev/null |
 	grep -o '"name": "buildtype", "value": "[a-z]*"' | sed 's/.*"value": "//; s/"$//')
 echo "minismf benchmarks: $commit, $(nproc) CPUs ($cpu), Linux $(uname -r)," \
-	"buildtype ${buildtype:-?}, root on $(df -T "$root" | awk 'NR==2 {print $2}')"
+	"buildtype ${buildtype:-?}, root on $(df -T "$ROOT" | awk 'NR==2 {print $2}')"
 echo
 
 # Placement matters on a VM (a cross-CPU wake-up is an IPI through the hypervisor): with two
 # CPUs or more, configd is pinned to CPU 0 and the read benchmark runs twice, on CPU 0 and on
 # CPU 1, with its raw ping-pong peer pinned to CPU 0 as well, so that both sides of the ratio pay
 # the same wake-ups.
-pin=()
+SANDBOX_WRAP=()
 if [ "$(nproc)" -ge 2 ] && command -v taskset >/dev/null; then
-	pin=(taskset -c 0)
+	SANDBOX_WRAP=(taskset -c 0)
 fi
-start_configd
-if [ ${#pin[@]} -gt 0 ]; then
+sandbox_start_configd
+if [ ${#SANDBOX_WRAP[@]} -gt 0 ]; then
 	for cpu in 0 1; do
 		echo "[configd and the ping-pong peer on CPU 0, the client on CPU $cpu]"
 		BENCH_PEER_CPU=0 taskset -c "$cpu" "$bench/bench-read" "${BENCH_READ_CALLS:-20000}"
@@ -68,10 +56,8 @@ for _ in 1 2 3; do "$bench/bench-commit" 1 "${BENCH_COMMITS:-2000}"; done
 for _ in 1 2 3; do "$bench/bench-commit" 8 "$((${BENCH_COMMITS:-2000} / 8))"; done
 echo
 # The RSS figure wants a configd that has seen nothing else.
-kill "$pid"; wait "$pid" || true; pid=""
-rm -rf "${root:?}"/*
-start_configd
-"$bench/bench-rss" "$pid" "${BENCH_RSS_SERVICES:-100}" "${BENCH_RSS_INSTANCES:-100}" \
+fresh_configd
+"$bench/bench-rss" "$CONFIGD_PID" "${BENCH_RSS_SERVICES:-100}" "${BENCH_RSS_INSTANCES:-100}" \
 	"${BENCH_RSS_PGS:-5}"
 
 # Import: svccfg import of the illumos corpus into a fresh repository, manifest by manifest, and
@@ -79,23 +65,19 @@ start_configd
 # importer on CPU 1, as for the reads.
 corpus="$(cd "$(dirname "$0")/.." && pwd)/../shared/corpus/illumos"
 if [ -x "$build/tests/bench/bench-import" ] && [ -d "$corpus" ]; then
-	kill "$pid"; wait "$pid" || true; pid=""
-	rm -rf "${root:?}"/*
-	start_configd
+	fresh_configd
 	echo
 	client=()
-	[ ${#pin[@]} -eq 0 ] || client=(taskset -c 1)
+	[ ${#SANDBOX_WRAP[@]} -eq 0 ] || client=(taskset -c 1)
 	for _ in 1 2 3; do
-		"${client[@]}" "$build/tests/bench/bench-import" "$corpus" "$root"
-		kill "$pid"; wait "$pid" || true; pid=""
-		rm -rf "${root:?}"/*
-		start_configd
+		"${client[@]}" "$build/tests/bench/bench-import" "$corpus" "$ROOT"
+		fresh_configd
 	done
 	# The command as a user runs it (process start-up, connection, every file).
 	mapfile -t manifests < <(find "$corpus" -name '*.xml' | LC_ALL=C sort |
 		xargs grep -L "type=.profile")
 	TIMEFORMAT="svccfg import of the ${#manifests[@]} files in one command: %3R s wall"
-	time "${client[@]}" "$build/cli/svccfg" import "${manifests[@]}" >/dev/null
+	time "${client[@]}" "$SVCCFG" import "${manifests[@]}" >/dev/null
 else
 	echo "run-bench: no bench-import or no corpus at $corpus; import not measured" >&2
 fi

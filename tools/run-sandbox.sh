@@ -4,14 +4,18 @@
 # whose configd still answers is reused.  `make run STOP=1` (or this script with --stop) stops it.
 set -euo pipefail
 
+SANDBOX_NAME=run
+source "$(dirname "$0")/sandbox.sh"
 build=${1:-build}
-root="$(cd "$build" && pwd)/sandbox"
-door="$root/etc/svc/volatile/repository_door"
-pidfile="$root/etc/svc/volatile/svc.configd.pid"
+sandbox_use_build "$build"
+# Kept on purpose: no trap stops this configd when the script ends.
+sandbox_at "$(cd "$build" && pwd)/sandbox"
+CONFIGD_LOG=$ROOT/var/svc/log/svc.configd.log
+pidfile="$ROOT/etc/svc/volatile/svc.configd.pid"
 
 stop() {
 	if [ -f "$pidfile" ] && kill "$(cat "$pidfile")" 2>/dev/null; then
-		echo "stopped svc.configd $(cat "$pidfile") on $root"
+		echo "stopped svc.configd $(cat "$pidfile") on $ROOT"
 	fi
 	rm -f "$pidfile"
 }
@@ -21,25 +25,15 @@ if [ "${2:-}" = "--stop" ] || [ -n "${STOP:-}" ]; then
 	exit 0
 fi
 
-mkdir -p "$root/etc/svc/volatile" "$root/var/svc/log"
-if [ -f "$pidfile" ] && kill -0 "$(cat "$pidfile")" 2>/dev/null && [ -S "$door" ]; then
-	echo "svc.configd $(cat "$pidfile") already serves $root"
+mkdir -p "$ROOT/etc/svc/volatile" "$ROOT/var/svc/log"
+if [ -f "$pidfile" ] && kill -0 "$(cat "$pidfile")" 2>/dev/null && [ -S "$DOOR" ]; then
+	echo "svc.configd $(cat "$pidfile") already serves $ROOT"
 else
-	"$build/configd/svc.configd" --root "$root" >"$root/var/svc/log/svc.configd.log" 2>&1 &
-	echo $! >"$pidfile"
-	# The socket appears only once configd is ready; poll for it with a deadline.
-	for _ in $(seq 100); do
-		[ -S "$door" ] && break
-		kill -0 "$(cat "$pidfile")" 2>/dev/null || {
-			cat "$root/var/svc/log/svc.configd.log" >&2
-			exit 1
-		}
-		sleep 0.05
-	done
-	[ -S "$door" ] || { echo "svc.configd did not become ready in 5 s" >&2; exit 1; }
-	echo "svc.configd $(cat "$pidfile") serves $root (log: $root/var/svc/log/svc.configd.log)"
+	sandbox_start_configd
+	echo "$CONFIGD_PID" >"$pidfile"
+	echo "svc.configd $CONFIGD_PID serves $ROOT (log: $CONFIGD_LOG)"
 fi
 echo
 echo "In another shell:"
-echo "  export SMF_ROOT=$root PATH=$(cd "$build" && pwd)/cli:\$PATH"
+echo "  export SMF_ROOT=$ROOT PATH=$(cd "$build" && pwd)/cli:\$PATH"
 echo "Stop it with: make run STOP=1"

@@ -28,6 +28,8 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
+SANDBOX_NAME=stress
+source "$here/sandbox.sh"
 source "$here/../tests/stress/lib-stress.sh"
 
 usage() {
@@ -115,101 +117,51 @@ has_phase() { [[ " $phases " == *" $1 "* ]]; }
 
 [ -z "$trace" ] || tracing=1
 [ "$tracing" = 0 ] || tracing=1
+[ -z "$keep" ] || SANDBOX_KEEP=always
 build=$(cd "$build" && pwd)
-SVC_CONFIGD=$build/configd/svc.configd
-SVC_STARTD=$build/startd/svc.startd
-SVCCFG=$build/cli/svccfg
-SVCADM=$build/cli/svcadm
+sandbox_use_build "$build"
 STRESS_ITER=$build/tests/stress/stress-iter
-SVCTRACE=$build/cli/svctrace
 for p in SVC_CONFIGD SVC_STARTD SVCCFG SVCADM STRESS_ITER $([ "$tracing" = 0 ] || echo SVCTRACE); do
 	[ -x "${!p}" ] || { echo "stress: ${!p} is not built (ninja -C $build)" >&2; exit 1; }
 done
 
 # ---------------------------------------------------------------------------------------------
-# The sandbox and its daemons
+# The sandbox and its daemons (tools/sandbox.sh: ROOT, CONFIGD_PID, STARTD_PID)
 
-ROOT=""
 TRACE_BASE=""
-CONFIGD_PID=""
-STARTD_PID=""
 LOAD_PIDS=()
 WORKER_PIDS=()
 
-# stop_pid PID: SIGTERM, then SIGKILL if it has not exited within 10 s.
-stop_pid() {
-	local pid=$1 deadline=$((SECONDS + 10))
-	kill -TERM "$pid" 2>/dev/null || return 0
-	while kill -0 "$pid" 2>/dev/null && [ "$(awk '{print $3}' "/proc/$pid/stat" 2>/dev/null)" != Z ]; do
-		[ "$SECONDS" -lt "$deadline" ] || { kill -KILL "$pid" 2>/dev/null || true; break; }
-		sleep 0.01
-	done
-	wait "$pid" 2>/dev/null || true
-}
-
-cleanup() {
+# The workers and the load first, then the sandbox: startd (SIGTERM: it stops its services
+# while configd still answers), configd, the sandbox and the trace files.
+stress_cleanup() {
 	local rc=$? p
 	set +e
 	for p in "${WORKER_PIDS[@]}" "${LOAD_PIDS[@]}"; do
 		kill -KILL "$p" 2>/dev/null
 		wait "$p" 2>/dev/null
 	done
-	# startd first: it stops its services while configd still answers.
-	[ -z "$STARTD_PID" ] || stop_pid "$STARTD_PID"
-	[ -z "$CONFIGD_PID" ] || stop_pid "$CONFIGD_PID"
-	if [ -n "$ROOT" ] && [ -d "$ROOT" ]; then
-		if [ -n "$keep" ]; then
-			echo "stress: sandbox kept: $ROOT" >&2
-		else
-			rm -rf "$ROOT"
-		fi
-	fi
-	if [ -n "$TRACE_BASE" ] && [ -d "$TRACE_BASE" ]; then
-		if [ -n "$keep" ]; then
-			echo "stress: trace files kept: $TRACE_BASE" >&2
-		else
-			rm -rf "$TRACE_BASE"
-		fi
-	fi
-	exit "$rc"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
-# wait_until WHAT PID DEADLINE-S CMD...: polls CMD until it succeeds; fails if PID dies first.
-wait_until() {
-	local what=$1 pid=$2 deadline=$((SECONDS + $3))
-	shift 3
-	until "$@"; do
-		kill -0 "$pid" 2>/dev/null || { echo "stress: $what exited; its log:" >&2; cat "$ROOT/$what.log" >&2; exit 1; }
-		[ "$SECONDS" -lt "$deadline" ] || { echo "stress: $what not ready within ${3}s" >&2; exit 1; }
-		sleep 0.01
-	done
+	sandbox_cleanup "$rc"
 }
 
-ROOT=$(mktemp -d "$build/stress.XXXXXX")
-chmod 0755 "$ROOT"
-export SMF_ROOT=$ROOT
+sandbox_new "$build/stress.XXXXXX"
 unset SMF_DELAY SVCCFG_IMPORT_NOWAIT SVCCFG_IMPORT_TIMEOUT SMF_TRACE SMF_TRACE_DIR
 if [ "$tracing" = 1 ]; then
 	if [ -d /dev/shm ] && [ -w /dev/shm ]; then
-		TRACE_BASE=$(mktemp -d /dev/shm/minismf-stress-trace.XXXXXX)
+		sandbox_tmpdir TRACE_BASE /dev/shm/minismf-stress-trace.XXXXXX
 	else
 		TRACE_BASE=$ROOT/trace
 	fi
 	mkdir -p "$TRACE_BASE/live"
 	export SMF_TRACE=1 SMF_TRACE_DIR=$TRACE_BASE/live
 fi
+trap stress_cleanup EXIT
 echo "stress: sandbox: $ROOT"
 
 # Both daemons get the same SMF_DELAY and seed: each acts on the points of its own (configd.*,
 # startd.*) and never reaches the other's.
-SMF_DELAY_SEED=$seed SMF_DELAY=$delay "$SVC_CONFIGD" --root "$ROOT" >"$ROOT/svc.configd.log" 2>&1 &
-CONFIGD_PID=$!
-wait_until svc.configd "$CONFIGD_PID" 20 test -S "$ROOT/etc/svc/volatile/repository_door"
-SMF_DELAY_SEED=$seed SMF_DELAY=$delay "$SVC_STARTD" --root "$ROOT" >"$ROOT/svc.startd.log" 2>&1 &
-STARTD_PID=$!
-wait_until svc.startd "$STARTD_PID" 20 grep -qs 'ready$' "$ROOT/svc.startd.log"
+SMF_DELAY_SEED=$seed SMF_DELAY=$delay sandbox_start_configd
+SMF_DELAY_SEED=$seed SMF_DELAY=$delay sandbox_start_startd
 
 # ---------------------------------------------------------------------------------------------
 # The phases

@@ -11,43 +11,17 @@
 # usage: bench-enable.sh BUILD_DIR [N]
 set -euo pipefail
 
-build=$(cd "${1:?usage: bench-enable.sh BUILD_DIR [N]}" && pwd)
+source "$(dirname "$0")/../../tools/sandbox.sh"
+sandbox_use_build "${1:?usage: bench-enable.sh BUILD_DIR [N]}"
 n=${2:-${BENCH_ENABLE_INSTANCES:-1000}}
-configd="$build/configd/svc.configd" startd="$build/startd/svc.startd"
-svccfg="$build/cli/svccfg" svcprop="$build/cli/svcprop" svcadm="$build/cli/svcadm"
-for p in "$configd" "$startd" "$svccfg" "$svcprop" "$svcadm"; do
+for p in "$SVC_CONFIGD" "$SVC_STARTD" "$SVCCFG" "$SVCPROP" "$SVCADM"; do
 	[ -x "$p" ] || { echo "bench-enable: $p is not built" >&2; exit 1; }
 done
 
-root=$(mktemp -d "${TMPDIR:-/tmp}/minismf-bench-enable.XXXXXX")
-chmod 0755 "$root"
-export SMF_ROOT="$root"
-unset NOTIFY_SOCKET
-cpid="" spid=""
-cleanup() {
-	# SIGTERM: startd stops its services and exits; then configd.
-	[ -z "$spid" ] || { kill "$spid" 2>/dev/null || true; wait "$spid" 2>/dev/null || true; }
-	[ -z "$cpid" ] || { kill "$cpid" 2>/dev/null || true; wait "$cpid" 2>/dev/null || true; }
-	rm -rf "$root"
-}
-trap cleanup EXIT
-
-# wait_for WHAT CMD...: polls CMD (true when ready) against a deadline.
-wait_for() {
-	local what=$1 deadline=$((SECONDS + 60))
-	shift
-	until "$@"; do
-		[ "$SECONDS" -lt "$deadline" ] || { echo "bench-enable: $what not ready" >&2; exit 1; }
-		sleep 0.01
-	done
-}
-
-"$configd" --root "$root" >>"$root/configd.log" 2>&1 &
-cpid=$!
-wait_for configd test -S "$root/etc/svc/volatile/repository_door"
-"$startd" --root "$root" >>"$root/startd.log" 2>&1 &
-spid=$!
-wait_for startd grep -q 'ready$' "$root/startd.log"
+# Stopped at exit with SIGTERM: startd stops its services and exits; then configd.
+sandbox_new minismf-bench-enable
+sandbox_start_configd
+sandbox_start_startd
 
 {
 	echo '<?xml version="1.0"?>'
@@ -62,18 +36,17 @@ wait_for startd grep -q 'ready$' "$root/startd.log"
 	for ((i = 0; i < n; i++)); do echo "<instance name=\"i$i\" enabled=\"false\"/>"; done
 	echo '</service>'
 	echo '</service_bundle>'
-} >"$root/bench.xml"
-SVCCFG_IMPORT_NOWAIT=1 "$svccfg" import "$root/bench.xml"
+} >"$ROOT/bench.xml"
+SVCCFG_IMPORT_NOWAIT=1 "$SVCCFG" import "$ROOT/bench.xml"
 
 # count STATE: instances of bench/t whose restarter/state is STATE.
 count() {
-	"$svcprop" -p restarter/state 'svc:/bench/t:*' 2>/dev/null | grep -c " $1\$" || true
+	"$SVCPROP" -p restarter/state 'svc:/bench/t:*' 2>/dev/null | grep -c " $1\$" || true
 }
-all_disabled() { [ "$(count disabled)" -eq "$n" ]; }
-wait_for "every restarter pg" all_disabled
+wait_until '[ "$(count disabled)" -eq "$n" ]' "not every restarter pg written" 60
 
 t0=$(date +%s%N)
-"$svcadm" enable -s svc:/bench/t
+"$SVCADM" enable -s svc:/bench/t
 t1=$(date +%s%N)
 online=$(count online)
 [ "$online" -eq "$n" ] || { echo "bench-enable: only $online of $n online" >&2; exit 1; }

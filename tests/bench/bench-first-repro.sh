@@ -11,8 +11,8 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 build=$(cd "${1:?usage: bench-first-repro.sh BUILD}" && pwd)
 runs=${BENCH_REPRO_RUNS:-10}
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/bench-first-repro.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
+source "$here/../../tools/sandbox.sh"
+sandbox_tmpdir tmp bench-first-repro
 RANDOM_DELAYS="startd.graph.before_insert=rand:0-5ms,startd.restarter.before_pg_write=rand:0-50ms,configd.notify.before_send=rand:0-2ms"
 
 # one_setting NAME DELAY SECONDS: prints "NAME median max reproduced/runs" in microseconds.

@@ -10,8 +10,8 @@ build=$(cd "${1:?usage: bench-fixon.sh BUILD}" && pwd)
 cycles=${BENCH_FIXON_CYCLES:-10000}
 workers=4
 delay="startd.graph.before_insert=rand:0-5ms,startd.restarter.before_pg_write=rand:0-20ms"
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/bench-fixon.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
+source "$here/../../tools/sandbox.sh"
+sandbox_tmpdir tmp bench-fixon
 
 "$here/../../tools/stress.sh" --no-trace --phases 2 --workers "$workers" \
 	--iterations $(((cycles + workers - 1) / workers)) --delay "$delay" --seed 1 \

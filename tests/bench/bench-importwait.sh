@@ -44,12 +44,8 @@ one_command() {
 # pays for the restarter pgs another round left startd to write.
 TOTAL=0
 settle() {
-	local deadline=$((SECONDS + 60))
-	while [ "$("$BUILD/cli/svcprop" -p restarter/state 'svc:/bench/*' 2>/dev/null |
-		grep -c disabled)" -lt "$TOTAL" ]; do
-		[ "$SECONDS" -lt "$deadline" ] || { echo "bench: startd did not settle" >&2; exit 1; }
-		sleep 0.01
-	done
+	wait_until '[ "$("$SVCPROP" -p restarter/state "svc:/bench/*" 2>/dev/null |
+		grep -c disabled)" -ge "$TOTAL" ]' "startd did not settle" 60
 }
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2fx", b ? a / b : 0 }'; }
@@ -62,8 +58,8 @@ bench_sandbox_start "${1:?usage: bench-importwait.sh BUILD}"
 echo "svccfg import with the wait vs SVCCFG_IMPORT_NOWAIT=1, $N manifests, $ROUNDS rounds (goal <= 1.2x):"
 for ((r = 0; r < ROUNDS; r++)); do
 	for mode in file dir; do
-		manifests "$BENCH_ROOT/$mode$r-nw" "nw$mode$r"
-		manifests "$BENCH_ROOT/$mode$r-w" "w$mode$r"
+		manifests "$ROOT/$mode$r-nw" "nw$mode$r"
+		manifests "$ROOT/$mode$r-w" "w$mode$r"
 		run=one_command what="one command, whole directory"
 		[ "$mode" = dir ] || run=each_file what="one command per manifest"
 		# Which goes first alternates, so neither always meets the other's leftovers.
@@ -72,9 +68,9 @@ for ((r = 0; r < ROUNDS; r++)); do
 		for m in $order; do
 			TOTAL=$((TOTAL + N))
 			if [ "$m" = nowait ]; then
-				nw=$(SVCCFG_IMPORT_NOWAIT=1 $run "$BENCH_ROOT/$mode$r-nw")
+				nw=$(SVCCFG_IMPORT_NOWAIT=1 $run "$ROOT/$mode$r-nw")
 			else
-				w=$($run "$BENCH_ROOT/$mode$r-w")
+				w=$($run "$ROOT/$mode$r-w")
 			fi
 			settle
 		done

@@ -27,6 +27,7 @@
  * Usage: [BENCH_PEER_CPU=N] bench-read [ITERATIONS]   (the configd at $SMF_ROOT)
  */
 #include <errno.h>
+#include <limits.h>
 #include <poll.h>
 #include <pthread.h>
 #include <sched.h>
@@ -43,6 +44,7 @@
 #include "bench-common.h"
 #include "macro.h"
 #include "paths.h"
+#include "test-root.h"
 #include "timeutil.h"
 #include "unixsock.h"
 
@@ -127,14 +129,15 @@ static void setup_pg(void)
 /* Measures the D-Bus request and reply sizes of one scf_pg_get() through a counting relay. */
 static void measure_payload(const char *real_root, size_t *req, size_t *rep)
 {
-	char tmpl[] = "/tmp/minismf-bench-relay.XXXXXX";
+	char tmpl[PATH_MAX];
 	_cleanup_free_ char *voldir = NULL, *door = NULL;
 	struct relay rl = {.listen_fd = -1};
 	scf_handle_t *h = NULL;
 	pthread_t t;
 	unsigned long up0, down0;
 
-	if (!mkdtemp(tmpl) || smf_path(tmpl, SMF_REL_VOLATILE_DIR, &voldir) < 0 ||
+	if (test_root_make(tmpl, sizeof(tmpl), "minismf-bench-relay") < 0 ||
+	        smf_path(tmpl, SMF_REL_VOLATILE_DIR, &voldir) < 0 ||
 	        smf_mkdir_p(voldir, 0755) < 0 || smf_path(tmpl, SMF_REL_DOOR, &door) < 0 ||
 	        smf_path(real_root, SMF_REL_DOOR, &rl.upstream) < 0) {
 		perror("relay root");
@@ -161,13 +164,7 @@ static void measure_payload(const char *real_root, size_t *req, size_t *rep)
 	pthread_join(t, NULL);
 
 	close(rl.listen_fd);
-	unlink(door);
-	rmdir(voldir);
-	voldir[strlen(voldir) - strlen("/volatile")] = '\0';
-	rmdir(voldir);
-	*strrchr(voldir, '/') = '\0';
-	rmdir(voldir);
-	rmdir(tmpl);
+	test_root_remove(tmpl);
 	free(rl.upstream);
 }
 

@@ -10,8 +10,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 build=$(cd "${1:?usage: bench-stress-trace.sh BUILD}" && pwd)
 rounds=${BENCH_TRACE_ROUNDS:-3}
 seconds=${BENCH_TRACE_SECONDS:-15}
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/bench-stress-trace.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
+source "$here/../../tools/sandbox.sh"
+sandbox_tmpdir tmp bench-stress-trace
 
 # one_run on|off: writes the iterations and elapsed microseconds of one phase-2 run to $tmp/n.
 one_run() {

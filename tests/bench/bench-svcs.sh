@@ -31,9 +31,9 @@ svcs="$BUILD/cli/svcs"
 		echo '</service>'
 	done
 	echo '</service_bundle>'
-} >"$BENCH_ROOT/bench.xml"
+} >"$ROOT/bench.xml"
 t0=$(date +%s%N)
-SVCCFG_IMPORT_TIMEOUT=600 "$BUILD/cli/svccfg" import "$BENCH_ROOT/bench.xml"
+SVCCFG_IMPORT_TIMEOUT=600 "$BUILD/cli/svccfg" import "$ROOT/bench.xml"
 t1=$(date +%s%N)
 echo "setup: import of $n instances (waiting for every restarter pg): $(((t1 - t0) / 1000000)) ms"
 

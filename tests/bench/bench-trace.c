@@ -9,7 +9,6 @@
  *
  * usage: bench-trace [EVENTS]   (default 10^7)
  */
-#include <ftw.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -17,6 +16,7 @@
 #include <sys/resource.h>
 #include <time.h>
 
+#include "test-root.h"
 #include "trace.h"
 
 static uint64_t now_ns(void)
@@ -98,11 +98,6 @@ static double ns_per_event_threads(uint64_t n, int threads)
 	return worst;
 }
 
-static int rm_one(const char *p, const struct stat *st, int flag, struct FTW *ftw)
-{
-	return remove(p);
-}
-
 /*
  * Room for every event of the run, so nothing is dropped (a drop is cheaper than an event and
  * would flatter the figure): the string table takes a quarter of the file.
@@ -141,9 +136,7 @@ int main(int argc, char **argv)
 	uint32_t str;
 	int r;
 
-	snprintf(root, sizeof(root), "%s/bench-trace.XXXXXX",
-	        getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-	if (n == 0 || !mkdtemp(root))
+	if (n == 0 || test_root_make(root, sizeof(root), "bench-trace") < 0)
 		return 1;
 
 	off = ns_per_event(n, 0);
@@ -169,7 +162,7 @@ int main(int argc, char **argv)
 		return 1;
 	on2 = ns_per_event_threads(n, 2);
 	smf_trace_close();
-	(void)nftw(root, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	(void)test_root_remove(root);
 
 	printf("trace recorder, %llu events           ns/event  goal\n", (unsigned long long)n);
 	printf("  disabled                            %8.2f\n", off);

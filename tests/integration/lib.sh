@@ -2,11 +2,12 @@
 #
 # THE MODEL
 #
-# Every test gets a private root (mktemp -d, mode 0755 so that an unprivileged peer can reach the
-# socket), one svc.configd serving it, and SMF_ROOT pointing at it for every client it runs.
-# Readiness is the appearance of the socket ($ROOT/etc/svc/volatile/repository_door), polled
-# against a deadline: configd creates it only once it serves.  An EXIT trap kills whatever
-# configd is still running and removes the root, so a failing test never leaves a daemon behind.
+# Every test gets a private root (tools/sandbox.sh: mktemp -d, mode 0755 so that an unprivileged
+# peer can reach the socket), one svc.configd serving it, and SMF_ROOT pointing at it for every
+# client it runs.  Readiness is the appearance of the socket ($ROOT/etc/svc/volatile/
+# repository_door), polled against a deadline: configd creates it only once it serves.  An EXIT
+# trap kills whatever configd is still running and removes the root, so a failing test never
+# leaves a daemon behind (KEEP_SANDBOX=1 keeps the root of a failed test).
 #
 # Programs come from meson through the environment: SVC_CONFIGD, SVCCFG, SVCPROP, REPODUMP (a
 # libscf dump of the whole repository, used to show that a refused command changed nothing).
@@ -16,14 +17,12 @@
 
 set -euo pipefail
 
-# Generous for the sanitizer build on a loaded 2-core machine; the poll returns as soon as ready.
-READY_DEADLINE_S=${READY_DEADLINE_S:-20}
-
-ROOT=""
-DOOR=""
-CONFIGD_PID=""
-CONFIGD_LOG=""
 TEST_NAME=$(basename "${0%.sh}")
+SANDBOX_NAME=$TEST_NAME
+# A daemon still running when a test ends has nothing left to do: SIGKILL, the quickest.
+SANDBOX_STOP_SIGNAL=KILL
+SANDBOX_KEEP=${KEEP_SANDBOX:+failure}
+source "$(dirname "${BASH_SOURCE[0]}")/../../tools/sandbox.sh"
 
 log() { echo "[$TEST_NAME] $*" >&2; }
 
@@ -35,6 +34,9 @@ fail() {
 	fi
 	exit 1
 }
+
+# Every failure of the sandbox (a daemon that is not ready, not stopped) is a test failure.
+sandbox_fail() { fail "$*"; }
 
 skip() {
 	echo "[$TEST_NAME] SKIP: $*" >&2
@@ -50,81 +52,20 @@ need_var() {
 }
 
 # ---------------------------------------------------------------------------------------------
-# Sandbox
-
-sandbox_cleanup() {
-	local rc=$?
-	if [ -n "$CONFIGD_PID" ] && kill -0 "$CONFIGD_PID" 2>/dev/null; then
-		kill -KILL "$CONFIGD_PID" 2>/dev/null || true
-		wait "$CONFIGD_PID" 2>/dev/null || true
-	fi
-	if [ -n "$ROOT" ] && [ -d "$ROOT" ]; then
-		if [ "$rc" -ne 0 ] && [ "$rc" -ne 77 ] && [ -n "${KEEP_SANDBOX:-}" ]; then
-			echo "[$TEST_NAME] sandbox kept: $ROOT" >&2
-		else
-			rm -rf "$ROOT"
-		fi
-	fi
-	exit "$rc"
-}
+# Sandbox (tools/sandbox.sh)
 
 sandbox_create() {
 	need_var SVC_CONFIGD
-	ROOT=$(mktemp -d "${TMPDIR:-/tmp}/minismf-test.XXXXXX")
-	chmod 0755 "$ROOT"
-	DOOR="$ROOT/etc/svc/volatile/repository_door"
-	CONFIGD_LOG="$ROOT/svc.configd.log"
-	export SMF_ROOT="$ROOT"
-	trap sandbox_cleanup EXIT
-	trap 'exit 130' INT TERM
+	sandbox_new minismf-test
 }
 
-door_inode() { stat -c %i "$DOOR" 2>/dev/null || echo none; }
-
-# Waits for the socket of the configd whose pid is $1 (a socket other than the stale one whose
-# inode is $2, if any); fails if configd dies first or the deadline passes.
-wait_for_door() {
-	local pid=$1 stale=${2:-none} deadline=$((SECONDS + READY_DEADLINE_S))
-	while [ ! -S "$DOOR" ] || [ "$(door_inode)" = "$stale" ]; do
-		kill -0 "$pid" 2>/dev/null || fail "svc.configd (pid $pid) exited before it was ready"
-		[ "$SECONDS" -lt "$deadline" ] ||
-			fail "svc.configd did not create $DOOR within ${READY_DEADLINE_S}s"
-		sleep 0.01
-	done
-}
-
-configd_start() {
-	# A socket left by a killed configd must not pass for the new one's.
-	local stale
-	stale=$(door_inode)
-	"$SVC_CONFIGD" --root "$ROOT" "$@" >>"$CONFIGD_LOG" 2>&1 &
-	CONFIGD_PID=$!
-	wait_for_door "$CONFIGD_PID" "$stale"
-}
+configd_start() { sandbox_start_configd "$@"; }
 
 # Stops configd with SIGTERM and requires a clean exit (status 0) within the deadline: a crash
 # or a sanitizer report at shutdown is a failure too.
-configd_stop() {
-	local pid=$CONFIGD_PID deadline=$((SECONDS + READY_DEADLINE_S)) rc=0
-	[ -n "$pid" ] || return 0
-	kill -TERM "$pid"
-	while kill -0 "$pid" 2>/dev/null; do
-		# A zombie still answers kill -0; wait reaps it below.
-		[ "$(awk '{print $3}' "/proc/$pid/stat" 2>/dev/null)" = Z ] && break
-		[ "$SECONDS" -lt "$deadline" ] ||
-			fail "svc.configd did not exit within ${READY_DEADLINE_S}s of SIGTERM"
-		sleep 0.01
-	done
-	wait "$pid" || rc=$?
-	CONFIGD_PID=""
-	[ "$rc" -eq 0 ] || fail "svc.configd exited with status $rc after SIGTERM (expected 0)"
-}
+configd_stop() { sandbox_stop configd; }
 
-configd_kill9() {
-	kill -KILL "$CONFIGD_PID"
-	wait "$CONFIGD_PID" 2>/dev/null || true
-	CONFIGD_PID=""
-}
+configd_kill9() { sandbox_kill configd; }
 
 configd_restart() {
 	configd_stop

@@ -40,9 +40,9 @@ if [ -z "$chrome" ] || ! [ -x "$chrome" ]; then
 	exit 77
 fi
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/test-report.XXXXXX")
-cleanup() { if [ "${KEEP_TMP:-0}" = 1 ]; then echo "kept $tmp"; else rm -rf "$tmp"; fi; }
-trap cleanup EXIT
+[ "${KEEP_TMP:-0}" != 1 ] || SANDBOX_KEEP=always
+source "$here/../../tools/sandbox.sh"
+sandbox_tmpdir tmp test-report
 
 fail() { echo "FAIL: $*"; exit 1; }
 

@@ -17,8 +17,8 @@ set -euo pipefail
 STRESS=${1:?usage: test-stress-deterministic.sh stress.sh BUILD}
 BUILD=${2:?usage: test-stress-deterministic.sh stress.sh BUILD}
 N=20
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/minismf-stress-test.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
+source "$(dirname "$0")/../../tools/sandbox.sh"
+sandbox_tmpdir tmp minismf-stress-test
 
 fail() {
 	echo "[stress-deterministic] FAIL: $*" >&2

@@ -4,8 +4,8 @@
 set -u
 
 : "${SVCTRACE:?}" "${TRACEGEN:?}"
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/svctrace-test.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
+source "$(dirname "$0")/../../tools/sandbox.sh"
+sandbox_tmpdir tmp svctrace-test
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
 

@@ -1,7 +1,7 @@
 /*
  * test-libscf.c: libscf against a real svc.configd.
  *
- * The group set-up makes a private root (mkdtemp), starts $SVC_CONFIGD --root ROOT and waits
+ * The group set-up makes a private root (test-root.h), starts $SVC_CONFIGD --root ROOT and waits
  * for it to serve: an inotify watch on the volatile directory and a pidfd on the daemon are
  * polled against a deadline, so the wait ends the moment the socket appears (or the daemon
  * dies), never after a fixed sleep.  The tests run in order on that one daemon, each in its
@@ -9,7 +9,6 @@
  * ones stop and restart the daemon.  The teardown kills configd and removes the root.
  */
 #include <fcntl.h>
-#include <ftw.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <poll.h>
@@ -33,6 +32,7 @@
 #include "libscf.h"
 #include "macro.h"
 #include "paths.h"
+#include "test-root.h"
 #include "timeutil.h"
 #include "unixsock.h"
 
@@ -173,27 +173,18 @@ static void kill_configd(void)
 	T.pid = -1;
 }
 
-static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	return remove(path);
-}
-
 static int group_teardown(void **state)
 {
 	stop_configd();
 	if (!getenv("KEEP_SANDBOX"))
-		nftw(T.root, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+		test_root_remove(T.root);
 	return 0;
 }
 
 static int group_setup(void **state)
 {
-	const char *tmp = getenv("TMPDIR");
-
-	snprintf(T.root, sizeof(T.root), "%s/minismf-libscf.XXXXXX", tmp && *tmp ? tmp : "/tmp");
-	if (!mkdtemp(T.root))
+	if (test_root_make(T.root, sizeof(T.root), "minismf-libscf") < 0)
 		return -1;
-	chmod(T.root, 0755);
 	snprintf(T.vol, sizeof(T.vol), "%s/%s", T.root, SMF_REL_VOLATILE_DIR);
 	if (start_configd() < 0) {
 		/* cmocka skips the group teardown when the set-up fails. */
@@ -292,14 +283,13 @@ static int denied_child(const char *root)
 
 static void test_handle_denied(void **state)
 {
-	char root[] = "/tmp/test-libscf-denied.XXXXXX";
+	char root[PATH_MAX];
 	_cleanup_free_ char *vol = NULL, *door = NULL;
 	_cleanup_close_ int lfd = -1;
 	int status;
 	pid_t pid;
 
-	assert_non_null(mkdtemp(root));
-	assert_int_equal(chmod(root, 0755), 0);
+	assert_int_equal(test_root_make(root, sizeof(root), "test-libscf-denied"), 0);
 	assert_true(smf_path(root, SMF_REL_VOLATILE_DIR, &vol) >= 0);
 	assert_true(smf_path(root, SMF_REL_DOOR, &door) >= 0);
 	assert_true(smf_mkdir_p(vol, 0755) >= 0);
@@ -313,7 +303,7 @@ static void test_handle_denied(void **state)
 	assert_int_equal(waitpid(pid, &status, 0), pid);
 	assert_true(WIFEXITED(status));
 	assert_int_equal(WEXITSTATUS(status), 0);
-	nftw(root, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+	test_root_remove(root);
 }
 
 static void test_entities(void **state)

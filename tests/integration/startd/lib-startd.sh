@@ -7,23 +7,19 @@
 # with svcprop from the restarter pg that only startd writes, polled with a deadline (never a
 # fixed sleep).  Each service's processes are identified by their process group (the
 # restarter/contract property) and by a sleep duration unique to this test run, so tests that
-# run in parallel never look at each other's processes.  The EXIT trap stops startd (SIGTERM:
-# it stops its services), kills whatever group a test saw, then lets lib.sh clean up.
+# run in parallel never look at each other's processes.  The EXIT trap kills startd, then
+# whatever group of this test's processes a test saw, then lets the sandbox (tools/sandbox.sh)
+# clean up.
 
 source "$(dirname "$0")/../lib.sh"
 
-STARTD_PID=""
-STARTD_LOG=""
 SEEN_PGIDS=""
 # A sleep duration no other test uses, so pgrep -f counts only this test's service processes.
 SLEEP_N=$((100000 + RANDOM * 7 + $$ % 7))
 
 startd_cleanup() {
 	local rc=$?
-	if [ -n "$STARTD_PID" ] && kill -0 "$STARTD_PID" 2>/dev/null; then
-		kill -KILL "$STARTD_PID" 2>/dev/null || true
-		wait "$STARTD_PID" 2>/dev/null || true
-	fi
+	sandbox_halt startd
 	local g left
 	# A passing test leaves no service process behind, whatever it did to startd.
 	left=$(ps -e -o pid=,comm=,args= | awk -v n="$SLEEP_N" '$2 == "sleep" && index($0, n)')
@@ -56,55 +52,22 @@ startd_cleanup() {
 		echo "--- svc.startd log (last 40 lines) ---" >&2
 		tail -n 40 "$STARTD_LOG" >&2
 	fi
-	return_rc() { return "$1"; }
-	if [ "$rc" -eq 0 ]; then
-		sandbox_cleanup
-	else
-		return_rc "$rc" || sandbox_cleanup
-	fi
+	sandbox_cleanup "$rc"
 }
 
 sandbox_startd() {
 	need_var SVC_STARTD SVCCFG SVCPROP
 	sandbox_start
-	STARTD_LOG="$ROOT/svc.startd.log"
 	trap startd_cleanup EXIT
 }
 
-# Starts startd and waits for its n-th "ready" line (n = starts so far).
-STARTD_STARTS=0
-startd_start() {
-	local deadline=$((SECONDS + READY_DEADLINE_S))
-	STARTD_STARTS=$((STARTD_STARTS + 1))
-	"$SVC_STARTD" --root "$ROOT" >>"$STARTD_LOG" 2>&1 &
-	STARTD_PID=$!
-	local n
-	while n=$(grep -c 'ready$' "$STARTD_LOG" 2>/dev/null); [ "${n:-0}" -lt "$STARTD_STARTS" ]; do
-		kill -0 "$STARTD_PID" 2>/dev/null || fail "svc.startd exited before it was ready"
-		[ "$SECONDS" -lt "$deadline" ] || fail "svc.startd not ready within ${READY_DEADLINE_S}s"
-		sleep 0.01
-	done
-}
+# Starts startd and waits for its "ready" line (tools/sandbox.sh).
+startd_start() { sandbox_start_startd; }
 
 # Stops startd with SIGTERM and requires exit status 0 within the deadline.
-startd_stop() {
-	local pid=$STARTD_PID deadline=$((SECONDS + READY_DEADLINE_S)) rc=0
-	kill -TERM "$pid"
-	while kill -0 "$pid" 2>/dev/null; do
-		[ "$(awk '{print $3}' "/proc/$pid/stat" 2>/dev/null)" = Z ] && break
-		[ "$SECONDS" -lt "$deadline" ] || fail "svc.startd did not exit within ${READY_DEADLINE_S}s of SIGTERM"
-		sleep 0.01
-	done
-	wait "$pid" || rc=$?
-	STARTD_PID=""
-	[ "$rc" -eq 0 ] || fail "svc.startd exited with status $rc after SIGTERM (expected 0)"
-}
+startd_stop() { sandbox_stop startd; }
 
-startd_kill9() {
-	kill -KILL "$STARTD_PID"
-	wait "$STARTD_PID" 2>/dev/null || true
-	STARTD_PID=""
-}
+startd_kill9() { sandbox_kill startd; }
 
 # rprop FMRI PROP: a restarter property's value ("" when absent).
 rprop() {
@@ -113,15 +76,11 @@ rprop() {
 
 # wait_state FMRI STATE: polls restarter/state (and next_state none) until it is STATE.
 wait_state() {
-	local fmri=$1 want=$2 deadline=$((SECONDS + ${3:-READY_DEADLINE_S})) s="" n=""
-	while :; do
-		s=$(rprop "$fmri" state)
-		n=$(rprop "$fmri" next_state)
-		[ "$s" = "$want" ] && [ "$n" = none ] && return 0
-		[ "$SECONDS" -lt "$deadline" ] ||
-			fail "$fmri: state '$s' (next '$n'), expected '$want' within the deadline"
-		sleep 0.01
-	done
+	local fmri=$1 want=$2 s="" n=""
+	wait_until 's=$(rprop "$fmri" state) n=$(rprop "$fmri" next_state)
+		[ "$s" = "$want" ] && [ "$n" = none ]' \
+		"$fmri: state '\$s' (next '\$n'), expected '$want' within the deadline" \
+		"${3:-$READY_DEADLINE_S}"
 }
 
 # make_instance NAME EXEC [MODEL [TIMEOUT [ENABLED]]]: svc:/test/NAME:default with a start
@@ -178,11 +137,8 @@ group_pids() {
 
 # wait_group_empty PGID: polls until the group has no live process.
 wait_group_empty() {
-	local g=$1 deadline=$((SECONDS + READY_DEADLINE_S))
-	while [ -n "$(group_pids "$g")" ]; do
-		[ "$SECONDS" -lt "$deadline" ] || fail "process group $g still has: $(group_pids "$g")"
-		sleep 0.01
-	done
+	local g=$1
+	wait_until '[ -z "$(group_pids "$g")" ]' "process group $g still has: \$(group_pids $g)"
 }
 
 # Live processes running "sleep $SLEEP_N" (this test's service processes).
@@ -196,32 +152,23 @@ sleeper_pids() {
 
 # wait_action_done FMRI NAME: startd deletes a request once it has acted on it.
 wait_action_done() {
-	local deadline=$((SECONDS + READY_DEADLINE_S))
-	while "$SVCPROP" -q -p "restarter_actions/$2" "$1" 2>/dev/null; do
-		[ "$SECONDS" -lt "$deadline" ] || fail "restarter_actions/$2 of $1 never handled"
-		sleep 0.01
-	done
+	local fmri=$1 pg_prop=restarter_actions/$2
+	wait_until '! "$SVCPROP" -q -p "$pg_prop" "$fmri" 2>/dev/null' "$pg_prop of $1 never handled"
 }
 
 # wait_restarted FMRI PROP OLD WHAT: polls until restarter/PROP of FMRI is no longer OLD, the
 # instance is online and exactly one service process runs; fails with WHAT plus the state.
 wait_restarted() {
-	local deadline=$((SECONDS + READY_DEADLINE_S))
-	while [ "$(rprop "$1" "$2")" = "$3" ] || [ "$(rprop "$1" state)" != online ] ||
-		[ "$(count_sleepers)" -ne 1 ]; do
-		[ "$SECONDS" -lt "$deadline" ] || fail "$4: state $(rprop "$1" state)"
-		sleep 0.01
-	done
+	local fmri=$1 prop=$2 old=$3
+	wait_until '[ "$(rprop "$fmri" "$prop")" != "$old" ] && [ "$(rprop "$fmri" state)" = online ] &&
+		[ "$(count_sleepers)" -eq 1 ]' "$4: state \$(rprop $1 state)"
 }
 
 # wait_sleepers N: polls until exactly N service processes run "sleep $SLEEP_N".  "online" comes
 # when the service's process is forked (wait model) or its start method has exited (contract
 # model, the sleeper backgrounded): in both the child may not have exec'd sleep yet.
 wait_sleepers() {
-	local deadline=$((SECONDS + READY_DEADLINE_S))
-	while [ "$(count_sleepers)" -ne "$1" ]; do
-		[ "$SECONDS" -lt "$deadline" ] ||
-			fail "$(count_sleepers) service processes, not $1, after ${READY_DEADLINE_S}s"
-		sleep 0.01
-	done
+	local want=$1
+	wait_until '[ "$(count_sleepers)" -eq "$want" ]' \
+		"\$(count_sleepers) service processes, not $want, after ${READY_DEADLINE_S}s"
 }

@@ -293,11 +293,8 @@ case_actions() {
 	log "restart: a new contract, the old group gone"
 	action $CT restart
 	wait_action_done $CT restart
-	local deadline=$((SECONDS + READY_DEADLINE_S))
-	while [ "$(rprop $CT contract)" = "$g" ] || [ "$(rprop $CT state)" != online ]; do
-		[ "$SECONDS" -lt "$deadline" ] || fail "not restarted: $(rprop $CT state)"
-		sleep 0.01
-	done
+	wait_until '[ "$(rprop $CT contract)" != "$g" ] && [ "$(rprop $CT state)" = online ]' \
+		"not restarted: \$(rprop $CT state)"
 	wait_group_empty "$g"
 	g=$(rprop $CT contract)
 	SEEN_PGIDS="$SEEN_PGIDS $g"
@@ -359,15 +356,9 @@ case_lost_configd() {
 	wait_state $CT online
 	SEEN_PGIDS="$SEEN_PGIDS $(rprop $CT contract)"
 	configd_kill9
-	local deadline=$((SECONDS + READY_DEADLINE_S)) rc=0
-	while kill -0 "$STARTD_PID" 2>/dev/null &&
-		[ "$(awk '{print $3}' "/proc/$STARTD_PID/stat" 2>/dev/null)" != Z ]; do
-		[ "$SECONDS" -lt "$deadline" ] || fail "startd still runs without a repository"
-		sleep 0.01
-	done
-	wait "$STARTD_PID" || rc=$?
+	sandbox_reap "$STARTD_PID" "startd still runs without a repository"
 	STARTD_PID=""
-	assert_eq 1 "$rc" "startd's exit status without a repository"
+	assert_eq 1 "$SANDBOX_STATUS" "startd's exit status without a repository"
 	assert_eq 0 "$(count_sleepers)" "service processes left behind"
 }
 
@@ -407,28 +398,19 @@ EOT
 case_mid_start() {
 	startd_start
 	make_instance ms "/bin/sh -c 'sleep $SLEEP_N & sleep 1$SLEEP_N'" contract 600 true
-	local I=svc:/test/ms:default g deadline=$((SECONDS + READY_DEADLINE_S))
+	local I=svc:/test/ms:default g
 	# The start method runs (and never ends by itself): offline, on its way to online.
-	while [ "$(rprop $I next_state)" != online ] || [ "$(count_sleepers)" -ne 1 ]; do
-		[ "$SECONDS" -lt "$deadline" ] || fail "start method not running"
-		sleep 0.01
-	done
+	wait_until '[ "$(rprop $I next_state)" = online ] && [ "$(count_sleepers)" -eq 1 ]' \
+		"start method not running"
 	g=$(ps -o pgid= -p "$(sleeper_pids)" | tr -d ' ')
 	SEEN_PGIDS="$SEEN_PGIDS $g"
 	assert_eq "$g" "$(rprop $I contract)" "the group recorded while start runs"
 	startd_kill9
 	startd_start
-	deadline=$((SECONDS + READY_DEADLINE_S))
-	until grep -q "svc:/test/ms:default: stopping leftover process group $g" "$STARTD_LOG"; do
-		[ "$SECONDS" -lt "$deadline" ] || fail "the leftover group was not stopped"
-		sleep 0.01
-	done
+	wait_until 'grep -q "svc:/test/ms:default: stopping leftover process group $g" "$STARTD_LOG"' \
+		"the leftover group was not stopped"
 	wait_group_empty "$g"
-	deadline=$((SECONDS + READY_DEADLINE_S))
-	while [ "$(count_sleepers)" -ne 1 ]; do
-		[ "$SECONDS" -lt "$deadline" ] || fail "service not started again"
-		sleep 0.01
-	done
+	wait_until '[ "$(count_sleepers)" -eq 1 ]' "service not started again"
 	SEEN_PGIDS="$SEEN_PGIDS $(ps -o pgid= -p "$(sleeper_pids)" | tr -d ' ')"
 	startd_stop
 	assert_eq 0 "$(count_sleepers)" "service processes after SIGTERM"
@@ -572,11 +554,9 @@ starts() {
 
 # wait_starts NAME N: polls until the start method of NAME ran N times and it is online.
 wait_starts() {
-	local deadline=$((SECONDS + READY_DEADLINE_S))
-	while [ "$(starts "$1")" -lt "$2" ]; do
-		[ "$SECONDS" -lt "$deadline" ] || fail "$1 started $(starts "$1") times, expected $2"
-		sleep 0.01
-	done
+	local name=$1 want=$2
+	wait_until '[ "$(starts "$name")" -ge "$want" ]' \
+		"$name started \$(starts $name) times, expected $want"
 	wait_state "svc:/test/$1:default" online
 }
 
@@ -693,13 +673,10 @@ case_cgroup() {
 	log "a daemon whose child calls setsid leaves the process group, not the cgroup"
 	make_instance esc "/bin/sh -c 'setsid sleep $SLEEP_N & sleep $SLEEP_N & echo started'" contract 10 true
 	wait_state $E online
-	local g deadline=$((SECONDS + READY_DEADLINE_S))
+	local g
 	g=$(rprop $E contract)
 	SEEN_PGIDS="$SEEN_PGIDS $g"
-	while [ "$(count_sleepers)" -lt 2 ]; do
-		[ "$SECONDS" -lt "$deadline" ] || fail "the service's two processes did not appear"
-		sleep 0.01
-	done
+	wait_until '[ "$(count_sleepers)" -ge 2 ]' "the service's two processes did not appear"
 	local p escaped=0
 	for p in $(sleeper_pids); do
 		[ "$(ps -o pgid= -p "$p" | tr -d ' ')" = "$g" ] || escaped=$((escaped + 1))

@@ -155,11 +155,7 @@ case_actions() {
 	assert_eq 2 "$("$SVCPROP" -s running -p config/v $CT)" "running after refresh"
 	wait_action_done $CT refresh
 	# startd deletes the request when it queues it; the method runs after, in the worker.
-	local deadline=$((SECONDS + READY_DEADLINE_S))
-	until [ -e "$ROOT/refreshed" ]; do
-		[ "$SECONDS" -lt "$deadline" ] || fail "the refresh method did not run"
-		sleep 0.01
-	done
+	wait_until '[ -e "$ROOT/refreshed" ]' "the refresh method did not run"
 
 	log "mark maintenance, clear"
 	ok "$SVCADM" mark maintenance ct
@@ -288,11 +284,9 @@ case_bad_input() {
 
 # wait_prop FMRI PG/PROP VALUE: polls the current value until it is VALUE.
 wait_prop() {
-	local deadline=$((SECONDS + READY_DEADLINE_S))
-	until [ "$("$SVCPROP" -c -p "$2" "$1" 2>/dev/null)" = "$3" ]; do
-		[ "$SECONDS" -lt "$deadline" ] || fail "$1: $2 never became $3"
-		sleep 0.01
-	done
+	local fmri=$1 prop=$2 want=$3
+	wait_until '[ "$("$SVCPROP" -c -p "$prop" "$fmri" 2>/dev/null)" = "$want" ]' \
+		"$fmri: $prop never became $want"
 }
 
 case_other_entity() {
@@ -307,11 +301,7 @@ case_other_entity() {
 	# Disable only once startd runs the start method (offline, next online): a disable that
 	# startd reads before it has acted on the enable means no start at all, so no reader of
 	# the fifo, and the "echo go" below would block until the test's timeout.
-	local deadline=$((SECONDS + READY_DEADLINE_S))
-	until [ "$(rprop $S next_state)" = online ]; do
-		[ "$SECONDS" -lt "$deadline" ] || fail "$S: the start method never began"
-		sleep 0.01
-	done
+	wait_until '[ "$(rprop $S next_state)" = online ]' "$S: the start method never began"
 	ok "$SVCADM" disable slow
 	wait "$bg" || rc=$?
 	RC=$rc OUT="" ERR=$(cat "$ROOT/bg.err")

@@ -273,7 +273,7 @@ case_off() {
 }
 
 case_notify_delay() {
-	local I=svc:/test/nd:default f F n deadline
+	local I=svc:/test/nd:default f F n
 	export SMF_TRACE=1
 	# The delay is configd's: restart it with the point set (startd is not up yet).
 	configd_stop
@@ -283,12 +283,9 @@ case_notify_delay() {
 	SVCCFG_IMPORT_NOWAIT=1 ok "$SVCCFG" import "$f"
 	F=$("$TRACEDUMP" --flow "$I")
 	# Poll the live trace until startd has heard of the instance's general pg.
-	deadline=$((SECONDS + READY_DEADLINE_S))
-	while dump_trace; [ -z "$(idx startd.notify_received "$F" "$I/:properties/general")" ]; do
-		[ "$SECONDS" -lt "$deadline" ] || fail "startd never received the general pg's notification:
-$(cat "$DUMP")"
-		sleep 0.05
-	done
+	wait_until 'dump_trace; [ -n "$(idx startd.notify_received "$F" "$I/:properties/general")" ]' \
+		"startd never received the general pg's notification:
+\$(cat \"\$DUMP\")"
 	stop_all
 	dump_trace
 	local commit sent recv d_sent d_recv

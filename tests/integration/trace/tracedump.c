@@ -32,24 +32,19 @@ typedef struct Line {
 typedef struct Dump {
 	Line *lines;
 	size_t n, cap;
-	char **strings; /* the current file's string table, by id */
+	char **strings; /* the current file's string table, by id (n_strings slots) */
 	size_t n_strings;
 } Dump;
 
 static int on_string(uint32_t id, const char *s, void *userdata)
 {
 	Dump *d = userdata;
+	size_t had = d->n_strings;
 
-	if (id >= d->n_strings) {
-		size_t n = (size_t)id * 2 + 16;
-		char **a = realloc(d->strings, n * sizeof(*a));
-
-		if (!a)
-			return -ENOMEM;
-		memset(a + d->n_strings, 0, (n - d->n_strings) * sizeof(*a));
-		d->strings = a;
-		d->n_strings = n;
-	}
+	if (GREEDY_REALLOC(d->strings, d->n_strings, (size_t)id + 1) < 0)
+		return -ENOMEM;
+	/* Ids may skip: a slot no string filled reads as NULL. */
+	memset(d->strings + had, 0, (d->n_strings - had) * sizeof(*d->strings));
 	free(d->strings[id]);
 	d->strings[id] = strdup(s);
 	return d->strings[id] ? 0 : -ENOMEM;
@@ -63,15 +58,8 @@ static int on_event(const struct smf_trace_record *rec, void *userdata)
 
 	if (!s && rec->str_id && rec->str_id < d->n_strings)
 		s = d->strings[rec->str_id];
-	if (d->n == d->cap) {
-		size_t cap = d->cap ? d->cap * 2 : 1024;
-		Line *a = realloc(d->lines, cap * sizeof(*a));
-
-		if (!a)
-			return -ENOMEM;
-		d->lines = a;
-		d->cap = cap;
-	}
+	if (GREEDY_REALLOC(d->lines, d->cap, d->n + 1) < 0)
+		return -ENOMEM;
 	l = &d->lines[d->n];
 	*l = (Line){.ns = rec->ns,
 	        .flow = rec->flow,

@@ -7,7 +7,6 @@
  * SQLite's page limit, a failure inside SQLite before any write; test-server makes write() itself
  * fail under a running daemon.
  */
-#include <ftw.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -23,6 +22,7 @@
 #include "paths.h"
 #include "pg-values.h"
 #include "strv.h"
+#include "test-root.h"
 
 typedef struct Fixture {
 	char root[64];
@@ -48,8 +48,7 @@ static int setup(void **state)
 	_cleanup_free_ char *vol = NULL;
 
 	assert_non_null(f);
-	strcpy(f->root, "/tmp/test-backend.XXXXXX");
-	assert_non_null(mkdtemp(f->root));
+	assert_int_equal(test_root_make(f->root, sizeof(f->root), "test-backend"), 0);
 	assert_int_equal(smf_path(f->root, SMF_REL_VOLATILE_DIR, &vol), 0);
 	assert_int_equal(smf_mkdir_p(vol, 0755), 0);
 	assert_int_equal(open_backend(f), 0);
@@ -62,17 +61,12 @@ static int setup(void **state)
 	return 0;
 }
 
-static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	return remove(path);
-}
-
 static int teardown(void **state)
 {
 	Fixture *f = *state;
 
 	backend_close(f->b);
-	nftw(f->root, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	test_root_remove(f->root);
 	free(f);
 	return 0;
 }

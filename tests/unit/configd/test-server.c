@@ -10,7 +10,6 @@
  * SIGTERM (exit status 0, which under ASan also means no leak).
  */
 #include <fcntl.h>
-#include <ftw.h>
 #include <poll.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -31,6 +30,7 @@
 
 #include "macro.h"
 #include "paths.h"
+#include "test-root.h"
 #include "timeutil.h"
 #include "unixsock.h"
 
@@ -48,11 +48,6 @@ typedef struct Daemon {
 	char door[128];
 	pid_t pid;
 } Daemon;
-
-static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	return remove(path);
-}
 
 /* Waits for pid with a deadline; returns its wait status or -1. */
 static int wait_exit(pid_t pid)
@@ -135,9 +130,7 @@ static pid_t spawn(const char *root, const char *extra, int *ret_status)
 
 static int daemon_start(Daemon *d, const char *extra)
 {
-	strcpy(d->root, "/tmp/test-server.XXXXXX");
-	assert_non_null(mkdtemp(d->root));
-	chmod(d->root, 0755);
+	assert_int_equal(test_root_make(d->root, sizeof(d->root), "test-server"), 0);
 	snprintf(d->door, sizeof(d->door), "%s/%s", d->root, SMF_REL_DOOR);
 	d->pid = spawn(d->root, extra, NULL);
 	assert_true(d->pid > 0);
@@ -171,7 +164,7 @@ static void daemon_stop(Daemon *d)
 	assert_true(WIFEXITED(status));
 	assert_int_equal(WEXITSTATUS(status), 0);
 	assert_int_equal(access(d->door, F_OK), -1);
-	nftw(d->root, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	test_root_remove(d->root);
 }
 
 static int setup(void **state)
@@ -877,12 +870,12 @@ static void test_umask(void **state)
  */
 static void test_connect_timeout(void **state)
 {
-	char dir[] = "/tmp/test-connect.XXXXXX", path[64];
+	char dir[64], path[80];
 	_cleanup_close_ int lfd = -1, first = -1, third = -1;
 	uint64_t start, took;
 	int fd;
 
-	assert_non_null(mkdtemp(dir));
+	assert_int_equal(test_root_make(dir, sizeof(dir), "test-connect"), 0);
 	snprintf(path, sizeof(path), "%s/door", dir);
 	lfd = smf_unix_listen(path, 0666, 0);
 	assert_true(lfd >= 0);
@@ -901,8 +894,7 @@ static void test_connect_timeout(void **state)
 	third = smf_unix_connect_timeout(path, DEADLINE_USEC);
 	assert_true(third >= 0);
 	assert_int_equal(smf_unix_connect_timeout("/nonexistent/door", DEADLINE_USEC), -ENOENT);
-	unlink(path);
-	rmdir(dir);
+	test_root_remove(dir);
 }
 
 int main(void)

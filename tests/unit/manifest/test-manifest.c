@@ -15,6 +15,7 @@
  */
 #include <errno.h>
 #include <ftw.h>
+#include <limits.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -31,6 +32,7 @@
 
 #include "manifest.h"
 #include "strv.h"
+#include "test-root.h"
 #include "writer.h"
 
 #define HEAD                                                                                       \
@@ -42,7 +44,7 @@
 #define SERVICE_OPEN "<service name='site/test' version='1' type='service'>\n"
 #define CLOSE "</service>\n</service_bundle>\n"
 
-static char tmpdir[] = "/tmp/test-manifest.XXXXXX";
+static char tmpdir[PATH_MAX];
 static char **corpus_files;
 
 /*
@@ -1377,17 +1379,12 @@ static void test_many_errors_are_capped(void **state)
 
 static int setup_tmp(void **state)
 {
-	return mkdtemp(tmpdir) ? 0 : -1;
-}
-
-static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	return remove(path);
+	return test_root_make(tmpdir, sizeof(tmpdir), "test-manifest");
 }
 
 static int teardown_tmp(void **state)
 {
-	return nftw(tmpdir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+	return test_root_remove(tmpdir);
 }
 
 int main(void)

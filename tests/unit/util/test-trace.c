@@ -4,7 +4,7 @@
  * the loss is counted; without SMF_TRACE nothing is created.
  */
 #include <errno.h>
-#include <ftw.h>
+#include <limits.h>
 #include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -22,23 +22,21 @@
 
 #include "hash.h"
 #include "macro.h"
+#include "test-root.h"
 #include "trace.h"
 
 #define THREADS 8
 #define PER_THREAD 100000
 #define EVENTS_PER_PAGE ((64 * 1024 - 64) / 32)
 
-static int rm_one(const char *p, const struct stat *st, int flag, struct FTW *ftw)
-{
-	return remove(p);
-}
-
 static int setup_root(void **state)
 {
-	char *root = strdup("/tmp/test-trace.XXXXXX");
+	char *root = malloc(PATH_MAX);
 
-	if (!root || !mkdtemp(root))
+	if (!root || test_root_make(root, PATH_MAX, "test-trace") < 0) {
+		free(root);
 		return -1;
+	}
 	*state = root;
 	return 0;
 }
@@ -46,7 +44,7 @@ static int setup_root(void **state)
 static int teardown_root(void **state)
 {
 	smf_trace_close();
-	(void)nftw(*state, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	(void)test_root_remove(*state);
 	free(*state);
 	return 0;
 }
