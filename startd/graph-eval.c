@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include "graph.h"
+#include "restarter.h"
 #include "libscf.h"
 #include "log.h"
 #include "macro.h"
@@ -161,18 +162,14 @@ static void target_add(target_t *t, const vertex_t *v)
 target_t graph_target(graph_t *g, const char *entity)
 {
 	target_t t = {};
+	const char *path;
 	struct stat st;
 	size_t n, it = 0;
 	vertex_t *v;
 
 	graph_assert_owner(g);
-	if (strneq(entity, "file:", 5)) {
-		const char *path = entity + 5;
-
-		if (strneq(path, "//localhost", 11))
-			path += 11;
-		else if (strneq(path, "//", 2))
-			path += 2;
+	path = restarter_file_dep_path(entity);
+	if (path) {
 		t.exists = t.up = stat(path, &st) == 0;
 		return t;
 	}

@@ -14,6 +14,7 @@
 #include "cli-resolve.h"
 #include "commands.h"
 #include "dependents.h"
+#include "restarter.h"
 #include "strv.h"
 
 /* 1 if fmri is a valid FMRI of an existing entity, 0 if not, < 0 (reported) on error. */
@@ -233,9 +234,9 @@ static int instance_may_run(svccfg_t *c, scf_handle_t *h, const char *inst)
 		return 0;
 	if (r < 0)
 		return svccfg_scf_error(c, r, inst);
-	p = scf_pg_property(pg, "state");
+	p = scf_pg_property(pg, SCF_PROPERTY_STATE);
 	r = p && scf_property_get_string(p, &state) >= 0 &&
-	        (streq(state, "online") || streq(state, "degraded"));
+	        restarter_state_is_up(restarter_state_from_string(state));
 	scf_pg_free(pg);
 	return r;
 }
