@@ -159,9 +159,13 @@ trap stress_cleanup EXIT
 echo "stress: sandbox: $ROOT"
 
 # Both daemons get the same SMF_DELAY and seed: each acts on the points of its own (configd.*,
-# startd.*) and never reaches the other's.
-SMF_DELAY_SEED=$seed SMF_DELAY=$delay sandbox_start_configd
-SMF_DELAY_SEED=$seed SMF_DELAY=$delay sandbox_start_startd
+# startd.*) and never reaches the other's.  Their trace files span both phases, and every
+# instance's worker thread in startd claims a 64 KiB page of its own: the default 256 MiB holds
+# about 3,000 of them, fewer than two phases import on a fast machine.  The file is sparse, so
+# only the pages used cost memory.
+daemon_trace_size=$((2 << 30))
+SMF_TRACE_SIZE=$daemon_trace_size SMF_DELAY_SEED=$seed SMF_DELAY=$delay sandbox_start_configd
+SMF_TRACE_SIZE=$daemon_trace_size SMF_DELAY_SEED=$seed SMF_DELAY=$delay sandbox_start_startd
 
 # ---------------------------------------------------------------------------------------------
 # The phases
