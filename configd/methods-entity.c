@@ -52,16 +52,24 @@ int method_list_instances(sd_bus_message *m, void *userdata, sd_bus_error *error
 	return reply_strv(m, l);
 }
 
+/* A write that names one entity: its FMRI, once the writer is allowed. */
+static int read_entity_write(
+        sd_bus_message *m, connection_t *c, sd_bus_error *error, const char *method, const char **fmri)
+{
+	int r = sd_bus_message_read(m, "s", fmri);
+
+	if (r < 0)
+		return r;
+	return auth_check_write(c, error, method, *fmri);
+}
+
 int method_add_service(sd_bus_message *m, void *userdata, sd_bus_error *error)
 {
 	connection_t *c = userdata;
 	const char *fmri;
 	int r;
 
-	r = sd_bus_message_read(m, "s", &fmri);
-	if (r < 0)
-		return r;
-	r = auth_check_write(c, error, "AddService", fmri);
+	r = read_entity_write(m, c, error, "AddService", &fmri);
 	if (r < 0)
 		return r;
 	r = backend_add_service(connection_backend(c), fmri);
@@ -79,10 +87,7 @@ int method_add_instance(sd_bus_message *m, void *userdata, sd_bus_error *error)
 	const char *fmri;
 	int r;
 
-	r = sd_bus_message_read(m, "s", &fmri);
-	if (r < 0)
-		return r;
-	r = auth_check_write(c, error, "AddInstance", fmri);
+	r = read_entity_write(m, c, error, "AddInstance", &fmri);
 	if (r < 0)
 		return r;
 	r = backend_create_instance(connection_backend(c), fmri, &canon, &rpg);
@@ -110,10 +115,7 @@ int method_delete(sd_bus_message *m, void *userdata, sd_bus_error *error)
 	size_t n = 0;
 	int r;
 
-	r = sd_bus_message_read(m, "s", &fmri);
-	if (r < 0)
-		return r;
-	r = auth_check_write(c, error, "Delete", fmri);
+	r = read_entity_write(m, c, error, "Delete", &fmri);
 	if (r < 0)
 		return r;
 	r = backend_delete_entity(connection_backend(c), fmri, &deleted, &n);

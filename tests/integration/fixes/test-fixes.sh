@@ -254,7 +254,6 @@ case_points() {
 }
 
 case_libscf() {
-	local E=svc:/system/early-manifest-import:default
 	ok "$SVCCFG" add t/w
 	ok "$NEWINST" wait svc:/t/w:a no-restarter
 	ok "$NEWINST" notify
@@ -266,15 +265,7 @@ case_libscf() {
 	ok "$NEWINST" wait svc:/t/w:c timeout 0.5
 	startd_stop
 	log "EMI offline: no wait"
-	# No general pg: startd never runs nor inserts this EMI, so it stays offline.
-	ok "$SVCCFG" -f /dev/stdin <<EOT
-add system/early-manifest-import
-select svc:/system/early-manifest-import
-add default
-select $E
-addpg restarter framework
-setprop restarter/state = astring: offline
-EOT
+	make_emi_offline
 	startd_start
 	ok "$NEWINST" wait svc:/t/w:d emi-pending
 	startd_stop
