@@ -20,6 +20,10 @@
  *   a changed or created pg gives one PgChanged, an original that is gone one PgDeleted (both,
  *   deleted first, when the batch deleted and re-created it), a pg created and deleted again
  *   nothing.  The caller sends them after the commit, in record order.
+ * - An instance an INSTANCE_ENSURE step creates is remembered too, in creation order; those
+ *   that still exist at the end are announced (InstanceAdded) before the pg signals.  With
+ *   configd-eager (backend_set_eager_restarter()) its restarter pg is created with it and has
+ *   a record like any pg the batch creates.
  *
  * Costs: a step is a few indexed statements on prepared (cached) statements; records are
  * found by hash, so a batch is linear in its steps and in the pgs it deletes.
@@ -48,6 +52,8 @@ typedef struct records {
 	pg_record_t **recs; /* first-touch order */
 	size_t n, cap;
 	hashmap_t *index; /* pg FMRI ("<entity>/:properties/<name>") -> its record */
+	char **added;     /* instances created, canonical, in creation order (NULL: none) */
+	size_t n_added;
 } records_t;
 
 static void record_free(pg_record_t *r)
@@ -66,6 +72,7 @@ static void records_clear(records_t *t)
 		record_free(t->recs[i]);
 	free(t->recs);
 	hashmap_free(t->index);
+	strv_free(t->added);
 	*t = (records_t){};
 }
 
@@ -140,17 +147,31 @@ static int lookup_kind(backend_t *b, const char *fmri, bool instance, entity_t *
 	return 0;
 }
 
+/* A new instance: remembered for InstanceAdded, its eager restarter pg recorded as created. */
+static int instance_created(batch_t *x, const char *canon, const scf_pg_t *rpg)
+{
+	pg_record_t *rec;
+
+	if (strv_extend_counted(&x->recs->added, &x->recs->n_added, canon) < 0)
+		return backend_oom(x->b);
+	return rpg ? record_touch(x->b, x->recs, canon, rpg->name, NULL, &rec) : 0;
+}
+
 static int step_entity_ensure(batch_t *x, bool instance)
 {
 	_cleanup_(entity_clear) entity_t e = {};
+	_cleanup_free_ char *canon = NULL;
+	_cleanup_backend_pg_ scf_pg_t *rpg = NULL;
 	int r = lookup_kind(x->b, x->step->fmri, instance, &e);
 
 	if (r != -SCF_ERROR_NOT_FOUND)
 		return r;
 	/* An instance's missing service is NOT_FOUND too; add_instance tells which. */
 	backend_clear_error(x->b);
-	return instance ? backend_add_instance(x->b, x->step->fmri)
-	                : backend_add_service(x->b, x->step->fmri);
+	if (!instance)
+		return backend_add_service(x->b, x->step->fmri);
+	r = backend_create_instance(x->b, x->step->fmri, &canon, &rpg);
+	return r < 0 ? r : instance_created(x, canon, rpg);
 }
 
 /* Finds the pg a step names; 1 found (*loc filled), 0 not. */
@@ -424,10 +445,38 @@ static int run_steps(backend_t *b, records_t *t, const backend_step_t *steps, si
 	return collect_events(b, t, out);
 }
 
+/* The instances created that exist at the end, in creation order, into *ret (strv). */
+static int collect_added(backend_t *b, const records_t *t, char ***ret)
+{
+	_cleanup_strv_free_ char **l = strv_new_empty();
+	size_t n = 0;
+
+	if (!l)
+		return backend_oom(b);
+	for (size_t i = 0; i < t->n_added; i++) {
+		int r = backend_entity_exists(b, t->added[i]);
+
+		if (r < 0)
+			return r;
+		if (r > 0 && !strv_contains(l, t->added[i]) &&
+		        strv_extend_counted(&l, &n, t->added[i]) < 0)
+			return backend_oom(b);
+	}
+	*ret = TAKE_PTR(l);
+	return 0;
+}
+
 int backend_batch(backend_t *b, const backend_step_t *steps, size_t n, backend_pg_event_t **ret,
         size_t *ret_n)
 {
+	return backend_batch_added(b, steps, n, ret, ret_n, NULL);
+}
+
+int backend_batch_added(backend_t *b, const backend_step_t *steps, size_t n,
+        backend_pg_event_t **ret, size_t *ret_n, char ***ret_added)
+{
 	_cleanup_(records_clear) records_t t = {};
+	_cleanup_strv_free_ char **added = NULL;
 	events_t out = {};
 	prepared_cmd_t **cmds = calloc(n + 1, sizeof(*cmds));
 	int r;
@@ -439,6 +488,8 @@ int backend_batch(backend_t *b, const backend_step_t *steps, size_t n, backend_p
 		r = backend_tx_begin(b);
 		if (r >= 0) {
 			r = run_steps(b, &t, steps, n, cmds, &out);
+			if (r >= 0 && ret_added)
+				r = collect_added(b, &t, &added);
 			if (r >= 0)
 				r = backend_tx_commit(b);
 			else
@@ -452,7 +503,13 @@ int backend_batch(backend_t *b, const backend_step_t *steps, size_t n, backend_p
 		backend_pg_events_free(out.ev, out.n);
 		return r;
 	}
+	if (ret_added && !added && !(added = strv_new_empty())) {
+		backend_pg_events_free(out.ev, out.n);
+		return backend_oom(b);
+	}
 	*ret = out.ev;
 	*ret_n = out.n;
+	if (ret_added)
+		*ret_added = TAKE_PTR(added);
 	return (int)n;
 }

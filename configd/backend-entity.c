@@ -7,12 +7,15 @@
  * "svc://localhost/network/ssh:default" are the same row.
  */
 #include <assert.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "backend-internal.h"
 #include "macro.h"
+#include "restarter.h"
 #include "strv.h"
+#include "timeutil.h"
 
 void entity_clear(entity_t *e)
 {
@@ -183,11 +186,66 @@ int backend_add_service(backend_t *b, const char *fmri)
 	return insert_entity(b, canon, 0);
 }
 
-int backend_add_instance(backend_t *b, const char *fmri)
+void backend_set_eager_restarter(backend_t *b, bool on)
+{
+	b->eager_restarter = on;
+}
+
+/*
+ * configd-eager: the restarter pg of the new instance canon, in its creating transaction, with
+ * what svc.startd's first sight writes (state uninitialized, next_state none, auxiliary_state
+ * insert_in_graph, state_timestamp now): non-persistent, at generation 1, as a pg a batch
+ * creates and fills.  The pg, without properties, in *ret.
+ */
+static int add_initial_restarter(backend_t *b, const char *canon, scf_pg_t **ret)
+{
+	_cleanup_(entity_clear) entity_t e = {};
+	_cleanup_(pg_loc_clear) pg_loc_t loc = {};
+	_cleanup_free_ char *where = NULL;
+	uint64_t now = now_realtime_usec();
+	const char *state[] = {restarter_state_to_string(RESTARTER_STATE_UNINIT)};
+	const char *next[] = {restarter_state_to_string(RESTARTER_STATE_NONE)};
+	const char *aux[] = {RESTARTER_AUX_INSERT_IN_GRAPH};
+	char ts[64];
+	const char *stamp[] = {ts};
+	const char *astring = scf_type_to_string(SCF_TYPE_ASTRING);
+	const backend_cmd_t cmds[] = {
+	        {SMF_CMD_SET, SCF_PROPERTY_STATE, astring, state, 1},
+	        {SMF_CMD_SET, SCF_PROPERTY_NEXT_STATE, astring, next, 1},
+	        {SMF_CMD_SET, SCF_PROPERTY_AUX_STATE, astring, aux, 1},
+	        {SMF_CMD_SET, SCF_PROPERTY_STATE_TIMESTAMP, scf_type_to_string(SCF_TYPE_TIME),
+	                stamp, 1},
+	};
+	prepared_cmd_t *p = NULL;
+	int r;
+
+	assert(b->tx_depth > 0);
+	snprintf(ts, sizeof(ts), "%llu.%06llu", (unsigned long long)(now / USEC_PER_SEC),
+	        (unsigned long long)(now % USEC_PER_SEC));
+	if (asprintf(&where, "%s/:properties/%s", canon, SCF_PG_RESTARTER) < 0)
+		return backend_oom(b);
+	r = backend_cmds_prepare(b, where, cmds, ELEMENTSOF(cmds), SMF_CMD_SET, &p);
+	if (r >= 0)
+		r = backend_add_pg(b, canon, SCF_PG_RESTARTER, SCF_GROUP_FRAMEWORK,
+		        SCF_PG_FLAG_NONPERSISTENT, NULL);
+	if (r >= 0)
+		r = backend_entity_lookup(b, canon, &e);
+	if (r >= 0 && (r = backend_pg_find(b, e.id, SCF_PG_RESTARTER, &loc)) == 0)
+		r = backend_fail(b, -SCF_ERROR_INTERNAL, "%s: the restarter pg vanished", canon);
+	for (size_t i = 0; r >= 0 && i < ELEMENTSOF(cmds); i++)
+		r = backend_cmd_apply(b, &loc, where, &p[i]);
+	backend_cmds_free(p, ELEMENTSOF(cmds));
+	if (r >= 0)
+		r = backend_pg_new(b, canon, SCF_PG_RESTARTER, &loc, ret);
+	return r < 0 ? r : 0;
+}
+
+int backend_create_instance(backend_t *b, const char *fmri, char **ret_canon, scf_pg_t **ret_rpg)
 {
 	_cleanup_(fmri_clearp) scf_fmri_t f = {};
 	_cleanup_free_ char *canon = NULL, *svc = NULL;
 	_cleanup_(entity_clear) entity_t parent = {};
+	_cleanup_backend_pg_ scf_pg_t *rpg = NULL;
 	scf_fmri_t sf;
 	int r;
 
@@ -202,7 +260,29 @@ int backend_add_instance(backend_t *b, const char *fmri)
 		return r;
 	if (r == 0)
 		return backend_fail(b, -SCF_ERROR_NOT_FOUND, "%s: no such service", svc);
-	return insert_entity(b, canon, parent.id);
+	if (!b->eager_restarter)
+		r = insert_entity(b, canon, parent.id);
+	else if ((r = backend_tx_begin(b)) >= 0) {
+		r = insert_entity(b, canon, parent.id);
+		if (r >= 0)
+			r = add_initial_restarter(b, canon, &rpg);
+		if (r >= 0)
+			r = backend_tx_commit(b);
+		else
+			backend_tx_rollback(b);
+	}
+	if (r < 0)
+		return r;
+	if (ret_canon)
+		*ret_canon = TAKE_PTR(canon);
+	if (ret_rpg)
+		*ret_rpg = TAKE_PTR(rpg);
+	return 0;
+}
+
+int backend_add_instance(backend_t *b, const char *fmri)
+{
+	return backend_create_instance(b, fmri, NULL, NULL);
 }
 
 int backend_entity_exists(backend_t *b, const char *fmri)

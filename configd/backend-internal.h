@@ -61,6 +61,8 @@ struct backend {
 	 * it between requests, backend_tx_depth()).
 	 */
 	unsigned tx_depth;
+	/* configd-eager: a new instance gets its restarter pg in the same transaction */
+	bool eager_restarter;
 	/* The one thread that may use the connection (SQLITE_OPEN_NOMUTEX): backend_open()'s. */
 	pthread_t thread;
 	sqlite3_stmt *stmts[_STMT_MAX][_DB_VARIANTS];

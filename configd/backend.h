@@ -62,6 +62,19 @@ int backend_list_services(backend_t *b, char ***ret);
 int backend_list_instances(backend_t *b, const char *service, char ***ret);
 int backend_add_service(backend_t *b, const char *fmri);
 int backend_add_instance(backend_t *b, const char *fmri);
+/*
+ * backend_add_instance() that also tells what it made: *ret_canon (if given) the instance's
+ * canonical FMRI; *ret_rpg (if given) the restarter pg created with it (configd-eager, see
+ * backend_set_eager_restarter()), NULL when none was.  Free with free(), backend_pg_free().
+ */
+int backend_create_instance(backend_t *b, const char *fmri, char **ret_canon, scf_pg_t **ret_rpg);
+/*
+ * configd-eager (svc.configd --eager): from now on every instance created (AddInstance, a
+ * Batch step) gets, in the same transaction, the restarter pg svc.startd would write at its
+ * first sight (state uninitialized, next_state none, auxiliary_state insert_in_graph,
+ * state_timestamp), non-persistent.  Off by default: the restarter pg is startd's.
+ */
+void backend_set_eager_restarter(backend_t *b, bool on);
 /* 1 exists, 0 does not. */
 int backend_entity_exists(backend_t *b, const char *fmri);
 /*
@@ -132,6 +145,13 @@ typedef struct backend_pg_event {
  */
 int backend_batch(backend_t *b, const backend_step_t *steps, size_t n, backend_pg_event_t **ret,
         size_t *ret_n);
+/*
+ * backend_batch() that also gives, in *ret_added (a strv, possibly empty, canonical, in
+ * creation order), the instances the batch created that still exist at its end: configd
+ * announces them (InstanceAdded) before the pg events.
+ */
+int backend_batch_added(backend_t *b, const backend_step_t *steps, size_t n,
+        backend_pg_event_t **ret, size_t *ret_n, char ***ret_added);
 void backend_pg_events_free(backend_pg_event_t *events, size_t n);
 
 /* Snapshots of an instance. */

@@ -56,6 +56,7 @@ struct connection {
 	uint64_t queued_signal_bytes; /* signals queued since the queue was last seen empty */
 	char **notify_names;          /* interests; NULL when none */
 	char **notify_types;
+	bool notify_instances; /* NotifyAddInstances: wants InstanceAdded */
 };
 
 struct configd {
@@ -65,6 +66,8 @@ struct configd {
 	char *door_path;
 	uid_t owner_uid; /* owner of the root directory: may write, as root may */
 	bool native;
+	/* --eager / SVC_CONFIGD_EAGER=1: a new instance gets its restarter pg (backend.h) */
+	bool eager;
 	int listen_fd;
 	sd_event_source *listen_source;
 	sd_event_source *accept_retry; /* resumes accepting after a shortage of fds or memory */
@@ -125,5 +128,7 @@ void notify_reset(connection_t *c);
 /* Sends PgChanged / PgDeleted for pg to every connection whose interests match. */
 void notify_pg_changed(configd_t *m, const scf_pg_t *pg);
 void notify_pg_deleted(configd_t *m, const scf_pg_t *pg);
+/* Sends InstanceAdded for the instance fmri to every connection that asked for it. */
+void notify_instance_added(configd_t *m, const char *fmri);
 
 #endif

@@ -59,7 +59,29 @@ static const daemon_args_spec_t args_spec = {
         .flag_name = "native",
         .flag_short = 'n',
         .flag_help = "no restarter will attach (building a repository)",
+        .flag2_name = "eager",
+        .flag2_short = 'e',
+        .flag2_help = "a new instance gets its restarter pg at once (also SVC_CONFIGD_EAGER=1)",
 };
+
+/*
+ * configd-eager (--eager, or SVC_CONFIGD_EAGER=1 in the environment): every instance created
+ * gets the restarter pg startd's first sight would write, in the same transaction
+ * (backend_set_eager_restarter(), docs/decisions.md).  Meaningless with --native, where no
+ * restarter will ever own that pg: ignored there.
+ */
+static bool eager_wanted(const configd_t *m)
+{
+	const char *e = getenv("SVC_CONFIGD_EAGER");
+
+	if (!args.flag2 && !(e && streq(e, "1")))
+		return false;
+	if (m->native) {
+		log_warning("--native: ignoring --eager (no restarter will own the restarter pg)");
+		return false;
+	}
+	return true;
+}
 
 /* Creates the volatile directory (and its parents) world-searchable, as the socket needs. */
 static int make_dirs(const configd_t *m)
@@ -187,11 +209,16 @@ static int run(configd_t *m)
 	r = setup_event(m);
 	if (r >= 0)
 		r = open_backend(m);
+	if (r >= 0) {
+		m->eager = eager_wanted(m);
+		backend_set_eager_restarter(m->backend, m->eager);
+	}
 	if (r >= 0)
 		r = server_start(m);
 	if (r < 0)
 		return r;
-	log_info("serving %s%s", m->root, m->native ? " (native: no restarter)" : "");
+	log_info("serving %s%s%s", m->root, m->native ? " (native: no restarter)" : "",
+	        m->eager ? " (eager: new instances get their restarter pg)" : "");
 	(void)sd_notify(0, "READY=1");
 	r = sd_event_loop(m->event);
 	(void)sd_notify(0, "STOPPING=1");

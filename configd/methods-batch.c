@@ -2,16 +2,19 @@
  * methods-batch.c: Batch, many steps in one repository transaction (backend-batch.c).
  *
  * The steps arrive as one array, so a whole manifest costs one round trip.  After the SQLite
- * commit, every pg the batch created or changed is traced (configd.commit, one event each),
- * then the reply goes, then the notifications the backend collected, in the order their pgs
- * were first touched, as for Commit.
+ * commit, every instance the batch created is traced (configd.instance_added) and every pg it
+ * created or changed (configd.commit, one event each), then the reply goes, then the
+ * notifications: InstanceAdded for each new instance, in creation order, then the pg
+ * signals the backend collected, in the order their pgs were first touched, as for Commit.
  */
 #include <errno.h>
 #include <stdlib.h>
 
+#include "delay.h"
 #include "macro.h"
 #include "methods.h"
 #include "probes.h"
+#include "strv.h"
 
 typedef struct step_list {
 	backend_step_t *steps;
@@ -73,6 +76,7 @@ static int read_steps(sd_bus_message *m, step_list_t *l)
 int method_batch(sd_bus_message *m, void *userdata, sd_bus_error *error)
 {
 	_cleanup_(step_list_clear) step_list_t l = {};
+	_cleanup_strv_free_ char **added = NULL;
 	connection_t *c = userdata;
 	backend_pg_event_t *ev = NULL;
 	size_t n_ev = 0;
@@ -88,16 +92,21 @@ int method_batch(sd_bus_message *m, void *userdata, sd_bus_error *error)
 	r = read_steps(m, &l);
 	if (r < 0)
 		return r;
-	applied = backend_batch(connection_backend(c), l.steps, l.n, &ev, &n_ev);
+	applied = backend_batch_added(connection_backend(c), l.steps, l.n, &ev, &n_ev, &added);
 	if (applied < 0)
 		return configd_backend_error(c, error, applied);
+	STRV_FOREACH (a, added)
+		probe_instance_added(*a);
 	for (size_t i = 0; i < n_ev; i++) {
 		if (ev[i].created)
 			probe_pg_created(&ev[i].pg);
 		if (!ev[i].deleted)
 			probe_pg_committed(&ev[i].pg);
 	}
+	smf_point(SMF_POINT_CONFIGD_COMMIT_AFTER);
 	r = sd_bus_reply_method_return(m, "u", (uint32_t)applied);
+	STRV_FOREACH (a, added)
+		notify_instance_added(c->configd, *a);
 	for (size_t i = 0; i < n_ev; i++)
 		if (ev[i].deleted)
 			notify_pg_deleted(c->configd, &ev[i].pg);

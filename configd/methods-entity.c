@@ -1,5 +1,14 @@
-/* methods-entity.c: services and instances over D-Bus. */
+/*
+ * methods-entity.c: services and instances over D-Bus.
+ *
+ * A new instance is traced (configd.instance_added) and announced (InstanceAdded, to the
+ * connections that asked) after its commit, as a pg change is; with configd-eager the
+ * restarter pg created in the same transaction follows as a created pg (configd.pg_created,
+ * configd.commit, PgChanged).
+ */
+#include "delay.h"
 #include "methods.h"
+#include "probes.h"
 #include "strv.h"
 
 int reply_strv(sd_bus_message *m, char **l)
@@ -43,32 +52,58 @@ int method_list_instances(sd_bus_message *m, void *userdata, sd_bus_error *error
 	return reply_strv(m, l);
 }
 
-static int add_entity(sd_bus_message *m, connection_t *c, sd_bus_error *error, bool instance)
+/* A write that names one entity: its FMRI, once the writer is allowed. */
+static int read_entity_write(
+        sd_bus_message *m, connection_t *c, sd_bus_error *error, const char *method, const char **fmri)
 {
-	const char *fmri;
-	int r;
+	int r = sd_bus_message_read(m, "s", fmri);
 
-	r = sd_bus_message_read(m, "s", &fmri);
 	if (r < 0)
 		return r;
-	r = auth_check_write(c, error, instance ? "AddInstance" : "AddService", fmri);
-	if (r < 0)
-		return r;
-	r = instance ? backend_add_instance(connection_backend(c), fmri)
-	             : backend_add_service(connection_backend(c), fmri);
-	if (r < 0)
-		return configd_backend_error(c, error, r);
-	return sd_bus_reply_method_return(m, NULL);
+	return auth_check_write(c, error, method, *fmri);
 }
 
 int method_add_service(sd_bus_message *m, void *userdata, sd_bus_error *error)
 {
-	return add_entity(m, userdata, error, false);
+	connection_t *c = userdata;
+	const char *fmri;
+	int r;
+
+	r = read_entity_write(m, c, error, "AddService", &fmri);
+	if (r < 0)
+		return r;
+	r = backend_add_service(connection_backend(c), fmri);
+	if (r < 0)
+		return configd_backend_error(c, error, r);
+	smf_point(SMF_POINT_CONFIGD_COMMIT_AFTER);
+	return sd_bus_reply_method_return(m, NULL);
 }
 
 int method_add_instance(sd_bus_message *m, void *userdata, sd_bus_error *error)
 {
-	return add_entity(m, userdata, error, true);
+	_cleanup_free_ char *canon = NULL;
+	_cleanup_backend_pg_ scf_pg_t *rpg = NULL;
+	connection_t *c = userdata;
+	const char *fmri;
+	int r;
+
+	r = read_entity_write(m, c, error, "AddInstance", &fmri);
+	if (r < 0)
+		return r;
+	r = backend_create_instance(connection_backend(c), fmri, &canon, &rpg);
+	if (r < 0)
+		return configd_backend_error(c, error, r);
+	probe_instance_added(canon);
+	if (rpg) {
+		probe_pg_created(rpg);
+		probe_pg_committed(rpg);
+	}
+	smf_point(SMF_POINT_CONFIGD_COMMIT_AFTER);
+	r = sd_bus_reply_method_return(m, NULL);
+	notify_instance_added(c->configd, canon);
+	if (rpg)
+		notify_pg_changed(c->configd, rpg);
+	return r;
 }
 
 int method_delete(sd_bus_message *m, void *userdata, sd_bus_error *error)
@@ -80,15 +115,13 @@ int method_delete(sd_bus_message *m, void *userdata, sd_bus_error *error)
 	size_t n = 0;
 	int r;
 
-	r = sd_bus_message_read(m, "s", &fmri);
-	if (r < 0)
-		return r;
-	r = auth_check_write(c, error, "Delete", fmri);
+	r = read_entity_write(m, c, error, "Delete", &fmri);
 	if (r < 0)
 		return r;
 	r = backend_delete_entity(connection_backend(c), fmri, &deleted, &n);
 	if (r < 0)
 		return configd_backend_error(c, error, r);
+	smf_point(SMF_POINT_CONFIGD_COMMIT_AFTER);
 	/* Reply first: the deleting client learns of success no later than any watcher. */
 	r = sd_bus_reply_method_return(m, NULL);
 	for (size_t i = 0; i < n; i++)

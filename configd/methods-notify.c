@@ -34,6 +34,15 @@ int method_notify_add_pg_type(sd_bus_message *m, void *userdata, sd_bus_error *e
 	return add_interest(m, userdata, error, true);
 }
 
+/* Instance creation is announced (InstanceAdded) only to the connections that call this. */
+int method_notify_add_instances(sd_bus_message *m, void *userdata, sd_bus_error *error)
+{
+	connection_t *c = userdata;
+
+	c->notify_instances = true;
+	return sd_bus_reply_method_return(m, NULL);
+}
+
 int method_notify_reset(sd_bus_message *m, void *userdata, sd_bus_error *error)
 {
 	notify_reset(userdata);

@@ -1,6 +1,7 @@
 /* methods-pg.c: property groups and transactions over D-Bus. */
 #include <stdlib.h>
 
+#include "delay.h"
 #include "macro.h"
 #include "methods.h"
 #include "probes.h"
@@ -99,6 +100,7 @@ int method_add_pg(sd_bus_message *m, void *userdata, sd_bus_error *error)
 		return configd_backend_error(c, error, r);
 	probe_pg_created(pg);
 	probe_pg_committed(pg);
+	smf_point(SMF_POINT_CONFIGD_COMMIT_AFTER);
 	r = sd_bus_reply_method_return(m, "t", pg->generation);
 	notify_pg_changed(c->configd, pg);
 	return r;
@@ -120,6 +122,7 @@ int method_delete_pg(sd_bus_message *m, void *userdata, sd_bus_error *error)
 	r = backend_delete_pg(connection_backend(c), entity, name, &pg);
 	if (r < 0)
 		return configd_backend_error(c, error, r);
+	smf_point(SMF_POINT_CONFIGD_COMMIT_AFTER);
 	r = sd_bus_reply_method_return(m, NULL);
 	notify_pg_deleted(c->configd, pg);
 	return r;
@@ -206,8 +209,10 @@ int method_commit(sd_bus_message *m, void *userdata, sd_bus_error *error)
 	 * Traced first (the instant the pg is there for everyone), then the reply, then the
 	 * watchers (even if the writer is gone): all after the commit.
 	 */
-	if (committed == BACKEND_COMMITTED)
+	if (committed == BACKEND_COMMITTED) {
 		probe_pg_committed(pg);
+		smf_point(SMF_POINT_CONFIGD_COMMIT_AFTER);
+	}
 	r = sd_bus_reply_method_return(m, "t", pg->generation);
 	if (committed == BACKEND_COMMITTED)
 		notify_pg_changed(c->configd, pg);

@@ -1,4 +1,5 @@
 /* methods-snapshot.c: snapshots and refresh over D-Bus.  They change no pg: no signal. */
+#include "delay.h"
 #include "methods.h"
 #include "strv.h"
 
@@ -34,6 +35,7 @@ static int snapshot_write(sd_bus_message *m, connection_t *c, sd_bus_error *erro
 	r = op(connection_backend(c), instance, name);
 	if (r < 0)
 		return configd_backend_error(c, error, r);
+	smf_point(SMF_POINT_CONFIGD_COMMIT_AFTER);
 	return sd_bus_reply_method_return(m, NULL);
 }
 
@@ -62,5 +64,6 @@ int method_refresh(sd_bus_message *m, void *userdata, sd_bus_error *error)
 	r = backend_refresh(connection_backend(c), instance);
 	if (r < 0)
 		return configd_backend_error(c, error, r);
+	smf_point(SMF_POINT_CONFIGD_COMMIT_AFTER);
 	return sd_bus_reply_method_return(m, NULL);
 }

@@ -41,11 +41,13 @@ static const sd_bus_vtable repository_vtable[] = {
         M("Refresh", "s", "", method_refresh),
         M("NotifyAddPgName", "s", "", method_notify_add_pg_name),
         M("NotifyAddPgType", "s", "", method_notify_add_pg_type),
+        M(SMF_BUS_METHOD_NOTIFY_ADD_INSTANCES, "", "", method_notify_add_instances),
         M("NotifyReset", "", "", method_notify_reset),
         M("RegisterRestarter", "", "", method_register_restarter),
         M("RestarterAttached", "", "b", method_restarter_attached),
         SD_BUS_SIGNAL(SMF_BUS_SIGNAL_PG_CHANGED, "ssst", 0),
         SD_BUS_SIGNAL(SMF_BUS_SIGNAL_PG_DELETED, "sss", 0),
+        SD_BUS_SIGNAL(SMF_BUS_SIGNAL_INSTANCE_ADDED, "s", 0),
         SD_BUS_VTABLE_END,
 };
 

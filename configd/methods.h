@@ -43,6 +43,7 @@ int method_refresh(sd_bus_message *m, void *userdata, sd_bus_error *error);
 /* methods-notify.c: notifications and the restarter registration */
 int method_notify_add_pg_name(sd_bus_message *m, void *userdata, sd_bus_error *error);
 int method_notify_add_pg_type(sd_bus_message *m, void *userdata, sd_bus_error *error);
+int method_notify_add_instances(sd_bus_message *m, void *userdata, sd_bus_error *error);
 int method_notify_reset(sd_bus_message *m, void *userdata, sd_bus_error *error);
 int method_register_restarter(sd_bus_message *m, void *userdata, sd_bus_error *error);
 int method_restarter_attached(sd_bus_message *m, void *userdata, sd_bus_error *error);

@@ -6,9 +6,10 @@
  * each connection with a matching interest.  Since everything runs on one thread and each
  * handler notifies right after its own commit, the signals of one connection are queued, and
  * therefore delivered, in commit order; a client that registered before a commit is always
- * told about it.  Every signal leaves through notify_send(), the one place where the trace point
- * (configd.notify_sent, once per connection) and the delay point configd.notify.before_send
- * sit.  The delay comes after the commit, its trace event and its reply, so it stretches
+ * told about it.  Every pg signal leaves through notify_send(), the one place where the trace
+ * point (configd.notify_sent, once per connection) and the delay point
+ * configd.notify.before_send sit; InstanceAdded (only to connections that asked for it, see
+ * notify_instance_added()) passes the same delay point and bounds.  The delay comes after the commit, its trace event and its reply, so it stretches
  * exactly the time a subscriber (startd) waits to hear of a change that already exists.
  *
  * A subscriber that does not read is not allowed to grow configd without bound: past
@@ -51,6 +52,7 @@ void notify_reset(connection_t *c)
 	strv_free(c->notify_names);
 	strv_free(c->notify_types);
 	c->notify_names = c->notify_types = NULL;
+	c->notify_instances = false;
 }
 
 static bool interested(const connection_t *c, const scf_pg_t *pg)
@@ -150,4 +152,45 @@ void notify_pg_changed(configd_t *m, const scf_pg_t *pg)
 void notify_pg_deleted(configd_t *m, const scf_pg_t *pg)
 {
 	notify_all(m, pg, true);
+}
+
+/*
+ * InstanceAdded, to the connections that asked (NotifyAddInstances): the same rules as a pg
+ * signal (the delay point, the bound on a subscriber that does not read, a connection dropped
+ * rather than a signal skipped), with the instance FMRI as its one argument.  Not traced per
+ * connection: the creation itself is (configd.instance_added, methods-*.c).
+ */
+static void notify_send_instance(connection_t *c, const char *fmri)
+{
+	_cleanup_(sd_bus_message_unrefp) sd_bus_message *msg = NULL;
+	uint64_t bytes = NOTIFY_HEADER_BYTES + strlen(fmri) + 8;
+	int r;
+
+	if (too_far_behind(c, bytes)) {
+		connection_drop(c, "too many unread notifications");
+		return;
+	}
+	smf_point(SMF_POINT_CONFIGD_NOTIFY_BEFORE_SEND);
+	r = sd_bus_message_new_signal(
+	        c->bus, &msg, SMF_BUS_PATH, SMF_BUS_INTERFACE, SMF_BUS_SIGNAL_INSTANCE_ADDED);
+	if (r >= 0)
+		r = sd_bus_message_append(msg, "s", fmri);
+	if (r >= 0)
+		r = sd_bus_send(c->bus, msg, NULL);
+	if (r >= 0) {
+		c->queued_signal_bytes += bytes;
+		connection_update(c);
+		return;
+	}
+	log_warning_errno(r,
+	        "connection %llu (pid %d): cannot queue a notification for %s; closing it",
+	        (unsigned long long)c->id, (int)c->pid, fmri);
+	connection_drop(c, "notification undeliverable");
+}
+
+void notify_instance_added(configd_t *m, const char *fmri)
+{
+	for (connection_t *c = m->connections; c; c = c->next)
+		if (!c->defer_free && c->notify_instances)
+			notify_send_instance(c, fmri);
 }

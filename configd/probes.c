@@ -53,3 +53,8 @@ void probe_notify_sent(const scf_pg_t *pg)
 	SMF_PROBE(notify_sent, SMF_TRACE_CONFIGD_NOTIFY_SENT, entity_flow(pg->entity),
 	        pg_fmri(pg, buf, sizeof(buf)));
 }
+
+void probe_instance_added(const char *fmri)
+{
+	SMF_PROBE(instance_added, SMF_TRACE_CONFIGD_INSTANCE_ADDED, entity_flow(fmri), fmri);
+}

@@ -26,4 +26,10 @@ void probe_pg_created(const scf_pg_t *pg);
 /* configd.notify_sent: one notification about pg was queued on one connection. */
 void probe_notify_sent(const scf_pg_t *pg);
 
+/*
+ * configd.instance_added: the instance fmri (canonical) was created and SQLite has committed
+ * it; call before the reply and before notify_instance_added(), as probe_pg_committed().
+ */
+void probe_instance_added(const char *fmri);
+
 #endif

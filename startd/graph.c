@@ -4,10 +4,16 @@
  * The graph learns about the repository from the repository thread (pg changed/deleted) and
  * about states from the instance workers (GE_STATE); it reads what it needs into the vertices
  * with its own handle and leaves every decision to graph-eval.c, whose only output is restarter
- * events.  On first sight of an instance it queues RE_INSERT and then RE_ENABLE or RE_DISABLE
- * (general_ovr/enabled, else general/enabled); the restarter pg is written later, by the
- * instance's worker: the window between the instance's creation and that write is the race
- * this project studies.
+ * events.  On first sight of an instance (first_sight(): configd's InstanceAdded, a pg
+ * notification, or a scan), in illumos' order:
+ * - an instance with a general pg of its own gets a vertex: the graph queues RE_INSERT and then
+ *   RE_ENABLE or RE_DISABLE (general_ovr/enabled, else general/enabled); the restarter pg is
+ *   written later, by the instance's worker: the window between the instance's creation and
+ *   that write is the race this project studies;
+ * - one without general (svccfg add, a libscf program) gets no vertex, but gets its
+ *   uninitialized restarter pg here, at once, if it has none (illumos' configure_vertex writes
+ *   it before it reads general), so that a creator waiting for the pg (svccfg add) has an end
+ *   to its wait; it is inserted once its general pg is written.
  *
  * After every state report or configuration change the graph re-evaluates (graph_evaluate()).
  * Administrative actions (restarter_actions) are handed to the instance once each and deleted;
@@ -20,6 +26,7 @@
 
 #include "delay.h"
 #include "graph.h"
+#include "instance.h"
 #include "log.h"
 #include "macro.h"
 #include "probes.h"
@@ -128,16 +135,11 @@ static void read_deps(graph_thread_t *gt, vertex_t *v)
 
 static void process_actions(graph_thread_t *gt, vertex_t *v);
 
-/* First sight of an instance: insert it if it has a general pg of its own. */
-static void maybe_insert(graph_thread_t *gt, const char *fmri)
+/* An instance with a general pg of its own and no vertex yet: into the graph. */
+static void insert(graph_thread_t *gt, const char *fmri)
 {
-	_cleanup_(scf_pg_freep) scf_pg_t *pg = NULL;
 	vertex_t *v;
 
-	if (graph_vertex_get(&gt->graph, fmri))
-		return;
-	if (scf_pg_get(gt->h, fmri, SCF_PG_GENERAL, NULL, 0, &pg) < 0)
-		return;
 	if (graph_vertex_add(&gt->graph, fmri, &v) < 0) {
 		log_error("%s: out of memory, not inserted", fmri);
 		return;
@@ -149,6 +151,33 @@ static void maybe_insert(graph_thread_t *gt, const char *fmri)
 	(void)restarter_enqueue(gt->m, RE_INSERT, fmri, 0);
 	graph_send_enabled(&gt->graph, v);
 	process_actions(gt, v);
+}
+
+/* First sight of an instance that has no vertex (see the top of this file). */
+static void first_sight(graph_thread_t *gt, const char *fmri)
+{
+	_cleanup_(scf_pg_freep) scf_pg_t *general = NULL, *rpg = NULL;
+	int r;
+
+	if (graph_vertex_get(&gt->graph, fmri))
+		return;
+	r = scf_pg_get(gt->h, fmri, SCF_PG_GENERAL, NULL, 0, &general);
+	if (r >= 0) {
+		probe_first_sight(fmri, "insert");
+		insert(gt, fmri);
+		return;
+	}
+	if (r != -SCF_ERROR_NOT_FOUND)
+		return;
+	r = scf_pg_get(gt->h, fmri, SCF_PG_RESTARTER, NULL, 0, &rpg);
+	if (r != -SCF_ERROR_NOT_FOUND) {
+		/* Written already: by startd (seen before), or by configd-eager. */
+		probe_first_sight(fmri, r >= 0 ? "present" : "error");
+		return;
+	}
+	probe_first_sight(fmri, "write");
+	smf_point(SMF_POINT_STARTD_RESTARTER_BEFORE_PG_WRITE);
+	(void)rpg_write_initial(gt->h, fmri);
 }
 
 /* restarter_actions properties (integer timestamps written by svcadm), in processing order. */
@@ -274,7 +303,7 @@ static void pg_event(graph_thread_t *gt, const event_t *e)
 	v = graph_vertex_get(&gt->graph, e->fmri);
 	if (!v) {
 		if (!deleted)
-			maybe_insert(gt, e->fmri);
+			first_sight(gt, e->fmri);
 		return;
 	}
 	if (deleted && scf_entity_exists(gt->h, e->fmri) == 0) {
@@ -300,7 +329,7 @@ static void scan(graph_thread_t *gt, bool first)
 	if (r < 0)
 		log_error("cannot list instances: %s", scf_handle_errmsg(gt->h));
 	STRV_FOREACH (f, l)
-		maybe_insert(gt, *f);
+		first_sight(gt, *f);
 	if (first)
 		sem_post(&gt->m->scanned);
 }
@@ -359,6 +388,10 @@ static void *graph_main(void *userdata)
 		case GE_PG_CHANGED:
 		case GE_PG_DELETED:
 			pg_event(gt, e);
+			break;
+		case GE_INSTANCE_ADDED:
+			if (e->fmri)
+				first_sight(gt, e->fmri);
 			break;
 		case GE_STATE:
 			state_event(gt, e);

@@ -70,8 +70,13 @@ static void report(instance_t *i)
 	(void)event_queue_push(&i->m->graph_q, GE_STATE, i->fmri, i->aux, NULL, i->state, NULL);
 }
 
-static int commit_full(instance_t *i, restarter_instance_state_t state,
-        restarter_instance_state_t next, const char *aux, bool pids)
+/*
+ * Commits a state to the restarter pg.  first: the first write of a new instance's pg, which
+ * handle_insert() delays at startd.restarter.before_pg_write; every later write passes
+ * startd.restarter.before_state_write here.
+ */
+static int write_state(instance_t *i, restarter_instance_state_t state,
+        restarter_instance_state_t next, const char *aux, bool pids, bool first)
 {
 	state_update_t u = {
 	        .state = state,
@@ -92,10 +97,18 @@ static int commit_full(instance_t *i, restarter_instance_state_t state,
 	i->state = state;
 	i->next_state = next;
 	i->aux = aux;
+	if (!first)
+		smf_point(SMF_POINT_STARTD_RESTARTER_BEFORE_STATE_WRITE);
 	r = rpg_write(i, &u);
 	if (next == RESTARTER_STATE_NONE)
 		report(i);
 	return r;
+}
+
+static int commit_full(instance_t *i, restarter_instance_state_t state,
+        restarter_instance_state_t next, const char *aux, bool pids)
+{
+	return write_state(i, state, next, aux, pids, false);
 }
 
 static int commit(instance_t *i, restarter_instance_state_t state, restarter_instance_state_t next,
@@ -200,15 +213,23 @@ static void handle_insert(instance_t *i)
 
 	r = scf_pg_get(i->h, i->fmri, SCF_PG_RESTARTER, NULL, 0, &pg);
 	if (r >= 0) {
+		/*
+		 * A pg startd did not write in this run: a predecessor's (recovered), or the
+		 * uninitialized one of the graph's first sight or of configd-eager.  recover()
+		 * takes "uninitialized" as a first sight: no contract to adopt or kill, the state
+		 * stays uninitialized until the enable or disable that follows, and the next
+		 * write is ours.
+		 */
 		recover(i, pg);
 	} else {
 		i->state = RESTARTER_STATE_UNINIT;
 		smf_point(SMF_POINT_STARTD_RESTARTER_BEFORE_PG_WRITE);
 		/* RACE WINDOW ENDS HERE */
-		(void)commit(i, RESTARTER_STATE_UNINIT, RESTARTER_STATE_NONE,
-		        RESTARTER_AUX_INSERT_IN_GRAPH);
-		log_info("%s: inserted, uninitialized", i->fmri);
+		(void)write_state(i, RESTARTER_STATE_UNINIT, RESTARTER_STATE_NONE,
+		        RESTARTER_AUX_INSERT_IN_GRAPH, false, true);
 	}
+	if (i->state == RESTARTER_STATE_UNINIT)
+		log_info("%s: inserted, uninitialized", i->fmri);
 	take_running_snapshot(i);
 	i->inserted = true;
 }

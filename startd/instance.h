@@ -74,6 +74,13 @@ typedef struct state_update {
  * writer, and only i's worker writes it).
  */
 int rpg_write(instance_t *i, const state_update_t *u);
+/*
+ * The graph thread's first sight of an instance that has no restarter pg and no general pg:
+ * the uninitialized pg (state uninitialized, next_state none, auxiliary_state
+ * insert_in_graph), over the graph's handle h, before the instance has a worker.  Failures are
+ * logged, except -SCF_ERROR_NOT_FOUND (the instance is gone).
+ */
+int rpg_write_initial(scf_handle_t *h, const char *fmri);
 
 /* method.c */
 typedef enum method_result {

@@ -25,6 +25,7 @@
 #include "cgroup.h"
 #include "context.h"
 #include "instance.h"
+#include "delay.h"
 #include "log.h"
 #include "macro.h"
 #include "paths.h"
@@ -311,6 +312,7 @@ int method_run(instance_t *i, const char *name, bool wait_model, method_result_t
 	if (exec_of(pg, &exec, &timeout) < 0)
 		return -ENOENT;
 	*res = METHOD_OK;
+	smf_point(SMF_POINT_STARTD_METHOD_BEFORE_START);
 	if (streq(exec, ":true") || streq(exec, ":kill")) {
 		probe_method_start(i->fmri, name);
 		if (streq(exec, ":kill"))

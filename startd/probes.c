@@ -113,3 +113,8 @@ void probe_method_exit(const char *fmri, const char *method, method_result_t res
 		snprintf(buf, sizeof(buf), "%s exit %d", method, code);
 	SMF_PROBE(method_exit, SMF_TRACE_STARTD_METHOD_EXIT, instance_flow(fmri), buf);
 }
+
+void probe_first_sight(const char *fmri, const char *what)
+{
+	SMF_PROBE(first_sight, SMF_TRACE_STARTD_FIRST_SIGHT, instance_flow(fmri), what);
+}

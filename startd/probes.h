@@ -28,6 +28,13 @@ void probe_state_change(
 void probe_method_start(const char *fmri, const char *method);
 void probe_method_exit(const char *fmri, const char *method, method_result_t res, int code);
 
+/*
+ * startd.first_sight: the graph met an instance it has no vertex for; what it does: "insert"
+ * (it has general), "write" (no general, no restarter pg: the graph writes it), "present" (no
+ * general, a restarter pg already), "error".
+ */
+void probe_first_sight(const char *fmri, const char *what);
+
 /* The RE_* event's name as the trace writes it ("insert", "enable", ...). */
 const char *restarter_event_name(int type);
 

@@ -2,11 +2,15 @@
  * repo.c: the repository-event thread.
  *
  * It owns one handle subscribed to pg types "framework" (general, general_ovr, restarter,
- * restarter_actions) and "dependency", and turns each notification into a graph event, in
- * the order configd sent them.  It subscribes before the graph's first scan is queued, so an
- * instance created during start-up is seen by one or the other (the graph ignores the second
- * sight).  Changes to the restarter pg are startd's own writes and are dropped here (after
- * startd.notify_received is traced: every notification read is, whatever becomes of it).
+ * restarter_actions) and "dependency", and to the creation of instances (InstanceAdded, which
+ * illumos' configd does not send: an instance created with no pg, by svccfg add, would
+ * otherwise be seen only when a pg of it is written), and turns each notification into a graph
+ * event, in the order configd sent them.  It subscribes before the graph's first scan is
+ * queued, so an instance created during start-up is seen by one or the other (the graph
+ * ignores the second sight).  Changes to the restarter pg are startd's own writes and are
+ * dropped here (after startd.notify_received is traced: every notification read is, whatever
+ * becomes of it).  The delay point startd.repo.notify_received sits between that trace and
+ * the hand-over to the graph.
  *
  * When the connection breaks, configd is presumed restarting: this thread polls its socket
  * (every RECONNECT_POLL_MSEC, until SVC_STARTD_RECONNECT_TIMEOUT seconds, default 60),
@@ -23,6 +27,7 @@
 #include <sys/eventfd.h>
 #include <unistd.h>
 
+#include "delay.h"
 #include "log.h"
 #include "macro.h"
 #include "probes.h"
@@ -39,7 +44,9 @@ static void forward(startd_t *m, const scf_notification_t *n)
 {
 	int type = n->kind == SCF_NOTIFY_PG_DELETED ? GE_PG_DELETED : GE_PG_CHANGED;
 
-	if (n->pg && streq(n->pg, SCF_PG_RESTARTER))
+	if (n->kind == SCF_NOTIFY_INSTANCE_ADDED)
+		type = GE_INSTANCE_ADDED;
+	else if (n->pg && streq(n->pg, SCF_PG_RESTARTER))
 		return;
 	(void)event_queue_push(&m->graph_q, type, n->entity, n->pg, n->pgtype, 0, NULL);
 }
@@ -54,6 +61,7 @@ static int drain(startd_t *m)
 		if (r <= 0)
 			return r;
 		probe_notify_received(&n);
+		smf_point(SMF_POINT_STARTD_REPO_NOTIFY_RECEIVED);
 		forward(m, &n);
 		scf_notification_clear(&n);
 	}
@@ -67,6 +75,8 @@ static int subscribe(startd_t *m)
 		r = scf_notify_add_pgtype(repo_h, SCF_GROUP_FRAMEWORK);
 	if (r >= 0)
 		r = scf_notify_add_pgtype(repo_h, SCF_GROUP_DEPENDENCY);
+	if (r >= 0)
+		r = scf_notify_add_instances(repo_h);
 	if (r < 0) {
 		log_error("cannot subscribe to repository notifications: %s", scf_strerror(r));
 		return -EIO;

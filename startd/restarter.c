@@ -12,12 +12,17 @@
  * Traced (startd.restarter_enqueue / _dequeue, string: the event's name) where an event goes
  * onto its instance's own queue and where the worker takes it off, so the two pair up one to
  * one and their distance is the time the event waited for its instance.  The enqueue is traced
- * before the push: once pushed, the worker may dequeue (and trace) it at once.
+ * before the push: once pushed, the worker may dequeue (and trace) it at once.  The delay
+ * points startd.restarter.before_enqueue (in the dispatcher, before an event from the graph or
+ * the reaper goes on its instance's queue: the dispatcher is one thread, so every instance's
+ * events wait behind it) and startd.worker.after_dequeue (in the worker, right after the
+ * dequeue is traced: only that instance waits) sit on either side of the queue.
  */
 #include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
 
+#include "delay.h"
 #include "instance.h"
 #include "log.h"
 #include "macro.h"
@@ -90,6 +95,7 @@ static void *worker_main(void *userdata)
 		if (!e)
 			break;
 		probe_restarter_dequeue(i->fmri, e->type);
+		smf_point(SMF_POINT_STARTD_WORKER_AFTER_DEQUEUE);
 		quit = e->type == RE_SHUTDOWN;
 		/* A handle from before a configd restart is dead for good: bind a new one. */
 		if (e->type == RE_RESYNC) {
@@ -172,6 +178,7 @@ static void dispatch(startd_t *m, const event_t *e)
 		        event_queue_length(&i->q));
 		return;
 	}
+	smf_point(SMF_POINT_STARTD_RESTARTER_BEFORE_ENQUEUE);
 	inst_enqueue(m, i, e->type, e->arg);
 }
 

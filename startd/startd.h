@@ -23,6 +23,7 @@ enum {
 	GE_STATE,      /* fmri, pg = auxiliary_state, arg = the state: a worker settled a state */
 	GE_RECONNECT,  /* configd restarted: rebind, re-read every vertex, rescan */
 	GE_QUIT,
+	GE_INSTANCE_ADDED, /* fmri: an instance was created (configd's InstanceAdded) */
 };
 
 /* Restarter events: the dispatcher's queue, then each instance's own queue. */

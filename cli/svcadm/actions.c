@@ -3,6 +3,11 @@
  * general_ovr/enabled, in that order so the effective value never glitches) or, temporarily,
  * general_ovr/enabled; the other requests are restarter_actions timestamps (cli-action.h).
  * Every failure is reported here, once, and recorded in the exit status.
+ *
+ * A temporary enable or disable first gives an instance that has none a general pg with
+ * enabled=false, as illumos' svcadm does: svc.startd takes an instance into its graph only
+ * once it has general/enabled, so without it "svccfg add X:i; svcadm enable -t X:i" would
+ * never start anything.
  */
 #include <assert.h>
 #include <stdio.h>
@@ -54,11 +59,32 @@ static int pg_get_or_add(const char *fmri, const char *pg, uint32_t flags)
 	return r == -SCF_ERROR_EXISTS ? 0 : r;
 }
 
+/* An scf_tx_fn: general/enabled = false, unless the pg has an enabled property already. */
+static int tx_default_disabled(scf_tx_t *tx, void *userdata)
+{
+	bool no = false;
+
+	(void)userdata;
+	if (scf_pg_property(scf_tx_pg(tx), SCF_PROPERTY_ENABLED))
+		return 0;
+	return tx_set_enabled(tx, &no);
+}
+
 int action_set_enabled(const char *fmri, bool temp, bool enable)
 {
 	const char *pg = temp ? SCF_PG_GENERAL_OVR : SCF_PG_GENERAL;
-	int r;
+	int r = 0;
 
+	if (temp) {
+		r = pg_get_or_add(fmri, SCF_PG_GENERAL, 0);
+		if (r >= 0)
+			r = scf_tx_run(
+			        svcadm.h, fmri, SCF_PG_GENERAL, tx_default_disabled, NULL, 0);
+		if (r < 0) {
+			action_write_failed(fmri, SCF_PG_GENERAL, r);
+			return r;
+		}
+	}
 	r = pg_get_or_add(fmri, pg, temp ? SCF_PG_FLAG_NONPERSISTENT : 0);
 	if (r >= 0)
 		r = scf_tx_run(svcadm.h, fmri, pg, tx_set_enabled, &enable, 0);

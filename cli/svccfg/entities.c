@@ -5,6 +5,10 @@
  * service at the scope) and only then as an FMRI or abbreviation, as illumos does, so
  * "select default" under svc:/a/b means svc:/a/b:default even if other services have a
  * "default" instance.
+ *
+ * add of an instance waits, like import, until the restarter has taken it up (add_wait(),
+ * import-wait.c): the instance exists at once, its restarter pg only once svc.startd has seen
+ * it, and a script's next "svcadm enable -s" must not find it misconfigured.
  */
 #include <errno.h>
 #include <fnmatch.h>
@@ -14,6 +18,7 @@
 #include "cli-resolve.h"
 #include "commands.h"
 #include "dependents.h"
+#include "import-wait.h"
 #include "restarter.h"
 #include "strv.h"
 
@@ -183,6 +188,7 @@ int cmd_add(svccfg_t *c, const token_t *args, size_t n)
 {
 	_cleanup_free_ char *fmri = NULL;
 	scf_fmri_t sel = {0};
+	uint64_t timeout_usec = 0;
 	scf_handle_t *h;
 	bool ok;
 	int r;
@@ -193,6 +199,9 @@ int cmd_add(svccfg_t *c, const token_t *args, size_t n)
 		svccfg_error(c, "Cannot add entities to an instance.");
 		return -EINVAL;
 	}
+	/* A bad deadline is refused before anything is created. */
+	if (c->cur_svc && (r = import_wait_default_timeout(c, &timeout_usec)) < 0)
+		return r;
 	r = svccfg_handle(c, &h);
 	if (r < 0)
 		return r;
@@ -218,7 +227,9 @@ int cmd_add(svccfg_t *c, const token_t *args, size_t n)
 		svccfg_error(c, "Invalid name.");
 	else if (r < 0)
 		return svccfg_scf_error(c, r, fmri);
-	return r < 0 ? r : 0;
+	if (r < 0)
+		return r;
+	return c->cur_svc ? add_wait(c, h, fmri, timeout_usec) : 0;
 }
 
 /* 1 if the instance's restarter says it is online or degraded, else 0; < 0 reported. */

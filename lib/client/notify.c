@@ -2,7 +2,7 @@
  * notify.c: change notifications.
  *
  * configd sends PgChanged/PgDeleted signals on our connection, in commit order, for the pg
- * names and types registered on it.  A signal can reach us at any time, including while a
+ * names and types registered on it, and InstanceAdded once scf_notify_add_instances() asked.  A signal can reach us at any time, including while a
  * method call of ours waits for its reply; sd-bus then keeps it in its read queue and
  * dispatches it on the next sd_bus_process().  Our match callback turns each signal into a
  * scf_notification_t at the tail of the handle's FIFO, so the order the caller sees is the order
@@ -57,6 +57,13 @@ static int parse_signal(sd_bus_message *m, scf_notification_t *n)
 	} else if (sd_bus_message_is_signal(m, SMF_BUS_INTERFACE, SMF_BUS_SIGNAL_PG_DELETED)) {
 		n->kind = SCF_NOTIFY_PG_DELETED;
 		r = sd_bus_message_read(m, "sss", &entity, &pg, &type);
+	} else if (sd_bus_message_is_signal(m, SMF_BUS_INTERFACE, SMF_BUS_SIGNAL_INSTANCE_ADDED)) {
+		n->kind = SCF_NOTIFY_INSTANCE_ADDED;
+		r = sd_bus_message_read(m, "s", &entity);
+		if (r < 0)
+			return r;
+		n->entity = strdup(entity);
+		return n->entity ? 1 : -ENOMEM;
 	} else
 		return 0;
 	if (r < 0)
@@ -119,6 +126,12 @@ int scf_notify_add_pgname(scf_handle_t *h, const char *pgname)
 int scf_notify_add_pgtype(scf_handle_t *h, const char *pgtype)
 {
 	return notify_call(h, "NotifyAddPgType", pgtype);
+}
+
+int scf_notify_add_instances(scf_handle_t *h)
+{
+	client_clear_error(h);
+	return client_call(h, SMF_BUS_METHOD_NOTIFY_ADD_INSTANCES, NULL, NULL);
 }
 
 /* Dispatches whatever sd-bus has queued or can read without blocking. */

@@ -15,12 +15,24 @@
  * INVARIANTS.  left is the number of done[k] still false; an instance answered 1 is never
  * asked again; the function returns only when left is 0, when the deadline has passed, or on
  * an error, which it returns at once so that the handle's errmsg is still the failing call's.
+ *
+ * NEW INSTANCES.  scf_instance_wait_restarter() is the wait svccfg import, svccfg add and
+ * svcadm -s (with SVCADM_WAIT_RESTARTER=1) share, and the one a libscf program calls after
+ * creating instances: the exceptions (no restarter attached; early manifest import pending),
+ * then step 1 (interest in "restarter"), then scf_restarter_wait() with
+ * scf_restarter_has_state(), then, at the deadline, the names of what is still missing and
+ * still exists.  It is one home for the exceptions and the deadline (SVCCFG_IMPORT_TIMEOUT,
+ * default 60 s); the callers keep only their own words.
  */
 #include <assert.h>
 #include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
 
 #include "client-internal.h"
 #include "hashmap.h"
+#include "restarter-wait.h"
+#include "restarter.h"
 
 typedef struct wait_set {
 	scf_handle_t *h;
@@ -161,4 +173,126 @@ int scf_restarter_has_state(scf_handle_t *h, const char *fmri, void *userdata)
 	if (r < 0)
 		return r;
 	return p->n_values > 0;
+}
+
+int smf_wait_restarter_default_timeout(uint64_t *ret)
+{
+	const char *e = getenv(SCF_WAIT_RESTARTER_TIMEOUT_ENV);
+
+	*ret = SCF_WAIT_RESTARTER_DEFAULT_SEC * USEC_PER_SEC;
+	if (!e || !*e)
+		return 0;
+	return parse_seconds_usec(e, ret) < 0 ? -EINVAL : 0;
+}
+
+/* The EMI's state when it exists and is neither online nor disabled ("none" for no state). */
+static int emi_pending(scf_handle_t *h, char **ret)
+{
+	_cleanup_(scf_property_freep) scf_property_t *p = NULL;
+	restarter_instance_state_t st;
+	const char *s;
+	int r;
+
+	*ret = NULL;
+	r = scf_entity_exists(h, SCF_INSTANCE_EMI);
+	if (r <= 0)
+		return r;
+	r = scf_property_read(h, SCF_INSTANCE_EMI, SCF_PG_RESTARTER, SCF_PROPERTY_STATE, &p);
+	if (r < 0 && r != -SCF_ERROR_NOT_FOUND)
+		return r;
+	s = r >= 0 && p->n_values > 0 ? p->values[0]
+	                              : restarter_state_to_string(RESTARTER_STATE_NONE);
+	st = restarter_state_from_string(s);
+	if (st == RESTARTER_STATE_ONLINE || st == RESTARTER_STATE_DISABLED)
+		return 0;
+	*ret = strdup(s);
+	return *ret ? 1 : client_set_error(h, -SCF_ERROR_NO_MEMORY, "out of memory");
+}
+
+/* The deadline passed: the instances not done that still exist, joined by ", " (maybe ""). */
+static int still_missing(
+        scf_handle_t *h, const char *const *fmris, size_t n, const bool *done, char **ret)
+{
+	_cleanup_free_ char *list = NULL;
+	size_t len = 0, cap = 0;
+
+	for (size_t k = 0; k < n; k++) {
+		int r;
+
+		if (done[k])
+			continue;
+		r = scf_entity_exists(h, fmris[k]);
+		if (r < 0)
+			return r;
+		if (r == 0)
+			continue;
+		if (GREEDY_REALLOC(list, cap, len + strlen(fmris[k]) + 3) < 0)
+			return client_set_error(h, -SCF_ERROR_NO_MEMORY, "out of memory");
+		len += (size_t)sprintf(list + len, "%s%s", len ? ", " : "", fmris[k]);
+	}
+	*ret = list ? TAKE_PTR(list) : strdup("");
+	return *ret ? 0 : client_set_error(h, -SCF_ERROR_NO_MEMORY, "out of memory");
+}
+
+int smf_instance_wait_restarter(scf_handle_t *h, const char *const *fmris, size_t n,
+        uint64_t timeout_usec, bool *done, char **ret_detail, smf_wait_begin_fn begin,
+        void *userdata)
+{
+	_cleanup_free_ bool *own = NULL;
+	_cleanup_free_ char *detail = NULL;
+	int r;
+
+	if (ret_detail)
+		*ret_detail = NULL;
+	client_clear_error(h);
+	if (n > 0 && !fmris)
+		return client_set_error(h, -SCF_ERROR_INVALID_ARGUMENT, "no instances");
+	if (timeout_usec == 0 && smf_wait_restarter_default_timeout(&timeout_usec) < 0)
+		return client_set_error(h, -SCF_ERROR_INVALID_ARGUMENT,
+		        "%s: \"%s\" is not a number of seconds", SCF_WAIT_RESTARTER_TIMEOUT_ENV,
+		        getenv(SCF_WAIT_RESTARTER_TIMEOUT_ENV));
+	if (!done) {
+		done = own = calloc(n ? n : 1, sizeof(bool));
+		if (!done)
+			return client_set_error(h, -SCF_ERROR_NO_MEMORY, "out of memory");
+	}
+	if (n == 0)
+		return SCF_WAIT_RESTARTER_DONE;
+	r = scf_restarter_attached(h);
+	if (r <= 0)
+		return r < 0 ? r : SCF_WAIT_RESTARTER_NO_RESTARTER;
+	r = emi_pending(h, &detail);
+	if (r < 0)
+		return r;
+	if (r > 0) {
+		if (ret_detail)
+			*ret_detail = TAKE_PTR(detail);
+		return SCF_WAIT_RESTARTER_EMI_PENDING;
+	}
+	/* Step 1 before the first question (libscf.h, "Waiting for the restarter"). */
+	r = scf_notify_add_pgname(h, SCF_PG_RESTARTER);
+	if (r < 0)
+		return r;
+	if (begin)
+		begin(n, userdata);
+	r = scf_restarter_wait(h, fmris, n, scf_restarter_has_state, NULL, timeout_usec, 0, done);
+	if (r <= 0)
+		return r;
+	r = still_missing(h, fmris, n, done, &detail);
+	if (r < 0)
+		return r;
+	if (!*detail)
+		return SCF_WAIT_RESTARTER_DONE;
+	r = client_set_error(h, -SCF_ERROR_TIMEOUT,
+	        "timed out after %.3g s waiting for the restarter to take up %s",
+	        (double)timeout_usec / (double)USEC_PER_SEC, detail);
+	if (ret_detail)
+		*ret_detail = TAKE_PTR(detail);
+	return r;
+}
+
+int scf_instance_wait_restarter(scf_handle_t *h, const char *const *fmris, size_t n,
+        uint64_t timeout_usec, bool *done, char **ret_detail)
+{
+	return smf_instance_wait_restarter(h, fmris, n, timeout_usec, done, ret_detail, NULL, NULL);
 }

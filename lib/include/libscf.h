@@ -420,17 +420,25 @@ int scf_instance_refresh(scf_handle_t *h, const char *instance);
  */
 int scf_notify_add_pgname(scf_handle_t *h, const char *pgname);
 int scf_notify_add_pgtype(scf_handle_t *h, const char *pgtype);
+/*
+ * Register interest in the creation of instances (any service): an SCF_NOTIFY_INSTANCE_ADDED
+ * for each instance created after this call returned, by scf_instance_add() or a batch, in
+ * commit order with the pg notifications.  Not in illumos (whose configd announces no
+ * creation): svc.startd asks for it to take up an instance that has no pg yet.
+ */
+int scf_notify_add_instances(scf_handle_t *h);
 int scf_notify_reset(scf_handle_t *h);
 
 typedef enum scf_notify_kind {
 	SCF_NOTIFY_PG_UPDATED = 1, /* pg created or committed: entity, pg, pgtype, generation */
 	SCF_NOTIFY_PG_DELETED = 2, /* pg deleted (alone or with its entity): entity, pg, pgtype */
+	SCF_NOTIFY_INSTANCE_ADDED = 3, /* instance created: entity only (pg, pgtype NULL) */
 } scf_notify_kind_t;
 
 typedef struct scf_notification {
 	scf_notify_kind_t kind;
 	char *entity; /* canonical FMRI */
-	char *pg;
+	char *pg;     /* NULL for SCF_NOTIFY_INSTANCE_ADDED */
 	char *pgtype;
 	uint64_t generation;
 } scf_notification_t;
@@ -562,6 +570,55 @@ int scf_restarter_wait(scf_handle_t *h, const char *const *fmris, size_t n,
  * error.  userdata is not used.
  */
 int scf_restarter_has_state(scf_handle_t *h, const char *fmri, void *userdata);
+
+/*
+ * New instances: waiting until the restarter has taken them up.
+ *
+ * An instance created by scf_instance_add() or a batch exists at once, but its "restarter" pg
+ * is written by the restarter, later; until then "svcadm enable -s" calls it misconfigured.
+ * svccfg import and svccfg add wait here after creating instances, and a program that creates
+ * instances and goes on to enable them should too (scf_instance_add() itself does not wait,
+ * as illumos' does not).
+ *
+ * scf_instance_wait_restarter() waits until each of fmris[0..n) (distinct canonical instance
+ * FMRIs) has a restarter pg with a state (scf_restarter_has_state()), on notifications: it
+ * registers interest in pgs named "restarter" on h (step 1 above: before its first read, which
+ * is enough since the pg, once written, stays) and leaves it registered, so call
+ * scf_notify_reset() afterwards if h goes on to other work; it never drops interests the
+ * caller registered.  It does not wait, and returns at once, when nobody would write the pgs:
+ *
+ *   SCF_WAIT_RESTARTER_NO_RESTARTER  no restarter is attached (scf_restarter_attached() 0:
+ *                                    configd runs --native, or svc.startd is not running);
+ *   SCF_WAIT_RESTARTER_EMI_PENDING   SCF_INSTANCE_EMI (svc:/system/early-manifest-import:
+ *                                    default) exists and is neither online nor disabled: the
+ *                                    restarter is busy with early manifest import, which may be
+ *                                    the caller, and takes nothing up until it ends.
+ *
+ * timeout_usec bounds the wait; 0 asks for the default: $SVCCFG_IMPORT_TIMEOUT seconds when
+ * set (a positive decimal number; anything else is -SCF_ERROR_INVALID_ARGUMENT, nothing
+ * waited), else SCF_WAIT_RESTARTER_DEFAULT_SEC.  An instance deleted meanwhile is not waited
+ * for beyond the deadline, and not reported.
+ *
+ * Returns SCF_WAIT_RESTARTER_DONE (0) when every instance that still exists has its pg,
+ * SCF_WAIT_RESTARTER_NO_RESTARTER or SCF_WAIT_RESTARTER_EMI_PENDING (nothing waited), or a
+ * negative error: -SCF_ERROR_TIMEOUT when the deadline passed first (errmsg names the
+ * instances still without a state), -SCF_ERROR_INVALID_ARGUMENT, or the library's errors.
+ * done (NULL, or n entries) tells which instances got their state.  *ret_detail (if
+ * ret_detail is not NULL; free() it) gets what a message needs, else NULL: the EMI's state
+ * ("none" when it has none) for EMI_PENDING, and the instances still missing, joined by ", ",
+ * for -SCF_ERROR_TIMEOUT.
+ */
+#define SCF_WAIT_RESTARTER_DEFAULT_SEC 60
+#define SCF_WAIT_RESTARTER_TIMEOUT_ENV "SVCCFG_IMPORT_TIMEOUT"
+
+typedef enum scf_wait_restarter_outcome {
+	SCF_WAIT_RESTARTER_DONE = 0,
+	SCF_WAIT_RESTARTER_NO_RESTARTER = 1,
+	SCF_WAIT_RESTARTER_EMI_PENDING = 2,
+} scf_wait_restarter_outcome_t;
+
+int scf_instance_wait_restarter(scf_handle_t *h, const char *const *fmris, size_t n,
+        uint64_t timeout_usec, bool *done, char **ret_detail);
 
 /* ------------------------------------------------------------------------------------------ */
 /* Cleanup helpers                                                                             */

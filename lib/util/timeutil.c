@@ -1,3 +1,6 @@
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
 #include <time.h>
 
 #include "timeutil.h"
@@ -42,4 +45,19 @@ uint64_t deadline_left_usec(uint64_t deadline)
 		return USEC_INFINITY;
 	now = now_monotonic_usec();
 	return deadline > now ? deadline - now : 0;
+}
+
+int parse_seconds_usec(const char *s, uint64_t *ret)
+{
+	char *end;
+	double v;
+
+	if (!s)
+		return -EINVAL;
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || *end || !isfinite(v) || v <= 0 || v > 1e9)
+		return -EINVAL;
+	*ret = (uint64_t)(v * (double)USEC_PER_SEC);
+	return 0;
 }

@@ -360,12 +360,18 @@ const char *smf_trace_event_name(uint16_t event)
 		return "import.wait_done";
 	case SMF_TRACE_IMPORT_RETURN:
 		return "import.return";
+	case SMF_TRACE_ADD_WAIT_BEGIN:
+		return "add.wait_begin";
+	case SMF_TRACE_ADD_WAIT_DONE:
+		return "add.wait_done";
 	case SMF_TRACE_CONFIGD_COMMIT:
 		return "configd.commit";
 	case SMF_TRACE_CONFIGD_NOTIFY_SENT:
 		return "configd.notify_sent";
 	case SMF_TRACE_CONFIGD_PG_CREATED:
 		return "configd.pg_created";
+	case SMF_TRACE_CONFIGD_INSTANCE_ADDED:
+		return "configd.instance_added";
 	case SMF_TRACE_STARTD_NOTIFY_RECEIVED:
 		return "startd.notify_received";
 	case SMF_TRACE_STARTD_GRAPH_INSERT:
@@ -382,10 +388,16 @@ const char *smf_trace_event_name(uint16_t event)
 		return "startd.method_start";
 	case SMF_TRACE_STARTD_METHOD_EXIT:
 		return "startd.method_exit";
+	case SMF_TRACE_STARTD_FIRST_SIGHT:
+		return "startd.first_sight";
 	case SMF_TRACE_SVCADM_READ_RESTARTER_PG:
 		return "svcadm.read_restarter_pg";
 	case SMF_TRACE_SVCADM_RESULT:
 		return "svcadm.result";
+	case SMF_TRACE_SVCADM_WAIT_RESTARTER_BEGIN:
+		return "svcadm.wait_restarter_begin";
+	case SMF_TRACE_SVCADM_WAIT_RESTARTER_DONE:
+		return "svcadm.wait_restarter_done";
 	case SMF_TRACE_TEST:
 		return "test";
 	default:

@@ -1,11 +1,11 @@
 /*
  * daemon.h: the command line both daemons share.
  *
- *   svc.configd [--root DIR] [--native]      svc.startd [--root DIR]
+ *   svc.configd [--root DIR] [--native] [--eager]      svc.startd [--root DIR]
  *
  * One parser, so the daemons agree on every option they have in common (-r/--root, -h/--help,
- * --version) and on what a usage error is.  A daemon with a flag of its own (configd's
- * --native) names it in the spec.
+ * --version) and on what a usage error is.  A daemon with flags of its own (configd's
+ * --native and --eager) names them in the spec: up to two.
  */
 #ifndef SMF_DAEMON_H
 #define SMF_DAEMON_H
@@ -19,11 +19,16 @@ typedef struct daemon_args_spec {
 	const char *flag_name;
 	char flag_short;
 	const char *flag_help;
+	/* A second one, the same way (NULL: none). */
+	const char *flag2_name;
+	char flag2_short;
+	const char *flag2_help;
 } daemon_args_spec_t;
 
 typedef struct daemon_args {
 	const char *root; /* NULL: $SMF_ROOT or the default root */
 	bool flag;        /* the spec's own flag was given */
+	bool flag2;       /* ... its second flag */
 } daemon_args_t;
 
 /*

@@ -65,16 +65,33 @@ void smf_points_init(const char *who);
 void smf_point(const char *name);
 
 /*
- * Every delay point, the one list of their names (docs/race.md describes each):
- * X(constant, name, where it sits).
+ * Every delay point, the one list of their names (docs/race.md describes each, with what it
+ * widens): X(constant, name, where it sits).  In the order an instance's creation travels,
+ * from a client's commit to startd's writes.
  */
 #define SMF_POINTS(X)                                                                              \
-	X(SMF_POINT_CONFIGD_NOTIFY_BEFORE_SEND, "configd.notify.before_send",                     \
-	        "configd/notify.c: before a change notification is queued on a connection")        \
-	X(SMF_POINT_STARTD_GRAPH_BEFORE_INSERT, "startd.graph.before_insert",                     \
-	        "startd/graph.c: before a new vertex is handed to the restarter")                   \
-	X(SMF_POINT_STARTD_RESTARTER_BEFORE_PG_WRITE, "startd.restarter.before_pg_write",         \
-	        "startd/instance.c: before a new instance's restarter pg is first written")
+	X(SMF_POINT_CONFIGD_COMMIT_AFTER, "configd.commit.after",                                  \
+	        "configd/methods-*.c: after a write's SQLite commit, before its reply and its "    \
+	        "notifications")                                                                   \
+	X(SMF_POINT_CONFIGD_NOTIFY_BEFORE_SEND, "configd.notify.before_send",                      \
+	        "configd/notify.c: before each change notification is queued on a connection")     \
+	X(SMF_POINT_STARTD_REPO_NOTIFY_RECEIVED, "startd.repo.notify_received",                    \
+	        "startd/repo.c: a notification received, before it goes to the graph")             \
+	X(SMF_POINT_STARTD_GRAPH_BEFORE_INSERT, "startd.graph.before_insert",                      \
+	        "startd/graph.c: before a new vertex is handed to the restarter")                  \
+	X(SMF_POINT_STARTD_RESTARTER_BEFORE_ENQUEUE, "startd.restarter.before_enqueue",            \
+	        "startd/restarter.c: the dispatcher, before an event goes on an instance's queue") \
+	X(SMF_POINT_STARTD_WORKER_AFTER_DEQUEUE, "startd.worker.after_dequeue",                    \
+	        "startd/restarter.c: an instance's worker, after it took an event off its queue")  \
+	X(SMF_POINT_STARTD_RESTARTER_BEFORE_PG_WRITE, "startd.restarter.before_pg_write",          \
+	        "startd/instance.c, startd/graph.c: before the first write of a new instance's "   \
+	        "restarter pg (the worker's; the graph's for an instance without general)")        \
+	X(SMF_POINT_STARTD_RESTARTER_BEFORE_STATE_WRITE, "startd.restarter.before_state_write",    \
+	        "startd/instance.c: the worker, before each later state write of the restarter "   \
+	        "pg")                                                                              \
+	X(SMF_POINT_STARTD_METHOD_BEFORE_START, "startd.method.before_start",                      \
+	        "startd/method.c: the worker, before a method runs (its process is spawned, or "   \
+	        ":true/:kill is carried out)")
 
 #define SMF_POINT_NAME_(c, name, where) static const char c[] _unused_ = name;
 SMF_POINTS(SMF_POINT_NAME_)

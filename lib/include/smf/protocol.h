@@ -34,6 +34,14 @@
 /* Signals, sent on the connections whose interests match (docs/protocol.md, Notifications). */
 #define SMF_BUS_SIGNAL_PG_CHANGED "PgChanged" /* s entity, s pg, s type, t generation */
 #define SMF_BUS_SIGNAL_PG_DELETED "PgDeleted" /* s entity, s pg, s type */
+/*
+ * An instance was created (AddInstance, or a Batch step that created it): sent only on the
+ * connections that called SMF_BUS_METHOD_NOTIFY_ADD_INSTANCES, after the commit, in commit
+ * order with the pg signals.  illumos announces no creation; svc.startd asks for it so that
+ * its first sight of an instance does not wait for a pg commit (docs/decisions.md).
+ */
+#define SMF_BUS_SIGNAL_INSTANCE_ADDED "InstanceAdded"            /* s instance */
+#define SMF_BUS_METHOD_NOTIFY_ADD_INSTANCES "NotifyAddInstances" /* no arguments, no reply */
 
 /* The contents of the structs that travel in arrays: a command, and a Batch step. */
 #define SMF_BUS_COMMAND "ussas"                     /* op, property, type, values */

@@ -16,5 +16,10 @@ uint64_t now_monotonic_nsec(void);
 uint64_t deadline_after_usec(uint64_t timeout);
 /* Time left until deadline (0 when past, USEC_INFINITY for an infinite deadline). */
 uint64_t deadline_left_usec(uint64_t deadline);
+/*
+ * Seconds, a positive decimal number (fractions allowed, at most 1e9), into microseconds;
+ * -EINVAL for anything else.
+ */
+int parse_seconds_usec(const char *s, uint64_t *ret);
 
 #endif

@@ -133,15 +133,7 @@ case_no_restarter() {
 
 case_emi_offline() {
 	local E=svc:/system/early-manifest-import:default f
-	# No general pg: startd never runs nor inserts this EMI, so it stays offline for the test.
-	ok "$SVCCFG" -f /dev/stdin <<EOT
-add system/early-manifest-import
-select svc:/system/early-manifest-import
-add default
-select $E
-addpg restarter framework
-setprop restarter/state = astring: offline
-EOT
+	make_emi_offline
 	SMF_DELAY=startd.restarter.before_pg_write=${HOLD_MS}ms startd_start
 	f=$(mf eo)
 	ok "$SVCCFG" import "$f"

@@ -126,6 +126,19 @@ setprop general/enabled = boolean: true
 EOT
 }
 
+# make_emi_offline: svc:/system/early-manifest-import:default with restarter/state offline
+# and no general pg, so startd never runs nor inserts it: it stays offline (EMI pending).
+make_emi_offline() {
+	ok "$SVCCFG" -f /dev/stdin <<EOT
+add system/early-manifest-import
+select svc:/system/early-manifest-import
+add default
+select svc:/system/early-manifest-import:default
+addpg restarter framework
+setprop restarter/state = astring: offline
+EOT
+}
+
 set_enabled() {
 	ok "$SVCCFG" -s "$1" setprop general/enabled = boolean: "$2"
 }

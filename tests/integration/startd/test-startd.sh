@@ -74,7 +74,7 @@ case_new_instance() {
 		ok "$SVCCFG" -s "$f" listsnap
 		assert_line running "$OUT" "snapshots of $f"
 	done
-	log "an instance without a general pg is not the restarter's yet"
+	log "an instance without a general pg gets an uninitialized restarter pg, nothing more"
 	ok "$SVCCFG" -s svc:/test/late add bare
 	ok "$SVCCFG" -s svc:/test/late:bare addpg config application
 	ok "$SVCCFG" -s svc:/test/late:bare setprop config/x = count: 1
@@ -82,8 +82,12 @@ case_new_instance() {
 	# the notifications of the bare instance too (they come in commit order).
 	make_instance barrier ":true" transient
 	wait_state svc:/test/barrier:default disabled
-	run "$SVCPROP" -p restarter svc:/test/late:bare
-	[ "$RC" -ne 0 ] || fail "an instance without a general pg got a restarter pg: $OUT"
+	assert_eq uninitialized "$(rprop svc:/test/late:bare state)" "the bare instance's state"
+	assert_eq insert_in_graph "$(rprop svc:/test/late:bare auxiliary_state)" \
+		"the bare instance's auxiliary_state"
+	if grep -q "svc:/test/late:bare: inserted" "$STARTD_LOG"; then
+		fail "an instance without a general pg was inserted"
+	fi
 	startd_stop
 }
 
