@@ -1,5 +1,5 @@
 /*
- * apply.c: apply PROFILE.
+ * apply.c: apply [-n] PROFILE (-n: read and check only).
  *
  * A profile changes existing instances: their enabled flag and the properties it names (a
  * property without a type takes the repository's).  As illumos, a service or instance that does
@@ -51,20 +51,38 @@ static int apply_one(svccfg_t *c, scf_handle_t *h, const char *file)
 	return r;
 }
 
+/* apply -n: the profile is read and checked, nothing is applied (illumos: no hash either). */
+static int check_one(svccfg_t *c, const char *file)
+{
+	_cleanup_bundle_ mf_bundle_t *b = NULL;
+	int r;
+
+	if ((r = bundles_read(c, file, &b)) < 0)
+		return r;
+	if (b->type != MF_BUNDLE_PROFILE) {
+		svccfg_error(c, "%s: document is not a profile.", file);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 int cmd_apply(svccfg_t *c, const token_t *args, size_t n)
 {
 	_cleanup_strv_free_ char **files = NULL;
-	scf_handle_t *h;
+	scf_handle_t *h = NULL;
 	int r, ret = 0;
 
-	if (n == 0)
+	char dry = 0;
+	int first = args_flags(args, n, "n", &dry);
+
+	if (first < 0 || (size_t)first == n)
 		return command_syntax_error(c);
-	if ((r = bundles_collect_args(c, args, n, &files)) < 0)
+	if ((r = bundles_collect_args(c, args + first, n - first, &files)) < 0)
 		return r;
-	if ((r = svccfg_handle(c, &h)) < 0)
+	if (!dry && (r = svccfg_handle(c, &h)) < 0)
 		return r;
 	STRV_FOREACH (f, files) {
-		r = apply_one(c, h, *f);
+		r = dry ? check_one(c, *f) : apply_one(c, h, *f);
 		if (c->fatal)
 			return r;
 		if (r < 0 && ret >= 0)
