@@ -368,7 +368,11 @@ static int validate_instance(svccfg_t *c, const char *fmri)
 	return r < 0 ? r : 0;
 }
 
-/* As illumos' lscf_validate(): "file:" and "svc:" say which; else a readable path is a file. */
+/*
+ * As illumos' lscf_validate(): "file:" and "svc:" say which; else a path that exists is a file
+ * (illumos asks for a readable one; an unreadable file is then reported as what it is, not as
+ * an FMRI that matches nothing).
+ */
 static bool is_file_operand(const char **arg)
 {
 	if (strneq(*arg, "file:", 5)) {
@@ -377,7 +381,7 @@ static bool is_file_operand(const char **arg)
 			*arg += 2;
 		return true;
 	}
-	return !strneq(*arg, "svc:", 4) && access(*arg, R_OK) == 0;
+	return !strneq(*arg, "svc:", 4) && access(*arg, F_OK) == 0;
 }
 
 int cmd_validate(svccfg_t *c, const token_t *args, size_t n)
