@@ -371,7 +371,8 @@ static int wait_target(void *userdata, const cli_walk_info_t *w)
 		wt.pg = xstrdup(w->pg);
 		if (g.n_props > 0) {
 			if (g.props[0].prop) {
-				warn("-p argument `%s/%s' has too many components for property group "
+				warn("-p argument `%s/%s' has too many components for property "
+				     "group "
 				     "`%s'.",
 				        g.props[0].pg, g.props[0].prop, w->fmri);
 				exit(2);

@@ -40,8 +40,7 @@ static int enable_disable(int argc, char **argv, bool enable)
 				exit(EXIT_FATAL);
 			}
 			svcadm.comment = optarg;
-		}
-		else if (o == 's')
+		} else if (o == 's')
 			wait = true;
 		else if (o == 't')
 			temp = true;
@@ -135,7 +134,8 @@ int cmd_clear(int argc, char **argv)
 	restarter_instance_state_t s;
 
 	no_options(argc, argv);
-	if (svcadm.state && !streq(svcadm.state, restarter_state_to_string(RESTARTER_STATE_MAINT)) &&
+	if (svcadm.state &&
+	        !streq(svcadm.state, restarter_state_to_string(RESTARTER_STATE_MAINT)) &&
 	        !streq(svcadm.state, restarter_state_to_string(RESTARTER_STATE_DEGRADED))) {
 		svcadm_warn("State must be '%s' or '%s'",
 		        restarter_state_to_string(RESTARTER_STATE_MAINT),

@@ -14,11 +14,10 @@
 #include "mapping.h"
 #include "strv.h"
 
-static int apply_one(svccfg_t *c, scf_handle_t *h, const char *file)
+/* Reads a bundle that must be a profile; 0, or < 0 (reported). */
+static int read_profile(svccfg_t *c, const char *file, mf_bundle_t **ret)
 {
 	_cleanup_bundle_ mf_bundle_t *b = NULL;
-	_cleanup_free_ char *err = NULL;
-	map_ctx_t m = {.h = h, .mode = MAP_APPLY, .warn = stderr};
 	int r;
 
 	if ((r = bundles_read(c, file, &b)) < 0)
@@ -27,6 +26,19 @@ static int apply_one(svccfg_t *c, scf_handle_t *h, const char *file)
 		svccfg_error(c, "%s: document is not a profile.", file);
 		return -EINVAL;
 	}
+	*ret = TAKE_PTR(b);
+	return 0;
+}
+
+static int apply_one(svccfg_t *c, scf_handle_t *h, const char *file)
+{
+	_cleanup_bundle_ mf_bundle_t *b = NULL;
+	_cleanup_free_ char *err = NULL;
+	map_ctx_t m = {.h = h, .mode = MAP_APPLY, .warn = stderr};
+	int r;
+
+	if ((r = read_profile(c, file, &b)) < 0)
+		return r;
 	if ((r = scf_batch_new(h, &m.b)) < 0)
 		return svccfg_scf_error(c, r, file);
 	m.bundle = b;
@@ -55,15 +67,8 @@ static int apply_one(svccfg_t *c, scf_handle_t *h, const char *file)
 static int check_one(svccfg_t *c, const char *file)
 {
 	_cleanup_bundle_ mf_bundle_t *b = NULL;
-	int r;
 
-	if ((r = bundles_read(c, file, &b)) < 0)
-		return r;
-	if (b->type != MF_BUNDLE_PROFILE) {
-		svccfg_error(c, "%s: document is not a profile.", file);
-		return -EINVAL;
-	}
-	return 0;
+	return read_profile(c, file, &b);
 }
 
 int cmd_apply(svccfg_t *c, const token_t *args, size_t n)

@@ -15,6 +15,15 @@
 #include "commands.h"
 #include "strv.h"
 
+/* listsnap, selectsnap and revert want an instance: "Instance not selected." (-EINVAL) else. */
+static int need_instance(svccfg_t *c)
+{
+	if (c->cur_inst)
+		return 0;
+	svccfg_error(c, "Instance not selected.");
+	return -EINVAL;
+}
+
 int cmd_listsnap(svccfg_t *c, const token_t *args, size_t n)
 {
 	char **l = NULL;
@@ -23,10 +32,8 @@ int cmd_listsnap(svccfg_t *c, const token_t *args, size_t n)
 
 	if (n != 0)
 		return command_syntax_error(c);
-	if (!c->cur_inst) {
-		svccfg_error(c, "Instance not selected.");
-		return -EINVAL;
-	}
+	if ((r = need_instance(c)) < 0)
+		return r;
 	if ((r = svccfg_handle(c, &h)) < 0)
 		return r;
 	r = scf_snapshot_list(h, c->cur_inst, &l);
@@ -85,10 +92,8 @@ int cmd_selectsnap(svccfg_t *c, const token_t *args, size_t n)
 
 	if (args_optional_word(args, n, &name) < 0)
 		return command_syntax_error(c);
-	if (!c->cur_inst) {
-		svccfg_error(c, "Instance not selected.");
-		return -EINVAL;
-	}
+	if ((r = need_instance(c)) < 0)
+		return r;
 	if (!name) {
 		free(c->cur_snap);
 		c->cur_snap = NULL;
@@ -199,9 +204,9 @@ static int revert_build(revert_t *rv)
 	if (r >= 0 && enabled) {
 		r = scf_batch_pg_ensure(rv->b, rv->inst, SCF_PG_GENERAL, SCF_GROUP_FRAMEWORK, 0);
 		if (r >= 0)
-			r = scf_batch_prop_set(rv->b, rv->inst, SCF_PG_GENERAL, SCF_PROPERTY_ENABLED,
-			        enabled->type, (const char *const *)enabled->values,
-			        enabled->n_values);
+			r = scf_batch_prop_set(rv->b, rv->inst, SCF_PG_GENERAL,
+			        SCF_PROPERTY_ENABLED, enabled->type,
+			        (const char *const *)enabled->values, enabled->n_values);
 	}
 out:
 	scf_pg_info_free(ilev, ni);
@@ -220,10 +225,8 @@ int cmd_revert(svccfg_t *c, const token_t *args, size_t n)
 
 	if (args_optional_word(args, n, &name) < 0)
 		return command_syntax_error(c);
-	if (!c->cur_inst) {
-		svccfg_error(c, "Instance not selected.");
-		return -EINVAL;
-	}
+	if ((r = need_instance(c)) < 0)
+		return r;
 	if (!name && !c->cur_snap) {
 		svccfg_error(c, "No snapshot selected.");
 		return -EINVAL;

@@ -134,10 +134,10 @@ static const char *bool_word(const scf_pg_t *p, const char *name)
 	return b ? "true" : "false";
 }
 
-static void hook_pg(void *userdata, const scf_pg_t *pg)
+/* The lines after a listprop line: the template's description, or with -v its fields. */
+static void describe_line(const describe_t *d, const scf_pg_t *t, bool is_pg)
 {
-	describe_t *d = userdata;
-	const scf_pg_t *t = pg_pattern(d, pg);
+	const char *type = t ? str(t, "type") : NULL;
 
 	if (!t)
 		return;
@@ -146,35 +146,46 @@ static void hook_pg(void *userdata, const scf_pg_t *pg)
 			printf(TMPL_INDENT "%s\n", str(t, "description_C"));
 		return;
 	}
-	line(TMPL_INDENT, "name", str(t, "name"));
-	line(TMPL_INDENT, "type", str(t, "type"));
+	if (is_pg)
+		line(TMPL_INDENT, "name", str(t, "name"));
+	line(TMPL_INDENT, "type", type && *type ? type : is_pg ? NULL : "(any)");
 	line(TMPL_INDENT, "required", bool_word(t, "required"));
-	line(TMPL_INDENT, "target", str(t, "target"));
+	if (is_pg)
+		line(TMPL_INDENT, "target", str(t, "target"));
 	line(TMPL_INDENT, "common name", str(t, "common_name_C"));
 	line(TMPL_INDENT, "description", str(t, "description_C"));
+}
+
+static void hook_pg(void *userdata, const scf_pg_t *pg)
+{
+	describe_t *d = userdata;
+
+	describe_line(d, pg_pattern(d, pg), true);
 }
 
 static void hook_prop(void *userdata, const scf_pg_t *pg, const scf_property_t *prop)
 {
 	describe_t *d = userdata;
-	const scf_pg_t *t = prop_pattern(d, pg_pattern(d, pg), prop->name);
 
-	if (!t)
-		return;
-	if (!d->verbose) {
-		if (str(t, "description_C"))
-			printf(TMPL_INDENT "%s\n", str(t, "description_C"));
-		return;
-	}
-	line(TMPL_INDENT, "type", str(t, "type") && *str(t, "type") ? str(t, "type") : "(any)");
-	line(TMPL_INDENT, "required", bool_word(t, "required"));
-	line(TMPL_INDENT, "common name", str(t, "common_name_C"));
-	line(TMPL_INDENT, "description", str(t, "description_C"));
+	describe_line(d, prop_pattern(d, pg_pattern(d, pg), prop->name), false);
 }
 
 static const char *or_any(const char *s)
 {
 	return s && *s ? s : "(any)";
+}
+
+/* One pattern of -t: name and type ("(any)" when unset), with -v what else it says. */
+static void print_pattern(const describe_t *d, const scf_pg_t *p, const char *indent)
+{
+	printf("%sname: %s\n", indent, or_any(str(p, "name")));
+	printf("%stype: %s\n", indent, or_any(str(p, "type")));
+	if (!d->verbose)
+		return;
+	line(indent, "required", bool_word(p, "required"));
+	line(indent, "target", str(p, "target"));
+	line(indent, "common name", str(p, "common_name_C"));
+	line(indent, "description", str(p, "description_C"));
 }
 
 /* -t: the template definitions, each pg pattern with its property patterns. */
@@ -186,27 +197,13 @@ static void list_templates(describe_t *d, const char *pattern)
 		if (!streq(p->type, GROUP_PG_PATTERN) ||
 		        (pattern && fnmatch(pattern, or_any(str(p, "name")), 0) != 0))
 			continue;
-		printf("name: %s\n", or_any(str(p, "name")));
-		printf("type: %s\n", or_any(str(p, "type")));
-		if (d->verbose) {
-			line("", "required", bool_word(p, "required"));
-			line("", "target", str(p, "target"));
-			line("", "common name", str(p, "common_name_C"));
-			line("", "description", str(p, "description_C"));
-		}
+		print_pattern(d, p, "");
 		for (size_t j = 0; j < d->n_pats; j++) {
 			const scf_pg_t *q = d->pats[j];
 			const char *of = str(q, "pg_pattern");
 
-			if (!streq(q->type, GROUP_PROP_PATTERN) || !of || !streq(of, p->name))
-				continue;
-			printf("  name: %s\n", or_any(str(q, "name")));
-			printf("  type: %s\n", or_any(str(q, "type")));
-			if (d->verbose) {
-				line("  ", "required", bool_word(q, "required"));
-				line("  ", "common name", str(q, "common_name_C"));
-				line("  ", "description", str(q, "description_C"));
-			}
+			if (streq(q->type, GROUP_PROP_PATTERN) && of && streq(of, p->name))
+				print_pattern(d, q, "  ");
 		}
 	}
 }

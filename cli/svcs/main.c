@@ -41,7 +41,7 @@
 
 static struct {
 	bool all, no_header, processes, verbose;
-	char mode; /* 0 (listing), or the mode option: 'd', 'D', 'l', 'L', 'x' */
+	char mode;        /* 0 (listing), or the mode option: 'd', 'D', 'l', 'L', 'x' */
 	char **col_specs; /* -o, checked once connected */
 	int *cols;
 	size_t n_cols, cap_cols;
@@ -52,7 +52,7 @@ static struct {
 	instset_t set;
 	inst_t **sel; /* selected, no duplicates, in visit order */
 	size_t n_sel;
-	bool *picked; /* parallel to set.v */
+	bool *picked;    /* parallel to set.v */
 	char **services; /* -D: services named by the operands (SCF_WALK_SERVICE) */
 } g;
 
@@ -373,8 +373,7 @@ static void select_related(int argc, char *argv[])
 	size_t n;
 
 	/* svcs.c: -d walks with SCF_WALK_MULTIPLE, -D with SCF_WALK_MULTIPLE | SERVICE. */
-	select_operands(argc, argv,
-	        CLI_WALK_MULTIPLE | (g.mode == 'D' ? CLI_WALK_SERVICE : 0));
+	select_operands(argc, argv, CLI_WALK_MULTIPLE | (g.mode == 'D' ? CLI_WALK_SERVICE : 0));
 	n = g.n_sel;
 	ops = malloc((n ? n : 1) * sizeof(inst_t *));
 	if (!ops)

@@ -294,13 +294,18 @@ EOF
 		"$ERR" "svcadm without configd"
 }
 
-case_svcprop() {
+# svc:/site/good:default with config/port = 25.
+good_with_port() {
 	service site/good default
 	ok "$SVCCFG" -f - <<EOF
 select svc:/site/good:default
 addpg config application
 setprop config/port = count: 25
 EOF
+}
+
+case_svcprop() {
+	good_with_port
 	log "-w refusals (svcprop.c main, do_wait)"
 	local u
 	for u in "-w -c -p config/port good" "-w -C -p config/port good" "-w -s running good" \
@@ -340,12 +345,7 @@ poke_until_done() {
 }
 
 case_svcprop_wait() {
-	service site/good default
-	ok "$SVCCFG" -f - <<EOF
-select svc:/site/good:default
-addpg config application
-setprop config/port = count: 25
-EOF
+	good_with_port
 	log "-w returns once the pg changes, whichever property (svcprop.c do_wait)"
 	"$SVCPROP" -w -p config/port svc:/site/good:default >"$ROOT/w.out" 2>"$ROOT/w.err" &
 	local pid=$! rc=0
