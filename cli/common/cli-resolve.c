@@ -262,16 +262,20 @@ static int cmp_service_part(const char *inst, const char *svc)
 	return c ? c : (li > ls) - (li < ls);
 }
 
-/* Instance FMRIs grouped by service, services in sorted order: "svc:/a:x" < "svc:/a-b:x". */
-static int cmp_by_service(const void *a, const void *b)
+int cli_instance_cmp_discovery(const char *x, const char *y)
 {
-	const char *x = *(char *const *)a, *y = *(char *const *)b;
 	size_t lx = (size_t)(strrchr(x, ':') - x), ly = (size_t)(strrchr(y, ':') - y);
 	int c = strncmp(x, y, lx < ly ? lx : ly);
 
+	/* Services in sorted order, so "svc:/a:x" < "svc:/a-b:x" although ':' > '-'. */
 	if (c == 0 && lx != ly)
 		return lx < ly ? -1 : 1;
 	return c ? c : strcmp(x + lx, y + ly);
+}
+
+static int cmp_by_service(const void *a, const void *b)
+{
+	return cli_instance_cmp_discovery(*(char *const *)a, *(char *const *)b);
 }
 
 typedef int (*visit_fn)(walk_t *w, const char *fmri, void *userdata);

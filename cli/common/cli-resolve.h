@@ -66,6 +66,13 @@ typedef void (*cli_walk_errfn)(void *userdata, const char *msg);
 int cli_walk(scf_handle_t *h, int argc, char *const *argv, unsigned flags, cli_walk_fn fn,
         cli_walk_errfn errfn, void *userdata, int *err);
 
+/*
+ * The order the walk discovers instances in (services sorted, each followed by its instances
+ * sorted), as a strcmp()-like comparison of two instance FMRIs; a tool that lists every
+ * instance itself sorts by it to visit them as cli_walk() would.
+ */
+int cli_instance_cmp_discovery(const char *a, const char *b);
+
 /* Does fmri (an entity) name an instance?  "svc:/a/b:i" does, "svc:/a/b" does not. */
 bool cli_fmri_is_instance(const char *fmri);
 

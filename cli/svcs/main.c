@@ -387,24 +387,31 @@ static void select_related(int argc, char *argv[])
 		select_dependents(ops, n);
 }
 
-/* No operands: every instance, in the walk's order; enabled ones only, unless -a or -R. */
+static int cmp_discovery(const void *a, const void *b)
+{
+	return cli_instance_cmp_discovery((*(inst_t *const *)a)->fmri, (*(inst_t *const *)b)->fmri);
+}
+
+/*
+ * No operands: every instance, in the order the walk would visit them (without asking
+ * configd for the list a second time); enabled ones only, unless -a or -R.
+ */
 static void select_default(void)
 {
 	bool all = g.all || g.restarters;
-	size_t n;
+	_cleanup_free_ inst_t **order = malloc((g.set.n ? g.set.n : 1) * sizeof(inst_t *));
 	int r;
 
-	select_operands(0, NULL, CLI_WALK_MULTIPLE);
-	if (all)
-		return;
-	r = instset_load(&g.set, LOAD_FILTER);
-	if (r < 0)
+	if (!order)
+		oom();
+	for (size_t k = 0; k < g.set.n; k++)
+		order[k] = &g.set.v[k];
+	qsort(order, g.set.n, sizeof(inst_t *), cmp_discovery);
+	if (!all && (r = instset_load(&g.set, LOAD_FILTER)) < 0)
 		die_scf(r);
-	n = 0;
-	for (size_t k = 0; k < g.n_sel; k++)
-		if (inst_listed_by_default(g.sel[k]))
-			g.sel[n++] = g.sel[k];
-	g.n_sel = n;
+	for (size_t k = 0; k < g.set.n; k++)
+		if (all || inst_listed_by_default(order[k]))
+			select_inst(order[k]);
 }
 
 static bool restarter_matches(const inst_t *i)
