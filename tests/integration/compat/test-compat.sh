@@ -467,6 +467,12 @@ case_setenv() {
 	ok "$SVCCFG" -s site/env unsetenv FOO
 	ok "$SVCPROP" -c -p start/environment svc:/site/env
 	assert_eq 'B=x=y\ z' "$OUT" "unsetenv"
+	# Issue item 4: "env" names svc:/site/env and svc:/site/env:default; svccfg -s selects
+	# the service (lscf_select, SCF_WALK_SERVICE), so the setenv is the service's.
+	ok "$SVCCFG" -s env setenv ISSUE4 yes
+	ok "$SVCPROP" -c -p start/environment svc:/site/env
+	assert_eq 'B=x=y\ z ISSUE4=yes' "$OUT" "svccfg -s env setenv"
+	ok "$SVCCFG" -s env unsetenv ISSUE4
 	log "-i, -s: method_context of the instance / service"
 	ok "$SVCCFG" -s site/env:default setenv -i I 1
 	ok "$SVCPROP" -C -p method_context/environment svc:/site/env:default
