@@ -38,7 +38,7 @@ typedef struct prop_arg {
 static struct {
 	scf_handle_t *h;
 	bool quiet, verbose, types, fmris;
-	bool Cflag, cflag, sflag;
+	bool Cflag, cflag, sflag, wait;
 	const char *snapshot; /* NULL: current view */
 	prop_arg_t *props;
 	size_t n_props, cap_props;
@@ -51,7 +51,8 @@ static _noreturn_ void usage(void)
 {
 	fprintf(stderr,
 	        "Usage: %1$s [-fqtv] [-C | -c | -s snapshot] [-p [name/]name]... \n"
-	        "         {FMRI | pattern}...\n",
+	        "         {FMRI | pattern}...\n"
+	        "       %1$s -w [-fqtv] [-p [name/]name] {FMRI | pattern}\n",
 	        log_program());
 	exit(2);
 }
@@ -271,126 +272,30 @@ static void process_entity(const char *entity)
 		print_all_pgs(entity, NULL, SCF_READ_COMPOSED, true);
 }
 
-/*
- * What the operands name, in order and each once (as illumos' scf_walk_fmri()): entities, and
- * pgs or properties given by FMRI (read from the current view of their entity).
- */
-typedef struct target {
-	char *key;        /* canonical FMRI: identity, for dropping duplicates */
-	char *entity;     /* the service or instance */
-	scf_pg_t *pg;     /* a pg operand's pg, read when the operand was resolved */
-	const char *prop; /* a property operand's property name (points into pg) */
-} target_t;
-
-static struct {
-	target_t *v;
-	size_t n, cap;
-} targets;
-
-static void target_add(const char *key, const char *entity, scf_pg_t *pg, const char *prop)
+/* A pg or property operand: read now, from the current view of its entity. */
+static void process_pg_operand(const cli_walk_info_t *w)
 {
-	target_t *v;
-
-	if (GREEDY_REALLOC(targets.v, targets.cap, targets.n + 1) < 0)
-		die("Could not allocate memory");
-	v = targets.v;
-	v[targets.n] =
-	        (target_t){.key = strdup(key), .entity = strdup(entity), .pg = pg, .prop = prop};
-	if (!v[targets.n].key || !v[targets.n].entity)
-		die("Could not allocate memory");
-	targets.n++;
-}
-
-static void no_match(const char *operand)
-{
-	/* svcprop also takes pg and property FMRIs, hence illumos' wider word. */
-	if (!g.quiet)
-		warn("Pattern '%s' doesn't match any entities", operand);
-	g.status = 1;
-}
-
-/* A pg or property FMRI operand; false if it does not name one that exists. */
-static bool resolve_pg_operand(const scf_fmri_t *f)
-{
-	_cleanup_free_ char *entity = NULL, *key = NULL;
-	scf_pg_t *pg = NULL;
-	const scf_property_t *p = NULL;
+	_cleanup_(scf_pg_freep) scf_pg_t *pg = NULL;
+	const scf_property_t *p;
 	int r;
 
-	if (asprintf(&entity, "svc:/%s%s%s", f->service, f->instance ? ":" : "",
-	            strempty(f->instance)) < 0 ||
-	        scf_fmri_format(f, &key) < 0)
-		die("Could not allocate memory");
-	r = scf_pg_get(g.h, entity, f->pg, NULL, 0, &pg);
+	r = scf_pg_get(g.h, w->entity, w->pg, NULL, 0, &pg);
 	if (r == -SCF_ERROR_NOT_FOUND)
-		return false;
+		return; /* deleted since the walk found it */
 	if (r < 0)
 		scfdie(r);
-	if (f->prop && !(p = scf_pg_property(pg, f->prop))) {
-		scf_pg_free(pg);
-		return false;
-	}
-	target_add(key, entity, pg, p ? p->name : NULL);
-	return true;
-}
-
-/*
- * As illumos' svcprop (SCF_WALK_EXPLICIT): a service is shown only when the operand names it
- * exactly, as a full "svc:" FMRI without globs; an abbreviation such as "web" stands for the
- * instances it matches, so `svcprop web` reads svc:/site/web:default, not the service too.
- */
-static unsigned operand_flags(const char *operand)
-{
-	if (strneq(operand, "svc:", 4) && !strpbrk(operand, "*?["))
-		return SCF_RESOLVE_SERVICES | SCF_RESOLVE_INSTANCES;
-	return SCF_RESOLVE_INSTANCES;
-}
-
-static void resolve_operand(const char *operand)
-{
-	_cleanup_free_ char *errmsg = NULL;
-	scf_fmri_t f = {0};
-	char **matches = NULL;
-	bool found;
-	int r;
-
-	if (scf_fmri_parse(operand, &f) >= 0 && f.pg) {
-		found = resolve_pg_operand(&f);
-		scf_fmri_clear(&f);
-		if (!found)
-			no_match(operand);
-		return;
-	}
-	scf_fmri_clear(&f);
-	r = cli_resolve_all(g.h, operand, operand_flags(operand), &matches, &errmsg);
-	if (r < 0 && !errmsg)
-		scfdie(r);
-	if (r < 0) {
-		no_match(operand);
-		return;
-	}
-	for (char **m = matches; *m; m++)
-		target_add(*m, *m, NULL, NULL);
-	strv_free(matches);
-}
-
-/* A pg operand: the pg (or the -p properties of it), or one property. */
-static void process_pg_target(const target_t *t)
-{
-	const scf_property_t *p;
-
-	if (t->prop) {
+	if (w->prop) {
 		if (g.n_props > 0) {
 			warn("The -p option cannot be used with property operands.");
 			usage();
 		}
-		if (!g.quiet)
-			print_prop(t->pg, scf_pg_property(t->pg, t->prop), t->entity);
+		if ((p = scf_pg_property(pg, w->prop)) && !g.quiet)
+			print_prop(pg, p, w->entity);
 		return;
 	}
 	if (g.n_props == 0) {
 		if (!g.quiet)
-			print_pg(t->pg, t->entity);
+			print_pg(pg, w->entity);
 		return;
 	}
 	for (size_t i = 0; i < g.n_props; i++) {
@@ -400,104 +305,175 @@ static void process_pg_target(const target_t *t)
 			fprintf(stderr,
 			        "%s: -p argument `%s/%s' has too many components for property "
 			        "group `%s'.\n",
-			        log_program(), a->pg, a->prop, t->key);
+			        log_program(), a->pg, a->prop, w->fmri);
 			exit(2);
 		}
-		p = scf_pg_property(t->pg, a->pg);
+		p = scf_pg_property(pg, a->pg);
 		if (p && !g.quiet)
-			print_prop(t->pg, p, t->entity);
+			print_prop(pg, p, w->entity);
 		else if (!p) {
 			if (PRINT_NOPROP_ERRORS)
 				warn("Couldn't find property `%s' in property group `%s'.", a->pg,
-				        t->key);
+				        w->fmri);
 			noprop();
 		}
 	}
 }
 
-static void target_clear(target_t *t)
+/* illumos' process_fmri(): the callback of the walk. */
+static int process_fmri(void *userdata, const cli_walk_info_t *w)
 {
-	scf_pg_free(t->pg);
-	free(t->key);
-	free(t->entity);
+	(void)userdata;
+	/* Several things to show: each line must say which one it is about. */
+	if (w->count > 1)
+		g.types = g.fmris = true;
+	if (w->pg)
+		process_pg_operand(w);
+	else
+		process_entity(w->entity);
+	return 0;
 }
 
-static int cmp_target_index(const void *a, const void *b)
+static void walk_error(void *userdata, const char *msg)
 {
-	size_t i = *(const size_t *)a, j = *(const size_t *)b;
-	int c = strcmp(targets.v[i].key, targets.v[j].key);
+	(void)userdata;
+	if (!g.quiet)
+		warn("%s", msg);
+}
 
-	return c ? c : (i > j) - (i < j);
+/* ---- -w: wait for a change of a pg (illumos' do_wait) ------------------------------------ */
+
+static struct {
+	char *entity, *pg, *prop; /* what to watch; prop NULL: the whole pg */
+} wt;
+
+static char *xstrdup(const char *s)
+{
+	char *d = strdup(s);
+
+	if (!d)
+		die("Could not allocate memory");
+	return d;
+}
+
+/* The pg to watch, from the one operand (and the one -p); usage errors exit 2. */
+static int wait_target(void *userdata, const cli_walk_info_t *w)
+{
+	(void)userdata;
+	if (w->prop) {
+		if (g.n_props > 0) {
+			warn("-p cannot be used with property FMRIs.");
+			exit(2);
+		}
+		wt.pg = xstrdup(w->pg);
+		wt.prop = xstrdup(w->prop);
+	} else if (w->pg) {
+		wt.pg = xstrdup(w->pg);
+		if (g.n_props > 0) {
+			if (g.props[0].prop) {
+				warn("-p argument `%s/%s' has too many components for property "
+				     "group "
+				     "`%s'.",
+				        g.props[0].pg, g.props[0].prop, w->fmri);
+				exit(2);
+			}
+			wt.prop = xstrdup(g.props[0].pg);
+		}
+	} else {
+		if (g.n_props == 0) {
+			warn("Cannot wait for %s.", w->instance ? "an instance" : "a service");
+			exit(2);
+		}
+		wt.pg = xstrdup(g.props[0].pg);
+		if (g.props[0].prop)
+			wt.prop = xstrdup(g.props[0].prop);
+	}
+	wt.entity = xstrdup(w->entity);
+	return 0;
+}
+
+/* The watched pg as it is now; dies "Not found." when it (or the property) is gone. */
+static scf_pg_t *wait_read(void)
+{
+	scf_pg_t *pg = NULL;
+	int r = scf_pg_get(g.h, wt.entity, wt.pg, NULL, 0, &pg);
+
+	if (r == -SCF_ERROR_NOT_FOUND || (r >= 0 && wt.prop && !scf_pg_property(pg, wt.prop)))
+		die("Not found.");
+	if (r < 0)
+		scfdie(r);
+	return pg;
 }
 
 /*
- * Keeps the first of targets with the same key, in operand order.  Sorting an index makes this
- * O(n log n): a pattern such as "*" over a large repository yields every entity as a target.
+ * As illumos: blocks until the repository reports a commit to the pg (any of its properties),
+ * then prints the property (or the whole pg) once.  The interest is registered before the pg
+ * is read, so a change committed after the read is never missed: it is a notification with a
+ * newer generation.  No polling: the wait is on configd's notifications only.
  */
-static void targets_dedup(void)
+static void do_wait(void)
 {
-	_cleanup_free_ size_t *idx = calloc(targets.n + 1, sizeof(size_t));
-	_cleanup_free_ bool *dup = calloc(targets.n + 1, sizeof(bool));
-	size_t k = 0;
+	_cleanup_(scf_pg_freep) scf_pg_t *pg = NULL;
+	uint64_t gen;
+	int r;
 
-	if (!idx || !dup)
-		die("Could not allocate memory");
-	for (size_t i = 0; i < targets.n; i++)
-		idx[i] = i;
-	qsort(idx, targets.n, sizeof(size_t), cmp_target_index);
-	for (size_t i = 1; i < targets.n; i++)
-		if (streq(targets.v[idx[i]].key, targets.v[idx[i - 1]].key))
-			dup[idx[i]] = true;
-	for (size_t i = 0; i < targets.n; i++) {
-		if (dup[i])
-			target_clear(&targets.v[i]);
-		else
-			targets.v[k++] = targets.v[i];
+	r = scf_notify_add_pgname(g.h, wt.pg);
+	if (r < 0)
+		scfdie(r);
+	pg = wait_read();
+	gen = pg->generation;
+	for (;;) {
+		_cleanup_(scf_notification_clear) scf_notification_t n = {0};
+
+		r = scf_notify_wait(g.h, UINT64_MAX, &n);
+		if (r < 0)
+			scfdie(r);
+		if (r == 0 || !streq(n.entity, wt.entity) || !streq(n.pg, wt.pg))
+			continue;
+		if (n.kind == SCF_NOTIFY_PG_DELETED)
+			die("Not found.");
+		if (n.generation > gen)
+			break;
 	}
-	targets.n = k;
-}
-
-static void process_targets(void)
-{
-	targets_dedup();
-	/* Several things to show: each line must say which one it is about. */
-	if (targets.n > 1)
-		g.types = g.fmris = true;
-	for (size_t i = 0; i < targets.n; i++) {
-		target_t *t = &targets.v[i];
-
-		if (t->pg)
-			process_pg_target(t);
-		else
-			process_entity(t->entity);
-		target_clear(t);
-	}
-	free(targets.v);
+	scf_pg_free(TAKE_PTR(pg));
+	pg = wait_read();
+	if (g.quiet)
+		return;
+	if (wt.prop)
+		print_prop(pg, scf_pg_property(pg, wt.prop), wt.entity);
+	else
+		print_pg(pg, wt.entity);
 }
 
 static void parse_options(int argc, char *argv[])
 {
 	int opt;
 
-	while ((opt = getopt(argc, argv, "Ccfp:qs:tv")) != -1) {
+	/* '+': as Solaris getopt, options end at the first operand. */
+	while ((opt = getopt(argc, argv, "+Ccfp:qs:tvwz:")) != -1) {
 		switch (opt) {
 		case 'C':
-			if (g.cflag || g.sflag)
+			if (g.cflag || g.sflag || g.wait)
 				usage();
 			g.Cflag = true;
 			g.snapshot = NULL;
 			break;
 		case 'c':
-			if (g.Cflag || g.sflag)
+			if (g.Cflag || g.sflag || g.wait)
 				usage();
 			g.cflag = true;
 			g.snapshot = NULL;
 			break;
 		case 's':
-			if (g.Cflag || g.cflag)
+			if (g.Cflag || g.cflag || g.wait)
 				usage();
 			g.sflag = true;
 			g.snapshot = optarg;
+			break;
+		case 'w':
+			if (g.Cflag || g.cflag || g.sflag)
+				usage();
+			g.wait = true;
 			break;
 		case 'f':
 			g.types = g.fmris = true;
@@ -514,27 +490,46 @@ static void parse_options(int argc, char *argv[])
 		case 'v':
 			g.verbose = true;
 			break;
+		case 'z':
+			warn("zones are not supported.");
+			exit(2);
 		default:
 			usage();
 		}
 	}
 	if (optind == argc)
 		usage();
+	if (g.wait && (g.n_props > 1 || argc - optind > 1))
+		usage();
 }
 
 int main(int argc, char *argv[])
 {
-	int r;
+	unsigned flags = CLI_WALK_PROPERTY | CLI_WALK_SERVICE | CLI_WALK_EXPLICIT;
+	int r, err = 0;
 
 	log_set_program(argv[0]);
 	parse_options(argc, argv);
 	r = cli_connect(NULL, &g.h);
 	if (r < 0)
 		die("Could not connect to configuration repository: %s.", cli_scf_phrase(r));
-	for (int i = optind; i < argc; i++)
-		resolve_operand(argv[i]);
-	process_targets();
+	/* As illumos' main(): an operand may match several entities, except with -w. */
+	if (!g.wait)
+		flags |= CLI_WALK_MULTIPLE;
+	r = cli_walk(g.h, argc - optind, argv + optind, flags, g.wait ? wait_target : process_fmri,
+	        walk_error, NULL, &err);
+	if (r < 0) {
+		warn("failed to iterate over instances: %s", cli_scf_phrase(r));
+		exit(1);
+	}
+	if (err)
+		g.status = 1;
+	if (g.wait && wt.entity)
+		do_wait();
 	scf_handle_destroy(g.h);
 	free(g.props);
+	free(wt.entity);
+	free(wt.pg);
+	free(wt.prop);
 	return g.status;
 }

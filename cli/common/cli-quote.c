@@ -40,9 +40,14 @@ void cli_print_quoted(FILE *f, const char *s)
 	fputc('"', f);
 }
 
+bool cli_value_needs_quotes(const char *s)
+{
+	return strpbrk(s, " \t\n\"()") != NULL;
+}
+
 void cli_print_svccfg_value(FILE *f, const char *s, bool force)
 {
-	if (force || strpbrk(s, " \t\n\"()"))
+	if (force || cli_value_needs_quotes(s))
 		cli_print_quoted(f, s);
 	else
 		fputs(s, f);

@@ -16,6 +16,9 @@
 /* svcprop's quoting; returns a malloc'd string or NULL on OOM. */
 char *cli_quote_for_shell(const char *s);
 
+/* Whether listprop (and svcs -lv) writes the value in quotes: it holds blanks, '"' or '()'. */
+bool cli_value_needs_quotes(const char *s);
+
 /* Writes one listprop value (without a leading blank); quoted when force or when needed. */
 void cli_print_svccfg_value(FILE *f, const char *s, bool force);
 

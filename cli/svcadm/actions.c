@@ -48,8 +48,20 @@ int tx_delete_if_present(scf_tx_t *tx, void *userdata)
 static int tx_set_enabled(scf_tx_t *tx, void *userdata)
 {
 	const char *v = *(bool *)userdata ? "true" : "false";
+	const char *comment = svcadm.comment ? svcadm.comment : "";
+	int r = scf_tx_set(tx, SCF_PROPERTY_ENABLED, SCF_TYPE_BOOLEAN, &v, 1);
 
-	return scf_tx_set(tx, SCF_PROPERTY_ENABLED, SCF_TYPE_BOOLEAN, &v, 1);
+	/* As illumos 12721: the comment (disable -c, else "") in the same transaction. */
+	return r < 0 ? r : scf_tx_set(tx, SCF_PROPERTY_COMMENT, SCF_TYPE_ASTRING, &comment, 1);
+}
+
+/* A persistent enable or disable drops the override and its comment. */
+static int tx_delete_override(scf_tx_t *tx, void *userdata)
+{
+	int r = tx_delete_if_present(tx, (void *)SCF_PROPERTY_ENABLED);
+
+	(void)userdata;
+	return r < 0 ? r : tx_delete_if_present(tx, (void *)SCF_PROPERTY_COMMENT);
 }
 
 static int pg_get_or_add(const char *fmri, const char *pg, uint32_t flags)
@@ -93,8 +105,7 @@ int action_set_enabled(const char *fmri, bool temp, bool enable)
 		return r;
 	}
 	if (!temp) {
-		r = scf_tx_run(svcadm.h, fmri, SCF_PG_GENERAL_OVR, tx_delete_if_present,
-		        (void *)SCF_PROPERTY_ENABLED, 0);
+		r = scf_tx_run(svcadm.h, fmri, SCF_PG_GENERAL_OVR, tx_delete_override, NULL, 0);
 		if (r < 0 && r != -SCF_ERROR_NOT_FOUND) {
 			action_write_failed(fmri, SCF_PG_GENERAL_OVR, r);
 			return r;

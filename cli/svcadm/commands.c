@@ -1,17 +1,24 @@
 /*
  * commands.c: the subcommands that act on instances: enable, disable, restart, refresh,
- * clear, mark.  Each parses its options, expands its operands, writes (actions.c) and, for
- * enable -s and disable -s, waits (wait.c).  Usage errors exit 2 before anything is written.
+ * clear, mark.  Each parses its options, expands its operands (or takes the instances of the
+ * global -S state), writes (actions.c) and, for enable -s and disable -s, waits (wait.c).
+ * Usage errors exit 2 before anything is written.  As illumos' svcadm.c main(), a subcommand
+ * needs operands or -S, never both.
  */
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "strv.h"
 #include "svcadm.h"
 
+/* illumos' SCF_COMMENT_MAX_LENGTH: the buffer disable -c is copied into. */
+#define COMMENT_MAX 1024
+
 static char **operands_or_usage(int argc, char **argv)
 {
-	if (optind >= argc)
+	if ((optind >= argc) == !svcadm.state)
 		svcadm_usage();
 	return operands_expand(argc - optind, argv + optind);
 }
@@ -22,10 +29,18 @@ static int enable_disable(int argc, char **argv, bool enable)
 	bool temp = false, wait = false, rec = false;
 	int o, r;
 
-	while ((o = getopt(argc, argv, enable ? "+rst" : "+st")) != -1) {
+	/* As illumos 12721: enable writes an empty comment, so an old one does not linger. */
+	svcadm.comment = "";
+	while ((o = getopt(argc, argv, enable ? "+rst" : "+c:st")) != -1) {
 		if (o == 'r')
 			rec = true;
-		else if (o == 's')
+		else if (o == 'c') {
+			if (strlen(optarg) >= COMMENT_MAX) {
+				svcadm_warn("disable -c comment too long.");
+				exit(EXIT_FATAL);
+			}
+			svcadm.comment = optarg;
+		} else if (o == 's')
 			wait = true;
 		else if (o == 't')
 			temp = true;
@@ -42,8 +57,12 @@ static int enable_disable(int argc, char **argv, bool enable)
 		else
 			(void)action_set_enabled(*f, temp, enable);
 	}
-	/* As illumos: wait only when every operand was valid and every write went through. */
-	if (wait && svcadm.exit_status == 0)
+	/*
+	 * As illumos: wait only when every write went through; after a bad operand enable still
+	 * waits for the good ones, disable does not (svcadm.c counts the operand errors of
+	 * disable in exit_status, those of enable apart).
+	 */
+	if (wait && svcadm.exit_status == 0 && (enable || !svcadm.operand_error))
 		wait_for_states(fmris, enable);
 	return svcadm_status();
 }
@@ -67,9 +86,20 @@ static void no_options(int argc, char **argv)
 int cmd_restart(int argc, char **argv)
 {
 	_cleanup_strv_free_ char **fmris = NULL;
+	bool dump = false;
+	int o;
 
-	no_options(argc, argv);
+	while ((o = getopt(argc, argv, "+d")) != -1) {
+		if (o == 'd')
+			dump = true;
+		else
+			svcadm_usage();
+	}
 	fmris = operands_or_usage(argc, argv);
+	/* -d: as illumos, do_dump is requested of every instance first, then restart. */
+	if (dump)
+		STRV_FOREACH (f, fmris)
+			(void)action_request(*f, RESTARTER_ACTION_DO_DUMP);
 	STRV_FOREACH (f, fmris)
 		(void)action_request(*f, RESTARTER_ACTION_RESTART);
 	return svcadm_status();
@@ -104,6 +134,14 @@ int cmd_clear(int argc, char **argv)
 	restarter_instance_state_t s;
 
 	no_options(argc, argv);
+	if (svcadm.state &&
+	        !streq(svcadm.state, restarter_state_to_string(RESTARTER_STATE_MAINT)) &&
+	        !streq(svcadm.state, restarter_state_to_string(RESTARTER_STATE_DEGRADED))) {
+		svcadm_warn("State must be '%s' or '%s'",
+		        restarter_state_to_string(RESTARTER_STATE_MAINT),
+		        restarter_state_to_string(RESTARTER_STATE_DEGRADED));
+		exit(EXIT_FATAL);
+	}
 	fmris = operands_or_usage(argc, argv);
 	STRV_FOREACH (f, fmris) {
 		if (!read_state_or_fail(*f, &s))

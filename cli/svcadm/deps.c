@@ -9,6 +9,8 @@
  * already visited counts as able to come up).
  */
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 
 #include "strv.h"
@@ -136,13 +138,19 @@ bool deps_have_potential(const char *fmri, bool for_disable)
 typedef struct enable_walk {
 	bool temp;
 	char **visited;
+	char **active; /* the path being enabled: meeting one of them again is a cycle */
 } enable_walk_t;
 
-static void enable_rec(const char *ent, enable_walk_t *w);
+/* enable_rec()'s outcomes, as illumos' enable_fmri_rec(). */
+enum { REC_OK = 0, REC_INVALID, REC_MULTIPLE, REC_LOOP };
+
+static int enable_rec(const char *ent, enable_walk_t *w);
 
 static bool enable_group(
         const char *fmri, depgroup_type_t g, const scf_property_t *entities, void *userdata)
 {
+	enable_walk_t *w = userdata;
+
 	/* Which one of several to enable is the administrator's choice: say what they are. */
 	if (g == DEPGRP_REQUIRE_ANY && entities->n_values > 1) {
 		printf("%s requires one of:\n", fmri);
@@ -150,47 +158,101 @@ static bool enable_group(
 			printf("  %s\n", entities->values[j]);
 		return true;
 	}
-	for (size_t j = 0; j < entities->n_values; j++)
-		if (!restarter_file_dep_path(entities->values[j]))
-			enable_rec(entities->values[j], userdata);
+	for (size_t j = 0; j < entities->n_values; j++) {
+		const char *e = entities->values[j];
+
+		if (restarter_file_dep_path(e))
+			continue;
+		switch (enable_rec(e, w)) {
+		case REC_INVALID:
+			svcadm_warn("dependency of \"%s\" has invalid FMRI \"%s\".", fmri, e);
+			break;
+		case REC_MULTIPLE:
+			svcadm_warn("%s depends on %s, which has multiple instances.", fmri, e);
+			break;
+		case REC_LOOP:
+			return false;
+		}
+	}
 	return true;
 }
 
-static void enable_rec(const char *ent, enable_walk_t *w)
+/*
+ * illumos' get_inst_mult(): the one instance an FMRI names (a service with one instance names
+ * it); a missing one is reported and makes the exit status 1.  REC_MULTIPLE is not reported.
+ */
+static int one_instance(const char *fmri, char **ret)
 {
-	_cleanup_free_ char *fmri = NULL;
 	_cleanup_strv_free_ char **l = NULL;
+	int r;
 
-	if (scf_fmri_canonicalize(ent, &fmri) < 0 || !visit(fmri, &w->visited))
-		return;
-	if (!fmri_is_instance(fmri)) {
-		if (scf_instance_list(svcadm.h, fmri, &l) < 0 || strv_length(l) == 0) {
-			svcadm_warn("No such service \"%s\".", fmri);
-			return;
+	if (fmri_is_instance(fmri)) {
+		if (scf_entity_exists(svcadm.h, fmri) <= 0) {
+			svcadm_warn("No such instance \"%s\".", fmri);
+			svcadm_fail(EXIT_FATAL);
+			return -SCF_ERROR_NOT_FOUND;
 		}
-		if (strv_length(l) > 1) {
-			svcadm_warn("operation on service %s is ambiguous; instance specification "
-			            "needed.",
-			        fmri);
-			return;
-		}
-		enable_rec(l[0], w);
-		return;
+		*ret = strdup(fmri);
+		return *ret ? REC_OK : -SCF_ERROR_NO_MEMORY;
 	}
-	if (scf_entity_exists(svcadm.h, fmri) <= 0) {
-		svcadm_warn("No such instance \"%s\".", fmri);
-		return;
+	r = scf_instance_list(svcadm.h, fmri, &l);
+	if (r == -SCF_ERROR_NOT_FOUND) {
+		svcadm_warn("No such service \"%s\".", fmri);
+		svcadm_fail(EXIT_FATAL);
+		return r;
 	}
-	(void)action_set_enabled(fmri, w->temp, true);
-	(void)foreach_required_group(fmri, enable_group, w);
+	if (r < 0)
+		svcadm_die(r);
+	if (strv_length(l) == 0) {
+		svcadm_warn("Service \"%s\" has no instances.", fmri);
+		svcadm_fail(EXIT_FATAL);
+		return -SCF_ERROR_NOT_FOUND;
+	}
+	if (strv_length(l) > 1)
+		return REC_MULTIPLE;
+	*ret = TAKE_PTR(l[0]);
+	return REC_OK;
+}
+
+static int enable_rec(const char *ent, enable_walk_t *w)
+{
+	_cleanup_free_ char *fmri = NULL, *inst = NULL;
+	bool go;
+	int r;
+
+	if (scf_fmri_canonicalize(ent, &fmri) < 0)
+		return REC_INVALID;
+	if (strv_contains(w->active, fmri))
+		return REC_LOOP;
+	if (!visit(fmri, &w->visited))
+		return REC_OK;
+	r = one_instance(fmri, &inst);
+	if (r != REC_OK)
+		return r == REC_MULTIPLE ? r : REC_OK;
+	(void)action_set_enabled(inst, w->temp, true);
+	if (strv_extend(&w->active, fmri) < 0)
+		svcadm_die(-SCF_ERROR_NO_MEMORY);
+	go = foreach_required_group(inst, enable_group, w);
+	free(w->active[strv_length(w->active) - 1]);
+	w->active[strv_length(w->active) - 1] = NULL;
+	return go ? REC_OK : REC_LOOP;
 }
 
 void deps_enable_recursive(const char *entity, bool temp)
 {
-	enable_walk_t w = {.temp = temp, .visited = strv_new_empty()};
+	enable_walk_t w = {.temp = temp, .visited = strv_new_empty(), .active = strv_new_empty()};
 
-	if (!w.visited)
+	if (!w.visited || !w.active)
 		svcadm_die(-SCF_ERROR_NO_MEMORY);
-	enable_rec(entity, &w);
+	switch (enable_rec(entity, &w)) {
+	case REC_MULTIPLE:
+		svcadm_warn("operation on service %s is ambiguous; instance specification needed.",
+		        entity);
+		break;
+	case REC_LOOP:
+		svcadm_warn("%s: Dependency cycle detected.", entity);
+		break;
+	}
 	strv_free(w.visited);
+	strv_free(w.active);
 }

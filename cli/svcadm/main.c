@@ -17,10 +17,10 @@
  *     when startd does, this take must go (two takes would make "previous" = "running");
  *   - milestone: options_ovr/milestone (or options/milestone with -d) of startd's instance.
  *
- * Operands are FMRIs or abbreviations, expanded as illumos' scf_walk_fmri(): a pattern must
- * name one entity (a service and one of its own instances count as the service); a service
- * stands for all its instances.  Each problem is reported, the other operands go on, and the
- * exit status is 1.
+ * Operands are FMRIs, abbreviations or globs, expanded as illumos' scf_walk_fmri() with
+ * svcadm's flags (operands.c): a service FMRI stands for all its instances, an abbreviation
+ * must name one instance.  Each problem is reported, the other operands go on, and the exit
+ * status is 1.  With the global -S STATE the command acts on every instance in that state.
  *
  * -s waits for the result.  The wait is driven by notifications on pgs named "restarter" (the
  * registration comes before the first write, so no state change is missed) and re-checks the
@@ -87,13 +87,13 @@ void svcadm_die(int r)
 void svcadm_usage(void)
 {
 	fprintf(stderr,
-	        "Usage: %1$s [-v] [cmd [args ... ]]\n\n"
-	        "\t%1$s enable [-rst] <service> ...\t- enable and online service(s)\n"
-	        "\t%1$s disable [-st] <service> ...\t- disable and offline service(s)\n"
-	        "\t%1$s restart <service> ...\t\t- restart specified service(s)\n"
-	        "\t%1$s refresh <service> ...\t\t- re-read service configuration\n"
-	        "\t%1$s mark [-It] <state> <service> ...\t- set maintenance state\n"
-	        "\t%1$s clear <service> ...\t\t- clear maintenance state\n"
+	        "Usage: %1$s [-S <state>] [-v] [cmd [args ... ]]\n\n"
+	        "\t%1$s enable [-rst] [<service> ...]\t- enable and online service(s)\n"
+	        "\t%1$s disable [-c comment] [-st] [<service> ...] - disable service(s)\n"
+	        "\t%1$s restart [-d] [<service> ...]\t- restart specified service(s)\n"
+	        "\t%1$s refresh [<service> ...]\t\t- re-read service configuration\n"
+	        "\t%1$s mark [-It] <state> [<service> ...] - set maintenance state\n"
+	        "\t%1$s clear [<service> ...]\t\t- clear maintenance state\n"
 	        "\t%1$s milestone [-d] <milestone>\t- advance to a service milestone\n"
 	        "\n\tServices can be specified using an FMRI, abbreviation, or fnmatch(7)\n"
 	        "\tpattern, as shown in these examples for svc:/network/smtp:sendmail\n\n"
@@ -129,10 +129,16 @@ int main(int argc, char **argv)
 
 	if (argc < 2)
 		svcadm_usage();
-	while ((o = getopt(argc, argv, "+v")) != -1) {
+	while ((o = getopt(argc, argv, "+S:vZz:")) != -1) {
 		if (o == 'v')
 			svcadm.verbose = true;
-		else
+		else if (o == 'S')
+			svcadm.state = optarg;
+		else if (o == 'Z' || o == 'z') {
+			/* There are no zones here (docs/compat.md). */
+			svcadm_warn("zones are not supported.");
+			exit(EXIT_USAGE);
+		} else
 			svcadm_usage();
 	}
 	if (optind >= argc)
@@ -145,7 +151,7 @@ int main(int argc, char **argv)
 	atexit(smf_trace_close);
 	r = cli_connect(NULL, &svcadm.h);
 	if (r < 0) {
-		svcadm_warn("Couldn't bind to svc.configd: %s.", cli_scf_phrase(r));
+		svcadm_warn("Couldn't bind to configuration repository: %s.", cli_scf_phrase(r));
 		return EXIT_FATAL;
 	}
 	/* Each subcommand parses its own options from here on. */

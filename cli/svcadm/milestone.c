@@ -1,7 +1,8 @@
 /*
  * milestone.c: svcadm milestone [-d], recorded where illumos' startd reads it
  * (options_ovr/milestone of the restarter's instance, or options/milestone with -d for the
- * boot default).  This startd does not act on it.
+ * boot default), as illumos' svcadm.c set_milestone().  The global -S is ignored, and so are
+ * words after the milestone, as there.
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -66,7 +67,7 @@ int cmd_milestone(int argc, char **argv)
 		else
 			usage_milestone();
 	}
-	if (argc - optind != 1)
+	if (optind >= argc)
 		usage_milestone();
 	m = validate_milestone(argv[optind]);
 	if (scf_entity_exists(svcadm.h, SCF_SERVICE_STARTD) <= 0) {

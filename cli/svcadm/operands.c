@@ -1,96 +1,72 @@
 /*
- * operands.c: svcadm's operands to instances, as illumos' scf_walk_fmri().
+ * operands.c: svcadm's operands to instances, through illumos' scf_walk_fmri() (cli-resolve.h)
+ * with svcadm's flags, SCF_WALK_UNIPARTIAL | SCF_WALK_MULTIPLE (svcadm.c WALK_FLAGS):
  *
- * A pattern (an FMRI, an abbreviation, a glob) must name one entity; "ssh" naming
- * svc:/network/ssh and svc:/network/ssh:default names the service.  A service stands for all
- * its instances (possibly none).  A pattern that names nothing, or several entities, is
- * reported, marks the run (exit 1), and the other operands go on.
+ *   - a full FMRI of a service ("svc:/site/multi", "site/multi") stands for all its instances;
+ *   - a glob ("site/multi:*") may match any number of instances;
+ *   - an abbreviation ("multi") must match one instance: several are refused with "Partial
+ *     FMRI 'multi' matches multiple instances:" and the candidates;
+ *   - a pattern matching nothing is reported, and the other operands go on (exit status 1).
+ * With the global -S STATE there are no operands: every instance whose restarter/state is
+ * exactly STATE is selected (an unknown state selects nothing).
  */
 #include <assert.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "cli-error.h"
 #include "cli-resolve.h"
 #include "strv.h"
 #include "svcadm.h"
 
+#define WALK_FLAGS (CLI_WALK_UNIPARTIAL | CLI_WALK_MULTIPLE)
+
 bool fmri_is_instance(const char *fmri)
 {
-	const char *p = strstr(fmri, ":/");
-
-	return p && strchr(p + 2, ':');
+	return cli_fmri_is_instance(fmri);
 }
 
-/* "svc:/a/b:i" is an instance of "svc:/a/b". */
-static bool instance_of(const char *inst, const char *svc)
+/* -S: restarter/state as written, or NULL; no message, as illumos skips what it cannot read. */
+static bool in_state(const char *fmri, const char *want)
 {
-	size_t n = strlen(svc);
+	_cleanup_(scf_property_freep) scf_property_t *p = NULL;
+	const char *s;
 
-	return strneq(inst, svc, n) && inst[n] == ':';
+	return scf_property_read(svcadm.h, fmri, SCF_PG_RESTARTER, SCF_PROPERTY_STATE, &p) >= 0 &&
+	        scf_property_get_string(p, &s) >= 0 && streq(s, want);
 }
 
-/* l is sorted, so the service comes first. */
-static bool service_and_its_instances(char **l)
+static int collect(void *userdata, const cli_walk_info_t *info)
 {
-	if (fmri_is_instance(l[0]))
-		return false;
-	for (size_t k = 1; l[k]; k++)
-		if (!instance_of(l[k], l[0]))
-			return false;
-	return true;
+	char ***all = userdata;
+
+	assert(info->instance);
+	if (svcadm.state && !in_state(info->fmri, svcadm.state))
+		return 0;
+	return strv_extend(all, info->fmri) < 0 ? -SCF_ERROR_NO_MEMORY : 0;
 }
 
-/* The instances one operand stands for; < 0 (reported) for a bad operand. */
-static int expand_operand(const char *pattern, char ***ret)
+static void report(void *userdata, const char *msg)
 {
-	_cleanup_strv_free_ char **l = NULL, **out = NULL;
-	_cleanup_free_ char *msg = NULL;
-	const char *one = NULL;
-	int r;
-
-	r = cli_resolve_all(
-	        svcadm.h, pattern, SCF_RESOLVE_INSTANCES | SCF_RESOLVE_SERVICES, &l, &msg);
-	if (r == -SCF_ERROR_NOT_FOUND) {
-		svcadm_warn("Pattern '%s' doesn't match any instances", pattern);
-		return r;
-	}
-	if (r < 0)
-		svcadm_die(r);
-	assert(l && l[0]);
-	if (strv_length(l) == 1 || service_and_its_instances(l))
-		one = l[0];
-	if (!one) {
-		svcadm_warn("Pattern '%s' matches multiple instances:", pattern);
-		STRV_FOREACH (s, l)
-			fprintf(stderr, "    %s\n", *s);
-		return -SCF_ERROR_AMBIGUOUS;
-	}
-	if (!fmri_is_instance(one)) {
-		r = scf_instance_list(svcadm.h, one, &out);
-		if (r < 0)
-			svcadm_die(r);
-	} else if (strv_extend(&out, one) < 0)
-		svcadm_die(-SCF_ERROR_NO_MEMORY);
-	*ret = TAKE_PTR(out);
-	return 0;
+	(void)userdata;
+	svcadm_warn("%s", msg);
 }
 
 char **operands_expand(int argc, char **argv)
 {
 	_cleanup_strv_free_ char **all = strv_new_empty();
+	int err = 0, r;
 
 	if (!all)
 		svcadm_die(-SCF_ERROR_NO_MEMORY);
-	for (int i = 0; i < argc; i++) {
-		_cleanup_strv_free_ char **l = NULL;
-
-		if (expand_operand(argv[i], &l) < 0) {
-			svcadm.operand_error = true;
-			continue;
-		}
-		STRV_FOREACH (s, l)
-			if (!strv_contains(all, *s) && strv_extend(&all, *s) < 0)
-				svcadm_die(-SCF_ERROR_NO_MEMORY);
+	assert(argc == 0 || !svcadm.state);
+	r = cli_walk(svcadm.h, argc, argv, WALK_FLAGS, collect, report, &all, &err);
+	if (r < 0) {
+		svcadm_warn("failed to iterate over instances: %s", cli_scf_phrase(r));
+		exit(EXIT_FATAL);
 	}
+	if (err)
+		svcadm.operand_error = true;
 	return TAKE_PTR(all);
 }

@@ -27,7 +27,10 @@
 /* The one run of the command. */
 typedef struct svcadm {
 	scf_handle_t *h;
-	bool verbose; /* -v */
+	bool verbose;      /* -v */
+	const char *state; /* -S: the instances in this state instead of operands */
+	/* disable -c: written as general[_ovr]/comment beside enabled ("" for enable) */
+	const char *comment;
 	int exit_status;
 	/* A bad operand: reported at once, but as illumos, the good operands are still waited for. */
 	bool operand_error;
@@ -60,7 +63,10 @@ int cmd_milestone(int argc, char **argv);
 /* operands.c */
 /* "svc:/a/b:i" names an instance, "svc:/a/b" a service. */
 bool fmri_is_instance(const char *fmri);
-/* Every instance the operands name, in operand order, each once; bad operands are reported. */
+/*
+ * Every instance the operands name, in operand order, each once; bad operands are reported
+ * (svcadm.operand_error).  With -S (and then no operands), every instance in that state.
+ */
 char **operands_expand(int argc, char **argv);
 
 /* actions.c: each reports its own failure (and records the exit status). */

@@ -1,5 +1,5 @@
 /*
- * apply.c: apply PROFILE.
+ * apply.c: apply [-n] PROFILE (-n: read and check only).
  *
  * A profile changes existing instances: their enabled flag and the properties it names (a
  * property without a type takes the repository's).  As illumos, a service or instance that does
@@ -14,11 +14,10 @@
 #include "mapping.h"
 #include "strv.h"
 
-static int apply_one(svccfg_t *c, scf_handle_t *h, const char *file)
+/* Reads a bundle that must be a profile; 0, or < 0 (reported). */
+static int read_profile(svccfg_t *c, const char *file, mf_bundle_t **ret)
 {
 	_cleanup_bundle_ mf_bundle_t *b = NULL;
-	_cleanup_free_ char *err = NULL;
-	map_ctx_t m = {.h = h, .mode = MAP_APPLY, .warn = stderr};
 	int r;
 
 	if ((r = bundles_read(c, file, &b)) < 0)
@@ -27,6 +26,19 @@ static int apply_one(svccfg_t *c, scf_handle_t *h, const char *file)
 		svccfg_error(c, "%s: document is not a profile.", file);
 		return -EINVAL;
 	}
+	*ret = TAKE_PTR(b);
+	return 0;
+}
+
+static int apply_one(svccfg_t *c, scf_handle_t *h, const char *file)
+{
+	_cleanup_bundle_ mf_bundle_t *b = NULL;
+	_cleanup_free_ char *err = NULL;
+	map_ctx_t m = {.h = h, .mode = MAP_APPLY, .warn = stderr};
+	int r;
+
+	if ((r = read_profile(c, file, &b)) < 0)
+		return r;
 	if ((r = scf_batch_new(h, &m.b)) < 0)
 		return svccfg_scf_error(c, r, file);
 	m.bundle = b;
@@ -51,20 +63,31 @@ static int apply_one(svccfg_t *c, scf_handle_t *h, const char *file)
 	return r;
 }
 
+/* apply -n: the profile is read and checked, nothing is applied (illumos: no hash either). */
+static int check_one(svccfg_t *c, const char *file)
+{
+	_cleanup_bundle_ mf_bundle_t *b = NULL;
+
+	return read_profile(c, file, &b);
+}
+
 int cmd_apply(svccfg_t *c, const token_t *args, size_t n)
 {
 	_cleanup_strv_free_ char **files = NULL;
-	scf_handle_t *h;
+	scf_handle_t *h = NULL;
 	int r, ret = 0;
 
-	if (n == 0)
+	char dry = 0;
+	int first = args_flags(args, n, "n", &dry);
+
+	if (first < 0 || (size_t)first == n)
 		return command_syntax_error(c);
-	if ((r = bundles_collect_args(c, args, n, &files)) < 0)
+	if ((r = bundles_collect_args(c, args + first, n - first, &files)) < 0)
 		return r;
-	if ((r = svccfg_handle(c, &h)) < 0)
+	if (!dry && (r = svccfg_handle(c, &h)) < 0)
 		return r;
 	STRV_FOREACH (f, files) {
-		r = apply_one(c, h, *f);
+		r = dry ? check_one(c, *f) : apply_one(c, h, *f);
 		if (c->fatal)
 			return r;
 		if (r < 0 && ret >= 0)

@@ -4,9 +4,10 @@
  * A handler gets the arguments after the command word and returns 0, or a negative code
  * having reported why (svccfg.h); a malformed call is reported by command_syntax_error().
  * Families: entities.c (list, add, delete, select, unselect), pgs.c (listpg, addpg, delpg),
- * props.c (listprop, setprop, delprop, addpropvalue, delpropvalue), snapshots.c (listsnap,
- * refresh), import.c (import, validate, inventory), export.c (export, archive, extract),
- * apply.c (apply).
+ * props.c (listprop, setprop, delprop, addpropvalue, delpropvalue), env.c (setenv,
+ * unsetenv), templates.c (describe), editprop.c (editprop), snapshots.c (listsnap, refresh,
+ * selectsnap, revert), import.c (import, validate, inventory, delhash), export.c (export,
+ * archive, extract), apply.c (apply).
  */
 #ifndef SVCCFG_COMMANDS_H
 #define SVCCFG_COMMANDS_H
@@ -57,6 +58,14 @@ int cmd_delpropvalue(svccfg_t *c, const token_t *args, size_t n);
 
 int cmd_listsnap(svccfg_t *c, const token_t *args, size_t n);
 int cmd_refresh(svccfg_t *c, const token_t *args, size_t n);
+int cmd_selectsnap(svccfg_t *c, const token_t *args, size_t n);
+int cmd_revert(svccfg_t *c, const token_t *args, size_t n);
+
+/* env.c, templates.c, editprop.c */
+int cmd_setenv(svccfg_t *c, const token_t *args, size_t n);
+int cmd_unsetenv(svccfg_t *c, const token_t *args, size_t n);
+int cmd_describe(svccfg_t *c, const token_t *args, size_t n);
+int cmd_editprop(svccfg_t *c, const token_t *args, size_t n);
 
 /* import.c, export.c, apply.c: manifests and profiles. */
 int cmd_import(svccfg_t *c, const token_t *args, size_t n);
@@ -66,6 +75,7 @@ int cmd_export(svccfg_t *c, const token_t *args, size_t n);
 int cmd_archive(svccfg_t *c, const token_t *args, size_t n);
 int cmd_extract(svccfg_t *c, const token_t *args, size_t n);
 int cmd_apply(svccfg_t *c, const token_t *args, size_t n);
+int cmd_delhash(svccfg_t *c, const token_t *args, size_t n);
 
 /*
  * Leading "-x" words of args, each letter one of allowed (seen[i] set for allowed[i]); returns

@@ -15,7 +15,18 @@ int engine_exec(svccfg_t *c, const tokens_t *t)
 	if (t->n == 0)
 		return 0;
 	if (t->v[0].type != TOKEN_WORD || !(cmd = command_find(t->v[0].text))) {
-		svccfg_error(c, "Syntax error.");
+		/*
+		 * As svccfg.y's unknown_cmd rule: a word and words after it is an unknown
+		 * command; anything else ("foo = bar", a quoted first word) a syntax error.
+		 */
+		bool words = t->v[0].type == TOKEN_WORD;
+
+		for (size_t i = 1; words && i < t->n; i++)
+			words = token_is_text(&t->v[i]);
+		if (words)
+			svccfg_error(c, "Unknown command \"%s\".", t->v[0].text);
+		else
+			svccfg_error(c, "Syntax error.");
 		return -EINVAL;
 	}
 	c->command = cmd->name;
@@ -85,6 +96,8 @@ static int read_statement(svccfg_t *c, FILE *f, unsigned *line, tokens_t *t)
 
 static void prompt(const svccfg_t *c)
 {
+	if (c->cur_snap)
+		printf("[%s]", c->cur_snap);
 	printf("%s> ", c->cur_inst ? c->cur_inst : c->cur_svc ? c->cur_svc : "svc:");
 	fflush(stdout);
 }
@@ -129,6 +142,28 @@ int engine_run_file(svccfg_t *c, const char *path)
 		return 1;
 	}
 	return run_stream(c, f);
+}
+
+int engine_source(svccfg_t *c, const char *path)
+{
+	_cleanup_fclose_ FILE *f = fopen(path, "re");
+	const char *name = c->input_name;
+	unsigned lineno = c->lineno;
+	bool interactive = c->interactive;
+	int r;
+
+	if (!f) {
+		svccfg_error(c, "Could not open %s: %s.", path, strerror(errno));
+		return -errno;
+	}
+	/* Its errors name the file and stop it, even when it is run from the prompt. */
+	c->input_name = path;
+	c->interactive = false;
+	r = run_stream(c, f);
+	c->input_name = name;
+	c->lineno = lineno;
+	c->interactive = interactive;
+	return r == 0 ? 0 : -EINVAL;
 }
 
 int engine_run_interactive(svccfg_t *c)

@@ -21,6 +21,11 @@ int engine_exec(svccfg_t *c, const tokens_t *t);
 int engine_run_argv(svccfg_t *c, char *const *argv, int argc);
 /* svccfg -f FILE (path "-" is stdin), or commands piped on stdin. */
 int engine_run_file(svccfg_t *c, const char *path);
+/*
+ * Runs a command file from within a command (editprop): its errors name it and its line and end
+ * it; 0, or -EINVAL once one was reported.
+ */
+int engine_source(svccfg_t *c, const char *path);
 /* The prompt. */
 int engine_run_interactive(svccfg_t *c);
 

@@ -56,11 +56,13 @@ static char *relative_fmri(const svccfg_t *c, const char *name)
 
 /*
  * Finds the one service or instance that name designates (see the top of this file); returns
- * 0 with its canonical FMRI in *ret, or a negative code (reported).
+ * 0 with its canonical FMRI in *ret, or a negative code (reported).  As illumos' lscf_select():
+ * scf_walk_fmri() with SCF_WALK_SERVICE, so "good" naming svc:/site/good and its instance
+ * svc:/site/good:default selects the service.
  */
 static int find_entity(svccfg_t *c, const char *name, char **ret)
 {
-	_cleanup_free_ char *rel = relative_fmri(c, name), *errmsg = NULL;
+	_cleanup_free_ char *rel = relative_fmri(c, name);
 	scf_handle_t *h;
 	int r;
 
@@ -74,13 +76,7 @@ static int find_entity(svccfg_t *c, const char *name, char **ret)
 		if (r > 0 && scf_fmri_canonicalize(rel, ret) >= 0)
 			return 0;
 	}
-	r = cli_resolve_one(h, name, SCF_RESOLVE_SERVICES | SCF_RESOLVE_INSTANCES, ret, &errmsg);
-	if (r >= 0)
-		return 0;
-	if (!errmsg)
-		return svccfg_scf_error(c, r, name);
-	svccfg_error(c, "%s", errmsg);
-	return r;
+	return svccfg_walk_one(c, name, CLI_WALK_SERVICE, ret);
 }
 
 /* Splits a canonical entity FMRI into its service FMRI and (for an instance) itself. */

@@ -39,6 +39,21 @@ static int redirect(const token_t *args, size_t *n, const char **file)
 	return 0;
 }
 
+/*
+ * A leading "-a" (illumos: also the values of read-protected pgs): skipped, since every value
+ * here is readable by whoever may connect.  Any other word starting with '-' is a syntax error.
+ */
+static int all_values(const token_t **args, size_t *n)
+{
+	if (*n > 0 && token_is_text(&(*args)[0]) && (*args)[0].text[0] == '-') {
+		if (!streq((*args)[0].text, "-a"))
+			return -EINVAL;
+		(*args)++;
+		(*n)--;
+	}
+	return 0;
+}
+
 static int write_out(const mf_bundle_t *b, const char *file)
 {
 	_cleanup_free_ char *tmp = NULL;
@@ -89,23 +104,21 @@ static int finish(svccfg_t *c, const mf_bundle_t *b, int r, const char *file)
 
 int cmd_export(svccfg_t *c, const token_t *args, size_t n)
 {
-	_cleanup_free_ char *fmri = NULL, *errmsg = NULL;
+	_cleanup_free_ char *fmri = NULL;
 	_cleanup_bundle_ mf_bundle_t *b = NULL;
 	const char *file;
 	scf_handle_t *h;
 	int r;
 
-	if (redirect(args, &n, &file) < 0 || n != 1 || !token_is_text(&args[0]))
+	if (redirect(args, &n, &file) < 0 || all_values(&args, &n) < 0 || n != 1 ||
+	        !token_is_text(&args[0]))
 		return command_syntax_error(c);
 	if ((r = svccfg_handle(c, &h)) < 0)
 		return r;
-	r = cli_resolve_one(h, args[0].text, SCF_RESOLVE_SERVICES, &fmri, &errmsg);
-	if (r < 0) {
-		if (!errmsg)
-			return svccfg_scf_error(c, r, args[0].text);
-		svccfg_error(c, "%s", errmsg);
+	/* As illumos' lscf_service_export(): services only. */
+	r = svccfg_walk_one(c, args[0].text, CLI_WALK_SERVICE | CLI_WALK_NOINSTANCE, &fmri);
+	if (r < 0)
 		return r;
-	}
 	r = unmap_bundle_new(MF_BUNDLE_MANIFEST, "export", &b);
 	if (r >= 0)
 		r = unmap_service(h, fmri, UNMAP_FULL, b);
@@ -137,7 +150,7 @@ int cmd_archive(svccfg_t *c, const token_t *args, size_t n)
 {
 	const char *file;
 
-	if (redirect(args, &n, &file) < 0 || n != 0)
+	if (redirect(args, &n, &file) < 0 || all_values(&args, &n) < 0 || n != 0)
 		return command_syntax_error(c);
 	return write_all(c, MF_BUNDLE_ARCHIVE, "archive", UNMAP_FULL, file);
 }

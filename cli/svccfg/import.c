@@ -1,5 +1,5 @@
 /*
- * import.c: import, validate and inventory.
+ * import.c: import, validate, inventory and delhash.
  *
  * THE MODEL.  import reads each manifest (a directory: every *.xml below it, sorted), validates
  * it, maps it into ONE batch (mapping.h) with the bookkeeping illumos keeps (the manifest's hash
@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "bundles.h"
 #include "cli-error.h"
@@ -31,6 +32,7 @@
 #include "import-wait.h"
 #include "manifest.h"
 #include "mapping.h"
+#include "pgs.h"
 #include "probe.h"
 #include "sha256.h"
 #include "strv.h"
@@ -357,15 +359,60 @@ int cmd_import(svccfg_t *c, const token_t *args, size_t n)
 	return r;
 }
 
+/* validate FMRI, or the selection: the instance's properties against its templates. */
+static int validate_instance(svccfg_t *c, const char *fmri)
+{
+	int errors = 0, r = template_validate(c, fmri, &errors);
+
+	/* As illumos' lscf_validate_fmri(): violations are reported, the status is unchanged. */
+	return r < 0 ? r : 0;
+}
+
+/*
+ * As illumos' lscf_validate(): "file:" and "svc:" say which; else a path that exists is a file
+ * (illumos asks for a readable one; an unreadable file is then reported as what it is, not as
+ * an FMRI that matches nothing).
+ */
+static bool is_file_operand(const char **arg)
+{
+	if (strneq(*arg, "file:", 5)) {
+		*arg += 5;
+		if (strneq(*arg, "//", 2))
+			*arg += 2;
+		return true;
+	}
+	return !strneq(*arg, "svc:", 4) && access(*arg, F_OK) == 0;
+}
+
 int cmd_validate(svccfg_t *c, const token_t *args, size_t n)
 {
 	_cleanup_strv_free_ char **files = NULL;
 	int r, ret = 0;
 
-	if (n == 0)
-		return command_syntax_error(c);
-	if ((r = bundles_collect_args(c, args, n, &files)) < 0)
-		return r;
+	if (n == 0) {
+		if (!c->cur_inst) {
+			svccfg_error(c, "No instance selected");
+			return -EINVAL;
+		}
+		return validate_instance(c, c->cur_inst);
+	}
+	for (size_t i = 0; i < n; i++) {
+		const char *a = args[i].text;
+
+		if (!token_is_text(&args[i]))
+			return command_syntax_error(c);
+		if (is_file_operand(&a)) {
+			if ((r = bundles_collect(c, a, &files)) < 0)
+				return r;
+		} else {
+			_cleanup_free_ char *fmri = NULL;
+
+			/* An FMRI walk with no flags: one instance (a service's only one). */
+			if ((r = svccfg_walk_one(c, a, 0, &fmri)) < 0 ||
+			        (r = validate_instance(c, fmri)) < 0)
+				return r;
+		}
+	}
 	STRV_FOREACH (f, files) {
 		_cleanup_bundle_ mf_bundle_t *b = NULL;
 
@@ -395,4 +442,50 @@ int cmd_inventory(svccfg_t *c, const token_t *args, size_t n)
 			printf("svc:/%s:%s\n", s->e.name, s->instances[j]->e.name);
 	}
 	return 0;
+}
+
+/*
+ * delhash [-d] MANIFEST: forgets the hash recorded for a manifest (its pg under
+ * svc:/smf/manifest), so that the next import of it is not skipped.  As illumos: refused while
+ * an entity is selected (a warning only); with -d the file need not exist any more.
+ */
+int cmd_delhash(svccfg_t *c, const token_t *args, size_t n)
+{
+	_cleanup_free_ char *abspath = NULL, *pg = NULL, *cwd = NULL;
+	bool gone = n == 2 && token_is_text(&args[0]) && streq(args[0].text, "-d");
+	const char *file;
+	scf_handle_t *h;
+	int r;
+
+	if (n < 1 || n > 2 || (n == 2 && !gone) || !token_is_text(&args[n - 1]))
+		return command_syntax_error(c);
+	file = args[n - 1].text;
+	if (svccfg_entity(c)) {
+		svccfg_warn(c, "error, an entity is selected");
+		return 0;
+	}
+	r = hash_names(file, &abspath, &pg);
+	if (r < 0 && gone && r != -ENOMEM) {
+		/* -d: the manifest is gone; its name is what it was. */
+		if (file[0] == '/')
+			abspath = strdup(file);
+		else if ((cwd = getcwd(NULL, 0)) && asprintf(&abspath, "%s/%s", cwd, file) < 0)
+			abspath = NULL;
+		r = abspath && (pg = path_name(abspath)) ? 0 : -ENOMEM;
+	}
+	if (r == -ENOMEM)
+		return svccfg_oom(c);
+	if (r < 0) {
+		/* A warning, as in illumos: the status stays 0. */
+		svccfg_warn(c, "cannot resolve pathname for %s", file);
+		return 0;
+	}
+	if ((r = svccfg_handle(c, &h)) < 0)
+		return r;
+	r = scf_pg_delete(h, HASH_SERVICE, pg);
+	if (r == -SCF_ERROR_NOT_FOUND) {
+		svccfg_error(c, "No such property group \"%s\".", pg);
+		return r;
+	}
+	return r < 0 ? svccfg_scf_error(c, r, HASH_SERVICE) : 0;
 }

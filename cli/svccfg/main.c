@@ -53,6 +53,7 @@ static void svccfg_done(svccfg_t *c)
 	scf_handle_destroy(c->h);
 	free(c->cur_svc);
 	free(c->cur_inst);
+	free(c->cur_snap);
 }
 
 int main(int argc, char *argv[])

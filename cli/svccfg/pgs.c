@@ -66,7 +66,7 @@ int cmd_listpg(svccfg_t *c, const token_t *args, size_t n)
 		return command_syntax_error(c);
 	if ((r = svccfg_need_entity(c)) < 0 || (r = svccfg_handle(c, &h)) < 0)
 		return r;
-	r = scf_pg_list(h, svccfg_entity(c), NULL, 0, &pgs, &npgs);
+	r = scf_pg_list(h, svccfg_entity(c), c->cur_snap, 0, &pgs, &npgs);
 	if (r < 0)
 		return svccfg_scf_error(c, r, svccfg_entity(c));
 	/* Two passes, so the type column lines up over the pgs shown. */
@@ -108,7 +108,7 @@ int cmd_addpg(svccfg_t *c, const token_t *args, size_t n)
 	if (n < 2 || n > 3 || !token_is_text(&args[0]) || !token_is_text(&args[1]) ||
 	        (n == 3 && !token_is_text(&args[2])))
 		return command_syntax_error(c);
-	if ((r = svccfg_need_entity(c)) < 0)
+	if ((r = svccfg_need_writable(c)) < 0)
 		return r;
 	if ((r = parse_pg_flags(c, n == 3 ? args[2].text : NULL, &flags)) < 0)
 		return r;
@@ -147,7 +147,7 @@ int cmd_delpg(svccfg_t *c, const token_t *args, size_t n)
 
 	if (n != 1 || !token_is_text(&args[0]))
 		return command_syntax_error(c);
-	if ((r = svccfg_need_entity(c)) < 0)
+	if ((r = svccfg_need_writable(c)) < 0)
 		return r;
 	if (strchr(args[0].text, '/')) {
 		svccfg_error(c, "Invalid property group name \"%s\".", args[0].text);

@@ -30,4 +30,24 @@ int pg_delete(svccfg_t *c, const char *name);
  */
 int prop_name_split(svccfg_t *c, const char *arg, char **pg, char **prop);
 
+/* What describe adds after each line of the listprop table. */
+typedef struct listprop_hooks {
+	void (*pg)(void *userdata, const scf_pg_t *pg);
+	void (*prop)(void *userdata, const scf_pg_t *pg, const scf_property_t *p);
+	void *userdata;
+} listprop_hooks_t;
+
+/*
+ * listprop: the selection's pgs and properties matching pattern (NULL: all), in the current
+ * view or the selected snapshot, with the hooks called after each line.  0 or < 0 (reported).
+ */
+int listprop_print(svccfg_t *c, const char *pattern, const listprop_hooks_t *hooks);
+
+/*
+ * templates.c: checks entity (an instance; the selected snapshot if any) against its templates,
+ * composed: every violation is reported as a warning and counted in *errors.  0, or < 0
+ * (reported) when the entity cannot be read.
+ */
+int template_validate(svccfg_t *c, const char *entity, int *errors);
+
 #endif

@@ -170,7 +170,7 @@ int cmd_setprop(svccfg_t *c, const token_t *args, size_t n)
 
 	if (n < 3 || !token_is_text(&args[0]) || parse_setprop_values(args + 1, n - 1, &x) < 0)
 		return command_syntax_error(c);
-	if ((r = svccfg_need_entity(c)) < 0 ||
+	if ((r = svccfg_need_writable(c)) < 0 ||
 	        (r = prop_name_split(c, args[0].text, &pg, &prop)) < 0)
 		return r;
 	if (x.type_arg && (r = parse_type(c, x.type_arg, &x.type)) < 0)
@@ -199,7 +199,7 @@ int cmd_delprop(svccfg_t *c, const token_t *args, size_t n)
 
 	if (n != 1 || !token_is_text(&args[0]))
 		return command_syntax_error(c);
-	if ((r = svccfg_need_entity(c)) < 0)
+	if ((r = svccfg_need_writable(c)) < 0)
 		return r;
 	if (!strchr(args[0].text, '/'))
 		return pg_delete(c, args[0].text);
@@ -253,7 +253,7 @@ int cmd_addpropvalue(svccfg_t *c, const token_t *args, size_t n)
 	for (size_t i = 0; i < n; i++)
 		if (!token_is_text(&args[i]))
 			return command_syntax_error(c);
-	if ((r = svccfg_need_entity(c)) < 0)
+	if ((r = svccfg_need_writable(c)) < 0)
 		return r;
 	if (n == 3) {
 		x.type_arg = args[1].text;
@@ -297,7 +297,7 @@ int cmd_delpropvalue(svccfg_t *c, const token_t *args, size_t n)
 
 	if (n != 2 || !token_is_text(&args[0]) || !token_is_text(&args[1]))
 		return command_syntax_error(c);
-	if ((r = svccfg_need_entity(c)) < 0 ||
+	if ((r = svccfg_need_writable(c)) < 0 ||
 	        (r = prop_name_split(c, args[0].text, &pg, &prop)) < 0)
 		return r;
 	x.pg = pg;
@@ -342,12 +342,12 @@ static int read_all_pgs(svccfg_t *c, scf_handle_t *h, scf_pg_t ***ret, size_t *n
 	scf_pg_t **pgs;
 	int r;
 
-	r = scf_pg_list(h, svccfg_entity(c), NULL, 0, &infos, &ninfos);
+	r = scf_pg_list(h, svccfg_entity(c), c->cur_snap, 0, &infos, &ninfos);
 	if (r < 0)
 		return svccfg_scf_error(c, r, svccfg_entity(c));
 	pgs = calloc(ninfos + 1, sizeof(*pgs));
 	for (size_t i = 0; pgs && i < ninfos; i++) {
-		r = scf_pg_get(h, svccfg_entity(c), infos[i].name, NULL, 0, &pgs[k]);
+		r = scf_pg_get(h, svccfg_entity(c), infos[i].name, c->cur_snap, 0, &pgs[k]);
 		if (r >= 0)
 			k++;
 		else if (r != -SCF_ERROR_NOT_FOUND) {
@@ -387,16 +387,13 @@ static size_t listprop_width(scf_pg_t **pgs, size_t n, const char *pattern)
 	return w;
 }
 
-int cmd_listprop(svccfg_t *c, const token_t *args, size_t n)
+int listprop_print(svccfg_t *c, const char *pattern, const listprop_hooks_t *hooks)
 {
 	scf_pg_t **pgs = NULL;
 	size_t npgs = 0, width;
-	const char *pattern;
 	scf_handle_t *h;
 	int r;
 
-	if (args_optional_word(args, n, &pattern) < 0)
-		return command_syntax_error(c);
 	if ((r = svccfg_need_entity(c)) < 0 || (r = svccfg_handle(c, &h)) < 0 ||
 	        (r = read_all_pgs(c, h, &pgs, &npgs)) < 0)
 		return r;
@@ -405,13 +402,29 @@ int cmd_listprop(svccfg_t *c, const token_t *args, size_t n)
 		const scf_pg_t *pg = pgs[i];
 		bool pg_shown = !pattern || fnmatch(pattern, pg->name, 0) == 0;
 
-		if (pg_shown)
+		if (pg_shown) {
 			pg_print_line(pg->name, pg->type, pg->flags, width);
-		for (size_t j = 0; j < pg->n_props; j++)
-			if (prop_shown(pattern, pg_shown, pg->name, pg->props[j].name))
-				print_prop_line(pg->name, &pg->props[j], width);
+			if (hooks && hooks->pg)
+				hooks->pg(hooks->userdata, pg);
+		}
+		for (size_t j = 0; j < pg->n_props; j++) {
+			if (!prop_shown(pattern, pg_shown, pg->name, pg->props[j].name))
+				continue;
+			print_prop_line(pg->name, &pg->props[j], width);
+			if (hooks && hooks->prop)
+				hooks->prop(hooks->userdata, pg, &pg->props[j]);
+		}
 		scf_pg_free(pgs[i]);
 	}
 	free(pgs);
 	return 0;
+}
+
+int cmd_listprop(svccfg_t *c, const token_t *args, size_t n)
+{
+	const char *pattern;
+
+	if (args_optional_word(args, n, &pattern) < 0)
+		return command_syntax_error(c);
+	return listprop_print(c, pattern, NULL);
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli-error.h"
+#include "cli-resolve.h"
 #include "log.h"
 #include "svccfg.h"
 
@@ -106,6 +107,8 @@ int svccfg_select_set(svccfg_t *c, const char *svc, const char *inst)
 	assert(!inst || svc);
 	free(c->cur_svc);
 	free(c->cur_inst);
+	free(c->cur_snap);
+	c->cur_snap = NULL;
 	c->cur_svc = s;
 	c->cur_inst = i;
 	return 0;
@@ -117,4 +120,58 @@ int svccfg_need_entity(svccfg_t *c)
 		return 0;
 	svccfg_error(c, "An entity is not selected.");
 	return -EINVAL;
+}
+
+int svccfg_need_writable(svccfg_t *c)
+{
+	int r = svccfg_need_entity(c);
+
+	if (r < 0 || !c->cur_snap)
+		return r;
+	svccfg_error(c, "Cannot modify snapshots.");
+	return -EINVAL;
+}
+
+typedef struct walk_one {
+	svccfg_t *c;
+	char *fmri;
+} walk_one_t;
+
+static int take_one(void *userdata, const cli_walk_info_t *info)
+{
+	walk_one_t *w = userdata;
+
+	/* Without CLI_WALK_MULTIPLE a single operand yields at most one match. */
+	assert(!w->fmri);
+	w->fmri = strdup(info->fmri);
+	return w->fmri ? 0 : -SCF_ERROR_NO_MEMORY;
+}
+
+static void report_walk(void *userdata, const char *msg)
+{
+	walk_one_t *w = userdata;
+
+	svccfg_error(w->c, "%s", msg);
+}
+
+int svccfg_walk_one(svccfg_t *c, const char *arg, unsigned flags, char **ret)
+{
+	walk_one_t w = {.c = c};
+	scf_handle_t *h;
+	int err = 0, r;
+
+	assert(!(flags & CLI_WALK_MULTIPLE));
+	if ((r = svccfg_handle(c, &h)) < 0)
+		return r;
+	r = cli_walk(h, 1, (char *const[]){(char *)arg}, flags, take_one, report_walk, &w, &err);
+	if (r < 0) {
+		free(w.fmri);
+		return svccfg_scf_error(c, r, arg);
+	}
+	if (err || !w.fmri) {
+		free(w.fmri);
+		return -EINVAL;
+	}
+	*ret = w.fmri;
+	return 0;
 }

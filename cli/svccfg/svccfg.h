@@ -30,6 +30,7 @@ typedef struct svccfg {
 	scf_handle_t *h;
 	char *cur_svc;  /* selected service, or NULL at the scope */
 	char *cur_inst; /* selected instance (then cur_svc is its service), or NULL */
+	char *cur_snap; /* selectsnap: a snapshot of cur_inst that reads go to, or NULL */
 	bool verbose;
 	bool interactive;
 	const char *input_name; /* "-f" file being read, NULL for the command line and prompt */
@@ -66,10 +67,23 @@ static inline const char *svccfg_entity(const svccfg_t *c)
 	return c->cur_inst ? c->cur_inst : c->cur_svc;
 }
 
-/* Replaces the selection (either may be NULL; copies them); 0 or -ENOMEM (reported). */
+/*
+ * Replaces the selection (either may be NULL; copies them) and leaves any selected snapshot;
+ * 0 or -ENOMEM (reported).
+ */
 int svccfg_select_set(svccfg_t *c, const char *svc, const char *inst);
+
+/*
+ * The one entity arg names, found by illumos' scf_walk_fmri() with flags (CLI_WALK_*, without
+ * MULTIPLE; cli-resolve.h): 0 and its canonical FMRI in *ret, or a negative code after
+ * reporting illumos' message ("Pattern 'x' doesn't match any instances or services", ...).
+ */
+int svccfg_walk_one(svccfg_t *c, const char *arg, unsigned flags, char **ret);
 
 /* Fails (-EINVAL) with "An entity is not selected." when at the scope. */
 int svccfg_need_entity(svccfg_t *c);
+
+/* As svccfg_need_entity(), and "Cannot modify snapshots." (-EINVAL) in a snapshot. */
+int svccfg_need_writable(svccfg_t *c);
 
 #endif

@@ -81,9 +81,17 @@ static void print_application_pgs(scf_handle_t *h, const inst_t *i)
 
 			printf("%s/%s (%s) = ", pg->name, prop->name,
 			        scf_type_to_string(prop->type));
+			/*
+			 * As illumos' print_application_properties(): a value that needs quotes
+			 * is printed quoted and alone, any other followed by a blank.
+			 */
 			for (size_t v = 0; v < prop->n_values; v++) {
-				cli_print_svccfg_value(stdout, prop->values[v], false);
-				putchar(' ');
+				const char *val = prop->values[v];
+
+				if (cli_value_needs_quotes(val))
+					cli_print_quoted(stdout, val);
+				else
+					printf("%s ", val);
 			}
 			putchar('\n');
 		}

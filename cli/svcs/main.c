@@ -11,10 +11,18 @@
  * instance without one (startd has not seen it yet: the race window) shows "-" in STATE, as
  * illumos prints a blank state.
  *
+ * Operands go through illumos' scf_walk_fmri() (cli-resolve.h) with svcs.c's flags for the
+ * mode, and the command line is read as illumos' svcs.c main() reads it: options end at the
+ * first operand (Solaris getopt), the modes -d -D -l -L -x exclude each other and most
+ * listing options (usage, exit 2), a bad sort column or restarter FMRI is fatal (exit 1), a bad
+ * -o column is fatal once connected (exit 1).
+ *
  * Invariants: every instance is shown at most once per run whatever the operands; the default
  * filter is illumos' (general/enabled or general_ovr/enabled is true); a pattern that matches
  * nothing is reported on stderr, the other operands are still shown, and the exit status is 1.
- * Exit status 2 is a usage error.
+ * Lines are sorted by the sort keys (state, stime, fmri by default, none with -o); lines the
+ * keys do not order come in the reverse of the order the instances were visited in, as
+ * illumos' uu_avl tree puts an equal element before the others.
  */
 #include <assert.h>
 #include <getopt.h>
@@ -32,16 +40,20 @@
 #define EXIT_USAGE 2
 
 static struct {
-	bool all, no_header, processes, verbose, deps, dependents, detail, logs, explain;
+	bool all, no_header, processes, verbose;
+	char mode;        /* 0 (listing), or the mode option: 'd', 'D', 'l', 'L', 'x' */
+	char **col_specs; /* -o, checked once connected */
 	int *cols;
 	size_t n_cols, cap_cols;
+	bool sorted; /* -s or -S given */
 	char **restarters;
 	int status;
 	scf_handle_t *h;
 	instset_t set;
-	inst_t **sel; /* selected, no duplicates */
+	inst_t **sel; /* selected, no duplicates, in visit order */
 	size_t n_sel;
-	bool *picked; /* parallel to set.v */
+	bool *picked;    /* parallel to set.v */
+	char **services; /* -D: services named by the operands (SCF_WALK_SERVICE) */
 } g;
 
 static void usage_to(FILE *f)
@@ -117,33 +129,62 @@ static _noreturn_ void oom(void)
 	exit(1);
 }
 
+/* -o, once connected (as illumos): an unknown name is fatal. */
 static void add_columns(const char *spec)
 {
 	_cleanup_free_ char *bad = NULL;
-	int r = columns_parse(spec, &g.cols, &g.n_cols, &g.cap_cols, &bad);
+	int r;
 
+	if (!*spec) {
+		warn("No columns specified.\n");
+		exit(1);
+	}
+	r = columns_parse(spec, &g.cols, &g.n_cols, &g.cap_cols, &bad);
 	if (r == -SCF_ERROR_NO_MEMORY)
 		oom();
 	if (r < 0) {
-		warn("Unrecognized column \"%s\".\n", strempty(bad));
-		exit(EXIT_USAGE);
+		warn("Unknown column \"%s\".\n", strempty(bad));
+		exit(1);
 	}
 }
 
+/* -s, -S: checked while the options are read, as illumos' add_sort_column(). */
 static void add_sort(const char *name, bool reverse)
 {
 	if (columns_add_sort(name, reverse) < 0) {
 		warn("Unrecognized sort column \"%s\".\n", name);
-		exit(EXIT_USAGE);
+		exit(1);
 	}
+	g.sorted = true;
+}
+
+/*
+ * -R: as illumos' add_restarter(), an FMRI of an instance, checked for form only (not
+ * abbreviated, not looked up): a restarter nobody uses lists nothing.
+ */
+static void add_restarter(const char *fmri)
+{
+	_cleanup_(scf_fmri_clear) scf_fmri_t f = {0};
+	char *canon = NULL;
+
+	if (scf_fmri_parse(fmri, &f) < 0) {
+		warn("Restarter FMRI \"%s\" is invalid.\n", fmri);
+		exit(1);
+	}
+	if (!f.instance || f.pg) {
+		warn("Restarter FMRI \"%s\" does not designate an instance.\n", fmri);
+		exit(1);
+	}
+	if (scf_fmri_format(&f, &canon) < 0 || strv_consume(&g.restarters, canon) < 0)
+		oom();
 }
 
 static void parse_options(int argc, char *argv[])
 {
 	int c;
-	bool mode = false;
 
-	while ((c = getopt(argc, argv, "aHpvo:R:s:S:dDlLx?z:Z")) >= 0) {
+	/* '+': Solaris getopt, which svcs.c relies on, stops at the first operand. */
+	while ((c = getopt(argc, argv, "+aHpvno:R:s:S:dDlLxZz:?")) >= 0) {
 		switch (c) {
 		case 'a':
 			g.all = true;
@@ -158,11 +199,11 @@ static void parse_options(int argc, char *argv[])
 			g.verbose = true;
 			break;
 		case 'o':
-			add_columns(optarg);
+			if (strv_extend(&g.col_specs, optarg) < 0)
+				oom();
 			break;
 		case 'R':
-			if (strv_extend(&g.restarters, optarg) < 0)
-				oom();
+			add_restarter(optarg);
 			break;
 		case 's':
 		case 'S':
@@ -173,15 +214,13 @@ static void parse_options(int argc, char *argv[])
 		case 'l':
 		case 'L':
 		case 'x':
-			if (mode)
+			if (g.mode)
 				usage();
-			mode = true;
-			g.deps = c == 'd';
-			g.dependents = c == 'D';
-			g.detail = c == 'l';
-			g.logs = c == 'L';
-			g.explain = c == 'x';
+			g.mode = (char)c;
 			break;
+		case 'n':
+			warn("-n (notification parameters) is not supported.\n");
+			exit(EXIT_USAGE);
 		case 'z':
 		case 'Z':
 			warn("zones are not supported\n");
@@ -196,11 +235,14 @@ static void parse_options(int argc, char *argv[])
 			usage();
 		}
 	}
-	if ((g.detail || g.logs || g.deps || g.dependents) && optind == argc)
+	/* illumos' second pass over the options: what each mode does not take. */
+	if (g.mode && (g.all || g.restarters || g.sorted))
 		usage();
-	if ((g.detail || g.logs || g.explain) && (g.all || g.n_cols || g.restarters || g.no_header))
+	if ((g.mode == 'l' || g.mode == 'x') && (g.no_header || g.col_specs))
 		usage();
-	if (g.explain && g.processes)
+	if (g.mode == 'x' && g.processes)
+		usage();
+	if ((g.mode == 'd' || g.mode == 'D' || g.mode == 'l') && optind == argc)
 		usage();
 }
 
@@ -212,30 +254,42 @@ static void select_inst(inst_t *i)
 	if (g.picked[k])
 		return;
 	g.picked[k] = true;
+	i->visit = g.n_sel;
 	g.sel[g.n_sel++] = i;
 }
 
-static void select_operand(const char *pattern)
+static int select_match(void *userdata, const cli_walk_info_t *w)
 {
-	_cleanup_free_ char *errmsg = NULL;
-	char **matches = NULL;
-	int r;
+	inst_t *i;
 
-	r = cli_resolve_all(g.h, pattern, SCF_RESOLVE_INSTANCES, &matches, &errmsg);
-	if (r < 0 && !errmsg)
-		die_scf(r);
+	(void)userdata;
+	if (!w->instance) {
+		/* -D's SCF_WALK_SERVICE: the service itself is what its dependents name. */
+		return strv_extend(&g.services, w->fmri) < 0 ? -SCF_ERROR_NO_MEMORY : 0;
+	}
+	if ((i = instset_find(&g.set, w->fmri)))
+		select_inst(i);
+	return 0;
+}
+
+static void walk_error(void *userdata, const char *msg)
+{
+	(void)userdata;
+	warn("%s\n", msg);
+}
+
+/* The operands (all instances when there are none), through illumos' walk with flags. */
+static void select_operands(int argc, char *argv[], unsigned flags)
+{
+	int err = 0, r;
+
+	r = cli_walk(g.h, argc, argv, flags, select_match, walk_error, NULL, &err);
 	if (r < 0) {
-		warn("%s\n", errmsg);
+		warn("failed to iterate over instances: %s\n", cli_scf_phrase(r));
+		exit(1);
+	}
+	if (err)
 		g.status = 1;
-		return;
-	}
-	STRV_FOREACH (m, matches) {
-		inst_t *i = instset_find(&g.set, *m);
-
-		if (i)
-			select_inst(i);
-	}
-	strv_free(matches);
 }
 
 /* The instances an FMRI of a dependency names: the instance, or every instance of a service. */
@@ -280,6 +334,15 @@ static bool names_provider(const char *entity, const inst_t *p)
 	return strlen(canon) == len && strneq(canon, p->fmri, len);
 }
 
+/* Does a dependency entity name one of the services the operands named? */
+static bool names_service(const char *entity)
+{
+	_cleanup_free_ char *canon = NULL;
+
+	return g.services && scf_fmri_canonicalize(entity, &canon) >= 0 &&
+	        strv_contains(g.services, canon);
+}
+
 static void select_dependents(inst_t **of, size_t n)
 {
 	int r = instset_load(&g.set, LOAD_DEPS);
@@ -292,18 +355,15 @@ static void select_dependents(inst_t **of, size_t n)
 		for (size_t d = 0; d < i->n_deps; d++) {
 			if (excluded(&i->deps[d]))
 				continue;
-			STRV_FOREACH (e, i->deps[d].entities)
+			STRV_FOREACH (e, i->deps[d].entities) {
+				if (names_service(*e))
+					select_inst(i);
 				for (size_t p = 0; p < n; p++)
 					if (names_provider(*e, of[p]))
 						select_inst(i);
+			}
 		}
 	}
-}
-
-static void select_operands(int argc, char *argv[])
-{
-	for (int k = 0; k < argc; k++)
-		select_operand(argv[k]);
 }
 
 /* -d / -D: the operands are only the starting point; what is listed is what they lead to. */
@@ -312,7 +372,8 @@ static void select_related(int argc, char *argv[])
 	_cleanup_free_ inst_t **ops = NULL;
 	size_t n;
 
-	select_operands(argc, argv);
+	/* svcs.c: -d walks with SCF_WALK_MULTIPLE, -D with SCF_WALK_MULTIPLE | SERVICE. */
+	select_operands(argc, argv, CLI_WALK_MULTIPLE | (g.mode == 'D' ? CLI_WALK_SERVICE : 0));
 	n = g.n_sel;
 	ops = malloc((n ? n : 1) * sizeof(inst_t *));
 	if (!ops)
@@ -320,24 +381,37 @@ static void select_related(int argc, char *argv[])
 	memcpy(ops, g.sel, n * sizeof(inst_t *));
 	g.n_sel = 0;
 	memset(g.picked, 0, g.set.n * sizeof(bool));
-	if (g.deps)
+	if (g.mode == 'd')
 		select_dependencies(ops, n);
 	else
 		select_dependents(ops, n);
 }
 
+static int cmp_discovery(const void *a, const void *b)
+{
+	return cli_instance_cmp_discovery((*(inst_t *const *)a)->fmri, (*(inst_t *const *)b)->fmri);
+}
+
+/*
+ * No operands: every instance, in the order the walk would visit them (without asking
+ * configd for the list a second time); enabled ones only, unless -a or -R.
+ */
 static void select_default(void)
 {
+	bool all = g.all || g.restarters;
+	_cleanup_free_ inst_t **order = malloc((g.set.n ? g.set.n : 1) * sizeof(inst_t *));
 	int r;
 
-	if (!g.all) {
-		r = instset_load(&g.set, LOAD_FILTER);
-		if (r < 0)
-			die_scf(r);
-	}
+	if (!order)
+		oom();
 	for (size_t k = 0; k < g.set.n; k++)
-		if (g.all || inst_listed_by_default(&g.set.v[k]))
-			select_inst(&g.set.v[k]);
+		order[k] = &g.set.v[k];
+	qsort(order, g.set.n, sizeof(inst_t *), cmp_discovery);
+	if (!all && (r = instset_load(&g.set, LOAD_FILTER)) < 0)
+		die_scf(r);
+	for (size_t k = 0; k < g.set.n; k++)
+		if (all || inst_listed_by_default(order[k]))
+			select_inst(order[k]);
 }
 
 static bool restarter_matches(const inst_t *i)
@@ -351,23 +425,6 @@ static bool restarter_matches(const inst_t *i)
 		if (streq(canon, *want))
 			return true;
 	return false;
-}
-
-/* -R: each restarter operand is an FMRI (or an abbreviation of one instance). */
-static void canonicalize_restarters(void)
-{
-	for (char **r = g.restarters; r && *r; r++) {
-		_cleanup_free_ char *errmsg = NULL;
-		char *one = NULL;
-		int e = cli_resolve_one(g.h, *r, SCF_RESOLVE_INSTANCES, &one, &errmsg);
-
-		if (e < 0 && scf_fmri_canonicalize(*r, &one) < 0) {
-			warn("Restarter FMRI \"%s\" is invalid.\n", *r);
-			exit(1);
-		}
-		free(*r);
-		*r = one;
-	}
 }
 
 static void print_processes(const inst_t *i)
@@ -385,6 +442,15 @@ static void print_processes(const inst_t *i)
 	procs_free(p, n);
 }
 
+/* The sort keys, then (for lines they do not order) the reverse of the visit order. */
+static int compare_lines(const void *a, const void *b)
+{
+	const inst_t *x = *(inst_t *const *)a, *y = *(inst_t *const *)b;
+	int r = columns_compare(a, b);
+
+	return r ? r : (x->visit < y->visit) - (x->visit > y->visit);
+}
+
 static void list(void)
 {
 	unsigned load = columns_load_flags(g.cols, g.n_cols) | (g.processes ? LOAD_RESTARTER : 0);
@@ -397,13 +463,12 @@ static void list(void)
 	if (r < 0)
 		die_scf(r);
 	if (g.restarters) {
-		canonicalize_restarters();
 		for (size_t k = 0; k < g.n_sel; k++)
 			if (restarter_matches(g.sel[k]))
 				g.sel[n++] = g.sel[k];
 		g.n_sel = n;
 	}
-	qsort(g.sel, g.n_sel, sizeof(inst_t *), columns_compare);
+	qsort(g.sel, g.n_sel, sizeof(inst_t *), compare_lines);
 	if (!g.no_header)
 		columns_print_header(g.cols, g.n_cols);
 	for (size_t k = 0; k < g.n_sel; k++) {
@@ -444,7 +509,7 @@ static void setup(void)
 	int r = cli_connect(NULL, &g.h);
 
 	if (r < 0) {
-		warn("Could not connect to configuration repository: %s.\n", cli_scf_phrase(r));
+		warn("Could not bind to repository server: %s.  Exiting.\n", cli_scf_phrase(r));
 		exit(1);
 	}
 	r = instset_init(&g.set, g.h);
@@ -464,28 +529,36 @@ int main(int argc, char *argv[])
 	parse_options(argc, argv);
 	argc -= optind;
 	argv += optind;
-	if (g.n_cols == 0)
-		add_columns(g.verbose ? "STATE,NSTATE,STIME,CTID,FMRI" : "STATE,STIME,FMRI");
-	columns_default_sort();
+	if (g.all && argc > 0)
+		warn("-a ignored when used with arguments.\n");
 	setup();
+	STRV_FOREACH (spec, g.col_specs)
+		add_columns(*spec);
+	if (g.n_cols == 0) {
+		add_columns(g.verbose ? "STATE,NSTATE,STIME,CTID,FMRI" : "STATE,STIME,FMRI");
+		/* As illumos: the default keys come with the default columns only. */
+		if (!g.sorted)
+			columns_default_sort();
+	}
 
-	if (g.explain) {
+	if (g.mode == 'x') {
 		if (argc > 0)
-			select_operands(argc, argv);
+			select_operands(argc, argv, CLI_WALK_MULTIPLE);
 		r = explain(g.h, &g.set, argc > 0 ? g.sel : NULL, g.n_sel, g.verbose);
 		if (r < 0)
 			die_scf(r);
-	} else if (g.detail || g.logs) {
-		select_operands(argc, argv);
-		if (g.detail)
+	} else if (g.mode == 'l' || g.mode == 'L') {
+		/* -L without operands: every instance, as illumos. */
+		select_operands(argc, argv, CLI_WALK_MULTIPLE);
+		if (g.mode == 'l')
 			detail();
 		else
 			logs();
 	} else {
-		if (g.deps || g.dependents)
+		if (g.mode == 'd' || g.mode == 'D')
 			select_related(argc, argv);
 		else if (argc > 0)
-			select_operands(argc, argv);
+			select_operands(argc, argv, CLI_WALK_MULTIPLE | CLI_WALK_LEGACY);
 		else
 			select_default();
 		list();
@@ -498,7 +571,9 @@ int main(int argc, char *argv[])
 	free(g.sel);
 	free(g.picked);
 	free(g.cols);
+	strv_free(g.col_specs);
 	strv_free(g.restarters);
+	strv_free(g.services);
 	instset_done(&g.set);
 	scf_handle_destroy(g.h);
 	return g.status;

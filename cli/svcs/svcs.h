@@ -49,6 +49,7 @@ typedef struct inst {
 	size_t n_deps;
 
 	unsigned loaded; /* LOAD_* flags already read */
+	size_t visit;    /* when it was selected: lines the sort keys leave equal go by it */
 } inst_t;
 
 /* What inst_load() reads. */

@@ -253,6 +253,7 @@ int scf_fmri_resolve_one(scf_handle_t *h, const char *pattern, unsigned flags, c
 
 /* Well-known property names (illumos' SCF_PROPERTY_*). */
 #define SCF_PROPERTY_ENABLED "enabled"            /* general, general_ovr: boolean */
+#define SCF_PROPERTY_COMMENT "comment" /* general, general_ovr: svcadm disable -c (astring) */
 #define SCF_PROPERTY_RESTARTER "restarter"        /* general: fmri of a delegated restarter */
 #define SCF_PROPERTY_STATE "state"                /* restarter: the instance's state */
 #define SCF_PROPERTY_NEXT_STATE "next_state"      /* restarter: where it is going, or "none" */

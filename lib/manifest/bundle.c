@@ -51,7 +51,7 @@ static void loctexts_clear(mf_loctexts_t *l)
 	free(l->v);
 }
 
-static void method_context_free(mf_method_context_t *c)
+void mf_method_context_free(mf_method_context_t *c)
 {
 	if (!c)
 		return;
@@ -151,14 +151,14 @@ static void entity_clear(mf_entity_t *e)
 		free(d);
 	}
 	free(e->dependents);
-	method_context_free(e->context);
+	mf_method_context_free(e->context);
 	for (size_t i = 0; i < e->n_methods; i++) {
 		mf_exec_method_t *m = e->methods[i];
 
 		free(m->name);
 		free(m->type);
 		free(m->exec);
-		method_context_free(m->context);
+		mf_method_context_free(m->context);
 		props_clear(&m->props);
 		free(m);
 	}

@@ -172,6 +172,21 @@ roundtrip)
 	diff -u "$ROOT/a" "$ROOT/b" >"$ROOT/diff" ||
 		fail "re-import of the exports differs: $(head -40 "$ROOT/diff")"
 	log "$n services exported and re-imported; $(wc -l <"$ROOT/a") dump lines equal"
+	# illumos' element form (svccfg_libscf.c export_service, export_pg): every pg an element
+	# made comes back as that element, never as a raw <property_group> of its type.
+	forms=""
+	forms=$(cat "$ROOT"/export/*.xml)
+	assert_no_match '<property_group [^>]*type="(method|dependency|template|template_manpage|template_doc_link|notify_params)"' \
+		"$forms" "the exports"
+	assert_no_match '<property_group name="method_context"' "$forms" "the exports"
+	# An instance's general/enabled is its element's attribute, not a property.
+	assert_eq "" "$(awk '/<property_group name="general"/ { g = 1 } g && /name="enabled"/ { print }
+		/<\/property_group>/ { g = 0 }' <<<"$forms")" "general/enabled written as a property"
+	for e in '<exec_method ' '<dependency ' '<dependent ' '<method_context' '<template>' \
+		'<manpage ' '<notification_parameters>' '<create_default_instance ' \
+		'<instance name="[^"]*" enabled="(true|false)"' '<single_instance/>' '<stability '; do
+		assert_match "$e" "$forms" "the exports' elements"
+	done
 	;;
 profiles)
 	need_corpus

@@ -48,9 +48,11 @@ refused "$SVCCFG" -f "$ROOT/open"
 assert_match "Syntax error" "$ERR" "an unterminated list"
 refused "$SVCCFG" -f "$ROOT/nosuchfile"
 assert_match "Could not open" "$ERR" "a missing command file"
+# svccfg.y's unknown_cmd rule: a word that is no command, followed by words.
 run "$SVCCFG" -s svc:/site/app <<<"nosuchcommand"
 assert_rc 1 "an unknown command on stdin"
-assert_eq "svccfg (<stdin>, line 1): Syntax error." "$ERR" "an unknown command on stdin"
+assert_eq "svccfg (<stdin>, line 1): Unknown command \"nosuchcommand\"." "$ERR" \
+	"an unknown command on stdin"
 
 log "command-line quoting"
 ok "$SVCCFG" -s svc:/site/app setprop config/motd = astring: "two words"
@@ -79,10 +81,11 @@ assert_eq "config/port count 9090" "$OUT" "type taken from the service"
 log "abbreviations"
 ok "$SVCCFG" add other/app
 ok "$SVCCFG" -s other/app add default
+# lowlevel.c scf_walk_fmri(): the candidates tab-indented, in reverse order of discovery.
 refused "$SVCCFG" -s default listpg
 assert_eq "svccfg: Pattern 'default' matches multiple instances:
-    svc:/other/app:default
-    svc:/site/app:default" "$ERR" "an ambiguous abbreviation"
+	svc:/site/app:default
+	svc:/other/app:default" "$ERR" "an ambiguous abbreviation"
 refused "$SVCCFG" -s nosuch listpg
 assert_eq "svccfg: Pattern 'nosuch' doesn't match any instances or services" "$ERR" "no match"
 ok "$SVCCFG" -s site/app listpg

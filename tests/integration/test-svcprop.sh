@@ -52,7 +52,7 @@ ok "$SVCPROP" -p config/port network/smtp:sendmail
 assert_eq 25 "$OUT" "svcprop network/smtp:sendmail"
 # Operands naming one entity several ways show it once (and so without designators); the
 # order of distinct entities is the operands' order.
-ok "$SVCPROP" -p config/port sendmail 'smtp:*' "$I" network/smtp:sendmail
+ok "$SVCPROP" -p config/port sendmail 'network/smtp:*' "$I" network/smtp:sendmail
 assert_eq 25 "$OUT" "svcprop with four operands naming one instance"
 ok "$SVCPROP" -p svcpg/over "$S" sendmail "$S"
 assert_eq "$S/:properties/svcpg/over astring service-value

@@ -111,5 +111,7 @@ restart_on_t restart_on_reason(const char *aux);
 #define RESTARTER_ACTION_DEGRADED "degraded"
 #define RESTARTER_ACTION_DEGRADE_IMMEDIATE "degrade_immediate"
 #define RESTARTER_ACTION_RESTORE "restore"
+/* svcadm restart -d: a core dump before the restart (illumos); this startd ignores it. */
+#define RESTARTER_ACTION_DO_DUMP "do_dump"
 
 #endif

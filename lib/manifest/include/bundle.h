@@ -245,6 +245,8 @@ typedef struct mf_bundle {
 } mf_bundle_t;
 
 void mf_bundle_free(mf_bundle_t *b);
+/* Frees one method context (NULL is fine), for builders that drop one before it is linked. */
+void mf_method_context_free(mf_method_context_t *c);
 static inline void mf_bundle_freep(mf_bundle_t **b)
 {
 	if (*b)

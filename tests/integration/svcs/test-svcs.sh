@@ -126,9 +126,10 @@ setprop tm_common_name/C = ustring: \"The on service\""
 	run "$SVCS" -H on 'svc:/test/on:default' 'test/o*'
 	expect_eq "$(wc -l <<<"$OUT")" 2 "operands naming one instance list it once"
 
+	# svcs.c main(): an unknown -o column is fatal (uu_die, exit 1), not a usage error.
 	run "$SVCS" -o nosuch
-	expect_eq "$RC" 2 "bad column exit"
-	expect_match "$ERR" 'Unrecognized column "nosuch"' "bad column message"
+	expect_eq "$RC" 1 "bad column exit"
+	expect_eq "$ERR" 'svcs: Unknown column "nosuch".' "bad column message"
 	run "$SVCS" -l
 	expect_eq "$RC" 2 "-l without operands is a usage error"
 	run "$SVCS" -R svc:/system/svc/restarter:default -H -a
@@ -175,9 +176,11 @@ dependency   require_all/none svc:/test/a:default (online) svc:/test/gone (absen
 addpg config application
 setprop config/port = count: 25
 setprop config/names = astring: (\"plain\" \"two words\")"
+	# svcs.c print_application_properties(): a quoted value has no blank after it, a plain
+	# one has (so the line of a count ends in a blank).
 	run "$SVCS" -lv svc:/test/a:default
 	expect_eq "$(sed -n '/^config (application)$/,$p' <<<"$OUT")" 'config (application)
-config/names (astring) = plain "two words" 
+config/names (astring) = plain "two words"
 config/port (count) = 25 ' "-l -v: application pgs"
 }
 
@@ -205,9 +208,11 @@ setprop r/entities = fmri: svc:/test/b"
 	run "$SVCS" -H -o fmri -d d
 	expect_eq "$OUT" "svc:/test/a:default
 svc:/test/b:default" "-d: dependencies, exclude_all left out"
+	# -o without -s sorts nothing: the lines come in the reverse of the order svcs found the
+	# instances (c, then d), as illumos' uu_avl tree keeps them.
 	run "$SVCS" -H -o fmri -D b
-	expect_eq "$OUT" "svc:/test/c:default
-svc:/test/d:default" "-D: dependents through the service"
+	expect_eq "$OUT" "svc:/test/d:default
+svc:/test/c:default" "-D: dependents through the service"
 	run "$SVCS" -H -o fmri -D x
 	expect_eq "$OUT" "" "-D: an exclude_all is no dependent"
 	run "$SVCS" -d
