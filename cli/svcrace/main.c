@@ -234,6 +234,7 @@ int main(int argc, char *argv[])
 		return usage_error();
 	}
 	c.jobs = cores > 0 ? (unsigned)cores : 1;
+	c.pid = getpid();
 
 	/* "+": options end at SCRIPT, so that its own arguments are left alone. */
 	argc--;

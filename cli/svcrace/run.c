@@ -157,7 +157,7 @@ void run_one(const svcrace_t *c, const run_spec_t *spec, run_result_t *r)
 	int k;
 
 	*r = (run_result_t){.seed = spec->seed, .index = spec->index, .status = -1, .check_rc = -1};
-	k = sandbox_create(&sb, c->keep);
+	k = sandbox_create(&sb, c->pid, c->keep);
 	if (k < 0) {
 		msgf(r->error, sizeof(r->error), "cannot make a sandbox under $TMPDIR: %s",
 		        strerror(-k));
@@ -374,10 +374,10 @@ void run_stats_add(run_stats_t *s, const run_result_t *r)
 	s->manifested += v == VERDICT_MANIFESTED;
 	s->latent += v == VERDICT_LATENT;
 	s->clean += v == VERDICT_CLEAN;
+	if (v == VERDICT_ERROR)
+		return; /* what the script did in a run svcrace could not make counts for nothing */
 	s->hung += r->hung;
 	s->failures += !r->hung && r->status > 0;
-	if (v == VERDICT_ERROR)
-		return;
 	a = reallocarray(s->script_usec, s->runs, sizeof(uint64_t));
 	if (a)
 		s->script_usec = a;
@@ -657,6 +657,13 @@ int cmd_replay(svcrace_t *c, const options_t *o)
 	for (int v = 0; v < _VERDICT_MAX; v++)
 		if (count[v] > count[most])
 			most = (size_t)v;
+	/*
+	 * Whether there is a race is the schedule's and the code's (the oracle sees the window
+	 * open whether or not the reader lost); whether it manifested is the machine's timing too.
+	 */
+	printf("race in %zu of %zu replays (%zu manifested, %zu latent)\n",
+	        count[VERDICT_MANIFESTED] + count[VERDICT_LATENT], x.stats.runs,
+	        count[VERDICT_MANIFESTED], count[VERDICT_LATENT]);
 	printf("same verdict (%s) in %zu of %zu replays\n", verdict_name((verdict_t)most),
 	        count[most], x.stats.runs);
 	if (o->report && x.have[0] && verdict_of(&x.results[0]) != VERDICT_ERROR)

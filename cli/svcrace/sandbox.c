@@ -2,7 +2,8 @@
  * sandbox.c: a private root served by its own svc.configd and svc.startd, for one run.
  *
  * THE MODEL.  The C side of tools/sandbox.sh, for a program that makes thousands of them: a
- * fresh directory under $TMPDIR (mode 0755), its trace directory on tmpfs (/dev/shm) where
+ * fresh directory $TMPDIR/svcrace.PID.XXXXXX (mode 0755; PID is svcrace's, so a directory
+ * left behind says whose it was), its trace directory on tmpfs (/dev/shm) where
  * there is one (on ext4 the first store to each page of a new trace file waits for the
  * journal: docs/decisions.md), and the two daemons, each started with --root, SMF_TRACE=1,
  * SMF_TRACE_DIR, the run's schedule as SMF_DELAY (and its seed as SMF_DELAY_SEED), and
@@ -57,14 +58,15 @@ static int make_dir(char *buf, size_t size, const char *base, const char *name)
 	return 0;
 }
 
-int sandbox_create(sandbox_t *sb, bool trace_inside)
+int sandbox_create(sandbox_t *sb, pid_t owner, bool trace_inside)
 {
 	const char *tmp = getenv("TMPDIR");
-	char sub[4200];
+	char sub[4200], name[64];
 	int r;
 
 	*sb = (sandbox_t){.configd = -1, .startd = -1, .configd_fd = -1, .startd_fd = -1};
-	r = make_dir(sb->root, sizeof(sb->root), tmp && *tmp ? tmp : "/tmp", "svcrace");
+	snprintf(name, sizeof(name), "svcrace.%d", (int)owner);
+	r = make_dir(sb->root, sizeof(sb->root), tmp && *tmp ? tmp : "/tmp", name);
 	if (r < 0) {
 		sb->root[0] = '\0';
 		return r;
@@ -72,8 +74,9 @@ int sandbox_create(sandbox_t *sb, bool trace_inside)
 	snprintf(sub, sizeof(sub), "%s/tmp", sb->root);
 	if (mkdir(sub, 0755) < 0)
 		return negative_errno();
+	snprintf(name, sizeof(name), "svcrace-trace.%d", (int)owner);
 	if (!trace_inside && access("/dev/shm", W_OK) == 0 &&
-	        make_dir(sb->trace, sizeof(sb->trace), "/dev/shm", "svcrace-trace") >= 0)
+	        make_dir(sb->trace, sizeof(sb->trace), "/dev/shm", name) >= 0)
 		return 0;
 	/* Kept runs, or no tmpfs: where svctrace looks by default, $ROOT/var/svc/trace. */
 	sb->trace[0] = '\0';

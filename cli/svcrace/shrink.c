@@ -3,19 +3,22 @@
  *
  * THE MODEL.  The seed's run gives a verdict (a manifested or latent race, or a failure); a
  * candidate schedule *reproduces* it when K replays in a row (--confirm, default 5) all give
- * that same verdict, the first one that does not ending the candidate.  From the seed's own
- * schedule (which must reproduce, or there is nothing trustworthy to shrink):
- *   1. no delay at all: a race the machine's own timing opens needs none;
- *   2. fewest points: drop each point in turn and keep every drop that still reproduces
+ * that same verdict, the first one that does not ending the candidate.  A delay near the
+ * length of the window itself (1 or 2 ms against a svcadm that takes a few ms to start) gives
+ * the verdict on some runs and not others, as the machine's timing varies; so the two ends of
+ * the search must *hold*: give the verdict in 4K replays in a row (20 by default), every
+ * delay lengthened a rung at a time until they do (to the longest rung at most).  Then:
+ *   1. the base: the seed's own schedule, held (lengthened if its delays sit at the edge;
+ *      if even the longest do not hold, there is nothing trustworthy to shrink);
+ *   2. no delay at all: a race the machine's own timing opens needs none;
+ *   3. fewest points: drop each point in turn and keep every drop that still reproduces
  *      (with D points, at most D candidates per pass; passes until nothing drops);
- *   3. shortest delays: for each remaining point, a binary search over the ladder rungs below
+ *   4. shortest delays: for each remaining point, a binary search over the ladder rungs below
  *      its delay for the shortest that still reproduces.  This assumes that a longer delay
  *      holds a window open at least as well as a shorter one, which is what a delay point
  *      does (a slower hop, everything after it later);
- *   4. the shortest delays sit at the edge of the window, where a replay may miss it: the
- *      result must give the verdict in 4K replays in a row (20 by default), and is lengthened
- *      a rung at a time (never beyond the seed's own delays) until it does;
- *   5. one last run of the result, whose trace becomes the HTML report (svctrace html).
+ *   5. the result, held (lengthened back from the edge where the search left it);
+ *   6. one last run of it, whose trace becomes the HTML report (svctrace html).
  * The result is printed as the SMF_DELAY string that reproduces it, with the command that
  * replays it.  Every candidate is a whole run in a fresh sandbox, J at a time.
  */
@@ -105,25 +108,34 @@ static int reproduces(shrink_t *sh, const schedule_t *s, const char *what)
 	return reproduces_k(sh, s, sh->o->confirm, what);
 }
 
-/* Every slot of s one rung longer, none beyond its delay in orig; false when none could grow. */
-static bool lengthen(schedule_t *s, const schedule_t *orig)
+/* Every slot of s one rung longer; false when all are at the longest already. */
+static bool lengthen(schedule_t *s)
 {
 	bool grew = false;
 
 	for (size_t k = 0; k < s->n; k++) {
-		uint64_t limit = 0;
 		size_t next = rungs_below(s->slot[k].usec + 1);
 
-		for (size_t i = 0; i < orig->n; i++)
-			if (orig->slot[i].point == s->slot[k].point)
-				limit = orig->slot[i].usec;
-		if (next < schedule_n_magnitudes &&
-		        schedule_magnitudes_ms[next] * USEC_PER_MSEC <= limit) {
+		if (next < schedule_n_magnitudes) {
 			s->slot[k].usec = schedule_magnitudes_ms[next] * USEC_PER_MSEC;
 			grew = true;
 		}
 	}
 	return grew;
+}
+
+/*
+ * final replays of *s until it holds, lengthening it a rung at a time: 1 held (*s is what held),
+ * 0 never, even at the longest rungs; < 0 as reproduces_k().
+ */
+static int steady(shrink_t *sh, schedule_t *s, size_t final, const char *what)
+{
+	for (;;) {
+		int r = reproduces_k(sh, s, final, what);
+
+		if (r != 0 || !lengthen(s))
+			return r;
+	}
 }
 
 static bool on_first(const run_spec_t *spec, const run_result_t *r, void *userdata)
@@ -140,7 +152,7 @@ int cmd_shrink(svcrace_t *c, const options_t *o)
 	uint64_t t0 = now_monotonic_usec();
 	run_result_t first;
 	size_t final = (size_t)o->confirm * FINAL_FACTOR;
-	schedule_t cur, seed_schedule;
+	schedule_t cur;
 	bool confirmed;
 	run_spec_t spec;
 	int r;
@@ -154,7 +166,6 @@ int cmd_shrink(svcrace_t *c, const options_t *o)
 		cur = o->schedule;
 	else if ((r = schedule_draw(o->seed, o->depth, &cur)) < 0)
 		return log_error_errno(r, "drawing a schedule"), EXIT_INTERNAL;
-	seed_schedule = cur;
 	printf("svcrace: shrinking seed %" PRIu64 " of %s (fix %s), confirming each candidate "
 	       "with %u replays\n",
 	        o->seed, c->script[0], fix_name(o->fixes, fx, sizeof(fx)), o->confirm);
@@ -172,13 +183,14 @@ int cmd_shrink(svcrace_t *c, const options_t *o)
 		printf("svcrace: seed %" PRIu64 " found nothing: nothing to shrink\n", o->seed);
 		return EXIT_RACE;
 	}
-	r = reproduces(&sh, &cur, "the seed's");
+	/* A base that holds, lengthened if the seed's delays sit at the edge of the window. */
+	r = steady(&sh, &cur, final, "the seed's");
 	if (r < 0)
 		return r == -EINTR ? 130 : EXIT_INTERNAL;
 	if (r == 0) {
-		printf("svcrace: the seed's schedule does not give \"%s\" on every replay: nothing "
-		       "trustworthy to shrink (more --confirm replays show how often it does)\n",
-		        verdict_name(sh.target));
+		printf("svcrace: \"%s\" does not come back in %zu of %zu replays, even with its "
+		       "delays at their longest: nothing trustworthy to shrink\n",
+		        verdict_name(sh.target), final, final);
 		return EXIT_RACE;
 	}
 
@@ -225,17 +237,10 @@ int cmd_shrink(svcrace_t *c, const options_t *o)
 		cur = best;
 	}
 
-	/*
-	 * The shortest delays sit at the edge of the window: confirm the result FINAL_FACTOR times
-	 * harder, and lengthen it a rung at a time (never beyond the seed's own) until it holds.
-	 */
-	for (;;) {
-		r = reproduces_k(&sh, &cur, final, "final check");
-		if (r < 0)
-			return r == -EINTR ? 130 : EXIT_INTERNAL;
-		if (r > 0 || !lengthen(&cur, &seed_schedule))
-			break;
-	}
+	/* The shortest delays sit at the edge of the window too. */
+	r = steady(&sh, &cur, final, "final check");
+	if (r < 0)
+		return r == -EINTR ? 130 : EXIT_INTERNAL;
 	confirmed = r > 0;
 
 	/* The last run, whose trace is the report. */
@@ -251,15 +256,13 @@ int cmd_shrink(svcrace_t *c, const options_t *o)
 	sh.runs++;
 	schedule_format(&cur, delay, sizeof(delay));
 	if (confirmed)
-		printf("\nminimal schedule: %zu delay point%s, %zu of %zu replays gave: %s (%zu "
-		       "runs "
-		       "in %.1f s)\n",
+		printf("\nminimal schedule: %zu delay point%s, %zu of %zu replays gave: %s "
+		       "(%zu runs in %.1f s)\n",
 		        cur.n, cur.n == 1 ? "" : "s", final, final, verdict_name(sh.target),
 		        sh.runs, (now_monotonic_usec() - t0) / 1e6);
 	else
-		printf("\nno schedule gave %s in %zu of %zu replays; the closest, %zu delay "
-		       "point%s "
-		       "(%zu runs in %.1f s):\n",
+		printf("\nno schedule gave %s in %zu of %zu replays; the closest, "
+		       "%zu delay point%s (%zu runs in %.1f s):\n",
 		        verdict_name(sh.target), final, final, cur.n, cur.n == 1 ? "" : "s",
 		        sh.runs, (now_monotonic_usec() - t0) / 1e6);
 	printf("SMF_DELAY='%s'\n", delay);

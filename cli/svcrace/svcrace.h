@@ -148,6 +148,7 @@ typedef struct svcrace {
 	uint64_t timeout_usec; /* per run, the script's deadline */
 	bool keep;
 	bool verbose;
+	pid_t pid; /* svcrace's own: in the names of its sandboxes, so a leftover says whose */
 } svcrace_t;
 
 /* One run to make. */
@@ -198,7 +199,7 @@ typedef struct sandbox {
 } sandbox_t;
 
 /* The root, and the trace directory: on tmpfs, or $ROOT/var/svc/trace when trace_inside. */
-int sandbox_create(sandbox_t *sb, bool trace_inside);
+int sandbox_create(sandbox_t *sb, pid_t owner, bool trace_inside);
 /* Starts configd, then startd, each ready (READY=1) before the deadline.  Says why not in err. */
 int sandbox_start(sandbox_t *sb, const svcrace_t *c, const run_spec_t *spec, char *const *env,
         char *err, size_t errsize);
