@@ -17,7 +17,9 @@
  *      its delay for the shortest that still reproduces.  This assumes that a longer delay
  *      holds a window open at least as well as a shorter one, which is what a delay point
  *      does (a slower hop, everything after it later);
- *   5. the result, held (lengthened back from the edge where the search left it);
+ *   5. the result, held (lengthened back from the edge where the search left it, rung by
+ *      rung, or to the base's own delay where that comes first); when even that does not
+ *      hold, the simplification before it is tried, and so on back to the base;
  *   6. one last run of it, whose trace becomes the HTML report (svctrace html).
  * The result is printed as the SMF_DELAY string that reproduces it, with the command that
  * replays it.  Every candidate is a whole run in a fresh sandbox, J at a time.
@@ -108,16 +110,26 @@ static int reproduces(shrink_t *sh, const schedule_t *s, const char *what)
 	return reproduces_k(sh, s, sh->o->confirm, what);
 }
 
-/* Every slot of s one rung longer; false when all are at the longest already. */
-static bool lengthen(schedule_t *s)
+/*
+ * Every slot of s one step longer: to the next rung, or to base's delay for that point when
+ * that comes first (so that a held base can always be come back to); false when none grew.
+ */
+static bool lengthen(schedule_t *s, const schedule_t *base)
 {
 	bool grew = false;
 
 	for (size_t k = 0; k < s->n; k++) {
 		size_t next = rungs_below(s->slot[k].usec + 1);
+		uint64_t to = next < schedule_n_magnitudes
+		        ? schedule_magnitudes_ms[next] * USEC_PER_MSEC
+		        : UINT64_MAX;
 
-		if (next < schedule_n_magnitudes) {
-			s->slot[k].usec = schedule_magnitudes_ms[next] * USEC_PER_MSEC;
+		for (size_t i = 0; i < base->n; i++)
+			if (base->slot[i].point == s->slot[k].point &&
+			        base->slot[i].usec > s->slot[k].usec && base->slot[i].usec < to)
+				to = base->slot[i].usec;
+		if (to != UINT64_MAX) {
+			s->slot[k].usec = to;
 			grew = true;
 		}
 	}
@@ -125,15 +137,16 @@ static bool lengthen(schedule_t *s)
 }
 
 /*
- * final replays of *s until it holds, lengthening it a rung at a time: 1 held (*s is what held),
- * 0 never, even at the longest rungs; < 0 as reproduces_k().
+ * final replays of *s until it holds, lengthening it a step at a time (lengthen()): 1 held
+ * (*s is what held), 0 never, even at the longest; < 0 as reproduces_k().
  */
-static int steady(shrink_t *sh, schedule_t *s, size_t final, const char *what)
+static int steady(
+        shrink_t *sh, schedule_t *s, const schedule_t *base, size_t final, const char *what)
 {
 	for (;;) {
 		int r = reproduces_k(sh, s, final, what);
 
-		if (r != 0 || !lengthen(s))
+		if (r != 0 || !lengthen(s, base))
 			return r;
 	}
 }
@@ -152,6 +165,8 @@ int cmd_shrink(svcrace_t *c, const options_t *o)
 	uint64_t t0 = now_monotonic_usec();
 	run_result_t first;
 	size_t final = (size_t)o->confirm * FINAL_FACTOR;
+	_cleanup_free_ schedule_t *hist = NULL; /* every simplification kept, in order */
+	size_t n_hist = 0;
 	schedule_t cur;
 	bool confirmed;
 	run_spec_t spec;
@@ -184,7 +199,7 @@ int cmd_shrink(svcrace_t *c, const options_t *o)
 		return EXIT_RACE;
 	}
 	/* A base that holds, lengthened if the seed's delays sit at the edge of the window. */
-	r = steady(&sh, &cur, final, "the seed's");
+	r = steady(&sh, &cur, &cur, final, "the seed's");
 	if (r < 0)
 		return r == -EINTR ? 130 : EXIT_INTERNAL;
 	if (r == 0) {
@@ -194,6 +209,10 @@ int cmd_shrink(svcrace_t *c, const options_t *o)
 		return EXIT_RACE;
 	}
 
+	hist = calloc(2 * SCHEDULE_MAX + 2, sizeof(*hist));
+	if (!hist)
+		return log_error_errno(-ENOMEM, "shrink"), EXIT_INTERNAL;
+	hist[n_hist++] = cur;
 	if (cur.n > 0) {
 		schedule_t none = {0};
 
@@ -201,7 +220,7 @@ int cmd_shrink(svcrace_t *c, const options_t *o)
 		if (r < 0)
 			return r == -EINTR ? 130 : EXIT_INTERNAL;
 		if (r > 0)
-			cur = none;
+			hist[n_hist++] = cur = none;
 	}
 	for (size_t k = 0; k < cur.n && cur.n > 1;) {
 		schedule_t cand;
@@ -211,7 +230,7 @@ int cmd_shrink(svcrace_t *c, const options_t *o)
 		if (r < 0)
 			return r == -EINTR ? 130 : EXIT_INTERNAL;
 		if (r > 0)
-			cur = cand; /* slot k is now the next point */
+			hist[n_hist++] = cur = cand; /* slot k is now the next point */
 		else
 			k++;
 	}
@@ -234,14 +253,24 @@ int cmd_shrink(svcrace_t *c, const options_t *o)
 			} else
 				lo = mid + 1;
 		}
-		cur = best;
+		if (best.slot[k].usec != cur.slot[k].usec)
+			hist[n_hist++] = cur = best;
 	}
 
-	/* The shortest delays sit at the edge of the window too. */
-	r = steady(&sh, &cur, final, "final check");
-	if (r < 0)
-		return r == -EINTR ? 130 : EXIT_INTERNAL;
-	confirmed = r > 0;
+	/*
+	 * The shortest delays sit at the edge of the window too.  When the result does not hold
+	 * even lengthened (no delay left to lengthen, say), the step before it is tried, and so
+	 * on back to the base, which held.
+	 */
+	assert(n_hist >= 1 && n_hist <= 2 * SCHEDULE_MAX + 2);
+	confirmed = false;
+	while (n_hist > 0 && !confirmed) {
+		cur = hist[--n_hist];
+		r = steady(&sh, &cur, &hist[0], final, "final check");
+		if (r < 0)
+			return r == -EINTR ? 130 : EXIT_INTERNAL;
+		confirmed = r > 0;
+	}
 
 	/* The last run, whose trace is the report. */
 	if (o->report)
