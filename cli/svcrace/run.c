@@ -517,6 +517,8 @@ static void write_json(const svcrace_t *c, const options_t *o, const run_spec_t 
 		json_us(&j, r->script_usec);
 		json_key(&j, "startup_ms");
 		json_us(&j, r->startup_usec);
+		json_key(&j, "total_ms");
+		json_us(&j, r->total_usec);
 		json_kv_string(&j, "error", r->error[0] ? r->error : NULL);
 		json_kv_string(&j, "output", r->output);
 		json_end_object(&j);
@@ -542,6 +544,8 @@ static void write_json(const svcrace_t *c, const options_t *o, const run_spec_t 
 	json_uint(&j, (uint64_t)(run_stats_rate(s) * 1000 + 0.5));
 	json_key(&j, "startup_ms_p50");
 	json_us(&j, quantile_usec(s->startup_usec, s->n_times, 0.5));
+	json_key(&j, "startup_ms_p99");
+	json_us(&j, quantile_usec(s->startup_usec, s->n_times, 0.99));
 	json_key(&j, "script_ms_p50");
 	json_us(&j, quantile_usec(s->script_usec, s->n_times, 0.5));
 	json_key(&j, "script_ms_p99");

@@ -14,7 +14,8 @@
 #   shrink        a schedule of two points of which the race needs one: shrunk to that one;
 #                 which replays the race; a seed of the add race found by run: shrunk to no
 #                 more points, held 12 times in a row, its HTML report written
-#   failure       a script that fails for its own reasons: "failed", never a race; exit 4
+#   failure       a script that fails for its own reasons: "failed", never a race; exit 4;
+#                 what it left running in its process group is killed
 #   hung          a script that hangs: killed at the deadline with what it started; exit 4
 #   interrupt     SIGTERM to svcrace in the middle: exit 130, every sandbox and daemon gone
 #   matrix        the table has a row per variant asked; none shows the race, default does not
@@ -196,6 +197,8 @@ failure)
 	cat >"$work/fails.sh" <<EOF
 #!/bin/sh
 "$EXAMPLES/import-enable.sh" || exit 1
+sleep 300 &
+echo \$! >"$work/child.\$SVCRACE_SEED"
 echo "fails.sh: a reason of my own" >&2
 exit 7
 EOF
@@ -209,6 +212,11 @@ EOF
 		fail "not every run is \"failed\" with exit 7"
 	[ "$(grep -c '^seed [0-9]*: failed; script exit 7 after' "$OUT")" -eq 4 ] || fail "no failed lines"
 	grep -q '^  | fails.sh: a reason of my own$' "$OUT" || fail "the script's message is not shown"
+	# What the script left running in its group went with it.
+	for f in "$work"/child.*; do
+		[ -e "$f" ] || fail "the script did not start its child"
+		sandbox_poll 10 "" sandbox_gone "$(cat "$f")" || fail "the script's child survived"
+	done
 	;;
 hung)
 	cat >"$work/hangs.sh" <<EOF
