@@ -85,6 +85,18 @@ find_manifested() {
 	SCHEDULE=$(q "$work/run.json" "[.runs[] | select(.seed == $SEED)][0].schedule")
 }
 
+# expect_clean SEED SCRIPT: 10 runs of the example SCRIPT with the default fixes: all clean.
+expect_clean() {
+	local k
+	svcrace run --runs 10 --jobs 2 --seed "$1" --fix default --json "$work/run.json" \
+		"$EXAMPLES/$2"
+	expect_rc 0
+	for k in manifested latent failures hung errors; do
+		[ "$(q "$work/run.json" .summary.$k)" -eq 0 ] || fail "$k: $(q "$work/run.json" .summary.$k)"
+	done
+	[ "$(q "$work/run.json" .summary.clean)" -eq 10 ] || fail "not 10 clean runs"
+}
+
 # points N SMF_DELAY: the number of points of a schedule string.
 points() { [ -z "$1" ] && echo 0 || tr ',' '\n' <<<"$1" | wc -l; }
 
@@ -114,13 +126,7 @@ add-race)
 	grep -q 'svc:/site/app:default is misconfigured' "$OUT" || fail "svcadm's message missing"
 	;;
 import-clean)
-	svcrace run --runs 10 --jobs 2 --seed 1000 --fix default --json "$work/run.json" \
-		"$EXAMPLES/import-enable.sh"
-	expect_rc 0
-	for k in manifested latent failures hung errors; do
-		[ "$(q "$work/run.json" .summary.$k)" -eq 0 ] || fail "$k: $(q "$work/run.json" .summary.$k)"
-	done
-	[ "$(q "$work/run.json" .summary.clean)" -eq 10 ] || fail "not 10 clean runs"
+	expect_clean 1000 import-enable.sh
 	;;
 add-clean)
 	# add-wait is H10-fixes' (docs/race.md, "The fixes"): svccfg reads SVCCFG_ADD_NOWAIT.
@@ -129,12 +135,7 @@ add-clean)
 			"$BUILD/cli/svccfg); the case runs by itself once it has" >&2
 		exit 77
 	fi
-	svcrace run --runs 10 --jobs 2 --seed 2000 --fix default --json "$work/run.json" \
-		"$EXAMPLES/add-enable.sh"
-	expect_rc 0
-	for k in manifested latent failures hung errors; do
-		[ "$(q "$work/run.json" .summary.$k)" -eq 0 ] || fail "$k: $(q "$work/run.json" .summary.$k)"
-	done
+	expect_clean 2000 add-enable.sh
 	;;
 replay)
 	find_manifested
