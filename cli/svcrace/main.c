@@ -202,7 +202,7 @@ int main(int argc, char *argv[])
 	options_t o = {.depth = SCHEDULE_DEFAULT_DEPTH, .fixes = FIX_DEFAULT, .confirm = 5};
 	_cleanup_free_ char *script = NULL;
 	const char *cmd;
-	bool runs_given = false;
+	bool runs_given = false, confirm_given = false;
 	long cores = sysconf(_SC_NPROCESSORS_ONLN);
 	uint64_t v;
 	int ch;
@@ -298,6 +298,7 @@ int main(int argc, char *argv[])
 			if (parse_positive("--confirm", optarg, 64, &v) < 0)
 				return usage_error();
 			o.confirm = (unsigned)v;
+			confirm_given = true;
 			break;
 		case OPT_FIXES: {
 			_cleanup_free_ char *copy = strdup(optarg);
@@ -344,6 +345,22 @@ int main(int argc, char *argv[])
 	}
 	if (o.matrix_n && !streq(cmd, "matrix")) {
 		log_error("--fixes is for matrix; %s takes --fix", cmd);
+		return usage_error();
+	}
+	if (o.json && !streq(cmd, "run") && !streq(cmd, "replay")) {
+		log_error("--json is for run and replay");
+		return usage_error();
+	}
+	if (o.stop_at_first && !streq(cmd, "run")) {
+		log_error("--stop-at-first is for run");
+		return usage_error();
+	}
+	if (o.report && !streq(cmd, "replay") && !streq(cmd, "shrink")) {
+		log_error("--report is for replay and shrink");
+		return usage_error();
+	}
+	if (confirm_given && !streq(cmd, "shrink")) {
+		log_error("--confirm is for shrink");
 		return usage_error();
 	}
 	if (!runs_given)

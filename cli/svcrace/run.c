@@ -594,13 +594,16 @@ static void run_ctx_done(run_ctx_t *x)
 
 static void print_header(const svcrace_t *c, const options_t *o, const char *what)
 {
-	char fx[FIX_STRMAX];
+	char fx[FIX_STRMAX], slowed[64];
 	unsigned d = o->depth < svcrace_n_points ? o->depth : (unsigned)svcrace_n_points;
 
-	printf("svcrace: %s %s: fix %s, %u of %zu delay points per run, %u at a time, "
-	       "deadline %.0f s\n",
-	        what, c->script[0], fix_name(o->fixes, fx, sizeof(fx)), d, svcrace_n_points,
-	        c->jobs, c->timeout_usec / 1e6);
+	if (o->have_schedule)
+		snprintf(slowed, sizeof(slowed), "the schedule given");
+	else
+		snprintf(slowed, sizeof(slowed), "%u of %zu delay points per run", d,
+		        svcrace_n_points);
+	printf("svcrace: %s %s: fix %s, %s, %u at a time, deadline %.0f s\n", what, c->script[0],
+	        fix_name(o->fixes, fx, sizeof(fx)), slowed, c->jobs, c->timeout_usec / 1e6);
 }
 
 int cmd_run(svcrace_t *c, const options_t *o)

@@ -298,6 +298,8 @@ usage)
 	bad 'random delay' replay --seed 1 --schedule "$(sed -n 's/.*X([A-Z_]*, "\([^"]*\)".*/\1/p' "$DELAY_H" | head -n 1)=rand:1-2ms" "$t"
 	bad '--schedule is for replay and shrink' run --schedule "" "$t"
 	bad '--fixes is for matrix' run --fixes none "$t"
+	bad '--json is for run and replay' matrix --json x "$t"
+	bad '--confirm is for shrink' run --confirm 3 "$t"
 	bad 'cannot run it' run "$work/no-such-script"
 	bad 'no such executable in PATH' run no-such-script-anywhere
 	svcrace --help
