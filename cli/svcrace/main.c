@@ -43,6 +43,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "log.h"
@@ -144,8 +145,14 @@ static int resolve_script(const char *name, char **ret)
 	char *save = NULL;
 
 	if (strchr(name, '/')) {
+		struct stat st;
+
 		if (access(name, X_OK) < 0)
 			return log_error_errno(negative_errno(), "%s: cannot run it", name);
+		if (stat(name, &st) < 0 || !S_ISREG(st.st_mode)) {
+			log_error("%s: cannot run it: not a file", name);
+			return -EINVAL;
+		}
 		*ret = strdup(name);
 		return *ret ? 0 : -ENOMEM;
 	}

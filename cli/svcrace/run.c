@@ -32,6 +32,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -231,6 +232,10 @@ static int launch(const svcrace_t *c, const run_spec_t *spec, size_t i, slot_t *
 	}
 	if (pid == 0) {
 		close(fds[0]);
+		/* svcrace killed outright: this run still ends and cleans up (its SIGTERM handler). */
+		(void)prctl(PR_SET_PDEATHSIG, SIGTERM);
+		if (getppid() != c->pid)
+			_exit(1);
 		child_main(c, spec, fds[1]);
 	}
 	close(fds[1]);

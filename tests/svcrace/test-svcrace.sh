@@ -17,7 +17,8 @@
 #   failure       a script that fails for its own reasons: "failed", never a race; exit 4;
 #                 what it left running in its process group is killed
 #   hung          a script that hangs: killed at the deadline with what it started; exit 4
-#   interrupt     SIGTERM to svcrace in the middle: exit 130, every sandbox and daemon gone
+#   interrupt     SIGTERM to svcrace in the middle: exit 130, every sandbox and daemon gone;
+#                 SIGKILL: its runs still end and clean up
 #   matrix        the table has a row per variant asked; none shows the race, default does not
 #   keep          --keep leaves the sandbox, with the daemons' logs and the run's trace
 #   usage         bad operands and options: exit 2, a message, nothing run
@@ -253,6 +254,18 @@ interrupt)
 	expect_rc 130
 	grep -q '^svcrace: interrupted: [0-9]* of 200 runs made$' "$OUT" || fail "no interruption message"
 	check_no_trace_of "$pid"
+	# Killed outright: its runs still end theirs, and clean up.
+	"$SVCRACE" run --runs 200 --jobs 2 --seed 1 --fix none "$EXAMPLES/import-enable.sh" \
+		>"$OUT" 2>&1 &
+	pid=$!
+	wait_until "[ \$(grep -c '^seed ' '$OUT') -ge 2 ]" "svcrace made no run"
+	kill -KILL "$pid"
+	wait "$pid" || true
+	wait_until "[ -z \"\$(find '$TMPDIR' -mindepth 1 -maxdepth 1 -name 'svcrace.*')\" ]" \
+		"the runs of a killed svcrace left their sandboxes"
+	wait_until "! pgrep -f '\-\-root $TMPDIR/svcrace\.' >/dev/null" \
+		"the runs of a killed svcrace left their daemons"
+	check_no_trace_of "$pid"
 	;;
 matrix)
 	svcrace matrix --runs 2 --jobs 2 --seed 1000 --fixes none,default "$EXAMPLES/import-enable.sh"
@@ -301,6 +314,7 @@ usage)
 	bad '--json is for run and replay' matrix --json x "$t"
 	bad '--confirm is for shrink' run --confirm 3 "$t"
 	bad 'cannot run it' run "$work/no-such-script"
+	bad 'not a file' run "$work"
 	bad 'no such executable in PATH' run no-such-script-anywhere
 	svcrace --help
 	expect_rc 0
