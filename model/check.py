@@ -123,35 +123,26 @@ class Model:
         self.enabled = {d["E_ABSENT"]: "absent", d["E_FALSE"]: "false", d["E_TRUE"]: "true"}
         self.kinds = {d["N_GENERAL"]: "general", d["N_ADDED"]: "added",
                       d["N_RESTARTER"]: "restarter"}
+        self.kind_names = {d["N_GENERAL"]: "PgChanged general", d["N_ADDED"]: "InstanceAdded",
+                           d["N_RESTARTER"]: "PgChanged restarter"}
         self.gevents = {d["GE_PG"]: "the notification (general)",
                         d["GE_ADDED"]: "the notification (InstanceAdded)",
                         d["GE_STATE"]: "a state report"}
         self.events = {v: k[3:] for k, v in d.items() if k.startswith("RE_")}
         self.steps = read_steps(STEPS)
 
+    # Two-valued placeholders: (text for 0, text for anything else).
+    FLAGS = {"bool": ("false", "true"), "created": ("exists", "created (empty)"),
+             "endis": ("DISABLE", "ENABLE"), "method": ("fails (maintenance)", "succeeds")}
+
     def fmt(self, value, typ):
-        if typ == "state":
-            return self.states.get(value, str(value))
+        if typ in self.FLAGS:
+            return self.FLAGS[typ][1 if value else 0]
         if typ == "ostate":
             return "" if value == 0 else ": " + self.states.get(value, str(value))
-        if typ == "enabled":
-            return self.enabled.get(value, str(value))
-        if typ == "bool":
-            return "true" if value else "false"
-        if typ == "created":
-            return "created (empty)" if value else "exists"
-        if typ == "kind":
-            return {"general": "PgChanged general", "added": "InstanceAdded",
-                    "restarter": "PgChanged restarter"}[self.kinds[value]]
-        if typ == "gevent":
-            return self.gevents.get(value, str(value))
-        if typ == "event":
-            return self.events.get(value, str(value))
-        if typ == "endis":
-            return "ENABLE" if value else "DISABLE"
-        if typ == "method":
-            return "succeeds" if value else "fails (maintenance)"
-        return str(value)
+        table = {"state": self.states, "enabled": self.enabled, "gevent": self.gevents,
+                 "event": self.events, "kind": self.kind_names}[typ]
+        return table.get(value, str(value))
 
     def parse_trail(self, text, client):
         """The trail's '@@' lines as steps: key, actor, text, point, cause (commit id)."""
@@ -185,7 +176,9 @@ class Model:
                 die(f"step {key} is not in {STEPS}")
             words = re.sub(r"\{(\w+):(\w+)\}", lambda m: self.fmt(vals[m.group(1)], m.group(2)),
                            s["text"])
-            words = words.replace("{cmd2}", cmd2).replace("{manifest}", "false")
+            words = words.replace("{cmd2}", cmd2).replace("{manifest}", "false").replace(
+                "{absent}", 'svcadm says "misconfigured (lacks "restarter" property group)", '
+                'exit 3' if cmd2 == "svcadm" else "svcs shows no state")
             out.append({"key": key, "actor": s["actor"].replace("{cmd2}", cmd2),
                         "text": words, "source": s["source"], "point": s["point"],
                         "cause": c, "commit": commit})
@@ -294,6 +287,7 @@ def run_cell(model, variant, switches, client, first_sight, keep, extra=(), mode
         p = run(["spin"] + defs + ["-a", "protocol.pml"], d)
         if p.returncode != 0:
             die(f"spin -a failed for {variant}/{client}:\n{p.stdout}{p.stderr}")
+        t_gen = time.monotonic()
         key = generated_digest(d, mode)
         with _searched_lock:
             entry = _searched.get(key)
@@ -307,7 +301,7 @@ def run_cell(model, variant, switches, client, first_sight, keep, extra=(), mode
                 die(f"{variant}/{client}: the search of the same model failed")
             r = copy.deepcopy(entry["result"])
             r.update(variant=variant, same_model_as=entry["cell"],
-                     compile_seconds=round(time.monotonic() - t0, 3), verify_seconds=0.0)
+                     compile_seconds=round(t_gen - t0, 3), verify_seconds=0.0)
             return r
         try:
             r = search(model, d, defs, variant, client, first_sight, extra, mode, t0)
@@ -356,11 +350,17 @@ def print_steps(steps, sched, whole=False):
             marks.setdefault(sched["held"], "<-- first step the client overtook")
     last = sched["write"] if sched and sched.get("write") and not whole else len(steps)
     for k, s in enumerate(steps[:last], 1):
-        cause = f"[commit {s['cause']}]" if s["cause"] else ""
+        cause = ""
+        if s["commit"] and s["cause"] and s["commit"] != s["cause"]:
+            cause = f"[commit {s['commit']}, from commit {s['cause']}]"
+        elif s["commit"]:
+            cause = f"[commit {s['commit']}]"
+        elif s["cause"]:
+            cause = f"[from commit {s['cause']}]"
         print(f"  {k:3} {s['actor']:<18} {s['text']} {cause} {marks.get(k, '')}".rstrip())
     if last < len(steps):
-        print(f"      ... {len(steps) - last} more steps to the end of the run (the instance "
-              f"comes online; svcadm has exited)")
+        print(f"      ... {len(steps) - last} more steps to the end of the run (startd carries "
+              f"on; the client has ended)")
 
 
 def print_schedule(sched, points):
@@ -371,8 +371,8 @@ def print_schedule(sched, points):
         return
     print(f"  SMF_DELAY='{sched['smf_delay']}'   (svc.startd's environment)")
     print(f"  how: the client's read (step {sched['read']}) came before the restarter pg write "
-          f"(step {sched['write']}); the chain from commit {sched['cause']} to that write is "
-          f"steps {', '.join(map(str, sched['chain']))}.")
+          f"(step {sched['write']}); the steps of the chain from commit {sched['cause']} to that "
+          f"write that came after the read are {', '.join(map(str, sched['chain']))}.")
     print(f"  The first step it overtook is step {sched['held']}, stretched by "
           f"{sched['held_point']}" + ("" if sched['held_point'] in points else
                                       " (not in this tree's SMF_POINTS yet)") +
@@ -380,7 +380,7 @@ def print_schedule(sched, points):
           f"chain this tree has.")
     print(f"  The delay must outlast what the client does meanwhile: "
           f"{sched['client_requests']} requests to configd and {sched['client_processes']} "
-          f"process start(s) (milliseconds unloaded; docs/model.md).")
+          f"process start (milliseconds unloaded; docs/model.md).")
 
 
 def table(cells, first_sight):
@@ -506,7 +506,10 @@ def main():
     for c in cells:
         if c["variant"] == "none" and c["first_sight"] == 1 and c is not main_cell:
             s = c.get("schedule")
-            print(f"  {c['client']:<14} " + (s["smf_delay"] or s["why"] if s else c["verdict"]))
+            line = (s["smf_delay"] or s["why"]) if s else c["verdict"]
+            if s and s["smf_delay"] and s["held_point"] != s["point"]:
+                line += f"   (held at {s['held_point']} once this tree has it)"
+            print(f"  {c['client']:<14} {line}")
 
     print("\nVariant x client (verified: exhaustive search, states stored; "
           "violated: a client saw I without its restarter pg):")
@@ -521,12 +524,11 @@ def main():
                   f"{'' if c['first_sight'] else ' (before issue 10)'}: {c['error']}")
     ver_cells = [c for c in cells if c["verdict"] == "verified"]
     same = sum(1 for c in cells if c.get("same_model_as"))
-    print(f"\n{len(cells)} cells, {len(cells) - same} distinct models searched (a cell whose "
-          f"switches change nothing for its client is the same model as another)")
-    print(f"{len(cells)} cells ({len(ver_cells)} verified, largest "
-          f"{max((c['states'] for c in ver_cells), default=0)} states, "
+    print(f"\n{len(cells)} cells, {len(ver_cells)} verified; {len(cells) - same} distinct "
+          f"verifiers (a switch that changes nothing for a client gives the same one); largest "
+          f"{max((c['states'] for c in ver_cells), default=0)} states; "
           f"{sum(c['verify_seconds'] for c in cells):.1f} s searching, "
-          f"{sum(c['compile_seconds'] for c in cells):.1f} s generating and compiling) in "
+          f"{sum(c['compile_seconds'] for c in cells):.1f} s generating and compiling; "
           f"{wall:.1f} s wall with {a.jobs} job(s).")
     if a.json:
         with open(a.json, "w") as f:

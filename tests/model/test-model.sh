@@ -4,7 +4,8 @@
 #     names delay points of this tree (lib/include/smf/delay.h);
 #   - each fix: verified, by an exhaustive search with a state count, for exactly the client
 #     kinds it closes, and still violated for the others (the model shows which windows stay);
-#   - properties (2) and (3) can fail: a deliberate bug in each is caught.
+#   - properties (2) and (3) can fail: a deliberate bug in each is caught;
+#   - each queue bound is the smallest that holds (one less overflows in some cell).
 # No spin: a failure that says to run `make deps`, never a silent pass.
 # usage: test-model.sh SOURCE-ROOT
 set -u
@@ -29,11 +30,17 @@ echo "test-model: tools/model.sh --quick took $((($(date +%s%N) - start) / 10000
 grep -q "^  SMF_DELAY='" "$OUT/out" || fail "no SMF_DELAY schedule printed"
 grep -q "VIOLATION" "$OUT/out" || fail "no violation in the printed counter-example"
 
-for m in 1 2; do
-	"$SRC/tools/model.sh" --cell import-wait import+enable --define MUTANT=$m \
-		--json "$OUT/mutant$m.json" >/dev/null 2>"$OUT/err" ||
-		fail "tools/model.sh --cell ... MUTANT=$m failed: $(cat "$OUT/err")"
-done
+cell() { # NAME VARIANT CLIENT DEFINE: one search, its JSON in $OUT/NAME.json
+	"$SRC/tools/model.sh" --cell "$2" "$3" --define "$4" --json "$OUT/$1.json" >/dev/null \
+		2>"$OUT/err" || fail "tools/model.sh --cell $2 $3 --define $4 failed: $(cat "$OUT/err")"
+}
+cell mutant1 import-wait import+enable MUTANT=1
+cell mutant2 import-wait import+enable MUTANT=2
+# The queue bounds are the smallest that hold: one less overflows in some cell.
+cell bound-nq_startd configd-eager import+enable NQ_STARTD=2
+cell bound-graph_q configd-eager import+enable GRAPH_Q=3
+cell bound-inst_q configd-eager import+enable RESTARTER_Q=2
+cell bound-nq_cmd svcadm-wait import+enable NQ_CMD=4
 
 python3 - "$OUT" "$SRC/lib/include/smf/delay.h" <<'PY' || exit 1
 import json, re, sys
@@ -82,6 +89,11 @@ if not (m1["verdict"] == "error" and "method_failed" in m1.get("error", "")):
 m2 = json.load(open(f"{out}/mutant2.json"))["cells"][0]
 if m2["verdict"] != "deadlock":
     bad.append(f"MUTANT=2 (START never queued: enable -s waits forever) not caught: {m2['verdict']}")
+for q in ["nq_startd", "graph_q", "inst_q", "nq_cmd"]:
+    b = json.load(open(f"{out}/bound-{q}.json"))["cells"][0]
+    if not (b["verdict"] == "error" and f"q_full({q}" in b.get("error", "")):
+        bad.append(f"{q} one smaller than its bound: {b['verdict']} {b.get('error', '')}, "
+                   "expected an overflow: the bound is not the smallest")
 for b in bad:
     print("test-model:", b, file=sys.stderr)
 sys.exit(1 if bad else 0)
