@@ -88,7 +88,8 @@ if not (m1["verdict"] == "error" and "method_failed" in m1.get("error", "")):
     bad.append(f"MUTANT=1 (a success recorded as maintenance) not caught: {m1['verdict']}")
 m2 = json.load(open(f"{out}/mutant2.json"))["cells"][0]
 if m2["verdict"] != "deadlock":
-    bad.append(f"MUTANT=2 (START never queued: enable -s waits forever) not caught: {m2['verdict']}")
+    bad.append(f"MUTANT=2 (START never queued: enable -s waits forever) not caught: "
+               f"{m2['verdict']}")
 for q in ["nq_startd", "graph_q", "inst_q", "nq_cmd"]:
     b = json.load(open(f"{out}/bound-{q}.json"))["cells"][0]
     if not (b["verdict"] == "error" and f"q_full({q}" in b.get("error", "")):
