@@ -393,13 +393,14 @@ end_idle:
 					printf("@@ step graph.insert %d %d\n", v_enabled, cid);
 					assert(nfull(restarter_q));
 					restarter_q!RE_INSERT, cid;
+					assert(nfull(restarter_q));
 					restarter_q!(v_enabled -> RE_ENABLE : RE_DISABLE), cid
 				}
 				/* process_actions: no restarter_actions in these scripts */
 			:: !r ->
 #if STARTD_FIRST_SIGHT
-				/* first_sight(): no vertex; the pg, uninitialized, if missing (the
-				 * point: see steps.tsv, graph.first_write) */
+				/* first_sight(): no vertex; the pg, uninitialized, if missing (its
+				 * delay point: steps.tsv, call.graph.write_rpg_first) */
 				call(W_GRAPH, OP_READ_RPG, 0, r);
 				if
 				:: r == S_NONE ->
