@@ -91,5 +91,13 @@ stress: build
 		STRESS_TRACE='$(STRESS_TRACE)' STRESS_PHASES='$(STRESS_PHASES)' \
 		STRESS_STOP_AT_FIRST='$(STRESS_STOP_AT_FIRST)' tools/stress.sh $(STRESS_ARGS) '$(BUILD)'
 
+# The SPIN model of the import/enable protocol (docs/model.md): every fix variant against every
+# client kind, the counter-example of the unfixed protocol and its SMF_DELAY schedule.  Needs no
+# build.  MODEL_ARGS: more options for tools/model.sh (MODEL_ARGS=--help lists them).
+MODEL_ARGS ?=
+.PHONY: model
+model: deps
+	@tools/model.sh $(MODEL_ARGS)
+
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD)

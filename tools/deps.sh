@@ -6,7 +6,8 @@
 set -eu
 
 PKGS="meson ninja-build pkg-config gcc libc6-dev libsystemd-dev libsqlite3-dev sqlite3
-libxml2-dev libcmocka-dev systemtap-sdt-dev util-linux procps python3 jq clang libclang-rt-dev"
+libxml2-dev libcmocka-dev systemtap-sdt-dev util-linux procps python3 jq clang libclang-rt-dev
+spin"
 
 missing=""
 for p in $PKGS; do
