@@ -27,7 +27,7 @@
 
 #define THREADS 8
 #define PER_THREAD 100000
-#define EVENTS_PER_PAGE ((64 * 1024 - 64) / 32)
+#define EVENTS_PER_PAGE ((64 * 1024 - 64) / 40)
 
 static int setup_root(void **state)
 {
