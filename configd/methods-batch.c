@@ -2,7 +2,8 @@
  * methods-batch.c: Batch, many steps in one repository transaction (backend-batch.c).
  *
  * The steps arrive as one array, so a whole manifest costs one round trip.  After the SQLite
- * commit, every pg the batch created or changed is traced (configd.commit, one event each),
+ * commit, the batch gets its commit id (configd.write), every pg it created or changed is traced
+ * (configd.commit, one event each, pg_deleted for a deletion),
  * then the reply goes, then the notifications the backend collected, in the order their pgs
  * were first touched, as for Commit.
  */
@@ -91,10 +92,13 @@ int method_batch(sd_bus_message *m, void *userdata, sd_bus_error *error)
 	applied = backend_batch(connection_backend(c), l.steps, l.n, &ev, &n_ev);
 	if (applied < 0)
 		return configd_backend_error(c, error, applied);
+	probe_write(c, "Batch", NULL);
 	for (size_t i = 0; i < n_ev; i++) {
 		if (ev[i].created)
 			probe_pg_created(&ev[i].pg);
-		if (!ev[i].deleted)
+		if (ev[i].deleted)
+			probe_pg_deleted(&ev[i].pg);
+		else
 			probe_pg_committed(&ev[i].pg);
 	}
 	r = sd_bus_reply_method_return(m, "u", (uint32_t)applied);

@@ -1,5 +1,6 @@
 /* methods-entity.c: services and instances over D-Bus. */
 #include "methods.h"
+#include "probes.h"
 #include "strv.h"
 
 int reply_strv(sd_bus_message *m, char **l)
@@ -58,6 +59,7 @@ static int add_entity(sd_bus_message *m, connection_t *c, sd_bus_error *error, b
 	             : backend_add_service(connection_backend(c), fmri);
 	if (r < 0)
 		return configd_backend_error(c, error, r);
+	probe_write(c, instance ? "AddInstance" : "AddService", fmri);
 	return sd_bus_reply_method_return(m, NULL);
 }
 
@@ -89,6 +91,9 @@ int method_delete(sd_bus_message *m, void *userdata, sd_bus_error *error)
 	r = backend_delete_entity(connection_backend(c), fmri, &deleted, &n);
 	if (r < 0)
 		return configd_backend_error(c, error, r);
+	probe_write(c, "Delete", fmri);
+	for (size_t i = 0; i < n; i++)
+		probe_pg_deleted(&deleted[i]);
 	/* Reply first: the deleting client learns of success no later than any watcher. */
 	r = sd_bus_reply_method_return(m, NULL);
 	for (size_t i = 0; i < n; i++)
