@@ -66,8 +66,10 @@ int rpg_write(instance_t *i, const state_update_t *u)
 		r = set_pid(b, fmri, SCF_PROPERTY_CONTRACT, u->contract);
 	if (r >= 0 && u->logfile)
 		r = set1(b, fmri, SCF_PROPERTY_LOGFILE, SCF_TYPE_ASTRING, u->logfile);
-	if (r >= 0)
+	if (r >= 0) {
+		probe_write(fmri, SCF_PG_RESTARTER);
 		r = scf_batch_commit(b);
+	}
 	if (r >= 0)
 		probe_restarter_pg_written(fmri);
 	if (r < 0)
