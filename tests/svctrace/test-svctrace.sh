@@ -188,6 +188,12 @@ wait)
 	check_json "$root" 0
 	jqt '.findings == [] and .summary.waits == 2' "two reads that waited"
 	;;
+validated)
+	# The reader then committed the pg in a checked transaction: its view was validated.
+	root=$(gen validated)
+	check_json "$root" 0
+	jqt '.findings == [] and .summary.caused_commits == 1' "no race"
+	;;
 caughtup)
 	# svcs missed the write but read again after it by itself and exited 0: latent.
 	root=$(gen caughtup)

@@ -380,6 +380,28 @@ static const step_t scenario_caughtup[] = {
         {},
 };
 
+/*
+ * Validated: svcadm restart commits restarter_actions (commit 1); the next svcadm reads it at
+ * generation 3, before startd's clearing of the action (for commit 1), and commits it in a
+ * transaction (Commit, commit 2) that configd accepted against that generation: its view was
+ * checked, no race.
+ */
+static const step_t scenario_validated[] = {
+        START(SVCADM),
+        WRITE(1, SVCADM, "Commit"),
+        CHANGED(1, A, "restarter_actions", 3),
+        EXIT(SVCADM, 0),
+        START(SVCS),
+        READ(SVCS, A, "restarter_actions", 3),
+        WRITE(2, SVCS, "Commit"),
+        CHANGED(2, A, "restarter_actions", 4),
+        EXIT(SVCS, 0),
+        X(2, STARTD, STARTD_WRITE, A, PG(A, "restarter_actions"), 1, 0),
+        WRITE(3, STARTD, "Commit"),
+        CHANGED(3, A, "restarter_actions", 5),
+        {},
+};
+
 typedef struct scenario {
 	const char *name;
 	const step_t *steps;
@@ -401,6 +423,7 @@ static const scenario_t scenarios[] = {
         {"other", scenario_other, 0},
         {"wait", scenario_wait, 0},
         {"caughtup", scenario_caughtup, 0},
+        {"validated", scenario_validated, 0},
 };
 
 /* A step as handed to a child: its index and its arguments with the pids resolved. */
