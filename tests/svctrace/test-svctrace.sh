@@ -332,6 +332,11 @@ d = json.loads(data)
 assert d["focus"]["fmri"] == "svc:/site/a:default" and d["focus"]["kind"] == "manifested"
 assert d["focus"]["window_us"] >= 3000
 assert d["focus"]["end_ns"] > d["focus"]["start_ns"]
+# The generic finding, in words: who read what, who wrote it, which commit caused it.
+assert d["focus"]["object"] == "svc:/site/a:default/:properties/restarter", d["focus"]
+assert re.match(r"svcadm\[\d+\] read svc:/site/a:default/:properties/restarter and found it "
+                r"absent \(it exited 3\), before svc\.startd\[\d+\] created it \(commit 3\), a "
+                r"write caused by commit 1 \(Batch\) of svccfg\[\d+\]\.$", d["focus"]["explain"]), d["focus"]
 assert d["summary"] == {"instances": 1, "latent": 0, "manifested": 1, "drops": 0,
                         "string_drops": 0}
 assert any(e["name"] == "svcadm.result" and e["focus"] for e in d["events"])
