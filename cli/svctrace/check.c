@@ -44,18 +44,6 @@ static void print_context(const trace_t *t, const finding_t *f)
 		dump_line(stdout, t, &t->events[i], i == f->end_idx ? "  => " : "     ");
 }
 
-/* "svcadm[1234]" into buf; "pid 1234" for a process that left no trace file. */
-static const char *who(const trace_t *t, uint32_t pid, char buf[static 64])
-{
-	const tr_proc_t *p = trace_find_proc(t, pid);
-
-	if (p)
-		snprintf(buf, 64, "%s[%" PRIu32 "]", p->prog, pid);
-	else
-		snprintf(buf, 64, "pid %" PRIu32, pid);
-	return buf;
-}
-
 static void print_exit(const trace_t *t, uint32_t pid)
 {
 	const tr_proc_t *p = trace_find_proc(t, pid);
@@ -73,7 +61,7 @@ static void print_finding(const trace_t *t, const finding_t *f)
 	printf("%s race: %s\n", finding_kind_name(f->kind), strna(f->fmri));
 	printf("  object: %s\n", strna(f->object));
 	if (f->read_ns != NS_NEVER) {
-		printf("  read: %s found it ", who(t, f->reader_pid, p));
+		printf("  read: %s found it ", trace_proc_name(t, f->reader_pid, p));
 		if (f->read_generation)
 			printf("at generation %" PRIu64, f->read_generation);
 		else
@@ -83,11 +71,12 @@ static void print_finding(const trace_t *t, const finding_t *f)
 	}
 	if (!f->open)
 		printf("  write: %s %s it at %s ms (commit %" PRIu64 ", generation %" PRIu64 ")\n",
-		        who(t, f->writer_pid, p), f->write_created ? "created" : "changed",
-		        format_rel_ms(t, f->pg_ns, a), f->write_commit, f->write_generation);
+		        trace_proc_name(t, f->writer_pid, p),
+		        f->write_created ? "created" : "changed", format_rel_ms(t, f->pg_ns, a),
+		        f->write_commit, f->write_generation);
 	if (f->cause_commit)
 		printf("  cause: commit %" PRIu64 " (%s) of %s at %s ms\n", f->cause_commit,
-		        strna(f->cause_request), who(t, f->cause_pid, p),
+		        strna(f->cause_request), trace_proc_name(t, f->cause_pid, p),
 		        format_rel_ms(t, f->cause_ns, a));
 	printf("  window: %s ms, from %s at %s ms to ", format_ms(finding_window_ns(f), w),
 	        f->rule == FINDING_RULE_READ ? "the read" : "the return",
@@ -98,8 +87,8 @@ static void print_finding(const trace_t *t, const finding_t *f)
 		printf("the write at %s ms\n", format_rel_ms(t, f->end_ns, b));
 	if (f->return_ns != NS_NEVER && !f->open)
 		printf("  latent: %s returned at %s ms, %s ms before the write\n",
-		        who(t, t->events[f->return_idx].pid, p), format_rel_ms(t, f->return_ns, a),
-		        format_ms(f->end_ns - f->return_ns, w));
+		        trace_proc_name(t, t->events[f->return_idx].pid, p),
+		        format_rel_ms(t, f->return_ns, a), format_ms(f->end_ns - f->return_ns, w));
 	print_context(t, f);
 	printf("\n");
 }

@@ -119,18 +119,6 @@ static const char *focus_kind(const focus_t *fc)
 	return fc->finding ? finding_kind_name(fc->finding->kind) : "none";
 }
 
-/* "svcadm[725]" into buf, "pid 725" for a process without a trace file. */
-static const char *proc_name(const trace_t *t, uint32_t pid, char buf[static 64])
-{
-	const tr_proc_t *p = trace_find_proc(t, pid);
-
-	if (p)
-		snprintf(buf, 64, "%s[%" PRIu32 "]", p->prog, pid);
-	else
-		snprintf(buf, 64, "pid %" PRIu32, pid);
-	return buf;
-}
-
 /* The finding in one sentence: who read or returned, what it missed, whose commit caused it. */
 static void explain(const trace_t *t, const finding_t *f, char *buf, size_t size)
 {
@@ -144,25 +132,25 @@ static void explain(const trace_t *t, const finding_t *f, char *buf, size_t size
 		else
 			snprintf(got, sizeof(got), "absent");
 		n = snprintf(buf, size, "%s read %s and found it %s",
-		        proc_name(t, f->reader_pid, who), strna(f->object), got);
+		        trace_proc_name(t, f->reader_pid, who), strna(f->object), got);
 		if (reader && reader->exit_status != EXIT_UNKNOWN)
 			n += snprintf(buf + n, size - (size_t)n, " (it exited %" PRId32 ")",
 			        reader->exit_status);
 	} else
 		n = snprintf(buf, size, "%s returned while %s did not exist",
-		        proc_name(t, t->events[f->return_idx].pid, who), strna(f->object));
+		        trace_proc_name(t, t->events[f->return_idx].pid, who), strna(f->object));
 	if ((size_t)n >= size)
 		return;
 	if (f->open)
 		n += snprintf(buf + n, size - (size_t)n, "; the write announced for it never came");
 	else
 		n += snprintf(buf + n, size - (size_t)n, ", before %s %s it (commit %" PRIu64 ")",
-		        proc_name(t, f->writer_pid, writer),
+		        trace_proc_name(t, f->writer_pid, writer),
 		        f->write_created ? "created" : "changed", f->write_commit);
 	if ((size_t)n < size && f->cause_commit)
 		n += snprintf(buf + n, size - (size_t)n,
 		        ", a write caused by commit %" PRIu64 " (%s) of %s", f->cause_commit,
-		        strna(f->cause_request), proc_name(t, f->cause_pid, cause));
+		        strna(f->cause_request), trace_proc_name(t, f->cause_pid, cause));
 	if ((size_t)n < size && f->kind == FINDING_LATENT && f->rule == FINDING_RULE_READ)
 		n += snprintf(buf + n, size - (size_t)n, "; it read it again after the write");
 	if ((size_t)n < size)

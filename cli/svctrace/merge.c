@@ -472,6 +472,17 @@ const tr_proc_t *trace_find_proc(const trace_t *t, uint32_t pid)
 	return t->n_procs ? bsearch(&key, t->procs, t->n_procs, sizeof(key), cmp_proc) : NULL;
 }
 
+const char *trace_proc_name(const trace_t *t, uint32_t pid, char buf[static 64])
+{
+	const tr_proc_t *p = trace_find_proc(t, pid);
+
+	if (p)
+		snprintf(buf, 64, "%s[%" PRIu32 "]", p->prog, pid);
+	else
+		snprintf(buf, 64, "pid %" PRIu32, pid);
+	return buf;
+}
+
 const char *trace_flow_fmri(const trace_t *t, uint64_t flow)
 {
 	const tr_flow_t *f = trace_find_flow(t, flow);

@@ -95,6 +95,8 @@ const tr_flow_t *trace_flow_by_fmri(const trace_t *t, const char *fmri);
 const char *trace_flow_fmri(const trace_t *t, uint64_t flow);
 /* The process with that pid, or NULL. */
 const tr_proc_t *trace_find_proc(const trace_t *t, uint32_t pid);
+/* "svcadm[725]" into buf, "pid 725" for a process that left no trace file. */
+const char *trace_proc_name(const trace_t *t, uint32_t pid, char buf[static 64]);
 /* "svc.startd main", "svc.startd thread 12 (startd.restarter_dequeue)" into buf. */
 const char *trace_thread_name(const tr_thread_t *th, char *buf, size_t size);
 /* The event's name, or "event#<id>" in buf for an id this version does not know. */
