@@ -25,6 +25,8 @@
  * Not races:
  *   wait       P received a notification about O after R (scf.notify_received) and read O
  *              again after that: it waited for the object, as svcadm -s and the import wait do;
+ *              or P read O again after R while it had registered for O's notifications (its
+ *              pg name): a waiter whose periodic re-check came before the notification;
  *   validated  P later committed O in a generation-checked transaction (a Commit request): the
  *              commit would have been refused had O moved, so P acted on no stale view.
  *
@@ -130,6 +132,8 @@ typedef struct oracle {
 	size_t n_notes, cap_notes;
 	objev_t *announces; /* startd.write, sorted by (pid, object, ns) */
 	size_t n_announces, cap_announces;
+	objev_t *interests; /* scf.notify_interest by pg name (object: the name), in time order */
+	size_t n_interests, cap_interests;
 	size_t *eff_by_pid; /* effects by (committer of the ancestor, its time) */
 	size_t *race_of;    /* per write: its race (index in the race set), SIZE_MAX if none */
 	size_t n_waits;
@@ -293,6 +297,11 @@ static int collect(oracle_t *o)
 			break;
 		case SMF_TRACE_STARTD_WRITE:
 			r = add_objev(&o->announces, &o->n_announces, &o->cap_announces, e, i);
+			break;
+		case SMF_TRACE_SCF_NOTIFY_INTEREST:
+			if (e->arg1 == 0) /* by name; a type interest names no pg */
+				r = add_objev(
+				        &o->interests, &o->n_interests, &o->cap_interests, e, i);
 			break;
 		}
 	}
@@ -554,15 +563,36 @@ static size_t read_misses(const oracle_t *o, const read_t *rd, size_t *ret_cause
 	return best;
 }
 
-/* A notification about the object after the read, then a read of it after that. */
+/* Whether pid registered an interest in the pg name of object before ns. */
+static bool has_interest(const oracle_t *o, uint32_t pid, const char *object, uint64_t ns)
+{
+	const char *name = strrchr(object, '/');
+
+	for (size_t i = 0; name && i < o->n_interests; i++)
+		if (o->interests[i].pid == pid && o->interests[i].ns < ns &&
+		        streq(o->interests[i].object, name + 1))
+			return true;
+	return false;
+}
+
+/*
+ * A wait: the reader was handed a notification about the object after the read and read it
+ * again after that; or it read it again while it had asked for the object's notifications (a
+ * waiter whose periodic re-check came first, as scf_restarter_wait()'s may).
+ */
 static bool is_wait(const oracle_t *o, const read_t *rd)
 {
 	size_t n = objev_after(o->notes, o->n_notes, rd->pid, rd->object, rd->ns), k;
 
-	if (n == SIZE_MAX)
-		return false;
-	k = UPPER_BOUND(o->reads, o->n_reads, rd->pid, rd->object, o->notes[n].ns);
-	return k < o->n_reads && o->reads[k].pid == rd->pid && o->reads[k].object == rd->object;
+	if (n != SIZE_MAX) {
+		k = UPPER_BOUND(o->reads, o->n_reads, rd->pid, rd->object, o->notes[n].ns);
+		if (k < o->n_reads && o->reads[k].pid == rd->pid &&
+		        o->reads[k].object == rd->object)
+			return true;
+	}
+	k = UPPER_BOUND(o->reads, o->n_reads, rd->pid, rd->object, rd->ns);
+	return k < o->n_reads && o->reads[k].pid == rd->pid && o->reads[k].object == rd->object &&
+	        has_interest(o, rd->pid, rd->object, o->reads[k].sent_ns);
 }
 
 /* The first write of the object (writes sorted by object), SIZE_MAX if none. */
@@ -865,6 +895,7 @@ static void oracle_done(oracle_t *o)
 	free(o->reads);
 	free(o->notes);
 	free(o->announces);
+	free(o->interests);
 }
 
 static int build(oracle_t *o)

@@ -194,6 +194,12 @@ validated)
 	check_json "$root" 0
 	jqt '.findings == [] and .summary.caused_commits == 1' "no race"
 	;;
+recheck)
+	# A reader registered for the object's notifications read it again first: still a wait.
+	root=$(gen recheck)
+	check_json "$root" 0
+	jqt '.findings == [] and .summary.waits == 2' "the import's read and svcadm's: waits"
+	;;
 caughtup)
 	# svcs missed the write but read again after it by itself and exited 0: latent.
 	root=$(gen caughtup)

@@ -402,6 +402,21 @@ static const step_t scenario_validated[] = {
         {},
 };
 
+/*
+ * A waiter's re-check: svcadm enable -s registered for restarter pgs, read A's at generation 1,
+ * and read it again (its periodic re-check) after startd's write, before the write's
+ * notification reached it: a wait, no race.
+ */
+static const step_t scenario_recheck[] = {
+        IMPORT_WAITED(A, 1),
+        ENABLE(A, 3, 2),
+        SVCADM_READ(A, 1),
+        RPG_UPDATE(2, A, 4, 3, 2, "disabled>offline"),
+        READ(SVCADM, A, "restarter", 2),
+        EXIT(SVCADM, 0),
+        {},
+};
+
 typedef struct scenario {
 	const char *name;
 	const step_t *steps;
@@ -424,6 +439,7 @@ static const scenario_t scenarios[] = {
         {"wait", scenario_wait, 0},
         {"caughtup", scenario_caughtup, 0},
         {"validated", scenario_validated, 0},
+        {"recheck", scenario_recheck, 0},
 };
 
 /* A step as handed to a child: its index and its arguments with the pids resolved. */
