@@ -188,6 +188,9 @@ static void print_json(const trace_t *t, const analysis_t *a)
 	for (size_t i = 0; i < a->n_findings; i++)
 		json_finding(&j, t, &a->findings[i]);
 	json_end_array(&j);
+	/* The two counts a harness acts on, at the top level too (svcrace reads them there). */
+	json_kv_uint(&j, "latent", a->n_latent);
+	json_kv_uint(&j, "manifested", a->n_manifested);
 	json_key(&j, "summary");
 	json_begin_object(&j);
 	json_kv_uint(&j, "instances", a->n_instances);

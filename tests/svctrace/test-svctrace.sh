@@ -150,6 +150,7 @@ manifested)
 	check_json "$root" 1
 	jqt '.findings | length == 1' "one finding: the manifestation includes its latent window"
 	jqt '.summary.manifested == 1 and .summary.latent == 0' "summary"
+	jqt '.manifested == 1 and .latent == 0' "the counts at the top level too"
 	jqt ".findings[0].kind == \"manifested\" and .findings[0].fmri == \"$A\"" "kind/fmri"
 	jqt '.findings[0].window_us >= 3000 and .findings[0].read_ns != null' "window >= 3 ms"
 	jqt '.findings[0].latent_window_us >= .findings[0].window_us' "latent part"
