@@ -237,7 +237,7 @@ dump)
 	head -1 "$tmp/dump" |
 		grep -qx '+0\.000 svccfg\[[0-9]*/[0-9]*\] proc\.start - a command (ppid 0, sid 0, pgid 0)' ||
 		fail "first line: $(head -1 "$tmp/dump")"
-	sed -n 2p "$tmp/dump" | grep -qx '+0\.[0-9]* svccfg\[[0-9]*/[0-9]*\] import\.begin - /tmp/ab\.xml' ||
+	sed -n 2p "$tmp/dump" | grep -qx '+[0-9]*\.[0-9]* svccfg\[[0-9]*/[0-9]*\] import\.begin - /tmp/ab\.xml' ||
 		fail "second line: $(sed -n 2p "$tmp/dump")"
 	# The events' arguments, in words.
 	grep -q "svc.configd\[[0-9]*/[0-9]*\] configd.write - Batch (commit 1, by pid [0-9]*)$" \
