@@ -11,9 +11,14 @@
  * recording; the kernel writes the pages back whenever it likes, and still does after a crash
  * or SIGKILL, because the data lives in the page cache, not in the process.
  *
- * The file (docs/trace-format.md) is a header page, a string table, and N event pages of 64 KiB,
- * preallocated sparse with ftruncate() (256 MiB by default: blocks are only used by pages that
- * are touched).  Three atomic counters in the header, each on its own cache line, are the only
+ * The file (docs/trace-format.md, format 2) is a header page, a string table, and N event pages
+ * of 64 KiB, preallocated sparse with ftruncate() (256 MiB by default: blocks are only used by
+ * pages that are touched).  An event is 40 bytes: time, flow, two 64-bit arguments (a commit
+ * id, a cause, a generation: what the race oracle links events by), string id, event id; its
+ * pid and tid are its page's, since a page has one writer.  The header also records the
+ * creator's parent, session and process group, and smf_trace_open_command() a command's line
+ * and, from an on_exit() handler, its exit status: how the oracle tells a script's commands and
+ * a reader that failed.  Three atomic counters in the header, each on its own cache line, are the only
  * shared writable state:
  *
  *   next_page   a thread claims a whole event page with one fetch-add; after that the page is
