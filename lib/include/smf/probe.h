@@ -17,7 +17,7 @@
 
 #include "trace.h"
 
-#define SMF_PROBE(name, event, flow, str)                                                           \
+#define SMF_PROBE(name, event, flow, str)                                                          \
 	do {                                                                                       \
 		uint64_t smf_probe_flow_ = (flow);                                                 \
 		const char *smf_probe_str_ = (str);                                                \
@@ -31,8 +31,8 @@
 		const char *smf_probe_str_ = (str);                                                \
 		DTRACE_PROBE4(minismf, name, smf_probe_flow_, smf_probe_str_, smf_probe_a0_,       \
 		        smf_probe_a1_);                                                            \
-		smf_trace_str_args((event), smf_probe_flow_, smf_probe_str_, smf_probe_a0_,        \
-		        smf_probe_a1_);                                                            \
+		smf_trace_str_args(                                                                \
+		        (event), smf_probe_flow_, smf_probe_str_, smf_probe_a0_, smf_probe_a1_);   \
 	} while (0)
 
 #endif
