@@ -257,6 +257,11 @@ int cmd_check(int argc, char *argv[])
 		log_warning("warning: %" PRIu64 " events and %" PRIu64
 		            " strings were lost (trace files full); windows may be wrong",
 		        t.drops, t.str_drops);
+	/* Reads but no write numbered: configd was not traced, nothing can be linked. */
+	if (a.n_reads > 0 && a.n_commits == 0)
+		log_warning(
+		        "warning: no svc.configd write in the trace (was svc.configd traced from "
+		        "its start?): no race can be found");
 	if (json && !quiet)
 		print_json(&t, &a);
 	else if (!quiet) {

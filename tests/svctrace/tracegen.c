@@ -417,6 +417,14 @@ static const step_t scenario_recheck[] = {
         {},
 };
 
+/* Only svcadm was traced: reads, but no write of configd to link them to. */
+static const step_t scenario_noconfigd[] = {
+        START(SVCADM),
+        SVCADM_READ(A, 0),
+        EXIT(SVCADM, 3),
+        {},
+};
+
 typedef struct scenario {
 	const char *name;
 	const step_t *steps;
@@ -440,6 +448,7 @@ static const scenario_t scenarios[] = {
         {"caughtup", scenario_caughtup, 0},
         {"validated", scenario_validated, 0},
         {"recheck", scenario_recheck, 0},
+        {"noconfigd", scenario_noconfigd, 0},
 };
 
 /* A step as handed to a child: its index and its arguments with the pids resolved. */
