@@ -18,9 +18,8 @@
 #                 write held 500 ms and no svcadm at all: exactly one latent race, of that
 #                 instance, its window most of the hold, exit 1
 #   check-clean   the same import with the wait on, then "svcadm enable -s": nothing found
-#                 (no false positive), exit 0; the import's read of the absent restarter pg and
-#                 svcadm's of the older state were both waits, and startd's writes were linked to
-#                 the commits that caused them
+#                 (no false positive), exit 0; the import's read of the absent restarter pg was
+#                 a wait, and startd's writes were linked to the commits that caused them
 #   check-add     svccfg add of a service (with methods) and of its instance, no wait, then
 #                 "svcadm enable -s" with the restarter pg write held 500 ms: svcadm fails
 #                 (misconfigured, exit 3) and the generic oracle names that read, startd's
@@ -266,8 +265,10 @@ $OUT"
 	grep -q "0 latent, 0 manifested" <<<"$OUT" || fail "check's summary: $OUT"
 	# Nothing found because the reads were waits, not because nothing was read or linked.
 	run "$SVCTRACE" check --json "$ROOT/var/svc/trace"
-	[ "$(jq '.summary.waits >= 2 and .summary.reads >= 4' <<<"$OUT")" = true ] ||
-		fail "the import's and svcadm's reads judged as waits: $(jq -c .summary <<<"$OUT")"
+	# (The import's read of the absent pg is a wait for certain: the first write is held 200 ms.
+	# svcadm's read is one only when it came before startd's first write for the enable.)
+	[ "$(jq '.summary.waits >= 1 and .summary.reads >= 4' <<<"$OUT")" = true ] ||
+		fail "the import's read judged a wait: $(jq -c .summary <<<"$OUT")"
 	[ "$(jq '.summary.caused_commits >= 3' <<<"$OUT")" = true ] ||
 		fail "startd's writes (insert, disabled, offline, online) linked to their causes: $(jq -c .summary <<<"$OUT")"
 }
