@@ -15,6 +15,7 @@
  */
 #include "client-internal.h"
 #include "fifo.h"
+#include "trace.h"
 
 struct notify_entry {
 	notify_entry_t *next;
@@ -45,6 +46,17 @@ void client_notify_free_queue(scf_handle_t *h)
 		notify_entry_free(e);
 }
 
+/* The commit id that ends a signal (protocol.h), when the sender appended one; else 0. */
+static int read_commit_id(sd_bus_message *m, uint64_t *ret)
+{
+	char type = 0;
+
+	*ret = 0;
+	if (sd_bus_message_peek_type(m, &type, NULL) <= 0 || type != SD_BUS_TYPE_UINT64)
+		return 0;
+	return sd_bus_message_read(m, "t", ret);
+}
+
 static int parse_signal(sd_bus_message *m, scf_notification_t *n)
 {
 	const char *entity, *pg, *type;
@@ -66,6 +78,8 @@ static int parse_signal(sd_bus_message *m, scf_notification_t *n)
 		return n->entity ? 1 : -ENOMEM;
 	} else
 		return 0;
+	if (r >= 0)
+		r = read_commit_id(m, &n->commit_id);
 	if (r < 0)
 		return r;
 	n->generation = gen;
@@ -110,22 +124,28 @@ int client_notify_attach(scf_handle_t *h)
 	return r < 0 ? client_errno_to_scf(r) : 0;
 }
 
-static int notify_call(scf_handle_t *h, const char *member, const char *arg)
+static int notify_call(scf_handle_t *h, const char *member, const char *arg, bool by_type)
 {
+	int r;
+
 	client_clear_error(h);
 	if (!arg || !*arg)
 		return client_set_error(h, -SCF_ERROR_INVALID_ARGUMENT, "%s: empty name", member);
-	return client_call(h, member, NULL, "s", arg);
+	r = client_call(h, member, NULL, "s", arg);
+	/* Traced once registered: from here on every matching change comes as a notification. */
+	if (r >= 0)
+		smf_trace_str_args(SMF_TRACE_SCF_NOTIFY_INTEREST, 0, arg, 0, by_type);
+	return r;
 }
 
 int scf_notify_add_pgname(scf_handle_t *h, const char *pgname)
 {
-	return notify_call(h, "NotifyAddPgName", pgname);
+	return notify_call(h, "NotifyAddPgName", pgname, false);
 }
 
 int scf_notify_add_pgtype(scf_handle_t *h, const char *pgtype)
 {
-	return notify_call(h, "NotifyAddPgType", pgtype);
+	return notify_call(h, "NotifyAddPgType", pgtype, true);
 }
 
 int scf_notify_add_instances(scf_handle_t *h)
@@ -162,6 +182,20 @@ int scf_notify_reset(scf_handle_t *h)
 	return r;
 }
 
+/* scf.notify_received: the notification handed to the caller (what it may now act on). */
+static void trace_received(const scf_notification_t *n)
+{
+	char *fmri = NULL;
+
+	if (!smf_trace_enabled())
+		return;
+	if (asprintf(&fmri, "%s/:properties/%s", n->entity, n->pg) < 0)
+		fmri = NULL;
+	smf_trace_str_args(SMF_TRACE_SCF_NOTIFY_RECEIVED, smf_trace_instance_flow(n->entity), fmri,
+	        n->commit_id, n->kind == SCF_NOTIFY_PG_DELETED ? 0 : n->generation);
+	free(fmri);
+}
+
 static int pop(scf_handle_t *h, scf_notification_t *ret)
 {
 	notify_entry_t *e = FIFO_POP(h->notify_head, h->notify_tail);
@@ -169,6 +203,7 @@ static int pop(scf_handle_t *h, scf_notification_t *ret)
 	*ret = e->n;
 	e->n = (scf_notification_t){};
 	notify_entry_free(e);
+	trace_received(ret);
 	return 1;
 }
 

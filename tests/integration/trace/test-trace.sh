@@ -18,7 +18,12 @@
 #                 write held 500 ms and no svcadm at all: exactly one latent race, of that
 #                 instance, its window most of the hold, exit 1
 #   check-clean   the same import with the wait on, then "svcadm enable -s": nothing found
-#                 (no false positive), exit 0
+#                 (no false positive), exit 0; the import's read of the absent restarter pg was
+#                 a wait, and startd's writes were linked to the commits that caused them
+#   check-add     svccfg add of a service (with methods) and of its instance, no wait, then
+#                 "svcadm enable -s" with the restarter pg write held 500 ms: svcadm fails
+#                 (misconfigured, exit 3) and the generic oracle names that read, startd's
+#                 creation of the pg and the script's commit that caused it: a manifested race
 # usage: test-trace.sh CASE PATH-OF-svc.startd PATH-OF-svcadm PATH-OF-tracedump [PATH-OF-svctrace]
 source "$(dirname "$0")/../startd/lib-startd.sh"
 
@@ -228,7 +233,8 @@ case_check_latent() {
 	f=$(mf latent)
 	SVCCFG_IMPORT_NOWAIT=1 ok "$SVCCFG" import "$f"
 	# No svcadm: the race stays latent.  The held write still comes (the instance settles).
-	wait_state "$I" disabled
+	# The poll is not traced: each svcprop that found no pg would be a read that missed it.
+	SMF_TRACE= wait_state "$I" disabled
 	stop_all
 	run "$SVCTRACE" check "$ROOT/var/svc/trace"
 	assert_eq 1 "$RC" "svctrace check's exit status with a latent race"
@@ -257,6 +263,52 @@ case_check_clean() {
 	assert_eq 0 "$RC" "svctrace check's exit status with the wait on:
 $OUT"
 	grep -q "0 latent, 0 manifested" <<<"$OUT" || fail "check's summary: $OUT"
+	# Nothing found because the reads were waits, not because nothing was read or linked.
+	run "$SVCTRACE" check --json "$ROOT/var/svc/trace"
+	# (The import's read of the absent pg is a wait for certain: the first write is held 200 ms.
+	# svcadm's read is one only when it came before startd's first write for the enable.)
+	[ "$(jq '.summary.waits >= 1 and .summary.reads >= 4' <<<"$OUT")" = true ] ||
+		fail "the import's read judged a wait: $(jq -c .summary <<<"$OUT")"
+	[ "$(jq '.summary.caused_commits >= 3' <<<"$OUT")" = true ] ||
+		fail "startd's writes (insert, disabled, offline, online) linked to their causes: $(jq -c .summary <<<"$OUT")"
+}
+
+case_check_add() {
+	local I=svc:/site/x:default m
+	[ -x "$SVCTRACE" ] || fail "no svctrace"
+	export SMF_TRACE=1
+	SMF_DELAY=startd.restarter.before_pg_write=500ms startd_start
+	ok "$SVCCFG" add site/x
+	for m in start stop; do
+		ok "$SVCCFG" -s site/x addpg "$m" method
+		ok "$SVCCFG" -s site/x setprop "$m/exec" = astring: ":true"
+		ok "$SVCCFG" -s site/x setprop "$m/timeout_seconds" = count: 60
+	done
+	ok "$SVCCFG" -s site/x addpg startd framework
+	ok "$SVCCFG" -s site/x setprop startd/duration = astring: transient
+	SVCCFG_ADD_NOWAIT=1 ok "$SVCCFG" -s site/x add default
+	run "$SVCADM" enable -s "$I"
+	assert_eq 3 "$RC" "svcadm enable -s right after svccfg add (the race, manifested)"
+	grep -q 'misconfigured (lacks "restarter" property group)' <<<"$ERR" ||
+		fail "svcadm's message: $ERR"
+	# The held write still comes; wait for it (untraced poll) before stopping.
+	SMF_TRACE= wait_until '[ -n "$(rprop "$I" state)" ]' "no restarter pg for $I"
+	stop_all
+	run "$SVCTRACE" check --json "$ROOT/var/svc/trace"
+	assert_eq 1 "$RC" "svctrace check's exit status with the race"
+	local f
+	f=$(jq -c --arg o "$I/:properties/restarter" \
+		'[.findings[] | select(.object == $o and .rule == "read")] | first' <<<"$OUT")
+	[ "$f" != null ] || fail "no read race on $I's restarter pg: $OUT"
+	[ "$(jq '.kind == "manifested" and .reader_prog == "svcadm" and .reader_exit == 3' <<<"$f")" = true ] ||
+		fail "svcadm's failed read, manifested: $f"
+	[ "$(jq '.writer_prog == "svc.startd" and .write_created and .read_generation == null' <<<"$f")" = true ] ||
+		fail "startd's creation of the pg svcadm found absent: $f"
+	# svcadm's own commit of general/enabled, or svccfg's of the instance: this script's.
+	[ "$(jq '(.cause_prog == "svcadm" or .cause_prog == "svccfg") and .cause_commit > 0' <<<"$f")" = true ] ||
+		fail "the commit that caused startd's write: $f"
+	[ "$(jq '.window_us > 250000' <<<"$f")" = true ] ||
+		fail "window $(jq .window_us <<<"$f") us, not most of the 500 ms hold"
 }
 
 case_off() {
@@ -372,6 +424,7 @@ method) case_method ;;
 notify-delay) case_notify_delay ;;
 check-latent) case_check_latent ;;
 check-clean) case_check_clean ;;
+check-add) case_check_add ;;
 *) fail "unknown case $CASE" ;;
 esac
 log "ok"
