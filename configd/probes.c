@@ -67,15 +67,27 @@ void probe_pg_deleted(const scf_pg_t *pg)
 	        pg_fmri(pg, buf, sizeof(buf)), commit_id, 0);
 }
 
+/* configd.notify_sent of the signal about object (a pg FMRI, or an instance's) of entity. */
+static void notify_sent(const connection_t *c, const char *entity, const char *object)
+{
+	SMF_PROBE_ARGS(notify_sent, SMF_TRACE_CONFIGD_NOTIFY_SENT, entity_flow(entity), object,
+	        commit_id, (uint64_t)(c->pid > 0 ? c->pid : 0));
+}
+
 void probe_notify_sent(const connection_t *c, const scf_pg_t *pg)
 {
 	char buf[PG_FMRI_MAX];
 
-	SMF_PROBE_ARGS(notify_sent, SMF_TRACE_CONFIGD_NOTIFY_SENT, entity_flow(pg->entity),
-	        pg_fmri(pg, buf, sizeof(buf)), commit_id, (uint64_t)(c->pid > 0 ? c->pid : 0));
+	notify_sent(c, pg->entity, pg_fmri(pg, buf, sizeof(buf)));
+}
+
+void probe_instance_notify_sent(const connection_t *c, const char *fmri)
+{
+	notify_sent(c, fmri, fmri);
 }
 
 void probe_instance_added(const char *fmri)
 {
-	SMF_PROBE(instance_added, SMF_TRACE_CONFIGD_INSTANCE_ADDED, entity_flow(fmri), fmri);
+	SMF_PROBE_ARGS(instance_added, SMF_TRACE_CONFIGD_INSTANCE_ADDED, entity_flow(fmri), fmri,
+	        commit_id, 0);
 }

@@ -9,7 +9,8 @@
  * THE COMMIT ID.  Every request that changes the repository (Commit, Batch, AddPg, DeletePg,
  * AddService, AddInstance, Delete, TakeSnapshot, DeleteSnapshot, Refresh) gets a number once
  * it has committed: 1, 2, 3... in the life of this configd, never 0.  probe_write() takes it;
- * every event of that request (configd.commit, pg_created, pg_deleted, notify_sent) and every
+ * every event of that request (configd.commit, pg_created, pg_deleted, instance_added,
+ * notify_sent) and every
  * notification it sends on the wire (protocol.h) carries it, so that a subscriber can name the
  * commit that caused what it does next (svc.startd's events, docs/trace-format.md
  * "Causality").  configd serves every request from one thread, start to end, so "the write
@@ -54,9 +55,13 @@ void probe_pg_deleted(const scf_pg_t *pg);
 /* configd.notify_sent: one notification about pg was queued on connection c. */
 void probe_notify_sent(const connection_t *c, const scf_pg_t *pg);
 
+/* configd.notify_sent for InstanceAdded: the string is the instance's FMRI. */
+void probe_instance_notify_sent(const connection_t *c, const char *fmri);
+
 /*
- * configd.instance_added: the instance fmri (canonical) was created and SQLite has committed
- * it; call before the reply and before notify_instance_added(), as probe_pg_committed().
+ * configd.instance_added: the instance fmri (canonical) was created by the write being answered
+ * and SQLite has committed it; call after probe_write(), before the probes of the pgs created
+ * with it (configd-eager's restarter pg), the reply and notify_instance_added().
  */
 void probe_instance_added(const char *fmri);
 

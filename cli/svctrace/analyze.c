@@ -299,7 +299,8 @@ static int collect(oracle_t *o)
 			r = add_objev(&o->announces, &o->n_announces, &o->cap_announces, e, i);
 			break;
 		case SMF_TRACE_SCF_NOTIFY_INTEREST:
-			if (e->arg1 == 0) /* by name; a type interest names no pg */
+			/* by name; a type or instance interest names no pg */
+			if (e->arg1 == SMF_TRACE_INTEREST_NAME)
 				r = add_objev(
 				        &o->interests, &o->n_interests, &o->cap_interests, e, i);
 			break;

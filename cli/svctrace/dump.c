@@ -5,6 +5,7 @@
  */
 #include <getopt.h>
 #include <inttypes.h>
+#include <string.h>
 
 #include "log.h"
 #include "macro.h"
@@ -39,9 +40,14 @@ const char *format_args(const tr_event_t *e, char buf[static 96])
 	case SMF_TRACE_CONFIGD_COMMIT:
 	case SMF_TRACE_CONFIGD_PG_CREATED:
 	case SMF_TRACE_STARTD_NOTIFY_RECEIVED:
-		snprintf(buf, 96, "(commit %" PRIu64 ", generation %" PRIu64 ")", a, b);
+		/* startd's InstanceAdded or PgDeleted has no generation. */
+		if (b || e->event != SMF_TRACE_STARTD_NOTIFY_RECEIVED)
+			snprintf(buf, 96, "(commit %" PRIu64 ", generation %" PRIu64 ")", a, b);
+		else
+			snprintf(buf, 96, "(commit %" PRIu64 ")", a);
 		break;
 	case SMF_TRACE_CONFIGD_PG_DELETED:
+	case SMF_TRACE_CONFIGD_INSTANCE_ADDED:
 		snprintf(buf, 96, "(commit %" PRIu64 ")", a);
 		break;
 	case SMF_TRACE_CONFIGD_NOTIFY_SENT:
@@ -50,6 +56,8 @@ const char *format_args(const tr_event_t *e, char buf[static 96])
 	case SMF_TRACE_SCF_NOTIFY_RECEIVED:
 		if (b)
 			snprintf(buf, 96, "(commit %" PRIu64 ", generation %" PRIu64 ")", a, b);
+		else if (e->str && !strstr(e->str, "/:properties/"))
+			snprintf(buf, 96, "(commit %" PRIu64 ", instance added)", a);
 		else
 			snprintf(buf, 96, "(commit %" PRIu64 ", deleted)", a);
 		break;
@@ -67,7 +75,10 @@ const char *format_args(const tr_event_t *e, char buf[static 96])
 		strncat(buf, ")", 95 - strlen(buf));
 		break;
 	case SMF_TRACE_SCF_NOTIFY_INTEREST:
-		snprintf(buf, 96, "(by %s)", b ? "type" : "name");
+		snprintf(buf, 96, "(by %s)",
+		        b == SMF_TRACE_INTEREST_INSTANCES      ? "instance creation"
+		                : b == SMF_TRACE_INTEREST_TYPE ? "type"
+		                                               : "name");
 		break;
 	case SMF_TRACE_PROC_START:
 		snprintf(buf, 96, "(ppid %" PRIu64 ", sid %" PRIu64 ", pgid %" PRIu64 ")", a,

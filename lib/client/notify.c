@@ -2,11 +2,12 @@
  * notify.c: change notifications.
  *
  * configd sends PgChanged/PgDeleted signals on our connection, in commit order, for the pg
- * names and types registered on it, and InstanceAdded once scf_notify_add_instances() asked.  A signal can reach us at any time, including while a
- * method call of ours waits for its reply; sd-bus then keeps it in its read queue and
- * dispatches it on the next sd_bus_process().  Our match callback turns each signal into a
- * scf_notification_t at the tail of the handle's FIFO, so the order the caller sees is the order
- * on the wire, whichever call happened to pull the signal in.
+ * names and types registered on it, and InstanceAdded once scf_notify_add_instances() asked;
+ * each ends with the commit id of the write that caused it (protocol.h).  A signal can reach us
+ * at any time, including while a method call of ours waits for its reply; sd-bus then keeps it
+ * in its read queue and dispatches it on the next sd_bus_process().  Our match callback turns
+ * each signal into a scf_notification_t at the tail of the handle's FIFO, so the order the
+ * caller sees is the order on the wire, whichever call happened to pull the signal in.
  *
  * scf_notify_wait() serves the FIFO first, then lets sd-bus process (which may append), then
  * sleeps in sd_bus_wait() until the deadline.  The bus fd is what an event loop polls; since a
@@ -72,6 +73,8 @@ static int parse_signal(sd_bus_message *m, scf_notification_t *n)
 	} else if (sd_bus_message_is_signal(m, SMF_BUS_INTERFACE, SMF_BUS_SIGNAL_INSTANCE_ADDED)) {
 		n->kind = SCF_NOTIFY_INSTANCE_ADDED;
 		r = sd_bus_message_read(m, "s", &entity);
+		if (r >= 0)
+			r = read_commit_id(m, &n->commit_id);
 		if (r < 0)
 			return r;
 		n->entity = strdup(entity);
@@ -134,7 +137,8 @@ static int notify_call(scf_handle_t *h, const char *member, const char *arg, boo
 	r = client_call(h, member, NULL, "s", arg);
 	/* Traced once registered: from here on every matching change comes as a notification. */
 	if (r >= 0)
-		smf_trace_str_args(SMF_TRACE_SCF_NOTIFY_INTEREST, 0, arg, 0, by_type);
+		smf_trace_str_args(SMF_TRACE_SCF_NOTIFY_INTEREST, 0, arg, 0,
+		        by_type ? SMF_TRACE_INTEREST_TYPE : SMF_TRACE_INTEREST_NAME);
 	return r;
 }
 
@@ -150,8 +154,14 @@ int scf_notify_add_pgtype(scf_handle_t *h, const char *pgtype)
 
 int scf_notify_add_instances(scf_handle_t *h)
 {
+	int r;
+
 	client_clear_error(h);
-	return client_call(h, SMF_BUS_METHOD_NOTIFY_ADD_INSTANCES, NULL, NULL);
+	r = client_call(h, SMF_BUS_METHOD_NOTIFY_ADD_INSTANCES, NULL, NULL);
+	if (r >= 0)
+		smf_trace_str_args(SMF_TRACE_SCF_NOTIFY_INTEREST, 0, SMF_BUS_SIGNAL_INSTANCE_ADDED,
+		        0, SMF_TRACE_INTEREST_INSTANCES);
+	return r;
 }
 
 /* Dispatches whatever sd-bus has queued or can read without blocking. */
@@ -189,10 +199,13 @@ static void trace_received(const scf_notification_t *n)
 
 	if (!smf_trace_enabled())
 		return;
-	if (asprintf(&fmri, "%s/:properties/%s", n->entity, n->pg) < 0)
+	/* InstanceAdded names no pg: its object is the instance. */
+	if (!n->pg)
+		fmri = strdup(n->entity);
+	else if (asprintf(&fmri, "%s/:properties/%s", n->entity, n->pg) < 0)
 		fmri = NULL;
 	smf_trace_str_args(SMF_TRACE_SCF_NOTIFY_RECEIVED, smf_trace_instance_flow(n->entity), fmri,
-	        n->commit_id, n->kind == SCF_NOTIFY_PG_DELETED ? 0 : n->generation);
+	        n->commit_id, n->kind == SCF_NOTIFY_PG_UPDATED ? n->generation : 0);
 	free(fmri);
 }
 

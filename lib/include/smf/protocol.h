@@ -44,10 +44,12 @@
 /*
  * An instance was created (AddInstance, or a Batch step that created it): sent only on the
  * connections that called SMF_BUS_METHOD_NOTIFY_ADD_INSTANCES, after the commit, in commit
- * order with the pg signals.  illumos announces no creation; svc.startd asks for it so that
- * its first sight of an instance does not wait for a pg commit (docs/decisions.md).
+ * order with the pg signals, with the commit id of the write that created it.  illumos
+ * announces no creation; svc.startd asks for it so that its first sight of an instance does
+ * not wait for a pg commit (docs/decisions.md).
  */
-#define SMF_BUS_SIGNAL_INSTANCE_ADDED "InstanceAdded"            /* s instance */
+#define SMF_BUS_SIGNAL_INSTANCE_ADDED "InstanceAdded"
+#define SMF_BUS_SIGNAL_INSTANCE_ADDED_SIG "st"                   /* instance, commit id */
 #define SMF_BUS_METHOD_NOTIFY_ADD_INSTANCES "NotifyAddInstances" /* no arguments, no reply */
 
 /* The contents of the structs that travel in arrays: a command, and a Batch step. */

@@ -74,6 +74,11 @@ const char *smf_trace_event_name(uint16_t event);
 #define SMF_TRACE_READ_SNAPSHOT 0x2u
 #define SMF_TRACE_READ_ERROR 0x4u /* failed for another reason than "not found": no generation */
 
+/* scf.notify_interest's arg1: what was registered (the string names it). */
+#define SMF_TRACE_INTEREST_NAME 0u      /* a pg name */
+#define SMF_TRACE_INTEREST_TYPE 1u      /* a pg type */
+#define SMF_TRACE_INTEREST_INSTANCES 2u /* instance creations (InstanceAdded) */
+
 /*
  * Opens (creates) $root/var/svc/trace/<prog>.<pid>.trace and turns tracing on for the whole
  * process.  root NULL: smf_root_resolve()'s choice.  0 or -errno.  Opening twice is -EBUSY.
