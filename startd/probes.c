@@ -125,5 +125,6 @@ void probe_method_exit(const char *fmri, const char *method, method_result_t res
 
 void probe_first_sight(const char *fmri, const char *what)
 {
-	SMF_PROBE(first_sight, SMF_TRACE_STARTD_FIRST_SIGHT, instance_flow(fmri), what);
+	SMF_PROBE_ARGS(first_sight, SMF_TRACE_STARTD_FIRST_SIGHT, instance_flow(fmri), what,
+	        event_cause(), 0);
 }
