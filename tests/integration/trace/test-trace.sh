@@ -20,10 +20,12 @@
 #   check-clean   the same import with the wait on, then "svcadm enable -s": nothing found
 #                 (no false positive), exit 0; the import's read of the absent restarter pg was
 #                 a wait, and startd's writes were linked to the commits that caused them
-#   check-add     svccfg add of a service (with methods) and of its instance, no wait, then
-#                 "svcadm enable -s" with the restarter pg write held 500 ms: svcadm fails
-#                 (misconfigured, exit 3) and the generic oracle names that read, startd's
-#                 creation of the pg and the script's commit that caused it: a manifested race
+#   check-add     svccfg add of a service (with methods) and of its instance with
+#                 SVCCFG_ADD_NOWAIT=1, then "svcadm enable -s" with the restarter pg write held
+#                 500 ms: svcadm fails (misconfigured, exit 3) and the generic oracle names that
+#                 read, startd's first-sight creation of the pg and svccfg's AddInstance that
+#                 caused it (carried by InstanceAdded): a manifested race; then the same with the
+#                 add-wait on: svcadm succeeds and nothing is found, the add's read a wait
 # usage: test-trace.sh CASE PATH-OF-svc.startd PATH-OF-svcadm PATH-OF-tracedump [PATH-OF-svctrace]
 source "$(dirname "$0")/../startd/lib-startd.sh"
 
@@ -32,7 +34,8 @@ SVC_STARTD=${2:-${SVC_STARTD:-}}
 SVCADM=${3:?svcadm}
 TRACEDUMP=${4:?tracedump}
 SVCTRACE=${5:-}
-unset SMF_TRACE SMF_TRACE_SIZE SMF_DELAY SMF_DELAY_SEED SVCCFG_IMPORT_NOWAIT SVCCFG_IMPORT_TIMEOUT
+unset SMF_TRACE SMF_TRACE_SIZE SMF_DELAY SMF_DELAY_SEED SVCCFG_IMPORT_NOWAIT SVCCFG_IMPORT_TIMEOUT \
+	SVCCFG_ADD_NOWAIT SVCADM_WAIT_RESTARTER SVC_CONFIGD_EAGER
 
 source "$(dirname "$0")/../../manifests.sh"
 
@@ -273,20 +276,29 @@ $OUT"
 		fail "startd's writes (insert, disabled, offline, online) linked to their causes: $(jq -c .summary <<<"$OUT")"
 }
 
+# add_service_instance SVC: svccfg add of SVC with methods that succeed, then of SVC:default
+# (the add-wait as the environment says).
+add_service_instance() {
+	local svc=$1 m
+	ok "$SVCCFG" add "$svc"
+	for m in start stop; do
+		ok "$SVCCFG" -s "$svc" addpg "$m" method
+		ok "$SVCCFG" -s "$svc" setprop "$m/exec" = astring: ":true"
+		ok "$SVCCFG" -s "$svc" setprop "$m/timeout_seconds" = count: 60
+	done
+	ok "$SVCCFG" -s "$svc" addpg startd framework
+	ok "$SVCCFG" -s "$svc" setprop startd/duration = astring: transient
+	ok "$SVCCFG" -s "$svc" add default
+}
+
 case_check_add() {
-	local I=svc:/site/x:default m
+	local I=svc:/site/x:default J=svc:/site/y:default
 	[ -x "$SVCTRACE" ] || fail "no svctrace"
 	export SMF_TRACE=1
 	SMF_DELAY=startd.restarter.before_pg_write=500ms startd_start
-	ok "$SVCCFG" add site/x
-	for m in start stop; do
-		ok "$SVCCFG" -s site/x addpg "$m" method
-		ok "$SVCCFG" -s site/x setprop "$m/exec" = astring: ":true"
-		ok "$SVCCFG" -s site/x setprop "$m/timeout_seconds" = count: 60
-	done
-	ok "$SVCCFG" -s site/x addpg startd framework
-	ok "$SVCCFG" -s site/x setprop startd/duration = astring: transient
-	SVCCFG_ADD_NOWAIT=1 ok "$SVCCFG" -s site/x add default
+
+	# 1. The add-wait off: svccfg add returns before startd's first sight writes the pg.
+	SVCCFG_ADD_NOWAIT=1 add_service_instance site/x
 	run "$SVCADM" enable -s "$I"
 	assert_eq 3 "$RC" "svcadm enable -s right after svccfg add (the race, manifested)"
 	grep -q 'misconfigured (lacks "restarter" property group)' <<<"$ERR" ||
@@ -304,11 +316,30 @@ case_check_add() {
 		fail "svcadm's failed read, manifested: $f"
 	[ "$(jq '.writer_prog == "svc.startd" and .write_created and .read_generation == null' <<<"$f")" = true ] ||
 		fail "startd's creation of the pg svcadm found absent: $f"
-	# svcadm's own commit of general/enabled, or svccfg's of the instance: this script's.
-	[ "$(jq '(.cause_prog == "svcadm" or .cause_prog == "svccfg") and .cause_commit > 0' <<<"$f")" = true ] ||
-		fail "the commit that caused startd's write: $f"
+	# startd's first sight wrote the pg because of InstanceAdded, which names svccfg's commit.
+	[ "$(jq '.cause_prog == "svccfg" and .cause_request == "AddInstance" and .cause_commit > 0' <<<"$f")" = true ] ||
+		fail "the commit that caused startd's write (svccfg's AddInstance): $f"
 	[ "$(jq '.window_us > 250000' <<<"$f")" = true ] ||
 		fail "window $(jq .window_us <<<"$f") us, not most of the 500 ms hold"
+
+	# 2. The same with the add-wait on (the default): svccfg add returns once the pg exists,
+	# so nothing is found, and not for want of reads or links.  A fresh trace: the daemons
+	# start again (the repository stays).
+	mv "$ROOT/var/svc/trace" "$ROOT/trace-nowait"
+	configd_start
+	SMF_DELAY=startd.restarter.before_pg_write=500ms startd_start
+	add_service_instance site/y
+	ok "$SVCADM" enable -s "$J"
+	stop_all
+	run "$SVCTRACE" check --json "$ROOT/var/svc/trace"
+	assert_eq 0 "$RC" "svctrace check's exit status with the add-wait on: $OUT"
+	assert_eq 0 "$(jq '.summary.latent + .summary.manifested' <<<"$OUT")" "races with the wait"
+	# svccfg add's read of the absent restarter pg was a wait; the first sight's write was
+	# linked to the AddInstance (and startd's later writes to svcadm's commit).
+	[ "$(jq '.summary.waits >= 1 and .summary.caused_commits >= 2' <<<"$OUT")" = true ] ||
+		fail "the add's read judged a wait, startd's writes linked: $(jq -c .summary <<<"$OUT")"
+	run "$SVCTRACE" dump "$ROOT/var/svc/trace"
+	grep -q 'add.wait_done - ok' <<<"$OUT" || fail "svccfg add did not wait: $(grep add.wait <<<"$OUT")"
 }
 
 case_off() {
