@@ -208,6 +208,37 @@ recheck)
 	check_json "$root" 0
 	jqt '.findings == [] and .summary.waits == 2' "the import's read and svcadm's: waits"
 	;;
+addwait)
+	# svccfg add's wait: read absent, the notification, read again; startd's first-sight
+	# write is linked to the AddInstance through InstanceAdded's commit id.
+	root=$(gen addwait)
+	check_json "$root" 0
+	jqt '.findings == [] and .summary.waits == 1' "the add's read: a wait"
+	jqt '.summary.caused_commits == 1' "the first sight's write caused by the AddInstance"
+	"$SVCTRACE" dump "$root" >"$tmp/dump" || fail "dump"
+	grep -q "configd.instance_added $A $A (commit 1)$" "$tmp/dump" ||
+		fail "instance_added's commit id: $(cat "$tmp/dump")"
+	grep -q "scf.notify_received $A $A/:properties/restarter (commit 2, generation 1)$" \
+		"$tmp/dump" || fail "the add's notification: $(cat "$tmp/dump")"
+	grep -q "startd.first_sight $A write (cause 1)$" "$tmp/dump" ||
+		fail "first_sight's cause: $(cat "$tmp/dump")"
+	;;
+svcadmwait)
+	# svcadm-wait's reads are waits: the add's return alone opened a window (latent).
+	root=$(gen svcadmwait)
+	check_json "$root" 1
+	jqt '(.findings | length == 1) and .summary.latent == 1 and .summary.manifested == 0' \
+		"one latent finding"
+	jqt '.summary.waits == 2' "svcadm's two absent reads: waits"
+	jqt ".findings[0].rule == \"return\" and .findings[0].object == \"$A/:properties/restarter\"" \
+		"rule/object"
+	jqt '.findings[0].return_prog == "svccfg" and .findings[0].reader_pid == null' \
+		"svccfg's return, no racing read"
+	jqt '.findings[0].cause_request == "AddInstance" and .findings[0].cause_prog == "svccfg"' \
+		"caused by the add"
+	jqt '.findings[0].writer_prog == "svc.startd" and .findings[0].write_created' "startd created it"
+	jqt '.findings[0].window_us >= 3000' "window >= 3 ms"
+	;;
 caughtup)
 	# svcs missed the write but read again after it by itself and exited 0: latent.
 	root=$(gen caughtup)

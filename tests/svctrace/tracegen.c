@@ -417,6 +417,58 @@ static const step_t scenario_recheck[] = {
         {},
 };
 
+/*
+ * svccfg add of A (commit 1, AddInstance): configd announces it (InstanceAdded, with the commit
+ * id), and startd's graph, at first sight of an instance without general, writes its
+ * uninitialized restarter pg at least ms later, for that cause (commit c).
+ */
+#define ADDED(c, i)                                                                                \
+	WRITE(c, SVCCFG, "AddInstance"), X(0, CONFIGD, CONFIGD_INSTANCE_ADDED, i, i, c, 0),        \
+	        X(0, CONFIGD, CONFIGD_NOTIFY_SENT, i, i, c, PID_OF(STARTD)),                       \
+	        X(0, STARTD, STARTD_NOTIFY_RECEIVED, i, i, c, 0)
+#define FIRST_SIGHT_WRITE(ms, i, c, cause)                                                         \
+	X(0, STARTD, STARTD_FIRST_SIGHT, i, "write", cause, 0), RPG_ANNOUNCE(ms, i, c, cause),     \
+	        CREATED(c, i, "restarter", 1),                                                     \
+	        X(0, STARTD, STARTD_RESTARTER_PG_WRITTEN, i, i, cause, 0)
+
+/* add-wait: svccfg add reads A's restarter pg absent, is notified of it, reads it: a wait. */
+static const step_t scenario_addwait[] = {
+        START(SVCCFG),
+        ADDED(1, A),
+        INTEREST(SVCCFG, "restarter"),
+        S(SVCCFG, ADD_WAIT_BEGIN, NULL, "1"),
+        READ(SVCCFG, A, "restarter", 0),
+        FIRST_SIGHT_WRITE(2, A, 2, 1),
+        RECEIVED(SVCCFG, 2, A, "restarter", 1),
+        READ(SVCCFG, A, "restarter", 1),
+        S(SVCCFG, ADD_WAIT_DONE, NULL, "ok"),
+        EXIT(SVCCFG, 0),
+        {},
+};
+
+/*
+ * svcadm-wait: svccfg add without its wait returns before A's restarter pg exists (latent);
+ * svcadm enable -s with SVCADM_WAIT_RESTARTER=1 reads it absent, waits for its notification
+ * and reads it again: a wait, so the race stays latent.
+ */
+static const step_t scenario_svcadmwait[] = {
+        START(SVCCFG),
+        ADDED(1, A),
+        S(SVCCFG, ADD_WAIT_DONE, NULL, "skipped: SVCCFG_ADD_NOWAIT"),
+        EXIT(SVCCFG, 0),
+        START(SVCADM),
+        SVCADM_READ(A, 0),
+        INTEREST(SVCADM, "restarter"),
+        S(SVCADM, SVCADM_WAIT_RESTARTER_BEGIN, NULL, "1"),
+        READ(SVCADM, A, "restarter", 0),
+        FIRST_SIGHT_WRITE(3, A, 2, 1),
+        RECEIVED(SVCADM, 2, A, "restarter", 1),
+        READ(SVCADM, A, "restarter", 1),
+        S(SVCADM, SVCADM_WAIT_RESTARTER_DONE, NULL, "ok"),
+        EXIT(SVCADM, 0),
+        {},
+};
+
 /* Only svcadm was traced: reads, but no write of configd to link them to. */
 static const step_t scenario_noconfigd[] = {
         START(SVCADM),
@@ -449,6 +501,8 @@ static const scenario_t scenarios[] = {
         {"validated", scenario_validated, 0},
         {"recheck", scenario_recheck, 0},
         {"noconfigd", scenario_noconfigd, 0},
+        {"addwait", scenario_addwait, 0},
+        {"svcadmwait", scenario_svcadmwait, 0},
 };
 
 /* A step as handed to a child: its index and its arguments with the pids resolved. */
