@@ -2,10 +2,12 @@
  * methods-batch.c: Batch, many steps in one repository transaction (backend-batch.c).
  *
  * The steps arrive as one array, so a whole manifest costs one round trip.  After the SQLite
- * commit, every instance the batch created is traced (configd.instance_added) and every pg it
- * created or changed (configd.commit, one event each), then the reply goes, then the
- * notifications: InstanceAdded for each new instance, in creation order, then the pg
- * signals the backend collected, in the order their pgs were first touched, as for Commit.
+ * commit, the batch gets its commit id (configd.write), every instance it created is traced
+ * (configd.instance_added) and every pg it created, changed or deleted (configd.pg_created and
+ * configd.commit, or configd.pg_deleted, one event each); the delay point configd.commit.after
+ * comes next, then the reply, then the notifications: InstanceAdded for each new instance, in
+ * creation order, then the pg signals the backend collected, in the order their pgs were first
+ * touched, as for Commit.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -95,12 +97,15 @@ int method_batch(sd_bus_message *m, void *userdata, sd_bus_error *error)
 	applied = backend_batch_added(connection_backend(c), l.steps, l.n, &ev, &n_ev, &added);
 	if (applied < 0)
 		return configd_backend_error(c, error, applied);
+	probe_write(c, "Batch", NULL);
 	STRV_FOREACH (a, added)
 		probe_instance_added(*a);
 	for (size_t i = 0; i < n_ev; i++) {
 		if (ev[i].created)
 			probe_pg_created(&ev[i].pg);
-		if (!ev[i].deleted)
+		if (ev[i].deleted)
+			probe_pg_deleted(&ev[i].pg);
+		else
 			probe_pg_committed(&ev[i].pg);
 	}
 	smf_point(SMF_POINT_CONFIGD_COMMIT_AFTER);

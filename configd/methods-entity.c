@@ -1,10 +1,12 @@
 /*
  * methods-entity.c: services and instances over D-Bus.
  *
- * A new instance is traced (configd.instance_added) and announced (InstanceAdded, to the
- * connections that asked) after its commit, as a pg change is; with configd-eager the
- * restarter pg created in the same transaction follows as a created pg (configd.pg_created,
- * configd.commit, PgChanged).
+ * Every write gets its commit id (configd.write) right after its SQLite commit.  A new instance
+ * is then traced (configd.instance_added) and announced (InstanceAdded, to the connections that
+ * asked) after its commit, as a pg change is; with configd-eager the restarter pg created in
+ * the same transaction follows as a created pg of the same commit (configd.pg_created,
+ * configd.commit, PgChanged).  The delay point configd.commit.after comes after those events
+ * and before the reply.
  */
 #include "delay.h"
 #include "methods.h"
@@ -53,8 +55,8 @@ int method_list_instances(sd_bus_message *m, void *userdata, sd_bus_error *error
 }
 
 /* A write that names one entity: its FMRI, once the writer is allowed. */
-static int read_entity_write(
-        sd_bus_message *m, connection_t *c, sd_bus_error *error, const char *method, const char **fmri)
+static int read_entity_write(sd_bus_message *m, connection_t *c, sd_bus_error *error,
+        const char *method, const char **fmri)
 {
 	int r = sd_bus_message_read(m, "s", fmri);
 
@@ -75,6 +77,7 @@ int method_add_service(sd_bus_message *m, void *userdata, sd_bus_error *error)
 	r = backend_add_service(connection_backend(c), fmri);
 	if (r < 0)
 		return configd_backend_error(c, error, r);
+	probe_write(c, "AddService", fmri);
 	smf_point(SMF_POINT_CONFIGD_COMMIT_AFTER);
 	return sd_bus_reply_method_return(m, NULL);
 }
@@ -93,6 +96,7 @@ int method_add_instance(sd_bus_message *m, void *userdata, sd_bus_error *error)
 	r = backend_create_instance(connection_backend(c), fmri, &canon, &rpg);
 	if (r < 0)
 		return configd_backend_error(c, error, r);
+	probe_write(c, "AddInstance", canon);
 	probe_instance_added(canon);
 	if (rpg) {
 		probe_pg_created(rpg);
@@ -121,6 +125,9 @@ int method_delete(sd_bus_message *m, void *userdata, sd_bus_error *error)
 	r = backend_delete_entity(connection_backend(c), fmri, &deleted, &n);
 	if (r < 0)
 		return configd_backend_error(c, error, r);
+	probe_write(c, "Delete", fmri);
+	for (size_t i = 0; i < n; i++)
+		probe_pg_deleted(&deleted[i]);
 	smf_point(SMF_POINT_CONFIGD_COMMIT_AFTER);
 	/* Reply first: the deleting client learns of success no later than any watcher. */
 	r = sd_bus_reply_method_return(m, NULL);

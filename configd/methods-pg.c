@@ -98,6 +98,7 @@ int method_add_pg(sd_bus_message *m, void *userdata, sd_bus_error *error)
 	r = backend_add_pg(connection_backend(c), entity, name, type, flags, &pg);
 	if (r < 0)
 		return configd_backend_error(c, error, r);
+	probe_write(c, "AddPg", entity);
 	probe_pg_created(pg);
 	probe_pg_committed(pg);
 	smf_point(SMF_POINT_CONFIGD_COMMIT_AFTER);
@@ -122,6 +123,8 @@ int method_delete_pg(sd_bus_message *m, void *userdata, sd_bus_error *error)
 	r = backend_delete_pg(connection_backend(c), entity, name, &pg);
 	if (r < 0)
 		return configd_backend_error(c, error, r);
+	probe_write(c, "DeletePg", entity);
+	probe_pg_deleted(pg);
 	smf_point(SMF_POINT_CONFIGD_COMMIT_AFTER);
 	r = sd_bus_reply_method_return(m, NULL);
 	notify_pg_deleted(c->configd, pg);
@@ -210,6 +213,7 @@ int method_commit(sd_bus_message *m, void *userdata, sd_bus_error *error)
 	 * watchers (even if the writer is gone): all after the commit.
 	 */
 	if (committed == BACKEND_COMMITTED) {
+		probe_write(c, "Commit", entity);
 		probe_pg_committed(pg);
 		smf_point(SMF_POINT_CONFIGD_COMMIT_AFTER);
 	}

@@ -1,6 +1,10 @@
-/* methods-snapshot.c: snapshots and refresh over D-Bus.  They change no pg: no signal. */
+/*
+ * methods-snapshot.c: snapshots and refresh over D-Bus.  They change no pg: no signal, but
+ * each is a write and gets its commit id (configd.write).
+ */
 #include "delay.h"
 #include "methods.h"
+#include "probes.h"
 #include "strv.h"
 
 int method_list_snapshots(sd_bus_message *m, void *userdata, sd_bus_error *error)
@@ -35,6 +39,7 @@ static int snapshot_write(sd_bus_message *m, connection_t *c, sd_bus_error *erro
 	r = op(connection_backend(c), instance, name);
 	if (r < 0)
 		return configd_backend_error(c, error, r);
+	probe_write(c, method, instance);
 	smf_point(SMF_POINT_CONFIGD_COMMIT_AFTER);
 	return sd_bus_reply_method_return(m, NULL);
 }
@@ -64,6 +69,7 @@ int method_refresh(sd_bus_message *m, void *userdata, sd_bus_error *error)
 	r = backend_refresh(connection_backend(c), instance);
 	if (r < 0)
 		return configd_backend_error(c, error, r);
+	probe_write(c, "Refresh", instance);
 	smf_point(SMF_POINT_CONFIGD_COMMIT_AFTER);
 	return sd_bus_reply_method_return(m, NULL);
 }

@@ -45,9 +45,9 @@ static const sd_bus_vtable repository_vtable[] = {
         M("NotifyReset", "", "", method_notify_reset),
         M("RegisterRestarter", "", "", method_register_restarter),
         M("RestarterAttached", "", "b", method_restarter_attached),
-        SD_BUS_SIGNAL(SMF_BUS_SIGNAL_PG_CHANGED, "ssst", 0),
-        SD_BUS_SIGNAL(SMF_BUS_SIGNAL_PG_DELETED, "sss", 0),
-        SD_BUS_SIGNAL(SMF_BUS_SIGNAL_INSTANCE_ADDED, "s", 0),
+        SD_BUS_SIGNAL(SMF_BUS_SIGNAL_PG_CHANGED, SMF_BUS_SIGNAL_PG_CHANGED_SIG, 0),
+        SD_BUS_SIGNAL(SMF_BUS_SIGNAL_PG_DELETED, SMF_BUS_SIGNAL_PG_DELETED_SIG, 0),
+        SD_BUS_SIGNAL(SMF_BUS_SIGNAL_INSTANCE_ADDED, SMF_BUS_SIGNAL_INSTANCE_ADDED_SIG, 0),
         SD_BUS_VTABLE_END,
 };
 

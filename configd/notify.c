@@ -6,11 +6,13 @@
  * each connection with a matching interest.  Since everything runs on one thread and each
  * handler notifies right after its own commit, the signals of one connection are queued, and
  * therefore delivered, in commit order; a client that registered before a commit is always
- * told about it.  Every pg signal leaves through notify_send(), the one place where the trace
- * point (configd.notify_sent, once per connection) and the delay point
- * configd.notify.before_send sit; InstanceAdded (only to connections that asked for it, see
- * notify_instance_added()) passes the same delay point and bounds.  The delay comes after the commit, its trace event and its reply, so it stretches
- * exactly the time a subscriber (startd) waits to hear of a change that already exists.
+ * told about it.  Every pg signal leaves through notify_send(), InstanceAdded (only to the
+ * connections that asked for it) through notify_send_instance(): the two places where the
+ * trace point (configd.notify_sent, once per connection) and the delay point
+ * configd.notify.before_send sit.  Every signal carries the commit id of the write that caused
+ * it (probes.h).  The delay comes after the commit, its trace events and its reply, so it
+ * stretches exactly the time a subscriber (startd) waits to hear of a change that already
+ * exists.
  *
  * A subscriber that does not read is not allowed to grow configd without bound: past
  * CONFIGD_MAX_QUEUED_SIGNALS messages or CONFIGD_MAX_QUEUED_SIGNAL_BYTES bytes waiting in its
@@ -68,7 +70,7 @@ static bool interested(const connection_t *c, const scf_pg_t *pg)
 static uint64_t signal_bytes(const scf_pg_t *pg)
 {
 	return NOTIFY_HEADER_BYTES + strlen(pg->entity) + strlen(pg->name) + strlen(pg->type) +
-	        3 * 8 + 8;
+	        3 * 8 + 2 * 8;
 }
 
 /* Whether c has fallen so far behind that it must go; logs why. */
@@ -107,16 +109,18 @@ static void notify_send(connection_t *c, const scf_pg_t *pg, bool deleted)
 	smf_point(SMF_POINT_CONFIGD_NOTIFY_BEFORE_SEND);
 	r = sd_bus_message_new_signal(c->bus, &msg, SMF_BUS_PATH, SMF_BUS_INTERFACE,
 	        deleted ? SMF_BUS_SIGNAL_PG_DELETED : SMF_BUS_SIGNAL_PG_CHANGED);
+	/* The commit id: the subscriber names it as the cause of what it does next. */
 	if (r >= 0)
-		r = deleted ? sd_bus_message_append(msg, "sss", pg->entity, pg->name, pg->type)
-		            : sd_bus_message_append(
-		                      msg, "ssst", pg->entity, pg->name, pg->type, pg->generation);
+		r = deleted ? sd_bus_message_append(msg, SMF_BUS_SIGNAL_PG_DELETED_SIG, pg->entity,
+		                      pg->name, pg->type, probe_commit_id())
+		            : sd_bus_message_append(msg, SMF_BUS_SIGNAL_PG_CHANGED_SIG, pg->entity,
+		                      pg->name, pg->type, pg->generation, probe_commit_id());
 	if (r >= 0) {
 		/*
 		 * Traced before the send: sd_bus_send() often writes to the socket at once, and
 		 * the subscriber's notify_received must not precede our notify_sent in the trace.
 		 */
-		probe_notify_sent(pg);
+		probe_notify_sent(c, pg);
 		r = sd_bus_send(c->bus, msg, NULL);
 	}
 	if (r >= 0) {
@@ -157,13 +161,13 @@ void notify_pg_deleted(configd_t *m, const scf_pg_t *pg)
 /*
  * InstanceAdded, to the connections that asked (NotifyAddInstances): the same rules as a pg
  * signal (the delay point, the bound on a subscriber that does not read, a connection dropped
- * rather than a signal skipped), with the instance FMRI as its one argument.  Not traced per
- * connection: the creation itself is (configd.instance_added, methods-*.c).
+ * rather than a signal skipped, configd.notify_sent traced before the send), with the instance
+ * FMRI and the commit id of the write that created it.
  */
 static void notify_send_instance(connection_t *c, const char *fmri)
 {
 	_cleanup_(sd_bus_message_unrefp) sd_bus_message *msg = NULL;
-	uint64_t bytes = NOTIFY_HEADER_BYTES + strlen(fmri) + 8;
+	uint64_t bytes = NOTIFY_HEADER_BYTES + strlen(fmri) + 8 + 8;
 	int r;
 
 	if (too_far_behind(c, bytes)) {
@@ -174,9 +178,12 @@ static void notify_send_instance(connection_t *c, const char *fmri)
 	r = sd_bus_message_new_signal(
 	        c->bus, &msg, SMF_BUS_PATH, SMF_BUS_INTERFACE, SMF_BUS_SIGNAL_INSTANCE_ADDED);
 	if (r >= 0)
-		r = sd_bus_message_append(msg, "s", fmri);
-	if (r >= 0)
+		r = sd_bus_message_append(
+		        msg, SMF_BUS_SIGNAL_INSTANCE_ADDED_SIG, fmri, probe_commit_id());
+	if (r >= 0) {
+		probe_instance_notify_sent(c, fmri); /* before the send, as notify_send()'s */
 		r = sd_bus_send(c->bus, msg, NULL);
+	}
 	if (r >= 0) {
 		c->queued_signal_bytes += bytes;
 		connection_update(c);

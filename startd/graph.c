@@ -251,6 +251,8 @@ static void process_actions(graph_thread_t *gt, vertex_t *v)
 		if (actions[k].event == RE_MAINT_OFF)
 			graph_send_enabled(&gt->graph, v);
 	}
+	if (any)
+		probe_write(v->fmri, SCF_PG_RESTARTER_ACTIONS);
 	if (any && scf_tx_run(gt->h, v->fmri, SCF_PG_RESTARTER_ACTIONS, unset_actions, pg, 0) < 0)
 		log_warning("%s: cannot clear restarter_actions: %s", v->fmri,
 		        scf_handle_errmsg(gt->h));

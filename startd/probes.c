@@ -3,7 +3,8 @@
  *
  * Every string is formatted on the stack, tracing on or off: no allocation on the event path,
  * and what is formatted (an FMRI, two state names) is short next to the repository round trip
- * each of these events goes with.
+ * each of these events goes with.  arg0 of every event is its cause: the commit id the
+ * notification brought (notify_received), else the calling thread's current cause (queue.h).
  */
 #include <stdio.h>
 #include <string.h>
@@ -11,6 +12,7 @@
 #include "macro.h"
 #include "probe.h"
 #include "probes.h"
+#include "queue.h"
 
 #define PG_FMRI_MAX (SCF_LIMIT_MAX_FMRI_LENGTH + SCF_LIMIT_MAX_NAME_LENGTH + 16)
 
@@ -42,13 +44,7 @@ const char *restarter_event_name(int type)
 	return event_names[type];
 }
 
-/* Canonical FMRIs name an instance exactly when a ':' follows "svc:/". */
-static uint64_t instance_flow(const char *fmri)
-{
-	if (!fmri || strncmp(fmri, "svc:/", 5) != 0 || !strchr(fmri + 5, ':'))
-		return 0;
-	return smf_trace_flow(fmri);
-}
+#define instance_flow smf_trace_instance_flow
 
 void probe_notify_received(const scf_notification_t *n)
 {
@@ -58,30 +54,40 @@ void probe_notify_received(const scf_notification_t *n)
 		snprintf(buf, sizeof(buf), "%s/:properties/%s", n->entity ? n->entity : "", n->pg);
 	else
 		snprintf(buf, sizeof(buf), "%s", n->entity ? n->entity : "");
-	SMF_PROBE(notify_received, SMF_TRACE_STARTD_NOTIFY_RECEIVED, instance_flow(n->entity), buf);
+	SMF_PROBE_ARGS(notify_received, SMF_TRACE_STARTD_NOTIFY_RECEIVED, instance_flow(n->entity),
+	        buf, n->commit_id, n->generation);
 }
 
 void probe_graph_insert(const char *fmri)
 {
-	SMF_PROBE(graph_insert, SMF_TRACE_STARTD_GRAPH_INSERT, instance_flow(fmri), fmri);
+	SMF_PROBE_ARGS(graph_insert, SMF_TRACE_STARTD_GRAPH_INSERT, instance_flow(fmri), fmri,
+	        event_cause(), 0);
 }
 
 void probe_restarter_enqueue(const char *fmri, int type)
 {
-	SMF_PROBE(restarter_enqueue, SMF_TRACE_STARTD_RESTARTER_ENQUEUE, instance_flow(fmri),
-	        restarter_event_name(type));
+	SMF_PROBE_ARGS(restarter_enqueue, SMF_TRACE_STARTD_RESTARTER_ENQUEUE, instance_flow(fmri),
+	        restarter_event_name(type), event_cause(), 0);
 }
 
 void probe_restarter_dequeue(const char *fmri, int type)
 {
-	SMF_PROBE(restarter_dequeue, SMF_TRACE_STARTD_RESTARTER_DEQUEUE, instance_flow(fmri),
-	        restarter_event_name(type));
+	SMF_PROBE_ARGS(restarter_dequeue, SMF_TRACE_STARTD_RESTARTER_DEQUEUE, instance_flow(fmri),
+	        restarter_event_name(type), event_cause(), 0);
 }
 
 void probe_restarter_pg_written(const char *fmri)
 {
-	SMF_PROBE(restarter_pg_written, SMF_TRACE_STARTD_RESTARTER_PG_WRITTEN, instance_flow(fmri),
-	        fmri);
+	SMF_PROBE_ARGS(restarter_pg_written, SMF_TRACE_STARTD_RESTARTER_PG_WRITTEN,
+	        instance_flow(fmri), fmri, event_cause(), 0);
+}
+
+void probe_write(const char *fmri, const char *pg)
+{
+	char buf[PG_FMRI_MAX];
+
+	snprintf(buf, sizeof(buf), "%s/:properties/%s", fmri, pg);
+	SMF_PROBE_ARGS(write, SMF_TRACE_STARTD_WRITE, instance_flow(fmri), buf, event_cause(), 0);
 }
 
 void probe_state_change(
@@ -91,12 +97,14 @@ void probe_state_change(
 
 	snprintf(buf, sizeof(buf), "%s>%s", restarter_state_to_string(from),
 	        restarter_state_to_string(to));
-	SMF_PROBE(state_change, SMF_TRACE_STARTD_STATE_CHANGE, instance_flow(fmri), buf);
+	SMF_PROBE_ARGS(state_change, SMF_TRACE_STARTD_STATE_CHANGE, instance_flow(fmri), buf,
+	        event_cause(), 0);
 }
 
 void probe_method_start(const char *fmri, const char *method)
 {
-	SMF_PROBE(method_start, SMF_TRACE_STARTD_METHOD_START, instance_flow(fmri), method);
+	SMF_PROBE_ARGS(method_start, SMF_TRACE_STARTD_METHOD_START, instance_flow(fmri), method,
+	        event_cause(), 0);
 }
 
 void probe_method_exit(const char *fmri, const char *method, method_result_t res, int code)
@@ -111,10 +119,12 @@ void probe_method_exit(const char *fmri, const char *method, method_result_t res
 		snprintf(buf, sizeof(buf), "%s signal %d", method, -code);
 	else
 		snprintf(buf, sizeof(buf), "%s exit %d", method, code);
-	SMF_PROBE(method_exit, SMF_TRACE_STARTD_METHOD_EXIT, instance_flow(fmri), buf);
+	SMF_PROBE_ARGS(method_exit, SMF_TRACE_STARTD_METHOD_EXIT, instance_flow(fmri), buf,
+	        event_cause(), 0);
 }
 
 void probe_first_sight(const char *fmri, const char *what)
 {
-	SMF_PROBE(first_sight, SMF_TRACE_STARTD_FIRST_SIGHT, instance_flow(fmri), what);
+	SMF_PROBE_ARGS(first_sight, SMF_TRACE_STARTD_FIRST_SIGHT, instance_flow(fmri), what,
+	        event_cause(), 0);
 }

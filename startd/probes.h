@@ -2,7 +2,8 @@
  * probes.h: startd's trace points, each a USDT probe and a recorder event (probe.h).
  *
  * What each event carries is docs/trace-format.md's contract; the flow is the instance's
- * (smf_trace_flow() of its canonical FMRI), 0 for a notification about a service.  One
+ * (smf_trace_flow() of its canonical FMRI), 0 for a notification about a service; arg0 the
+ * cause, the commit id the work descends from (queue.h, CAUSES).  One
  * function per event keeps the call sites one line and the strings built in one place, on the
  * stack (the USDT half needs them even when the recorder is off).
  */
@@ -21,6 +22,14 @@ void probe_restarter_enqueue(const char *fmri, int type);
 void probe_restarter_dequeue(const char *fmri, int type);
 /* startd.restarter_pg_written: configd acknowledged a commit of the instance's restarter pg. */
 void probe_restarter_pg_written(const char *fmri);
+/*
+ * startd.write: this thread is about to commit fmri's pg, because of its current cause (arg0).
+ * Call right before the write, on every write of a pg: svctrace links configd's next commit of
+ * that pg by startd's pid to this cause (docs/trace-format.md, "Causality"), which holds
+ * because one thread only ever writes a given pg (restarter: the instance's worker;
+ * restarter_actions: the graph thread).
+ */
+void probe_write(const char *fmri, const char *pg);
 /* startd.state_change: "<from>><to>". */
 void probe_state_change(
         const char *fmri, restarter_instance_state_t from, restarter_instance_state_t to);

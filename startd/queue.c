@@ -10,6 +10,19 @@
 #include "queue.h"
 #include "timeutil.h"
 
+/* The cause the calling thread works for: that of the event it took last (queue.h). */
+static __thread uint64_t current_cause;
+
+uint64_t event_cause(void)
+{
+	return current_cause;
+}
+
+void event_cause_set(uint64_t cause)
+{
+	current_cause = cause;
+}
+
 void event_queue_init(event_queue_t *q)
 {
 	pthread_condattr_t ca;
@@ -62,6 +75,7 @@ int event_queue_push(event_queue_t *q, int type, const char *fmri, const char *p
 		return -ENOMEM;
 	e->type = type;
 	e->arg = arg;
+	e->cause = current_cause;
 	if (dup_opt(fmri, &e->fmri) < 0 || dup_opt(pg, &e->pg) < 0 ||
 	        dup_opt(pgtype, &e->pgtype) < 0) {
 		event_free(e);
@@ -89,6 +103,7 @@ static void timespec_at(uint64_t usec, struct timespec *ts)
 static event_t *pop_locked(event_queue_t *q, uint64_t timeout_usec)
 {
 	uint64_t deadline = deadline_after_usec(timeout_usec);
+	event_t *e;
 
 	while (!q->head) {
 		struct timespec ts;
@@ -103,7 +118,9 @@ static event_t *pop_locked(event_queue_t *q, uint64_t timeout_usec)
 		(void)pthread_cond_timedwait(&q->cond, &q->lock, &ts);
 	}
 	q->n--;
-	return FIFO_POP(q->head, q->tail);
+	e = FIFO_POP(q->head, q->tail);
+	current_cause = e->cause;
+	return e;
 }
 
 event_t *event_queue_pop(event_queue_t *q, uint64_t timeout_usec)

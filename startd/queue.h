@@ -13,6 +13,13 @@
  * (event_queue_worker_enter()) before it touches the state the bit protects, and asserts it
  * (event_queue_is_worker()) where that state is used; the owner is forgotten when the bit is
  * dropped.
+ *
+ * CAUSES.  Every event carries the commit id of the repository write it descends from (its
+ * cause, 0 when none: a scan, a reaped process, startd's own timers).  A thread has a current
+ * cause: taking an event off a queue makes that event's cause the thread's, and every event the
+ * thread pushes carries it, so the id a notification brought (repo.c sets it) follows the work
+ * from the repository thread through the graph and the dispatcher to the instance's worker and
+ * into the trace (probes.c), with no call site passing it by hand.
  */
 #ifndef STARTD_QUEUE_H
 #define STARTD_QUEUE_H
@@ -25,10 +32,11 @@
 typedef struct event {
 	struct event *next;
 	int type;
-	char *fmri;   /* the entity the event is about (may be NULL) */
-	char *pg;     /* a pg name, for repository events (may be NULL) */
-	char *pgtype; /* its type, when known (may be NULL) */
-	int64_t arg;  /* a state, a process group... as the event type says */
+	char *fmri;     /* the entity the event is about (may be NULL) */
+	char *pg;       /* a pg name, for repository events (may be NULL) */
+	char *pgtype;   /* its type, when known (may be NULL) */
+	int64_t arg;    /* a state, a process group... as the event type says */
+	uint64_t cause; /* the commit id this event descends from, 0 if none (CAUSES above) */
 } event_t;
 
 typedef struct event_queue {
@@ -77,5 +85,9 @@ bool event_queue_is_worker(event_queue_t *q);
 void event_queue_retire(event_queue_t *q);
 
 size_t event_queue_length(event_queue_t *q);
+
+/* The calling thread's current cause (CAUSES above), and setting it (repo.c, from a notification). */
+uint64_t event_cause(void);
+void event_cause_set(uint64_t cause);
 
 #endif

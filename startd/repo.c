@@ -60,9 +60,12 @@ static int drain(startd_t *m)
 
 		if (r <= 0)
 			return r;
+		/* What this notification leads to descends from its commit (queue.h, CAUSES). */
+		event_cause_set(n.commit_id);
 		probe_notify_received(&n);
 		smf_point(SMF_POINT_STARTD_REPO_NOTIFY_RECEIVED);
 		forward(m, &n);
+		event_cause_set(0);
 		scf_notification_clear(&n);
 	}
 }

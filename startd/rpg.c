@@ -67,8 +67,10 @@ static int write_batch(scf_handle_t *h, const char *fmri, const state_update_t *
 		r = set_pid(b, fmri, SCF_PROPERTY_CONTRACT, u->contract);
 	if (r >= 0 && u->logfile)
 		r = set1(b, fmri, SCF_PROPERTY_LOGFILE, SCF_TYPE_ASTRING, u->logfile);
-	if (r >= 0)
+	if (r >= 0) {
+		probe_write(fmri, SCF_PG_RESTARTER);
 		r = scf_batch_commit(b);
+	}
 	if (r >= 0)
 		probe_restarter_pg_written(fmri);
 	scf_batch_free(b);

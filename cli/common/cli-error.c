@@ -1,5 +1,10 @@
 /* cli-error.c: libscf errors as illumos' words. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
 #include "cli-error.h"
+#include "trace.h"
 
 /* No default: -Wswitch names an scf_error_t that has no phrase. */
 static const char *phrase(scf_error_t e)
@@ -82,6 +87,10 @@ int cli_connect(const char *root, scf_handle_t **ret)
 	scf_handle_t *h = NULL;
 	int r;
 
+	r = smf_trace_open_command(root, program_invocation_short_name);
+	if (r < 0 && r != -EBUSY)
+		fprintf(stderr, "%s: cannot open a trace file (%s); not tracing.\n",
+		        program_invocation_short_name, strerror(-r));
 	r = scf_handle_create(root, &h);
 	if (r < 0)
 		return r;

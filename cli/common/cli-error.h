@@ -23,7 +23,12 @@ const char *cli_scf_reason(scf_handle_t *h, int r);
 /* True for the errors after which no further call on the handle can work. */
 int cli_scf_is_fatal(int r);
 
-/* Connects to the repository at root (NULL: $SMF_ROOT or the default); returns 0 or < 0. */
+/*
+ * Connects to the repository at root (NULL: $SMF_ROOT or the default); returns 0 or < 0.
+ * With SMF_TRACE=1 it first opens the command's trace file, unless the tool opened one
+ * already (smf_trace_open_command(): the command line, then its exit status at exit), so
+ * that every tool's reads are recorded (docs/trace-format.md).
+ */
 int cli_connect(const char *root, scf_handle_t **ret);
 
 #endif

@@ -144,11 +144,10 @@ int main(int argc, char **argv)
 	if (optind >= argc)
 		svcadm_usage();
 	cmd = argv[optind++];
-	r = smf_trace_open_env(NULL, "svcadm");
+	/* Its exit status is recorded, and the file closed, at exit (svcadm_die() included). */
+	r = smf_trace_open_command(NULL, "svcadm");
 	if (r < 0)
 		svcadm_warn("cannot open a trace file (%s); not tracing.", strerror(-r));
-	/* svcadm_die() and svcadm_usage() leave through exit(): the file is closed there too. */
-	atexit(smf_trace_close);
 	r = cli_connect(NULL, &svcadm.h);
 	if (r < 0) {
 		svcadm_warn("Couldn't bind to configuration repository: %s.", cli_scf_phrase(r));

@@ -89,7 +89,8 @@ int main(int argc, char *argv[])
 	}
 	if (file && optind < argc)
 		usage();
-	r = smf_trace_open_env(c.root, "svccfg");
+	/* Its exit status is recorded, and the file closed, at exit. */
+	r = smf_trace_open_command(c.root, "svccfg");
 	if (r < 0)
 		log_warning_errno(r, "cannot open a trace file; not tracing");
 
@@ -105,6 +106,5 @@ int main(int argc, char *argv[])
 	else
 		r = engine_run_file(&c, "-");
 	svccfg_done(&c);
-	smf_trace_close();
 	return r;
 }

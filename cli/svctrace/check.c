@@ -1,6 +1,7 @@
 /*
- * check.c: "svctrace check": prints the findings of analyze.c, as text with the events
- * around each window, or as JSON for the stress harness (times in ns since the first event).
+ * check.c: "svctrace check": prints the findings of analyze.c, as text with who read, who
+ * wrote, the commit that caused the write and the events around each window, or as JSON for
+ * harnesses (times in ns since the first event; the keys are in svctrace(1)).
  *
  * Its exit status is what a harness acts on, so each outcome has its own: 0 nothing found,
  * 1 findings, 2 usage or no trace to read, 3 the answer is not to be trusted (out of memory, a
@@ -43,20 +44,50 @@ static void print_context(const trace_t *t, const finding_t *f)
 		dump_line(stdout, t, &t->events[i], i == f->end_idx ? "  => " : "     ");
 }
 
+static void print_exit(const trace_t *t, uint32_t pid)
+{
+	const tr_proc_t *p = trace_find_proc(t, pid);
+
+	if (p && p->exit_status != EXIT_UNKNOWN)
+		printf("; it exited %" PRId32 ")\n", p->exit_status);
+	else
+		printf("; no exit recorded)\n");
+}
+
 static void print_finding(const trace_t *t, const finding_t *f)
 {
-	char w[32], a[32], b[32];
+	char w[32], a[32], b[32], p[64];
 
 	printf("%s race: %s\n", finding_kind_name(f->kind), strna(f->fmri));
+	printf("  object: %s\n", strna(f->object));
+	if (f->read_ns != NS_NEVER) {
+		printf("  read: %s found it ", trace_proc_name(t, f->reader_pid, p));
+		if (f->read_generation)
+			printf("at generation %" PRIu64, f->read_generation);
+		else
+			printf("absent");
+		printf(" (request sent at %s ms", format_rel_ms(t, f->read_ns, a));
+		print_exit(t, f->reader_pid);
+	}
+	if (!f->open)
+		printf("  write: %s %s it at %s ms (commit %" PRIu64 ", generation %" PRIu64 ")\n",
+		        trace_proc_name(t, f->writer_pid, p),
+		        f->write_created ? "created" : "changed", format_rel_ms(t, f->pg_ns, a),
+		        f->write_commit, f->write_generation);
+	if (f->cause_commit)
+		printf("  cause: commit %" PRIu64 " (%s) of %s at %s ms\n", f->cause_commit,
+		        strna(f->cause_request), trace_proc_name(t, f->cause_pid, p),
+		        format_rel_ms(t, f->cause_ns, a));
 	printf("  window: %s ms, from %s at %s ms to ", format_ms(finding_window_ns(f), w),
-	        f->kind == FINDING_MANIFESTED ? "svcadm's read" : "the import's return",
+	        f->rule == FINDING_RULE_READ ? "the read" : "the return",
 	        format_rel_ms(t, f->start_ns, a));
 	if (f->open)
-		printf("the end of the trace (open: the restarter pg never appeared)\n");
+		printf("the end of the trace (open: the write never came)\n");
 	else
-		printf("the restarter pg's creation at %s ms\n", format_rel_ms(t, f->end_ns, b));
-	if (f->kind == FINDING_MANIFESTED && f->return_ns != NS_NEVER)
-		printf("  latent: the import returned at %s ms, %s ms before the restarter pg\n",
+		printf("the write at %s ms\n", format_rel_ms(t, f->end_ns, b));
+	if (f->return_ns != NS_NEVER && !f->open)
+		printf("  latent: %s returned at %s ms, %s ms before the write\n",
+		        trace_proc_name(t, t->events[f->return_idx].pid, p),
 		        format_rel_ms(t, f->return_ns, a), format_ms(f->end_ns - f->return_ns, w));
 	print_context(t, f);
 	printf("\n");
@@ -71,8 +102,24 @@ static void json_rel_ns(json_t *j, const trace_t *t, const char *key, uint64_t n
 		json_uint(j, ns - t->t0);
 }
 
+/* "<key>_pid", "<key>_prog" of a process (null when none). */
+static void json_proc(
+        json_t *j, const trace_t *t, const char *pid_key, const char *prog_key, uint32_t pid)
+{
+	const tr_proc_t *p = pid ? trace_find_proc(t, pid) : NULL;
+
+	json_key(j, pid_key);
+	if (pid)
+		json_uint(j, pid);
+	else
+		json_null(j);
+	json_kv_string(j, prog_key, p ? p->prog : NULL);
+}
+
 static void json_finding(json_t *j, const trace_t *t, const finding_t *f)
 {
+	const tr_proc_t *reader = f->reader_pid ? trace_find_proc(t, f->reader_pid) : NULL;
+
 	json_begin_object(j);
 	json_kv_string(j, "kind", finding_kind_name(f->kind));
 	json_kv_string(j, "fmri", f->fmri);
@@ -83,13 +130,50 @@ static void json_finding(json_t *j, const trace_t *t, const finding_t *f)
 	json_key(j, "open");
 	json_bool(j, f->open);
 	json_key(j, "latent_window_us");
-	if (f->return_ns == NS_NEVER)
+	if (f->return_ns == NS_NEVER || f->open)
 		json_null(j);
 	else
 		json_us(j, f->end_ns - f->return_ns);
+	/* The name is from when the only return judged was the import's; any return now. */
 	json_rel_ns(j, t, "import_return_ns", f->return_ns);
 	json_rel_ns(j, t, "pg_commit_ns", f->pg_ns);
 	json_rel_ns(j, t, "read_ns", f->read_ns);
+	json_kv_string(j, "object", f->object);
+	json_kv_string(j, "rule", finding_rule_name(f->rule));
+	json_proc(j, t, "reader_pid", "reader_prog", f->reader_pid);
+	json_key(j, "reader_exit");
+	if (reader && reader->exit_status != EXIT_UNKNOWN)
+		json_int(j, reader->exit_status);
+	else
+		json_null(j);
+	json_key(j, "read_generation");
+	if (f->read_ns == NS_NEVER || f->read_generation == 0)
+		json_null(j);
+	else
+		json_uint(j, f->read_generation);
+	json_proc(j, t, "return_pid", "return_prog",
+	        f->return_idx != SIZE_MAX ? t->events[f->return_idx].pid : 0);
+	json_key(j, "cause_commit");
+	if (f->cause_commit)
+		json_uint(j, f->cause_commit);
+	else
+		json_null(j);
+	json_proc(j, t, "cause_pid", "cause_prog", f->cause_commit ? f->cause_pid : 0);
+	json_kv_string(j, "cause_request", f->cause_commit ? f->cause_request : NULL);
+	json_rel_ns(j, t, "cause_ns", f->cause_commit ? f->cause_ns : NS_NEVER);
+	json_key(j, "write_commit");
+	if (f->open)
+		json_null(j);
+	else
+		json_uint(j, f->write_commit);
+	json_proc(j, t, "writer_pid", "writer_prog", f->open ? 0 : f->writer_pid);
+	json_key(j, "write_generation");
+	if (f->open)
+		json_null(j);
+	else
+		json_uint(j, f->write_generation);
+	json_key(j, "write_created");
+	json_bool(j, !f->open && f->write_created);
 	json_end_object(j);
 }
 
@@ -104,12 +188,19 @@ static void print_json(const trace_t *t, const analysis_t *a)
 	for (size_t i = 0; i < a->n_findings; i++)
 		json_finding(&j, t, &a->findings[i]);
 	json_end_array(&j);
+	/* The two counts a harness acts on, at the top level too (svcrace reads them there). */
+	json_kv_uint(&j, "latent", a->n_latent);
+	json_kv_uint(&j, "manifested", a->n_manifested);
 	json_key(&j, "summary");
 	json_begin_object(&j);
 	json_kv_uint(&j, "instances", a->n_instances);
 	json_kv_uint(&j, "imported", a->n_imported);
 	json_kv_uint(&j, "latent", a->n_latent);
 	json_kv_uint(&j, "manifested", a->n_manifested);
+	json_kv_uint(&j, "reads", a->n_reads);
+	json_kv_uint(&j, "waits", a->n_waits);
+	json_kv_uint(&j, "commits", a->n_commits);
+	json_kv_uint(&j, "caused_commits", a->n_caused);
 	json_kv_uint(&j, "events", t->n_events);
 	json_kv_uint(&j, "files", t->n_files);
 	json_kv_uint(&j, "drops", t->drops);
@@ -166,6 +257,11 @@ int cmd_check(int argc, char *argv[])
 		log_warning("warning: %" PRIu64 " events and %" PRIu64
 		            " strings were lost (trace files full); windows may be wrong",
 		        t.drops, t.str_drops);
+	/* Reads but no write numbered: configd was not traced, nothing can be linked. */
+	if (a.n_reads > 0 && a.n_commits == 0)
+		log_warning(
+		        "warning: no svc.configd write in the trace (was svc.configd traced from "
+		        "its start?): no race can be found");
 	if (json && !quiet)
 		print_json(&t, &a);
 	else if (!quiet) {

@@ -119,8 +119,48 @@ static const char *focus_kind(const focus_t *fc)
 	return fc->finding ? finding_kind_name(fc->finding->kind) : "none";
 }
 
-static void data_focus(json_t *j, const focus_t *fc, uint64_t base)
+/* The finding in one sentence: who read or returned, what it missed, whose commit caused it. */
+static void explain(const trace_t *t, const finding_t *f, char *buf, size_t size)
 {
+	char who[64], writer[64], cause[64], got[48];
+	const tr_proc_t *reader = trace_find_proc(t, f->reader_pid);
+	int n = 0;
+
+	if (f->rule == FINDING_RULE_READ) {
+		if (f->read_generation)
+			snprintf(got, sizeof(got), "at generation %" PRIu64, f->read_generation);
+		else
+			snprintf(got, sizeof(got), "absent");
+		n = snprintf(buf, size, "%s read %s and found it %s",
+		        trace_proc_name(t, f->reader_pid, who), strna(f->object), got);
+		if (reader && reader->exit_status != EXIT_UNKNOWN)
+			n += snprintf(buf + n, size - (size_t)n, " (it exited %" PRId32 ")",
+			        reader->exit_status);
+	} else
+		n = snprintf(buf, size, "%s returned while %s did not exist",
+		        trace_proc_name(t, t->events[f->return_idx].pid, who), strna(f->object));
+	if ((size_t)n >= size)
+		return;
+	if (f->open)
+		n += snprintf(buf + n, size - (size_t)n, "; the write announced for it never came");
+	else
+		n += snprintf(buf + n, size - (size_t)n, ", before %s %s it (commit %" PRIu64 ")",
+		        trace_proc_name(t, f->writer_pid, writer),
+		        f->write_created ? "created" : "changed", f->write_commit);
+	if ((size_t)n < size && f->cause_commit)
+		n += snprintf(buf + n, size - (size_t)n,
+		        ", a write caused by commit %" PRIu64 " (%s) of %s", f->cause_commit,
+		        strna(f->cause_request), trace_proc_name(t, f->cause_pid, cause));
+	if ((size_t)n < size && f->kind == FINDING_LATENT && f->rule == FINDING_RULE_READ)
+		n += snprintf(buf + n, size - (size_t)n, "; it read it again after the write");
+	if ((size_t)n < size)
+		snprintf(buf + n, size - (size_t)n, ".");
+}
+
+static void data_focus(json_t *j, const trace_t *t, const focus_t *fc, uint64_t base)
+{
+	char why[1024];
+
 	json_key(j, "focus");
 	json_begin_object(j);
 	json_kv_string(j, "fmri", fc->flow ? fc->flow->fmri : NULL);
@@ -139,6 +179,10 @@ static void data_focus(json_t *j, const focus_t *fc, uint64_t base)
 	json_bool(j, fc->finding && fc->finding->open);
 	json_kv_uint(j, "start_ns", (fc->finding ? fc->finding->start_ns : fc->span_start) - base);
 	json_kv_uint(j, "end_ns", (fc->finding ? fc->finding->end_ns : fc->span_end) - base);
+	json_kv_string(j, "object", fc->finding ? fc->finding->object : NULL);
+	if (fc->finding)
+		explain(t, fc->finding, why, sizeof(why));
+	json_kv_string(j, "explain", fc->finding ? why : NULL);
 	json_end_object(j);
 }
 
@@ -208,6 +252,8 @@ static void data_findings(json_t *j, const analysis_t *a)
 		json_us(j, finding_window_ns(&a->findings[i]));
 		json_key(j, "open");
 		json_bool(j, a->findings[i].open);
+		json_kv_string(j, "object", a->findings[i].object);
+		json_kv_string(j, "rule", finding_rule_name(a->findings[i].rule));
 		json_end_object(j);
 	}
 	json_end_array(j);
@@ -232,7 +278,7 @@ static void write_data(FILE *f, const trace_t *t, const analysis_t *a, const foc
 	json_begin_object(&j);
 	json_kv_string(&j, "title", title);
 	json_kv_string(&j, "generated_by", SVCTRACE_VERSION);
-	data_focus(&j, fc, base);
+	data_focus(&j, t, fc, base);
 	data_processes(&j, t);
 	data_events(&j, t, fc, base);
 	data_findings(&j, a);

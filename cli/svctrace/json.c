@@ -171,6 +171,12 @@ void json_uint(json_t *j, uint64_t v)
 	fprintf(j->f, "%" PRIu64, v);
 }
 
+void json_int(json_t *j, int64_t v)
+{
+	json_sep(j);
+	fprintf(j->f, "%" PRId64, v);
+}
+
 void json_us(json_t *j, uint64_t ns)
 {
 	json_sep(j);

@@ -29,6 +29,7 @@ void json_end_array(json_t *j);
 void json_key(json_t *j, const char *key);
 void json_string(json_t *j, const char *s); /* NULL writes null */
 void json_uint(json_t *j, uint64_t v);
+void json_int(json_t *j, int64_t v);
 /* v / 1000 with 3 decimals, exact: microseconds from nanoseconds. */
 void json_us(json_t *j, uint64_t ns);
 void json_bool(json_t *j, bool v);

@@ -1,5 +1,6 @@
 /*
- * svctrace: merges the trace files of a minismf run and finds the import/enable race in them.
+ * svctrace: merges the trace files of a minismf run and finds reader-before-async-writer races
+ * in them (the import/enable race among them).
  *
  * THE MODEL
  *
@@ -16,10 +17,12 @@
  *   dump    one line per event (dump.c);
  *   export  Chrome Trace Event JSON for Perfetto: a track per thread, one flow per instance
  *           from the import through configd and startd to svcadm, race windows (export.c);
- *   check   the race detector (analyze.c, check.c): an instance whose import returned before
- *           its restarter pg was created (latent) or whose restarter pg svcadm found absent
- *           (manifested), each with its window and the events around it; it warns when
- *           the recorders lost events or strings (a full file), as the windows may be wrong;
+ *   check   the race oracle (analyze.c, check.c): reads by a command that missed a write
+ *           caused, through commit ids, by an earlier commit of its script (manifested, or
+ *           latent when the reader caught up), and commands that returned before an object
+ *           their commits caused to be created existed (latent), each with its window and the
+ *           events around it; it warns when the recorders lost events or strings (a full
+ *           file), as findings may be missed or windows wrong;
  *   html    a self-contained page with the timeline of one instance (html.c, on a template
  *           compiled in at build time).
  *

@@ -89,6 +89,8 @@ static int on_record(const smf_trace_record_t *rec, void *userdata)
 	*e = (tr_event_t){
 	        .ns = rec->ns,
 	        .flow = rec->flow,
+	        .arg0 = rec->arg0,
+	        .arg1 = rec->arg1,
 	        .order = t->n_events,
 	        .pid = rec->pid,
 	        .tid = rec->tid,
@@ -124,7 +126,11 @@ static int read_one_file(trace_t *t, const char *path)
 		log_warning("%s: %" PRIu64 " events and %" PRIu64
 		            " strings were lost (the file was full)",
 		        path, info.drops, info.str_drops);
-	return strv_extend(&t->progs_by_file, info.prog[0] ? info.prog : "?");
+	if (GREEDY_REALLOC(t->files, t->cap_files, t->n_files + 1) < 0)
+		return -ENOMEM;
+	t->files[t->n_files] =
+	        (tr_file_t){.pid = info.pid, .ppid = info.ppid, .sid = info.sid, .pgid = info.pgid};
+	return trace_pool_string(t, info.prog[0] ? info.prog : "?", &t->files[t->n_files].prog);
 }
 
 /* DIR itself when it holds trace files, else DIR/var/svc/trace (a run's root). */
@@ -238,7 +244,8 @@ static int index_threads(trace_t *t)
 		if (n > 0 && cmp_thread(&key, &t->threads[n - 1]) == 0)
 			continue;
 		assert(t->events[i].proc < t->n_files); /* still the file's index here */
-		key.prog = t->progs_by_file[t->events[i].proc];
+		key.proc = t->events[i].proc;
+		key.prog = t->files[key.proc].prog;
 		key.first = i;
 		key.first_event = t->events[i].event;
 		t->threads[n++] = key;
@@ -253,9 +260,16 @@ static int index_threads(trace_t *t)
 	}
 	for (size_t i = 0; i < t->n_threads; i++) {
 		tr_thread_t *th = &t->threads[i];
+		const tr_file_t *f = &t->files[th->proc]; /* still the file's index here */
 
 		if (t->n_procs == 0 || t->procs[t->n_procs - 1].pid != th->pid)
-			t->procs[t->n_procs++] = (tr_proc_t){.pid = th->pid, .prog = th->prog};
+			t->procs[t->n_procs++] = (tr_proc_t){.pid = th->pid,
+			        .prog = th->prog,
+			        .ppid = f->ppid,
+			        .sid = f->sid,
+			        .pgid = f->pgid,
+			        .exit_status = EXIT_UNKNOWN,
+			        .exit_ns = NS_NEVER};
 		th->proc = (uint32_t)(t->n_procs - 1);
 	}
 	for (size_t i = 0; i < t->n_events; i++) {
@@ -333,6 +347,23 @@ static int index_flows(trace_t *t)
 	return 0;
 }
 
+/* A command's start and end (proc.start, proc.exit), from its own events. */
+static void index_commands(trace_t *t)
+{
+	for (size_t i = 0; i < t->n_events; i++) {
+		const tr_event_t *e = &t->events[i];
+		tr_proc_t *p = &t->procs[e->proc];
+
+		if (e->event == SMF_TRACE_PROC_START) {
+			p->command = true;
+			p->cmdline = e->str;
+		} else if (e->event == SMF_TRACE_PROC_EXIT && p->exit_ns == NS_NEVER) {
+			p->exit_status = (int32_t)(int64_t)e->arg0;
+			p->exit_ns = e->ns;
+		}
+	}
+}
+
 static int read_files(trace_t *t, char **files)
 {
 	STRV_FOREACH (p, files) {
@@ -341,6 +372,12 @@ static int read_files(trace_t *t, char **files)
 		if (r == -EBADMSG) {
 			/* A file being created (version not yet written) or not a trace at all. */
 			log_warning("%s: not a trace file, skipped", *p);
+			continue;
+		}
+		if (r == -EPROTONOSUPPORT) {
+			log_warning("%s: a trace of another format version (this svctrace reads "
+			            "version 2), skipped",
+			        *p);
 			continue;
 		}
 		if (r < 0)
@@ -367,11 +404,6 @@ int trace_load(const char *path, trace_t *ret)
 	r = list_trace_files(t.dir, &files);
 	if (r < 0)
 		goto fail;
-	t.progs_by_file = strv_new_empty();
-	if (!t.progs_by_file) {
-		r = -ENOMEM;
-		goto fail;
-	}
 	r = read_files(&t, files);
 	if (r < 0)
 		goto fail;
@@ -381,6 +413,7 @@ int trace_load(const char *path, trace_t *ret)
 		r = index_flows(&t);
 	if (r < 0)
 		goto fail;
+	index_commands(&t);
 	if (t.n_events > 0) {
 		t.t0 = t.events[0].ns;
 		t.t_end = t.events[t.n_events - 1].ns;
@@ -399,7 +432,7 @@ void trace_done(trace_t *t)
 	free(t->threads);
 	free(t->flows);
 	free(t->dir);
-	strv_free(t->progs_by_file);
+	free(t->files);
 	hashmap_free(t->pool);
 	*t = (trace_t){};
 }
@@ -423,6 +456,31 @@ const tr_flow_t *trace_flow_by_fmri(const trace_t *t, const char *fmri)
 			return &t->flows[i];
 	}
 	return NULL;
+}
+
+static int cmp_proc(const void *a, const void *b)
+{
+	const tr_proc_t *x = a, *y = b;
+
+	return x->pid < y->pid ? -1 : x->pid > y->pid;
+}
+
+const tr_proc_t *trace_find_proc(const trace_t *t, uint32_t pid)
+{
+	tr_proc_t key = {.pid = pid};
+
+	return t->n_procs ? bsearch(&key, t->procs, t->n_procs, sizeof(key), cmp_proc) : NULL;
+}
+
+const char *trace_proc_name(const trace_t *t, uint32_t pid, char buf[static 64])
+{
+	const tr_proc_t *p = trace_find_proc(t, pid);
+
+	if (p)
+		snprintf(buf, 64, "%s[%" PRIu32 "]", p->prog, pid);
+	else
+		snprintf(buf, 64, "pid %" PRIu32, pid);
+	return buf;
 }
 
 const char *trace_flow_fmri(const trace_t *t, uint64_t flow)

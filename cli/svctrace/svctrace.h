@@ -25,17 +25,31 @@
 typedef struct tr_event {
 	uint64_t ns; /* absolute CLOCK_MONOTONIC */
 	uint64_t flow;
-	uint64_t order;  /* read order: breaks ties in ns without reordering a thread */
-	const char *str; /* pooled, NULL when none */
+	uint64_t arg0, arg1; /* the event's arguments (docs/trace-format.md) */
+	uint64_t order;      /* read order: breaks ties in ns without reordering a thread */
+	const char *str;     /* pooled, NULL when none */
 	uint32_t pid, tid;
 	uint32_t proc;   /* index in trace.procs */
 	uint32_t thread; /* index in trace.threads */
 	uint16_t event;
 } tr_event_t;
 
+/* What a trace file's header says of the process that created it. */
+typedef struct tr_file {
+	const char *prog; /* pooled */
+	uint32_t pid, ppid, sid, pgid;
+} tr_file_t;
+
+#define EXIT_UNKNOWN INT32_MIN /* no proc.exit: killed, or still running */
+
 typedef struct tr_proc {
 	uint32_t pid;
-	const char *prog; /* the program of the file it wrote into (in progs_by_file) */
+	const char *prog;         /* the program of the file it wrote into */
+	uint32_t ppid, sid, pgid; /* that file's header: a forked child reports its parent's */
+	bool command;             /* it recorded proc.start: a command (smf_trace_open_command()) */
+	int32_t exit_status;      /* of its proc.exit, EXIT_UNKNOWN when none */
+	uint64_t exit_ns;         /* NS_NEVER when none */
+	const char *cmdline;      /* proc.start's string, NULL when none */
 } tr_proc_t;
 
 typedef struct tr_thread {
@@ -62,10 +76,10 @@ typedef struct trace {
 	size_t n_threads;
 	tr_flow_t *flows; /* sorted by flow id */
 	size_t n_flows;
-	hashmap_t *pool;      /* one copy of each string of the files: see trace_pool_string() */
-	char **progs_by_file; /* the prog of each file read, by file index */
-	char *dir;            /* the directory the files came from */
-	size_t n_files;
+	hashmap_t *pool;  /* one copy of each string of the files: see trace_pool_string() */
+	tr_file_t *files; /* each file read, by file index */
+	char *dir;        /* the directory the files came from */
+	size_t n_files, cap_files;
 	uint64_t drops;     /* events lost: a file was full */
 	uint64_t str_drops; /* strings lost: a table was full (their events kept, str NULL) */
 	uint64_t t0, t_end; /* first and last event */
@@ -79,6 +93,10 @@ const tr_flow_t *trace_find_flow(const trace_t *t, uint64_t flow);
 const tr_flow_t *trace_flow_by_fmri(const trace_t *t, const char *fmri);
 /* The instance FMRI of a flow, or NULL. */
 const char *trace_flow_fmri(const trace_t *t, uint64_t flow);
+/* The process with that pid, or NULL. */
+const tr_proc_t *trace_find_proc(const trace_t *t, uint32_t pid);
+/* "svcadm[725]" into buf, "pid 725" for a process that left no trace file. */
+const char *trace_proc_name(const trace_t *t, uint32_t pid, char buf[static 64]);
 /* "svc.startd main", "svc.startd thread 12 (startd.restarter_dequeue)" into buf. */
 const char *trace_thread_name(const tr_thread_t *th, char *buf, size_t size);
 /* The event's name, or "event#<id>" in buf for an id this version does not know. */
@@ -86,29 +104,51 @@ const char *trace_event_name(uint16_t event, char buf[static 24]);
 
 /* dump.c */
 void dump_line(FILE *f, const trace_t *t, const tr_event_t *e, const char *mark);
+/* An event's arguments in words, "" when it has none, into buf. */
+const char *format_args(const tr_event_t *e, char buf[static 96]);
 /* "+12.345" (ms since the first event, 3 decimals) into buf. */
 const char *format_rel_ms(const trace_t *t, uint64_t ns, char buf[static 32]);
 /* "12.345" ms for a duration in ns. */
 const char *format_ms(uint64_t ns, char buf[static 32]);
 
-/* analyze.c: the race findings of a merged trace. */
+/* analyze.c: the race findings of a merged trace (the oracle: see analyze.c). */
 typedef enum finding_kind {
 	FINDING_LATENT,
 	FINDING_MANIFESTED,
 } finding_kind_t;
 
+/* What opened the window: a read that missed the write, or a command's return before it. */
+typedef enum finding_rule {
+	FINDING_RULE_READ,
+	FINDING_RULE_RETURN,
+} finding_rule_t;
+
 typedef struct finding {
 	finding_kind_t kind;
-	uint64_t flow;
-	const char *fmri;
-	bool open;          /* the restarter pg never (re)appeared: the window runs to t_end */
-	uint64_t start_ns;  /* the window: import return (latent) or svcadm's read */
-	uint64_t end_ns;    /* the restarter pg's creation, or t_end when open */
-	uint64_t return_ns; /* the import's return before the pg, NS_NEVER if none */
-	uint64_t pg_ns;     /* the event ending the window (pg creation), NS_NEVER if open */
-	uint64_t read_ns;   /* svcadm's read before the pg, NS_NEVER if none */
+	finding_rule_t rule;
+	uint64_t flow;      /* the object's instance */
+	const char *fmri;   /* its FMRI (NULL if no event named it) */
+	const char *object; /* the pg FMRI */
+	bool open;          /* the write never came: the window runs to t_end */
+	uint64_t start_ns;  /* the window: the read's request, or the return */
+	uint64_t end_ns;    /* the racing write, or t_end when open */
+	uint64_t return_ns; /* the causing command's return before the write, NS_NEVER if none */
+	uint64_t pg_ns;     /* the racing write (configd's event), NS_NEVER if open */
+	uint64_t read_ns;   /* the racing read's request, NS_NEVER if none */
 	size_t start_idx;   /* events at the two ends of the window */
 	size_t end_idx;     /* SIZE_MAX when open */
+	size_t return_idx, read_idx; /* SIZE_MAX when none */
+	uint32_t reader_pid;         /* 0 when no read */
+	uint64_t read_generation;    /* 0: the read found the object absent */
+	uint64_t cause_commit;       /* the commit the write descends from (0: unknown) */
+	uint32_t cause_pid;
+	const char *cause_request;
+	uint64_t cause_ns;
+	size_t cause_idx;      /* its configd.write, SIZE_MAX when unknown */
+	uint64_t write_commit; /* the racing write: its commit id, writer, new generation */
+	uint32_t writer_pid;
+	uint64_t write_generation;
+	bool write_created;
 } finding_t;
 
 typedef struct analysis {
@@ -116,11 +156,16 @@ typedef struct analysis {
 	size_t n_findings;
 	size_t n_instances, n_latent, n_manifested;
 	size_t n_imported; /* instances an svccfg of this trace imported (daemons' files may hold more) */
+	size_t n_reads;   /* reads judged (snapshot reads and failed reads aside) */
+	size_t n_waits;   /* reads that missed a write and were waits */
+	size_t n_commits; /* write requests configd numbered */
+	size_t n_caused;  /* of those, the ones linked to a cause */
 } analysis_t;
 
 int trace_analyze(const trace_t *t, analysis_t *ret);
 void analysis_done(analysis_t *a);
 const char *finding_kind_name(finding_kind_t k);
+const char *finding_rule_name(finding_rule_t r);
 /* The finding about flow, or NULL. */
 const finding_t *analysis_finding_of(const analysis_t *a, uint64_t flow);
 static inline uint64_t finding_window_ns(const finding_t *f)

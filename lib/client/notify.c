@@ -2,11 +2,12 @@
  * notify.c: change notifications.
  *
  * configd sends PgChanged/PgDeleted signals on our connection, in commit order, for the pg
- * names and types registered on it, and InstanceAdded once scf_notify_add_instances() asked.  A signal can reach us at any time, including while a
- * method call of ours waits for its reply; sd-bus then keeps it in its read queue and
- * dispatches it on the next sd_bus_process().  Our match callback turns each signal into a
- * scf_notification_t at the tail of the handle's FIFO, so the order the caller sees is the order
- * on the wire, whichever call happened to pull the signal in.
+ * names and types registered on it, and InstanceAdded once scf_notify_add_instances() asked;
+ * each ends with the commit id of the write that caused it (protocol.h).  A signal can reach us
+ * at any time, including while a method call of ours waits for its reply; sd-bus then keeps it
+ * in its read queue and dispatches it on the next sd_bus_process().  Our match callback turns
+ * each signal into a scf_notification_t at the tail of the handle's FIFO, so the order the
+ * caller sees is the order on the wire, whichever call happened to pull the signal in.
  *
  * scf_notify_wait() serves the FIFO first, then lets sd-bus process (which may append), then
  * sleeps in sd_bus_wait() until the deadline.  The bus fd is what an event loop polls; since a
@@ -15,6 +16,7 @@
  */
 #include "client-internal.h"
 #include "fifo.h"
+#include "trace.h"
 
 struct notify_entry {
 	notify_entry_t *next;
@@ -45,6 +47,17 @@ void client_notify_free_queue(scf_handle_t *h)
 		notify_entry_free(e);
 }
 
+/* The commit id that ends a signal (protocol.h), when the sender appended one; else 0. */
+static int read_commit_id(sd_bus_message *m, uint64_t *ret)
+{
+	char type = 0;
+
+	*ret = 0;
+	if (sd_bus_message_peek_type(m, &type, NULL) <= 0 || type != SD_BUS_TYPE_UINT64)
+		return 0;
+	return sd_bus_message_read(m, "t", ret);
+}
+
 static int parse_signal(sd_bus_message *m, scf_notification_t *n)
 {
 	const char *entity, *pg, *type;
@@ -60,12 +73,16 @@ static int parse_signal(sd_bus_message *m, scf_notification_t *n)
 	} else if (sd_bus_message_is_signal(m, SMF_BUS_INTERFACE, SMF_BUS_SIGNAL_INSTANCE_ADDED)) {
 		n->kind = SCF_NOTIFY_INSTANCE_ADDED;
 		r = sd_bus_message_read(m, "s", &entity);
+		if (r >= 0)
+			r = read_commit_id(m, &n->commit_id);
 		if (r < 0)
 			return r;
 		n->entity = strdup(entity);
 		return n->entity ? 1 : -ENOMEM;
 	} else
 		return 0;
+	if (r >= 0)
+		r = read_commit_id(m, &n->commit_id);
 	if (r < 0)
 		return r;
 	n->generation = gen;
@@ -110,28 +127,41 @@ int client_notify_attach(scf_handle_t *h)
 	return r < 0 ? client_errno_to_scf(r) : 0;
 }
 
-static int notify_call(scf_handle_t *h, const char *member, const char *arg)
+static int notify_call(scf_handle_t *h, const char *member, const char *arg, bool by_type)
 {
+	int r;
+
 	client_clear_error(h);
 	if (!arg || !*arg)
 		return client_set_error(h, -SCF_ERROR_INVALID_ARGUMENT, "%s: empty name", member);
-	return client_call(h, member, NULL, "s", arg);
+	r = client_call(h, member, NULL, "s", arg);
+	/* Traced once registered: from here on every matching change comes as a notification. */
+	if (r >= 0)
+		smf_trace_str_args(SMF_TRACE_SCF_NOTIFY_INTEREST, 0, arg, 0,
+		        by_type ? SMF_TRACE_INTEREST_TYPE : SMF_TRACE_INTEREST_NAME);
+	return r;
 }
 
 int scf_notify_add_pgname(scf_handle_t *h, const char *pgname)
 {
-	return notify_call(h, "NotifyAddPgName", pgname);
+	return notify_call(h, "NotifyAddPgName", pgname, false);
 }
 
 int scf_notify_add_pgtype(scf_handle_t *h, const char *pgtype)
 {
-	return notify_call(h, "NotifyAddPgType", pgtype);
+	return notify_call(h, "NotifyAddPgType", pgtype, true);
 }
 
 int scf_notify_add_instances(scf_handle_t *h)
 {
+	int r;
+
 	client_clear_error(h);
-	return client_call(h, SMF_BUS_METHOD_NOTIFY_ADD_INSTANCES, NULL, NULL);
+	r = client_call(h, SMF_BUS_METHOD_NOTIFY_ADD_INSTANCES, NULL, NULL);
+	if (r >= 0)
+		smf_trace_str_args(SMF_TRACE_SCF_NOTIFY_INTEREST, 0, SMF_BUS_SIGNAL_INSTANCE_ADDED,
+		        0, SMF_TRACE_INTEREST_INSTANCES);
+	return r;
 }
 
 /* Dispatches whatever sd-bus has queued or can read without blocking. */
@@ -162,6 +192,23 @@ int scf_notify_reset(scf_handle_t *h)
 	return r;
 }
 
+/* scf.notify_received: the notification handed to the caller (what it may now act on). */
+static void trace_received(const scf_notification_t *n)
+{
+	char *fmri = NULL;
+
+	if (!smf_trace_enabled())
+		return;
+	/* InstanceAdded names no pg: its object is the instance. */
+	if (!n->pg)
+		fmri = strdup(n->entity);
+	else if (asprintf(&fmri, "%s/:properties/%s", n->entity, n->pg) < 0)
+		fmri = NULL;
+	smf_trace_str_args(SMF_TRACE_SCF_NOTIFY_RECEIVED, smf_trace_instance_flow(n->entity), fmri,
+	        n->commit_id, n->kind == SCF_NOTIFY_PG_UPDATED ? n->generation : 0);
+	free(fmri);
+}
+
 static int pop(scf_handle_t *h, scf_notification_t *ret)
 {
 	notify_entry_t *e = FIFO_POP(h->notify_head, h->notify_tail);
@@ -169,6 +216,7 @@ static int pop(scf_handle_t *h, scf_notification_t *ret)
 	*ret = e->n;
 	e->n = (scf_notification_t){};
 	notify_entry_free(e);
+	trace_received(ret);
 	return 1;
 }
 

@@ -9,6 +9,7 @@
 
 #include "client-internal.h"
 #include "strv.h"
+#include "trace.h"
 
 void client_property_done(scf_property_t *p)
 {
@@ -120,12 +121,41 @@ static char *entity_name(const char *entity)
 	return strdup(entity);
 }
 
+/*
+ * scf.read: what a read of entity/pg returned, generation or absence (r: the read's result),
+ * recorded when the answer came, with the time the request left (sent_ns): configd answered
+ * in between, so a write it committed before sent_ns is in the answer and one committed after
+ * the answer is not.  Every read of a pg or of its properties comes through scf_pg_get(),
+ * whole, so this is every read of the client (docs/trace-format.md).
+ */
+static void trace_read(const char *entity, const char *pg, const char *snapshot,
+        unsigned read_flags, int r, uint64_t generation, uint64_t sent_ns)
+{
+	_cleanup_free_ char *canon = NULL, *fmri = NULL;
+	unsigned how = 0;
+
+	if (!smf_trace_enabled())
+		return;
+	canon = entity_name(entity);
+	if (!canon || asprintf(&fmri, "%s/:properties/%s", canon, pg) < 0)
+		return;
+	if (read_flags & SCF_READ_COMPOSED)
+		how |= SMF_TRACE_READ_COMPOSED;
+	if (snapshot && *snapshot)
+		how |= SMF_TRACE_READ_SNAPSHOT;
+	if (r < 0 && r != -SCF_ERROR_NOT_FOUND)
+		how |= SMF_TRACE_READ_ERROR;
+	smf_trace_str_args(SMF_TRACE_SCF_READ, smf_trace_instance_flow(canon), fmri,
+	        SMF_TRACE_READ_ARG0(r < 0 ? 0 : generation, how), sent_ns);
+}
+
 int scf_pg_get(scf_handle_t *h, const char *entity, const char *pg, const char *snapshot,
         unsigned read_flags, scf_pg_t **ret)
 {
 	_cleanup_(sd_bus_message_unrefp) sd_bus_message *reply = NULL;
 	_cleanup_(scf_pg_freep) scf_pg_t *p = NULL;
 	const char *type;
+	uint64_t sent = smf_trace_enabled() ? now_monotonic_nsec() : 0;
 	int r;
 
 	client_clear_error(h);
@@ -134,8 +164,10 @@ int scf_pg_get(scf_handle_t *h, const char *entity, const char *pg, const char *
 		        h, -SCF_ERROR_INVALID_ARGUMENT, "GetPg: entity and pg name are required");
 	r = client_call(h, "GetPg", &reply, "sssb", entity, pg, strempty(snapshot),
 	        (int)!!(read_flags & SCF_READ_COMPOSED));
-	if (r < 0)
+	if (r < 0) {
+		trace_read(entity, pg, snapshot, read_flags, r, 0, sent);
 		return r;
+	}
 	p = calloc(1, sizeof(*p));
 	if (!p)
 		return client_set_error(h, -SCF_ERROR_NO_MEMORY, "GetPg: out of memory");
@@ -149,6 +181,7 @@ int scf_pg_get(scf_handle_t *h, const char *entity, const char *pg, const char *
 	p->entity = entity_name(entity);
 	if (!p->type || !p->name || !p->entity)
 		return client_set_error(h, -SCF_ERROR_NO_MEMORY, "GetPg: out of memory");
+	trace_read(entity, pg, snapshot, read_flags, 0, p->generation, sent);
 	*ret = TAKE_PTR(p);
 	return 0;
 }

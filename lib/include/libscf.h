@@ -442,6 +442,13 @@ typedef struct scf_notification {
 	char *pg;     /* NULL for SCF_NOTIFY_INSTANCE_ADDED */
 	char *pgtype;
 	uint64_t generation;
+	/*
+	 * The commit id of the write that caused this notification: configd numbers every write
+	 * 1, 2, 3... in its life (never 0; 0 here: a configd that does not send it).  A program
+	 * that acts on a notification can name it as the cause of its own writes, as svc.startd
+	 * does in its trace (docs/trace-format.md, "Causality").
+	 */
+	uint64_t commit_id;
 } scf_notification_t;
 
 /*

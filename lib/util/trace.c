@@ -11,9 +11,14 @@
  * recording; the kernel writes the pages back whenever it likes, and still does after a crash
  * or SIGKILL, because the data lives in the page cache, not in the process.
  *
- * The file (docs/trace-format.md) is a header page, a string table, and N event pages of 64 KiB,
- * preallocated sparse with ftruncate() (256 MiB by default: blocks are only used by pages that
- * are touched).  Three atomic counters in the header, each on its own cache line, are the only
+ * The file (docs/trace-format.md, format 2) is a header page, a string table, and N event pages
+ * of 64 KiB, preallocated sparse with ftruncate() (256 MiB by default: blocks are only used by
+ * pages that are touched).  An event is 40 bytes: time, flow, two 64-bit arguments (a commit
+ * id, a cause, a generation: what the race oracle links events by), string id, event id; its
+ * pid and tid are its page's, since a page has one writer.  The header also records the
+ * creator's parent, session and process group, and smf_trace_open_command() a command's line
+ * and, from an on_exit() handler, its exit status: how the oracle tells a script's commands and
+ * a reader that failed.  Three atomic counters in the header, each on its own cache line, are the only
  * shared writable state:
  *
  *   next_page   a thread claims a whole event page with one fetch-add; after that the page is
@@ -61,6 +66,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -80,7 +86,7 @@
 #endif
 
 #define TRACE_MAGIC "SMFTRACE"
-#define TRACE_VERSION 1u
+#define TRACE_VERSION 2u
 #define TRACE_HEADER_SIZE 4096u
 #define TRACE_PAGE_SIZE (64u * 1024u)
 #define TRACE_DEFAULT_SIZE (256ull * 1024 * 1024)
@@ -100,10 +106,12 @@ typedef struct trace_header {
 	uint64_t strings_size;
 	uint64_t pages_offset;
 	uint32_t pid;
-	uint32_t reserved;
+	uint32_t ppid;
 	uint64_t start_ns;
 	uint64_t start_realtime_ns;
 	char prog[32];
+	uint32_t sid; /* session and process group at creation: what tells scripts apart */
+	uint32_t pgid;
 	uint32_t next_page __attribute__((aligned(64)));
 	uint64_t str_cursor __attribute__((aligned(64)));
 	uint64_t drops __attribute__((aligned(64)));
@@ -119,11 +127,12 @@ typedef struct trace_page_header {
 	uint8_t reserved[40];
 } trace_page_header_t;
 
+/* The writer's pid and tid are its page's (a page has one writer): events do not repeat them. */
 typedef struct trace_event {
 	uint64_t ns;
 	uint64_t flow;
-	uint32_t pid;
-	uint32_t tid;
+	uint64_t arg0;
+	uint64_t arg1;
 	uint32_t str;
 	uint16_t event;
 	uint16_t reserved;
@@ -131,14 +140,19 @@ typedef struct trace_event {
 
 _Static_assert(sizeof(trace_header_t) <= TRACE_HEADER_SIZE, "header fits its page");
 #define LAYOUT "header layout as in docs/trace-format.md"
+_Static_assert(offsetof(trace_header_t, ppid) == 68, LAYOUT);
 _Static_assert(offsetof(trace_header_t, prog) == 88, LAYOUT);
+_Static_assert(offsetof(trace_header_t, sid) == 120, LAYOUT);
+_Static_assert(offsetof(trace_header_t, pgid) == 124, LAYOUT);
 _Static_assert(offsetof(trace_header_t, next_page) == 128, LAYOUT);
 _Static_assert(offsetof(trace_header_t, str_cursor) == 192, LAYOUT);
 _Static_assert(offsetof(trace_header_t, drops) == 256, LAYOUT);
 _Static_assert(offsetof(trace_header_t, str_drops) == 264, LAYOUT);
 #undef LAYOUT
 _Static_assert(sizeof(trace_page_header_t) == 64, "page header layout");
-_Static_assert(sizeof(trace_event_t) == 32, "event layout");
+_Static_assert(sizeof(trace_event_t) == 40 && offsetof(trace_event_t, arg0) == 16 &&
+                offsetof(trace_event_t, str) == 32 && offsetof(trace_event_t, event) == 36,
+        "event layout");
 
 #define EVENTS_PER_PAGE ((TRACE_PAGE_SIZE - sizeof(trace_page_header_t)) / sizeof(trace_event_t))
 
@@ -345,6 +359,13 @@ uint64_t smf_trace_flow(const char *fmri)
 	return h ? h : 1;
 }
 
+uint64_t smf_trace_instance_flow(const char *entity)
+{
+	if (!entity || !strneq(entity, "svc:/", 5) || !strchr(entity + 5, ':'))
+		return 0;
+	return smf_trace_flow(entity);
+}
+
 const char *smf_trace_event_name(uint16_t event)
 {
 	switch (event) {
@@ -372,6 +393,10 @@ const char *smf_trace_event_name(uint16_t event)
 		return "configd.pg_created";
 	case SMF_TRACE_CONFIGD_INSTANCE_ADDED:
 		return "configd.instance_added";
+	case SMF_TRACE_CONFIGD_WRITE:
+		return "configd.write";
+	case SMF_TRACE_CONFIGD_PG_DELETED:
+		return "configd.pg_deleted";
 	case SMF_TRACE_STARTD_NOTIFY_RECEIVED:
 		return "startd.notify_received";
 	case SMF_TRACE_STARTD_GRAPH_INSERT:
@@ -390,6 +415,8 @@ const char *smf_trace_event_name(uint16_t event)
 		return "startd.method_exit";
 	case SMF_TRACE_STARTD_FIRST_SIGHT:
 		return "startd.first_sight";
+	case SMF_TRACE_STARTD_WRITE:
+		return "startd.write";
 	case SMF_TRACE_SVCADM_READ_RESTARTER_PG:
 		return "svcadm.read_restarter_pg";
 	case SMF_TRACE_SVCADM_RESULT:
@@ -398,6 +425,16 @@ const char *smf_trace_event_name(uint16_t event)
 		return "svcadm.wait_restarter_begin";
 	case SMF_TRACE_SVCADM_WAIT_RESTARTER_DONE:
 		return "svcadm.wait_restarter_done";
+	case SMF_TRACE_SCF_READ:
+		return "scf.read";
+	case SMF_TRACE_SCF_NOTIFY_INTEREST:
+		return "scf.notify_interest";
+	case SMF_TRACE_SCF_NOTIFY_RECEIVED:
+		return "scf.notify_received";
+	case SMF_TRACE_PROC_START:
+		return "proc.start";
+	case SMF_TRACE_PROC_EXIT:
+		return "proc.exit";
 	case SMF_TRACE_TEST:
 		return "test";
 	default:
@@ -479,7 +516,7 @@ static int trace_claim_page(void)
 	return -ENOSPC;
 }
 
-void smf_trace_emit_(uint16_t event, uint64_t flow, uint32_t str)
+void smf_trace_emit_(uint16_t event, uint64_t flow, uint32_t str, uint64_t arg0, uint64_t arg1)
 {
 	trace_event_t *e;
 
@@ -491,8 +528,8 @@ void smf_trace_emit_(uint16_t event, uint64_t flow, uint32_t str)
 	e = &tls.ev[tls.n];
 	e->ns = event_ns();
 	e->flow = flow;
-	e->pid = g.pid;
-	e->tid = tls.tid;
+	e->arg0 = arg0;
+	e->arg1 = arg1;
 	e->str = str;
 	e->event = event;
 	e->reserved = 0;
@@ -504,7 +541,7 @@ static uint64_t strings_size_for(uint64_t size)
 {
 	/*
 	 * A quarter: configd interns ~8 pg FMRIs of ~55 bytes per instance against ~20 events of
-	 * 32 bytes, so a sixteenth ran out of strings first (after ~37,000 instances at 256 MiB).
+	 * 32 bytes (40 since version 2), so a sixteenth ran out of strings first (after ~37,000 instances at 256 MiB).
 	 */
 	uint64_t s = size / 4;
 
@@ -528,6 +565,9 @@ static void trace_header_init(trace_header_t *h, uint64_t size, const char *prog
 	h->npages = (uint32_t)((size - h->pages_offset) / TRACE_PAGE_SIZE);
 	assert(h->npages > 0 && h->pages_offset + (uint64_t)h->npages * TRACE_PAGE_SIZE <= size);
 	h->pid = g.pid;
+	h->ppid = (uint32_t)getppid();
+	h->sid = (uint32_t)getsid(0);
+	h->pgid = (uint32_t)getpgrp();
 	h->start_ns = now_ns(CLOCK_MONOTONIC);
 	h->start_realtime_ns = now_ns(CLOCK_REALTIME);
 	strncpy(h->prog, prog, sizeof(h->prog) - 1);
@@ -659,6 +699,50 @@ int smf_trace_open_env(const char *root, const char *prog)
 	}
 	r = trace_open(root, getenv("SMF_TRACE_DIR"), prog, size);
 	return r < 0 ? r : 1;
+}
+
+/* The command line, blank-separated and cut to fit the buffer ("?" when unreadable). */
+static void read_cmdline(char *buf, size_t size)
+{
+	_cleanup_close_ int fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd >= 0 ? read(fd, buf, size - 1) : -1;
+
+	if (n <= 0) {
+		snprintf(buf, size, "?");
+		return;
+	}
+	buf[n] = '\0';
+	while (n > 0 && buf[n - 1] == '\0')
+		n--;
+	for (ssize_t i = 0; i < n; i++)
+		if (buf[i] == '\0')
+			buf[i] = ' ';
+}
+
+/* on_exit(): a command's end, then the file closed (the command is single threaded by then). */
+static void trace_command_exit(int status, void *userdata)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "exit %d", status);
+	smf_trace_str_args(SMF_TRACE_PROC_EXIT, 0, buf, (uint64_t)(int64_t)status, 0);
+	smf_trace_close();
+}
+
+int smf_trace_open_command(const char *root, const char *prog)
+{
+	static bool registered;
+	char cmdline[256];
+	int r = smf_trace_open_env(root, prog);
+
+	if (r <= 0)
+		return r;
+	read_cmdline(cmdline, sizeof(cmdline));
+	smf_trace_str_args(SMF_TRACE_PROC_START, 0, cmdline, g.hdr->ppid,
+	        (uint64_t)g.hdr->sid << 32 | g.hdr->pgid);
+	if (!registered && on_exit(trace_command_exit, NULL) == 0)
+		registered = true;
+	return r;
 }
 
 void smf_trace_close(void)
@@ -801,9 +885,13 @@ static int trace_validate(const trace_map_t *m)
 {
 	const trace_header_t *h = (const void *)m->map;
 
-	if (memcmp(h->magic, TRACE_MAGIC, sizeof(h->magic)) != 0 ||
-	        __atomic_load_n(&h->version, __ATOMIC_ACQUIRE) != TRACE_VERSION)
+	uint32_t version = __atomic_load_n(&h->version, __ATOMIC_ACQUIRE);
+
+	/* Version 0: a file being created, not a trace yet. */
+	if (memcmp(h->magic, TRACE_MAGIC, sizeof(h->magic)) != 0 || version == 0)
 		return -EBADMSG;
+	if (version != TRACE_VERSION)
+		return -EPROTONOSUPPORT;
 	if (h->header_size != TRACE_HEADER_SIZE || h->page_size != TRACE_PAGE_SIZE ||
 	        h->page_header_size != sizeof(trace_page_header_t) ||
 	        h->event_size != sizeof(trace_event_t))
@@ -870,6 +958,9 @@ static void trace_fill_info(const trace_header_t *h, smf_trace_file_info_t *info
 	memset(info, 0, sizeof(*info));
 	memcpy(info->prog, h->prog, sizeof(info->prog) - 1);
 	info->pid = h->pid;
+	info->ppid = h->ppid;
+	info->sid = h->sid;
+	info->pgid = h->pgid;
 	info->page_size = h->page_size;
 	info->npages = h->npages;
 	info->pages_used = used < h->npages ? used : h->npages;
@@ -894,10 +985,12 @@ static int trace_walk_page(const trace_map_t *m, uint32_t idx, const smf_trace_f
 		        .file = info,
 		        .ns = ev[i].ns,
 		        .flow = ev[i].flow,
-		        .pid = ev[i].pid,
-		        .tid = ev[i].tid,
+		        .pid = ph->pid,
+		        .tid = ph->tid,
 		        .str_id = ev[i].str,
 		        .str = trace_string(m, ev[i].str),
+		        .arg0 = ev[i].arg0,
+		        .arg1 = ev[i].arg1,
 		        .event = ev[i].event,
 		        .page = idx,
 		        .page_seq = ph->seq,

@@ -2,7 +2,7 @@
  * bench-trace.c: what one smf_trace() call costs, tracing off and on (goal <= 30 ns per event
  * enabled).  The enabled figure includes the first-touch page faults of a fresh file, as in a
  * real run, and is split into user and kernel CPU time, since the kernel's share (allocating
- * page cache for 32 bytes an event) varies widely from run to run on a VM.  It also times
+ * page cache for 40 bytes an event) varies widely from run to run on a VM.  It also times
  * what a trace point with a string costs (SMF_PROBE: the FMRI hashed and found in the thread's
  * cache), and checks that no event was dropped.  It writes into a private root under $TMPDIR
  * that it removes afterwards.
@@ -104,7 +104,7 @@ static double ns_per_event_threads(uint64_t n, int threads)
  */
 static uint64_t file_size_for(uint64_t n)
 {
-	uint64_t pages = n / ((64 * 1024 - 64) / 32) + 64;
+	uint64_t pages = n / ((64 * 1024 - 64) / 40) + 64; /* 40-byte events (format 2) */
 
 	return (pages * 64 * 1024 + 4096) / 3 * 4 + 4 * 64 * 1024;
 }
@@ -167,7 +167,7 @@ int main(int argc, char **argv)
 	printf("trace recorder, %llu events           ns/event  goal\n", (unsigned long long)n);
 	printf("  disabled                            %8.2f\n", off);
 	printf("  enabled, 1 thread                   %8.2f  <= 30 ns\n", on);
-	/* The kernel's part is supplying fresh file pages (32 bytes an event), not the recorder. */
+	/* The kernel's part is supplying fresh file pages (40 bytes an event), not the recorder. */
 	printf("    of which user CPU                 %8.2f\n", user);
 	printf("    of which kernel CPU (page faults) %8.2f\n", sys);
 	printf("  enabled, 2 threads (slowest)        %8.2f  <= 30 ns\n", on2);

@@ -68,11 +68,11 @@ recreated)
 	jqt ".findings[0].kind == \"latent\" and .findings[0].fmri == \"$A\"" "kind/fmri"
 	jqt '.findings[0].window_us >= 4000 and .findings[0].open == false' "window >= 4 ms"
 	"$SVCTRACE" dump "$root" >"$tmp/dump" || fail "dump"
-	[ "$(grep -c ' configd.pg_created .*/:properties/restarter$' "$tmp/dump")" -eq 2 ] ||
+	[ "$(grep -c ' configd.pg_created .*/:properties/restarter (' "$tmp/dump")" -eq 2 ] ||
 		fail "expected two creations of the restarter pg: $(cat "$tmp/dump")"
 	# Times in the dump are ms with 3 decimals: the finding's ends agree to 1 us.
 	ret=$(grep ' import\.return ' "$tmp/dump" | tail -1 | cut -d" " -f1 | tr -d +)
-	cre=$(grep ' configd\.pg_created .*/:properties/restarter$' "$tmp/dump" | tail -1 |
+	cre=$(grep ' configd\.pg_created .*/:properties/restarter (' "$tmp/dump" | tail -1 |
 		cut -d" " -f1 | tr -d +)
 	jqt "(.findings[0].import_return_ns / 1e6 - ($ret)) | fabs < 0.001" \
 		"the window starts at the second import's return ($ret ms)"
@@ -129,27 +129,133 @@ latent)
 	jqt ".findings[0].kind == \"latent\" and .findings[0].fmri == \"$A\"" "kind/fmri"
 	jqt '.findings[0].window_us >= 5000 and .findings[0].open == false' "window >= 5 ms"
 	jqt '.findings[0].pg_commit_ns - .findings[0].import_return_ns >= 5000000' "times"
-	jqt '.findings[0].read_ns == null' "no read in this run"
+	jqt '.findings[0].read_ns == null and .findings[0].reader_pid == null' "no read in this run"
+	# The generic view: the return rule, the causing commit and the write it caused.
+	jqt ".findings[0].rule == \"return\" and .findings[0].object == \"$A/:properties/restarter\"" \
+		"rule/object"
+	jqt '.findings[0].cause_commit == 1 and .findings[0].cause_prog == "svccfg"' "cause"
+	jqt '.findings[0].cause_request == "Batch" and .findings[0].return_prog == "svccfg"' \
+		"cause request, who returned"
+	jqt '.findings[0].write_commit == 2 and .findings[0].writer_prog == "svc.startd"' "writer"
+	jqt '.findings[0].write_created and .findings[0].write_generation == 1' "a creation"
 	;;
 manifested)
 	root=$(gen manifested)
 	"$SVCTRACE" check "$root" >"$tmp/out" && fail "check missed a manifested race"
 	grep -q "^manifested race: $A\$" "$tmp/out" || fail "no manifested block: $(cat "$tmp/out")"
-	grep -q "^  latent: the import returned" "$tmp/out" || fail "latent part missing"
+	grep -q "^  latent: svccfg\[[0-9]*\] returned" "$tmp/out" || fail "latent part missing"
+	grep -q "^  read: svcadm\[[0-9]*\] found it absent (request sent at .*; it exited 3)$" \
+		"$tmp/out" || fail "reader line: $(cat "$tmp/out")"
+	grep -q "^  cause: commit 1 (Batch) of svccfg\[[0-9]*\]" "$tmp/out" || fail "cause line"
 	check_json "$root" 1
 	jqt '.findings | length == 1' "one finding: the manifestation includes its latent window"
 	jqt '.summary.manifested == 1 and .summary.latent == 0' "summary"
+	jqt '.manifested == 1 and .latent == 0' "the counts at the top level too"
 	jqt ".findings[0].kind == \"manifested\" and .findings[0].fmri == \"$A\"" "kind/fmri"
 	jqt '.findings[0].window_us >= 3000 and .findings[0].read_ns != null' "window >= 3 ms"
 	jqt '.findings[0].latent_window_us >= .findings[0].window_us' "latent part"
+	# svcadm read it, svccfg's import (another command of the script) caused the write.
+	jqt '.findings[0].rule == "read" and .findings[0].reader_prog == "svcadm"' "the reader"
+	jqt '.findings[0].reader_exit == 3 and .findings[0].read_generation == null' "failed, absent"
+	jqt '.findings[0].cause_prog == "svccfg" and .findings[0].writer_prog == "svc.startd"' \
+		"cause and writer"
+	;;
+older)
+	# svcs read the restarter pg at generation 5 before the write svcadm's restart caused
+	# (generation 6); it exited 0 having reported the old state: manifested.
+	root=$(gen older)
+	check_json "$root" 1
+	jqt '(.findings | length == 1) and .summary.manifested == 1' "one manifested finding"
+	jqt '.findings[0].reader_prog == "svcs" and .findings[0].read_generation == 5' "svcs, gen 5"
+	jqt '.findings[0].reader_exit == 0 and .findings[0].write_generation == 6' "the write missed"
+	jqt '.findings[0].write_created == false and .findings[0].cause_prog == "svcadm"' "cause"
+	jqt '.findings[0].window_us >= 3000' "window >= 3 ms"
+	;;
+unrelated)
+	# startd's write came from no commit of this script (its scan): no race.
+	root=$(gen unrelated)
+	check_json "$root" 0
+	jqt '.findings == [] and .summary.caused_commits == 0' "no race, no cause"
+	;;
+other)
+	# The write was caused by another script's import (another session): no race here.
+	root=$(gen other)
+	check_json "$root" 0
+	jqt '.findings == [] and .summary.caused_commits == 1' "caused, but not by this script"
+	;;
+wait)
+	# Read, notification, read again: the import wait and svcadm -s are waits, not races.
+	root=$(gen wait)
+	check_json "$root" 0
+	jqt '.findings == [] and .summary.waits == 2' "two reads that waited"
+	;;
+validated)
+	# The reader then committed the pg in a checked transaction: its view was validated.
+	root=$(gen validated)
+	check_json "$root" 0
+	jqt '.findings == [] and .summary.caused_commits == 1' "no race"
+	;;
+noconfigd)
+	# svcadm's read alone: nothing to judge it by, and check says so rather than "no race".
+	root=$(gen noconfigd)
+	"$SVCTRACE" check "$root" >"$tmp/out" 2>"$tmp/err" || fail "check exited $?"
+	grep -q "warning: no svc.configd write in the trace" "$tmp/err" ||
+		fail "no warning: $(cat "$tmp/err")"
+	;;
+recheck)
+	# A reader registered for the object's notifications read it again first: still a wait.
+	root=$(gen recheck)
+	check_json "$root" 0
+	jqt '.findings == [] and .summary.waits == 2' "the import's read and svcadm's: waits"
+	;;
+addwait)
+	# svccfg add's wait: read absent, the notification, read again; startd's first-sight
+	# write is linked to the AddInstance through InstanceAdded's commit id.
+	root=$(gen addwait)
+	check_json "$root" 0
+	jqt '.findings == [] and .summary.waits == 1' "the add's read: a wait"
+	jqt '.summary.caused_commits == 1' "the first sight's write caused by the AddInstance"
+	"$SVCTRACE" dump "$root" >"$tmp/dump" || fail "dump"
+	grep -q "configd.instance_added $A $A (commit 1)$" "$tmp/dump" ||
+		fail "instance_added's commit id: $(cat "$tmp/dump")"
+	grep -q "scf.notify_received $A $A/:properties/restarter (commit 2, generation 1)$" \
+		"$tmp/dump" || fail "the add's notification: $(cat "$tmp/dump")"
+	grep -q "startd.first_sight $A write (cause 1)$" "$tmp/dump" ||
+		fail "first_sight's cause: $(cat "$tmp/dump")"
+	;;
+svcadmwait)
+	# svcadm-wait's reads are waits: the add's return alone opened a window (latent).
+	root=$(gen svcadmwait)
+	check_json "$root" 1
+	jqt '(.findings | length == 1) and .summary.latent == 1 and .summary.manifested == 0' \
+		"one latent finding"
+	jqt '.summary.waits == 2' "svcadm's two absent reads: waits"
+	jqt ".findings[0].rule == \"return\" and .findings[0].object == \"$A/:properties/restarter\"" \
+		"rule/object"
+	jqt '.findings[0].return_prog == "svccfg" and .findings[0].reader_pid == null' \
+		"svccfg's return, no racing read"
+	jqt '.findings[0].cause_request == "AddInstance" and .findings[0].cause_prog == "svccfg"' \
+		"caused by the add"
+	jqt '.findings[0].writer_prog == "svc.startd" and .findings[0].write_created' "startd created it"
+	jqt '.findings[0].window_us >= 3000' "window >= 3 ms"
+	;;
+caughtup)
+	# svcs missed the write but read again after it by itself and exited 0: latent.
+	root=$(gen caughtup)
+	check_json "$root" 1
+	jqt '(.findings | length == 1) and .summary.latent == 1' "one latent finding"
+	jqt '.findings[0].rule == "read" and .findings[0].reader_prog == "svcs"' "a read race"
+	jqt '.findings[0].kind == "latent" and .findings[0].import_return_ns == null' "no return"
 	;;
 never)
+	# startd announced the write of the pg svcadm found absent, and never made it.
 	root=$(gen never)
 	"$SVCTRACE" check "$root" >"$tmp/out" && fail "check missed a pg that never appeared"
-	grep -q "open: the restarter pg never appeared" "$tmp/out" || fail "$(cat "$tmp/out")"
+	grep -q "open: the write never came" "$tmp/out" || fail "$(cat "$tmp/out")"
 	check_json "$root" 1
-	jqt ".findings[0].kind == \"latent\" and .findings[0].fmri == \"$A\"" "kind/fmri"
+	jqt ".findings[0].kind == \"manifested\" and .findings[0].fmri == \"$A\"" "kind/fmri"
 	jqt '.findings[0].open and .findings[0].pg_commit_ns == null' "open window"
+	jqt '.findings[0].write_commit == null and .findings[0].cause_commit == 1' "cause, no write"
 	jqt '.findings[0].window_us >= 2000' "open until the end of the trace"
 	;;
 killed)
@@ -165,15 +271,25 @@ dump)
 	root=$(gen ok)
 	"$SVCTRACE" dump "$root/var/svc/trace" >"$tmp/dump" || fail "dump of the trace dir"
 	"$SVCTRACE" dump "$root" | cmp -s - "$tmp/dump" || fail "dump ROOT differs from dump DIR"
-	[ "$(wc -l <"$tmp/dump")" -eq 35 ] || fail "expected 35 events: $(cat "$tmp/dump")"
-	head -1 "$tmp/dump" | grep -qx '+0\.000 svccfg\[[0-9]*/[0-9]*\] import\.begin - /tmp/ab\.xml' ||
+	[ "$(wc -l <"$tmp/dump")" -eq 71 ] || fail "expected 71 events: $(cat "$tmp/dump")"
+	head -1 "$tmp/dump" |
+		grep -qx '+0\.000 svccfg\[[0-9]*/[0-9]*\] proc\.start - a command (ppid 0, sid 0, pgid 0)' ||
 		fail "first line: $(head -1 "$tmp/dump")"
+	sed -n 2p "$tmp/dump" | grep -qx '+[0-9]*\.[0-9]* svccfg\[[0-9]*/[0-9]*\] import\.begin - /tmp/ab\.xml' ||
+		fail "second line: $(sed -n 2p "$tmp/dump")"
+	# The events' arguments, in words.
+	grep -q "svc.configd\[[0-9]*/[0-9]*\] configd.write - Batch (commit 1, by pid [0-9]*)$" \
+		"$tmp/dump" || fail "configd.write's arguments"
+	grep -q "svcadm\[[0-9]*/[0-9]*\] scf.read $A $A/:properties/restarter (generation 1)$" \
+		"$tmp/dump" || fail "scf.read's arguments"
 	# Flows are named by their FMRI; the script's order is the merged order.
 	grep -q "svc.startd\[[0-9]*/[0-9]*\] startd.restarter_enqueue $B insert" "$tmp/dump" ||
 		fail "flow not named"
 	awk '{ t = substr($1, 2) + 0; if (t < last) exit 1; last = t }' "$tmp/dump" ||
 		fail "not sorted by time"
-	grep -n "" "$tmp/dump" | grep -q "^35:.*startd.state_change $A offline>online" ||
+	grep -n "" "$tmp/dump" | grep -q "^68:.*startd.state_change $A offline>online (cause 4)$" ||
+		fail "line 68: $(sed -n 68p "$tmp/dump")"
+	grep -n "" "$tmp/dump" | grep -q "^71:.*svcadm\[[0-9]*/[0-9]*\] proc.exit - exit 0$" ||
 		fail "last line: $(tail -1 "$tmp/dump")"
 	;;
 export)
@@ -261,6 +377,11 @@ d = json.loads(data)
 assert d["focus"]["fmri"] == "svc:/site/a:default" and d["focus"]["kind"] == "manifested"
 assert d["focus"]["window_us"] >= 3000
 assert d["focus"]["end_ns"] > d["focus"]["start_ns"]
+# The generic finding, in words: who read what, who wrote it, which commit caused it.
+assert d["focus"]["object"] == "svc:/site/a:default/:properties/restarter", d["focus"]
+assert re.match(r"svcadm\[\d+\] read svc:/site/a:default/:properties/restarter and found it "
+                r"absent \(it exited 3\), before svc\.startd\[\d+\] created it \(commit 3\), a "
+                r"write caused by commit 1 \(Batch\) of svccfg\[\d+\]\.$", d["focus"]["explain"]), d["focus"]
 assert d["summary"] == {"instances": 1, "latent": 0, "manifested": 1, "drops": 0,
                         "string_drops": 0}
 assert any(e["name"] == "svcadm.result" and e["focus"] for e in d["events"])

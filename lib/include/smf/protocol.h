@@ -31,16 +31,25 @@
 /* The read-only property Version; libscf refuses a configd that answers another. */
 #define SMF_PROTOCOL_VERSION 1u
 
-/* Signals, sent on the connections whose interests match (docs/protocol.md, Notifications). */
-#define SMF_BUS_SIGNAL_PG_CHANGED "PgChanged" /* s entity, s pg, s type, t generation */
-#define SMF_BUS_SIGNAL_PG_DELETED "PgDeleted" /* s entity, s pg, s type */
+/*
+ * Signals, sent on the connections whose interests match (docs/protocol.md, Notifications).
+ * The last field, the commit id of the write that caused the signal (configd/probes.h), was
+ * appended without a version bump: a reader that stops before it reads the rest as before,
+ * and libscf reads it only when it is there.
+ */
+#define SMF_BUS_SIGNAL_PG_CHANGED "PgChanged"
+#define SMF_BUS_SIGNAL_PG_CHANGED_SIG "ssstt" /* entity, pg, type, generation, commit id */
+#define SMF_BUS_SIGNAL_PG_DELETED "PgDeleted"
+#define SMF_BUS_SIGNAL_PG_DELETED_SIG "ssst" /* entity, pg, type, commit id */
 /*
  * An instance was created (AddInstance, or a Batch step that created it): sent only on the
  * connections that called SMF_BUS_METHOD_NOTIFY_ADD_INSTANCES, after the commit, in commit
- * order with the pg signals.  illumos announces no creation; svc.startd asks for it so that
- * its first sight of an instance does not wait for a pg commit (docs/decisions.md).
+ * order with the pg signals, with the commit id of the write that created it.  illumos
+ * announces no creation; svc.startd asks for it so that its first sight of an instance does
+ * not wait for a pg commit (docs/decisions.md).
  */
-#define SMF_BUS_SIGNAL_INSTANCE_ADDED "InstanceAdded"            /* s instance */
+#define SMF_BUS_SIGNAL_INSTANCE_ADDED "InstanceAdded"
+#define SMF_BUS_SIGNAL_INSTANCE_ADDED_SIG "st"                   /* instance, commit id */
 #define SMF_BUS_METHOD_NOTIFY_ADD_INSTANCES "NotifyAddInstances" /* no arguments, no reply */
 
 /* The contents of the structs that travel in arrays: a command, and a Batch step. */

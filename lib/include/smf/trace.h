@@ -30,6 +30,8 @@ typedef enum smf_trace_event {
 	SMF_TRACE_CONFIGD_NOTIFY_SENT = 21,
 	SMF_TRACE_CONFIGD_PG_CREATED = 22,
 	SMF_TRACE_CONFIGD_INSTANCE_ADDED = 23,
+	SMF_TRACE_CONFIGD_WRITE = 24,
+	SMF_TRACE_CONFIGD_PG_DELETED = 25,
 	/* svc.startd */
 	SMF_TRACE_STARTD_NOTIFY_RECEIVED = 40,
 	SMF_TRACE_STARTD_GRAPH_INSERT = 41,
@@ -40,17 +42,42 @@ typedef enum smf_trace_event {
 	SMF_TRACE_STARTD_METHOD_START = 46,
 	SMF_TRACE_STARTD_METHOD_EXIT = 47,
 	SMF_TRACE_STARTD_FIRST_SIGHT = 48,
+	SMF_TRACE_STARTD_WRITE = 50,
 	/* svcadm */
 	SMF_TRACE_SVCADM_READ_RESTARTER_PG = 60,
 	SMF_TRACE_SVCADM_RESULT = 61,
 	SMF_TRACE_SVCADM_WAIT_RESTARTER_BEGIN = 62,
 	SMF_TRACE_SVCADM_WAIT_RESTARTER_DONE = 63,
+	/* libscf, in every client that traces */
+	SMF_TRACE_SCF_READ = 70,
+	SMF_TRACE_SCF_NOTIFY_INTEREST = 71,
+	SMF_TRACE_SCF_NOTIFY_RECEIVED = 72,
+	/* a command's life (smf_trace_open_command()) */
+	SMF_TRACE_PROC_START = 100,
+	SMF_TRACE_PROC_EXIT = 101,
 	/* free for tests and benchmarks */
 	SMF_TRACE_TEST = 1000,
 } smf_trace_event_t;
 
 /* "import.begin", "startd.state_change", ...; NULL for an unknown id. */
 const char *smf_trace_event_name(uint16_t event);
+
+/*
+ * scf.read's arg0: the generation read (0: absent) in the low 56 bits, how the pg was read in
+ * the top byte (docs/trace-format.md).
+ */
+#define SMF_TRACE_READ_GENERATION(arg0) ((arg0) & ((UINT64_C(1) << 56) - 1))
+#define SMF_TRACE_READ_HOW(arg0) ((unsigned)((arg0) >> 56))
+#define SMF_TRACE_READ_ARG0(generation, how)                                                       \
+	(((generation) & ((UINT64_C(1) << 56) - 1)) | (uint64_t)(how) << 56)
+#define SMF_TRACE_READ_COMPOSED 0x1u
+#define SMF_TRACE_READ_SNAPSHOT 0x2u
+#define SMF_TRACE_READ_ERROR 0x4u /* failed for another reason than "not found": no generation */
+
+/* scf.notify_interest's arg1: what was registered (the string names it). */
+#define SMF_TRACE_INTEREST_NAME 0u      /* a pg name */
+#define SMF_TRACE_INTEREST_TYPE 1u      /* a pg type */
+#define SMF_TRACE_INTEREST_INSTANCES 2u /* instance creations (InstanceAdded) */
 
 /*
  * Opens (creates) $root/var/svc/trace/<prog>.<pid>.trace and turns tracing on for the whole
@@ -69,6 +96,15 @@ int smf_trace_open_sized(const char *root, const char *prog, uint64_t size);
  * 1 when tracing is on, 0 when it stays off, -errno.
  */
 int smf_trace_open_env(const char *root, const char *prog);
+
+/*
+ * smf_trace_open_env() for a command (a CLI program, a libscf client): when tracing is on it
+ * also records proc.start (the command line, the parent, session and process group that tell
+ * a script's commands apart) and, through on_exit(), proc.exit with the exit status, after
+ * which it closes the file.  So the caller must not close the file itself, and a command that
+ * is killed has no proc.exit.  Returns as smf_trace_open_env().
+ */
+int smf_trace_open_command(const char *root, const char *prog);
 
 /*
  * Turns tracing off and unmaps the file.  Only when no other thread may be inside smf_trace()
@@ -90,34 +126,56 @@ uint32_t smf_trace_intern(const char *s);
 /* A stable 64-bit hash (FNV-1a) of a full FMRI, the same in every process; never 0. */
 uint64_t smf_trace_flow(const char *fmri);
 
+/*
+ * The flow of an event about entity (a canonical FMRI): smf_trace_flow() of it when it names
+ * an instance (a ':' after "svc:/"), 0 for a service, NULL or anything else.
+ */
+uint64_t smf_trace_instance_flow(const char *entity);
+
 /* Do not use directly: the on/off flag and the out-of-line writer behind smf_trace(). */
 extern int smf_trace_enabled_;
-void smf_trace_emit_(uint16_t event, uint64_t flow, uint32_t str);
+void smf_trace_emit_(uint16_t event, uint64_t flow, uint32_t str, uint64_t arg0, uint64_t arg1);
 
 static inline int smf_trace_enabled(void)
 {
 	return __atomic_load_n(&smf_trace_enabled_, __ATOMIC_RELAXED);
 }
 
-/* Records one event; lock free, no syscall; a single well-predicted branch when off. */
-static inline void smf_trace(uint16_t event, uint64_t flow, uint32_t str)
+/*
+ * Records one event with its two 64-bit arguments (0 when the event has none; what each
+ * event's are: docs/trace-format.md); lock free, no syscall; one well-predicted branch when off.
+ */
+static inline void smf_trace_args(
+        uint16_t event, uint64_t flow, uint32_t str, uint64_t arg0, uint64_t arg1)
 {
 	if (__builtin_expect(smf_trace_enabled(), 0))
-		smf_trace_emit_(event, flow, str);
+		smf_trace_emit_(event, flow, str, arg0, arg1);
 }
 
-/* smf_trace() with a string interned on the way (see smf_trace_intern()); s may be NULL. */
-static inline void smf_trace_str(uint16_t event, uint64_t flow, const char *s)
+static inline void smf_trace(uint16_t event, uint64_t flow, uint32_t str)
+{
+	smf_trace_args(event, flow, str, 0, 0);
+}
+
+/* smf_trace_args() with a string interned on the way (see smf_trace_intern()); s may be NULL. */
+static inline void smf_trace_str_args(
+        uint16_t event, uint64_t flow, const char *s, uint64_t arg0, uint64_t arg1)
 {
 	if (__builtin_expect(smf_trace_enabled(), 0))
-		smf_trace_emit_(event, flow, smf_trace_intern(s));
+		smf_trace_emit_(event, flow, smf_trace_intern(s), arg0, arg1);
+}
+
+static inline void smf_trace_str(uint16_t event, uint64_t flow, const char *s)
+{
+	smf_trace_str_args(event, flow, s, 0, 0);
 }
 
 /* The reader. */
 
 typedef struct smf_trace_file_info {
 	char prog[32];
-	uint32_t pid; /* of the process that created the file */
+	uint32_t pid;             /* of the process that created the file */
+	uint32_t ppid, sid, pgid; /* its parent, session and process group then */
 	uint32_t page_size;
 	uint32_t npages; /* event pages in the file */
 	uint32_t pages_used;
@@ -134,6 +192,7 @@ typedef struct smf_trace_record {
 	uint32_t tid;
 	uint32_t str_id;
 	const char *str; /* the interned string, NULL if none or unreadable */
+	uint64_t arg0, arg1;
 	uint16_t event;
 	uint32_t page;     /* index of the page it came from */
 	uint32_t page_seq; /* n-th page claimed by this thread, from 0 */
@@ -145,7 +204,8 @@ typedef int (*smf_trace_read_cb)(const smf_trace_record_t *rec, void *userdata);
 /*
  * Walks the file at path page by page and calls cb for every whole event: each thread's
  * events come in the order it wrote them (threads interleave page by page).  Works on the file
- * of a live process or of one killed at any instant.  0 or -errno (-EBADMSG: not a trace).
+ * of a live process or of one killed at any instant.  0 or -errno (-EBADMSG: not a trace;
+ * -EPROTONOSUPPORT: a trace of another format version, e.g. 1, which had no event arguments).
  */
 int smf_trace_read(
         const char *path, smf_trace_read_cb cb, void *userdata, smf_trace_file_info_t *ret_info);

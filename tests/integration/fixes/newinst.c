@@ -3,8 +3,10 @@
  *
  *   newinst notify               scf_notify_add_instances(): one SCF_NOTIFY_INSTANCE_ADDED per
  *                                instance created (scf_instance_add() or a batch), in commit
- *                                order with the pg notifications, to that handle only, and none
- *                                after scf_notify_reset(); exit 0 when all holds
+ *                                order with the pg notifications, each with the commit id of
+ *                                the write that created it (a batch's pgs share it), to that
+ *                                handle only, and none after scf_notify_reset(); exit 0 when
+ *                                all holds
  *   newinst wait FMRI EXPECT [TIMEOUT_S]
  *                                creates the instance FMRI (its service must exist), then
  *                                scf_instance_wait_restarter(); exits 0 when the outcome is
@@ -56,6 +58,7 @@ static int do_notify(void)
 	scf_batch_t *b = NULL;
 	scf_notification_t n;
 	const char *one[] = {"1"};
+	uint64_t id_a, id_b;
 
 	CHECK(scf_notify_add_instances(w) == 0, "NotifyAddInstances: %s", scf_handle_errmsg(w));
 	CHECK(scf_notify_add_pgname(w, "cfg") == 0, "NotifyAddPgName: %s", scf_handle_errmsg(w));
@@ -75,19 +78,28 @@ static int do_notify(void)
 	                !n.pg,
 	        "first: expected InstanceAdded svc:/t/n:a, got kind %d %s", n.kind,
 	        n.entity ? n.entity : "-");
+	/* Each carries the commit id of the write that created the instance (protocol.h). */
+	id_a = n.commit_id;
+	CHECK(id_a > 0, "InstanceAdded svc:/t/n:a without a commit id");
 	scf_notification_clear(&n);
 	n = next(w, 5000000);
 	CHECK(n.kind == SCF_NOTIFY_INSTANCE_ADDED && n.entity && !strcmp(n.entity, "svc:/t/n:b"),
 	        "second: expected InstanceAdded svc:/t/n:b, got kind %d %s", n.kind,
 	        n.entity ? n.entity : "-");
+	id_b = n.commit_id;
+	CHECK(id_b > id_a, "InstanceAdded svc:/t/n:b: commit id %llu, not after svc:/t/n:a's %llu",
+	        (unsigned long long)id_b, (unsigned long long)id_a);
 	scf_notification_clear(&n);
 	n = next(w, 5000000);
 	CHECK(n.kind == SCF_NOTIFY_PG_UPDATED && n.pg && !strcmp(n.pg, "cfg"),
 	        "third: expected PgChanged cfg after the instance, got kind %d", n.kind);
+	CHECK(n.commit_id == id_b, "PgChanged cfg: commit id %llu, not its batch's %llu",
+	        (unsigned long long)n.commit_id, (unsigned long long)id_b);
 	scf_notification_clear(&n);
 	/* A handle that did not ask hears of the pg only. */
 	n = next(o, 5000000);
-	CHECK(n.kind == SCF_NOTIFY_PG_UPDATED, "other handle: expected the pg, got kind %d", n.kind);
+	CHECK(n.kind == SCF_NOTIFY_PG_UPDATED, "other handle: expected the pg, got kind %d",
+	        n.kind);
 	scf_notification_clear(&n);
 	n = next(o, 200000);
 	CHECK(n.kind == 0, "other handle: unexpected notification kind %d", n.kind);

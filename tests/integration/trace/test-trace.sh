@@ -18,7 +18,14 @@
 #                 write held 500 ms and no svcadm at all: exactly one latent race, of that
 #                 instance, its window most of the hold, exit 1
 #   check-clean   the same import with the wait on, then "svcadm enable -s": nothing found
-#                 (no false positive), exit 0
+#                 (no false positive), exit 0; the import's read of the absent restarter pg was
+#                 a wait, and startd's writes were linked to the commits that caused them
+#   check-add     svccfg add of a service (with methods) and of its instance with
+#                 SVCCFG_ADD_NOWAIT=1, then "svcadm enable -s" with the restarter pg write held
+#                 500 ms: svcadm fails (misconfigured, exit 3) and the generic oracle names that
+#                 read, startd's first-sight creation of the pg and svccfg's AddInstance that
+#                 caused it (carried by InstanceAdded): a manifested race; then the same with the
+#                 add-wait on: svcadm succeeds and nothing is found, the add's read a wait
 # usage: test-trace.sh CASE PATH-OF-svc.startd PATH-OF-svcadm PATH-OF-tracedump [PATH-OF-svctrace]
 source "$(dirname "$0")/../startd/lib-startd.sh"
 
@@ -27,7 +34,8 @@ SVC_STARTD=${2:-${SVC_STARTD:-}}
 SVCADM=${3:?svcadm}
 TRACEDUMP=${4:?tracedump}
 SVCTRACE=${5:-}
-unset SMF_TRACE SMF_TRACE_SIZE SMF_DELAY SMF_DELAY_SEED SVCCFG_IMPORT_NOWAIT SVCCFG_IMPORT_TIMEOUT
+unset SMF_TRACE SMF_TRACE_SIZE SMF_DELAY SMF_DELAY_SEED SVCCFG_IMPORT_NOWAIT SVCCFG_IMPORT_TIMEOUT \
+	SVCCFG_ADD_NOWAIT SVCADM_WAIT_RESTARTER SVC_CONFIGD_EAGER
 
 source "$(dirname "$0")/../../manifests.sh"
 
@@ -228,7 +236,8 @@ case_check_latent() {
 	f=$(mf latent)
 	SVCCFG_IMPORT_NOWAIT=1 ok "$SVCCFG" import "$f"
 	# No svcadm: the race stays latent.  The held write still comes (the instance settles).
-	wait_state "$I" disabled
+	# The poll is not traced: each svcprop that found no pg would be a read that missed it.
+	SMF_TRACE= wait_state "$I" disabled
 	stop_all
 	run "$SVCTRACE" check "$ROOT/var/svc/trace"
 	assert_eq 1 "$RC" "svctrace check's exit status with a latent race"
@@ -257,6 +266,80 @@ case_check_clean() {
 	assert_eq 0 "$RC" "svctrace check's exit status with the wait on:
 $OUT"
 	grep -q "0 latent, 0 manifested" <<<"$OUT" || fail "check's summary: $OUT"
+	# Nothing found because the reads were waits, not because nothing was read or linked.
+	run "$SVCTRACE" check --json "$ROOT/var/svc/trace"
+	# (The import's read of the absent pg is a wait for certain: the first write is held 200 ms.
+	# svcadm's read is one only when it came before startd's first write for the enable.)
+	[ "$(jq '.summary.waits >= 1 and .summary.reads >= 4' <<<"$OUT")" = true ] ||
+		fail "the import's read judged a wait: $(jq -c .summary <<<"$OUT")"
+	[ "$(jq '.summary.caused_commits >= 3' <<<"$OUT")" = true ] ||
+		fail "startd's writes (insert, disabled, offline, online) linked to their causes: $(jq -c .summary <<<"$OUT")"
+}
+
+# add_service_instance SVC: svccfg add of SVC with methods that succeed, then of SVC:default
+# (the add-wait as the environment says).
+add_service_instance() {
+	local svc=$1 m
+	ok "$SVCCFG" add "$svc"
+	for m in start stop; do
+		ok "$SVCCFG" -s "$svc" addpg "$m" method
+		ok "$SVCCFG" -s "$svc" setprop "$m/exec" = astring: ":true"
+		ok "$SVCCFG" -s "$svc" setprop "$m/timeout_seconds" = count: 60
+	done
+	ok "$SVCCFG" -s "$svc" addpg startd framework
+	ok "$SVCCFG" -s "$svc" setprop startd/duration = astring: transient
+	ok "$SVCCFG" -s "$svc" add default
+}
+
+case_check_add() {
+	local I=svc:/site/x:default J=svc:/site/y:default
+	[ -x "$SVCTRACE" ] || fail "no svctrace"
+	export SMF_TRACE=1
+	SMF_DELAY=startd.restarter.before_pg_write=500ms startd_start
+
+	# 1. The add-wait off: svccfg add returns before startd's first sight writes the pg.
+	SVCCFG_ADD_NOWAIT=1 add_service_instance site/x
+	run "$SVCADM" enable -s "$I"
+	assert_eq 3 "$RC" "svcadm enable -s right after svccfg add (the race, manifested)"
+	grep -q 'misconfigured (lacks "restarter" property group)' <<<"$ERR" ||
+		fail "svcadm's message: $ERR"
+	# The held write still comes; wait for it (untraced poll) before stopping.
+	SMF_TRACE= wait_until '[ -n "$(rprop "$I" state)" ]' "no restarter pg for $I"
+	stop_all
+	run "$SVCTRACE" check --json "$ROOT/var/svc/trace"
+	assert_eq 1 "$RC" "svctrace check's exit status with the race"
+	local f
+	f=$(jq -c --arg o "$I/:properties/restarter" \
+		'[.findings[] | select(.object == $o and .rule == "read")] | first' <<<"$OUT")
+	[ "$f" != null ] || fail "no read race on $I's restarter pg: $OUT"
+	[ "$(jq '.kind == "manifested" and .reader_prog == "svcadm" and .reader_exit == 3' <<<"$f")" = true ] ||
+		fail "svcadm's failed read, manifested: $f"
+	[ "$(jq '.writer_prog == "svc.startd" and .write_created and .read_generation == null' <<<"$f")" = true ] ||
+		fail "startd's creation of the pg svcadm found absent: $f"
+	# startd's first sight wrote the pg because of InstanceAdded, which names svccfg's commit.
+	[ "$(jq '.cause_prog == "svccfg" and .cause_request == "AddInstance" and .cause_commit > 0' <<<"$f")" = true ] ||
+		fail "the commit that caused startd's write (svccfg's AddInstance): $f"
+	[ "$(jq '.window_us > 250000' <<<"$f")" = true ] ||
+		fail "window $(jq .window_us <<<"$f") us, not most of the 500 ms hold"
+
+	# 2. The same with the add-wait on (the default): svccfg add returns once the pg exists,
+	# so nothing is found, and not for want of reads or links.  A fresh trace: the daemons
+	# start again (the repository stays).
+	mv "$ROOT/var/svc/trace" "$ROOT/trace-nowait"
+	configd_start
+	SMF_DELAY=startd.restarter.before_pg_write=500ms startd_start
+	add_service_instance site/y
+	ok "$SVCADM" enable -s "$J"
+	stop_all
+	run "$SVCTRACE" check --json "$ROOT/var/svc/trace"
+	assert_eq 0 "$RC" "svctrace check's exit status with the add-wait on: $OUT"
+	assert_eq 0 "$(jq '.summary.latent + .summary.manifested' <<<"$OUT")" "races with the wait"
+	# svccfg add's read of the absent restarter pg was a wait; the first sight's write was
+	# linked to the AddInstance (and startd's later writes to svcadm's commit).
+	[ "$(jq '.summary.waits >= 1 and .summary.caused_commits >= 2' <<<"$OUT")" = true ] ||
+		fail "the add's read judged a wait, startd's writes linked: $(jq -c .summary <<<"$OUT")"
+	run "$SVCTRACE" dump "$ROOT/var/svc/trace"
+	grep -q 'add.wait_done - ok' <<<"$OUT" || fail "svccfg add did not wait: $(grep add.wait <<<"$OUT")"
 }
 
 case_off() {
@@ -372,6 +455,7 @@ method) case_method ;;
 notify-delay) case_notify_delay ;;
 check-latent) case_check_latent ;;
 check-clean) case_check_clean ;;
+check-add) case_check_add ;;
 *) fail "unknown case $CASE" ;;
 esac
 log "ok"

@@ -27,7 +27,7 @@
 
 #define THREADS 8
 #define PER_THREAD 100000
-#define EVENTS_PER_PAGE ((64 * 1024 - 64) / 32)
+#define EVENTS_PER_PAGE ((64 * 1024 - 64) / 40)
 
 static int setup_root(void **state)
 {
@@ -607,6 +607,120 @@ static void test_clock(void **state)
 	clock_run(*state, "0");
 }
 
+/* Both arguments come back whole, and the header says who the process was. */
+static void test_args(void **state)
+{
+	const char *root = *state;
+	_cleanup_free_ char *path = trace_file_of(root, getpid());
+	smf_trace_file_info_t info;
+	collected_t c = {};
+
+	assert_int_equal(smf_trace_open(root, "test-trace"), 0);
+	smf_trace_args(SMF_TRACE_CONFIGD_COMMIT, 5, 0, UINT64_MAX, 0x0123456789abcdefull);
+	smf_trace_str_args(SMF_TRACE_SCF_READ, 6, "svc:/a:b/:properties/restarter",
+	        SMF_TRACE_READ_ARG0(42, SMF_TRACE_READ_COMPOSED), 77);
+	smf_trace(SMF_TRACE_TEST, 7, 0);
+	assert_int_equal(smf_trace_read(path, collect, &c, &info), 0);
+	assert_int_equal(c.n, 3);
+	assert_true(c.rec[0].arg0 == UINT64_MAX && c.rec[0].arg1 == 0x0123456789abcdefull);
+	assert_int_equal(SMF_TRACE_READ_GENERATION(c.rec[1].arg0), 42);
+	assert_int_equal(SMF_TRACE_READ_HOW(c.rec[1].arg0), SMF_TRACE_READ_COMPOSED);
+	assert_int_equal(c.rec[1].arg1, 77);
+	assert_string_equal(c.str[1], "svc:/a:b/:properties/restarter");
+	assert_true(c.rec[2].arg0 == 0 && c.rec[2].arg1 == 0);
+	assert_int_equal(c.rec[2].pid, getpid());
+	assert_int_equal(info.ppid, getppid());
+	assert_int_equal(info.sid, getsid(0));
+	assert_int_equal(info.pgid, getpgrp());
+	assert_int_equal(smf_trace_instance_flow("svc:/a:b"), smf_trace_flow("svc:/a:b"));
+	assert_int_equal(smf_trace_instance_flow("svc:/a"), 0);
+	assert_int_equal(smf_trace_instance_flow(NULL), 0);
+}
+
+typedef struct command_events {
+	int starts, exits;
+	uint64_t status;
+	char line[64];
+} command_events_t;
+
+static int collect_command(const smf_trace_record_t *rec, void *userdata)
+{
+	command_events_t *e = userdata;
+
+	if (rec->event == SMF_TRACE_PROC_START) {
+		e->starts++;
+		snprintf(e->line, sizeof(e->line), "%s", rec->str ? rec->str : "");
+	} else if (rec->event == SMF_TRACE_PROC_EXIT) {
+		e->exits++;
+		e->status = rec->arg0;
+	}
+	return 0;
+}
+
+/* A command records its start and, at exit(), its exit status; a killed one has no exit. */
+static void test_command(void **state)
+{
+	const char *root = *state;
+
+	for (int kill_it = 0; kill_it < 2; kill_it++) {
+		_cleanup_free_ char *path = NULL;
+		command_events_t e = {};
+		int status, ready[2];
+		char ch;
+		pid_t pid;
+
+		assert_int_equal(pipe(ready), 0);
+		pid = fork();
+		assert_true(pid >= 0);
+		if (pid == 0) {
+			close(ready[0]);
+			setenv("SMF_TRACE", "1", 1);
+			if (smf_trace_open_command(root, "test-trace") != 1)
+				_exit(99);
+			if (write(ready[1], "k", 1) != 1)
+				_exit(98);
+			if (kill_it)
+				pause();
+			exit(7);
+		}
+		close(ready[1]);
+		assert_int_equal(read(ready[0], &ch, 1), 1);
+		close(ready[0]);
+		if (kill_it)
+			assert_int_equal(kill(pid, SIGKILL), 0);
+		assert_int_equal(waitpid(pid, &status, 0), pid);
+		assert_true(kill_it ? WIFSIGNALED(status)
+		                    : WIFEXITED(status) && WEXITSTATUS(status) == 7);
+		path = trace_file_of(root, pid);
+		assert_int_equal(smf_trace_read(path, collect_command, &e, NULL), 0);
+		assert_int_equal(e.starts, 1);
+		/* The command line, from /proc/self/cmdline: this test program's. */
+		assert_non_null(strstr(e.line, "test-trace"));
+		assert_int_equal(e.exits, kill_it ? 0 : 1);
+		if (!kill_it)
+			assert_int_equal(e.status, 7);
+	}
+}
+
+/* A trace of another format version (1: no arguments) is refused as such, not misread. */
+static void test_old_version(void **state)
+{
+	const char *root = *state;
+	_cleanup_free_ char *path = trace_file_of(root, getpid());
+	uint32_t v = 1;
+	FILE *f;
+
+	assert_int_equal(smf_trace_open(root, "test-trace"), 0);
+	smf_trace(SMF_TRACE_TEST, 1, 0);
+	smf_trace_close();
+	f = fopen(path, "r+");
+	assert_non_null(f);
+	assert_int_equal(fseek(f, 8, SEEK_SET), 0); /* the version word */
+	assert_int_equal(fwrite(&v, sizeof(v), 1, f), 1);
+	fclose(f);
+	assert_int_equal(smf_trace_read(path, count, NULL, NULL), -EPROTONOSUPPORT);
+}
+
 /* Not a trace: refused, not walked. */
 static void test_not_a_trace(void **state)
 {
@@ -639,6 +753,9 @@ int main(void)
 	        cmocka_unit_test_setup_teardown(test_clock, setup_root, teardown_root),
 	        cmocka_unit_test_setup_teardown(test_drops, setup_root, teardown_root),
 	        cmocka_unit_test_setup_teardown(test_not_a_trace, setup_root, teardown_root),
+	        cmocka_unit_test_setup_teardown(test_args, setup_root, teardown_root),
+	        cmocka_unit_test_setup_teardown(test_command, setup_root, teardown_root),
+	        cmocka_unit_test_setup_teardown(test_old_version, setup_root, teardown_root),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
