@@ -125,7 +125,11 @@ add-race)
 	# Stopped at the first race: the one run still going then (J = 2) finishes, no more start.
 	[ "$(q "$work/run.json" .summary.runs)" -le $((first + 1)) ] ||
 		fail "did not stop at the first race (run $first)"
-	grep -q 'svc:/site/app:default is misconfigured' "$OUT" || fail "svcadm's message missing"
+	# Since startd takes up an added instance on configd's InstanceAdded, the window is short:
+	# the race may stay latent (svcadm came after the pg); manifested, svcadm says so.
+	if [ "$(q "$work/run.json" .summary.manifested)" -gt 0 ]; then
+		grep -q 'svc:/site/app:default is misconfigured' "$OUT" || fail "svcadm's message missing"
+	fi
 	;;
 import-clean)
 	expect_clean 1000 import-enable.sh
@@ -173,18 +177,13 @@ shrink)
 	grep -q "^race in 3 of 3 replays ([1-3] manifested, [0-2] latent)$" "$OUT" ||
 		fail "the printed schedule '$delay' does not replay the race"
 
-	# A seed found by run, of the svccfg add race (svcadm reads the restarter pg right after
-	# its own write of general, the first news startd gets of the instance: a race that needs
-	# little or no delay): no more points than the seed's, held 12 times in a row.
-	svcrace run --runs 20 --jobs 2 --seed 2000 --fix none --stop-at-first \
-		--json "$work/run.json" "$EXAMPLES/add-enable.sh"
-	expect_rc 1
-	SEED=$(q "$work/run.json" '[.runs[] | select(.verdict == "manifested race")][0].seed // empty')
-	[ -n "$SEED" ] || fail "no manifested add race"
-	SCHEDULE=$(q "$work/run.json" "[.runs[] | select(.seed == $SEED)][0].schedule")
+	# A seed found by run (the manifested import race whose schedule delays most: the one a
+	# replay gives again even in a sanitizer build): no more points than the seed's, held 12
+	# times in a row.
+	find_manifested
 	RC=0
 	(cd "$work" && "$SVCRACE" shrink --seed "$SEED" --jobs 2 --fix none --confirm 3 \
-		-o "$work/report.html" "$EXAMPLES/add-enable.sh") >"$OUT" 2>&1 || RC=$?
+		-o "$work/report.html" "$EXAMPLES/import-enable.sh") >"$OUT" 2>&1 || RC=$?
 	expect_rc 0
 	grep -q "^SMF_DELAY='" "$OUT" || fail "no SMF_DELAY line"
 	delay=$(sed -n "s/^SMF_DELAY='\(.*\)'$/\1/p" "$OUT")
@@ -193,7 +192,7 @@ shrink)
 	grep -q "^minimal schedule: $n delay points\?, 12 of 12 replays gave: manifested race" "$OUT" ||
 		fail "no confirmed minimal schedule"
 	grep -q '<html' "$work/report.html" || fail "no HTML report"
-	grep -q 'site/app' "$work/report.html" || fail "the report is not about the run's instance"
+	grep -q 'site/web' "$work/report.html" || fail "the report is not about the run's instance"
 	;;
 failure)
 	# Real SMF work, with the fix on (no race), then a failure of the script's own.
