@@ -99,7 +99,7 @@ static int write_state(instance_t *i, restarter_instance_state_t state,
 	i->aux = aux;
 	if (!first)
 		smf_point(SMF_POINT_STARTD_RESTARTER_BEFORE_STATE_WRITE);
-	r = rpg_write(i, &u);
+	r = INSTANCE_RETRY(i, rpg_write(i, &u));
 	if (next == RESTARTER_STATE_NONE)
 		report(i);
 	return r;
@@ -197,11 +197,12 @@ static void take_running_snapshot(instance_t *i)
 {
 	_cleanup_strv_free_ char **snaps = NULL;
 
-	if (scf_snapshot_list(i->h, i->fmri, &snaps) < 0)
+	if (INSTANCE_RETRY(i, scf_snapshot_list(i->h, i->fmri, &snaps)) < 0)
 		return;
 	if (strv_contains(snaps, SCF_SNAPSHOT_RUNNING))
 		return;
-	if (scf_snapshot_take(i->h, i->fmri, SCF_SNAPSHOT_RUNNING) < 0)
+	/* Repeating a take that configd applied before the connection broke retakes the same. */
+	if (INSTANCE_RETRY(i, scf_snapshot_take(i->h, i->fmri, SCF_SNAPSHOT_RUNNING)) < 0)
 		log_warning("%s: cannot take the running snapshot: %s", i->fmri,
 		        scf_handle_errmsg(i->h));
 }
@@ -211,7 +212,7 @@ static void handle_insert(instance_t *i)
 	_cleanup_(scf_pg_freep) scf_pg_t *pg = NULL;
 	int r;
 
-	r = scf_pg_get(i->h, i->fmri, SCF_PG_RESTARTER, NULL, 0, &pg);
+	r = INSTANCE_RETRY(i, scf_pg_get(i->h, i->fmri, SCF_PG_RESTARTER, NULL, 0, &pg));
 	if (r >= 0) {
 		/*
 		 * A pg startd did not write in this run: a predecessor's (recovered), or the
@@ -292,6 +293,13 @@ static void handle_start(instance_t *i)
 		(void)commit(i, RESTARTER_STATE_OFFLINE, RESTARTER_STATE_ONLINE,
 		        RESTARTER_AUX_DEPENDENCIES_SATISFIED);
 		r = method_run(i, "start", model == SMODEL_WAIT, &res, &code);
+		if (r < 0 && instance_connection_lost(r)) {
+			/* configd did not come back: startd stops; the method is not at fault. */
+			log_warning("%s: not started: the repository is unavailable", i->fmri);
+			(void)commit(i, RESTARTER_STATE_OFFLINE, RESTARTER_STATE_NONE,
+			        RESTARTER_AUX_NONE);
+			return;
+		}
 		if (r < 0) {
 			log_error("%s: no usable start method", i->fmri);
 			to_maintenance(i, RESTARTER_AUX_METHOD_FAILED);
@@ -464,7 +472,7 @@ void instance_handle(instance_t *i, const event_t *e)
 		(void)commit_full(i, i->state, i->next_state, i->aux, true);
 		break;
 	case RE_SHUTDOWN:
-		if (i->inserted && restarter_state_is_up(i->state))
+		if (i->h && i->inserted && restarter_state_is_up(i->state))
 			stop_instance(i, RESTARTER_STATE_OFFLINE, RESTARTER_AUX_NONE);
 		else
 			kill_contract(i, SIGTERM);

@@ -130,6 +130,7 @@ static void startd_init(startd_t *m)
 static void startd_done(startd_t *m)
 {
 	scf_handle_destroy(m->main_h);
+	closep(&m->repo_stop_fd);
 	event_queue_done(&m->graph_q);
 	event_queue_done(&m->restarter_q);
 	sem_destroy(&m->scanned);
