@@ -11,12 +11,14 @@
  */
 #include <errno.h>
 #include <signal.h>
+#include <unistd.h>
 
 #include "instance.h"
 #include "log.h"
 #include "macro.h"
 #include "proc.h"
 #include "startd.h"
+#include "survivors.h"
 #include "timeutil.h"
 
 static bool emi_enabled(scf_handle_t *h)
@@ -59,6 +61,11 @@ int emi_run(startd_t *m)
 		instance_free(i);
 		return -EIO;
 	}
+	/* A predecessor's import still running would race with this one (survivors.c). */
+	_cleanup_(survivors_freep) survivors_t *sv = survivors_take(SCF_INSTANCE_EMI);
+	for (size_t k = 0; sv && k < sv->n; k++)
+		if (sv->groups[k].in_cgroup || sv->groups[k].uid == geteuid())
+			survivors_stop(SCF_INSTANCE_EMI, &sv->groups[k]);
 	log_info("%s: running early manifest import", SCF_INSTANCE_EMI);
 	u.state = RESTARTER_STATE_OFFLINE;
 	u.next_state = RESTARTER_STATE_ONLINE;

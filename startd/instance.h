@@ -133,6 +133,8 @@ typedef enum method_result {
 int method_run(instance_t *i, const char *name, bool wait_model, method_result_t *res, int *code);
 /* The instance's service model from startd/duration. */
 smodel_t method_model(instance_t *i);
+/* The uid the named method runs as (its method_context's user, else startd's), or < 0. */
+int method_uid(instance_t *i, const char *name, uid_t *uid);
 /* $ROOT/var/svc/log/<service with / as ->:<instance>.log, malloc'd. */
 int method_logfile_path(const char *root, const char *fmri, char **ret);
 

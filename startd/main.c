@@ -75,6 +75,7 @@
 #include "paths.h"
 #include "proc.h"
 #include "startd.h"
+#include "survivors.h"
 #include "trace.h"
 
 static daemon_args_t args;
@@ -167,6 +168,8 @@ static int run(startd_t *m, const sigset_t *mask)
 		(void)cgroup_init(m->root); /* off where not writable */
 	if (r >= 0 && (r = proc_start(m)) >= 0)
 		proc = true;
+	if (r >= 0)
+		survivors_scan(m); /* before anything is spawned: all it finds is a predecessor's */
 	if (r >= 0 && (r = restarter_start(m)) >= 0)
 		restarter = true;
 	if (r >= 0)
@@ -191,6 +194,7 @@ static int run(startd_t *m, const sigset_t *mask)
 		restarter_stop(m);
 	if (proc)
 		proc_stop(m);
+	survivors_done();
 	cgroup_done();
 	if (r < 0)
 		return r;

@@ -34,8 +34,6 @@
 #include "strv.h"
 #include "timeutil.h"
 
-#define STOP_GRACE_USEC (5 * USEC_PER_SEC)
-
 extern char **environ;
 
 /*
@@ -66,6 +64,21 @@ smodel_t method_model(instance_t *i)
 	if (streq(s, "wait") || streq(s, "child"))
 		return SMODEL_WAIT;
 	return SMODEL_CONTRACT;
+}
+
+int method_uid(instance_t *i, const char *name, uid_t *uid)
+{
+	_cleanup_(scf_pg_freep) scf_pg_t *pg = NULL;
+	_cleanup_(method_context_done) method_context_t ctx = {};
+	_cleanup_free_ char *why = NULL;
+	int r = read_pg(i, name, &pg);
+
+	if (r >= 0)
+		r = INSTANCE_RETRY(i, method_context_load(i->h, i->fmri, pg, &ctx, &why));
+	if (r < 0)
+		return r;
+	*uid = ctx.set_ids ? ctx.uid : geteuid();
+	return 0;
 }
 
 int method_logfile_path(const char *root, const char *fmri, char **ret)

@@ -12,7 +12,9 @@
 #                    its previous run's processes before it starts anything, adopts the
 #                    running ones (same pids), stops those it must (a start method still
 #                    running, an instance disabled meanwhile), and runs exactly one copy of
-#                    each service.  cgroup v2 leaves where writable (else as lost-state-pgroup)
+#                    each service; a group another user forged with a method's environment is
+#                    neither adopted nor stopped (as root).  cgroup v2 leaves where writable
+#                    (else the same as lost-state-pgroup)
 #   lost-state-pgroup  the same with cgroups off (SVC_STARTD_CGROUPS=0): the processes are
 #                    found by the SMF_ROOT and SMF_FMRI startd put in every method's environment
 # usage: test-survive.sh CASE [svc.startd [svcadm [svcs]]] (else $SVC_STARTD, $SVCADM, $SVCS)
@@ -134,12 +136,12 @@ case_lost_state() {
 	local WT=svc:/test/wt:default MS=svc:/test/ms:default DIS=svc:/test/dis:default
 	local TR=svc:/test/tr:default ct_pid wt_pid ms_pids dis_pid
 	startd_start
-	if [ "$CASE" = lost-state ]; then
-		if grep -q "cgroup v2 leaves under " "$STARTD_LOG"; then
-			log "cgroup v2 leaves on"
-		else
-			log "no writable cgroup v2 hierarchy: process groups only"
-		fi
+	if [ "$CASE" = lost-state-pgroup ]; then
+		assert_match "cgroup v2 leaves off" "$(cat "$STARTD_LOG")" "startd log"
+	elif grep -q "cgroup v2 leaves under " "$STARTD_LOG"; then
+		log "cgroup v2 leaves on"
+	else
+		log "no writable cgroup v2 hierarchy: process groups only"
 	fi
 	{
 		instance_lines ct "$SLEEPER" contract
@@ -167,6 +169,20 @@ case_lost_state() {
 	log "startd killed; the volatile directory starts afresh under a stopped configd"
 	startd_kill9
 	set_enabled $DIS false
+	# Created while startd is down: it never ran.  Another user forges its environment in a
+	# process group of its own; startd must neither adopt nor stop that group.
+	local FG=svc:/test/fg:default forged=""
+	instance_lines fg "/bin/sh -c 'sleep 5$SLEEP_N & echo started'" contract >"$ROOT/fg.svccfg"
+	ok "$SVCCFG" -f "$ROOT/fg.svccfg"
+	if [ "$(id -u)" = 0 ] && setpriv --reuid=65534 --regid=65534 --clear-groups true 2>/dev/null; then
+		set -m # a job's own process group, in this session (not setsid())
+		setpriv --reuid=65534 --regid=65534 --clear-groups env SMF_ROOT="$ROOT" SMF_FMRI=$FG \
+			SMF_METHOD=start SMF_RESTARTER=svc:/system/svc/restarter:default sleep "6$SLEEP_N" &
+		forged=$!
+		set +m
+	else
+		log "not root (or no setpriv): no forged environment of another user"
+	fi
 	configd_stop
 	rm -rf "$ROOT/etc/svc/volatile"
 	configd_start
@@ -196,6 +212,15 @@ case_lost_state() {
 	done
 	ok "$SVCS" -H -o state $CT $WT
 	assert_eq "online online" "$(echo $OUT)" "svcs"
+	wait_state $FG online
+	wait_until '[ "$(count_args "sleep 5$SLEEP_N")" -eq 1 ]' "$FG did not start its own process"
+	if [ -n "$forged" ]; then
+		log "a group forged by another user is neither adopted nor stopped"
+		[ "$(rprop $FG contract)" != "$forged" ] || fail "$FG adopted the forged group $forged"
+		sandbox_alive "$forged" || fail "the forged process $forged was stopped"
+		kill "$forged"
+		wait "$forged" 2>/dev/null || true
+	fi
 
 	log "the adopted contract is watched: its end restarts the service"
 	local g
@@ -206,6 +231,7 @@ case_lost_state() {
 	assert_eq 0 "$(count_sleepers)" "service processes after SIGTERM"
 	assert_eq 0 "$(count_args "sleep 1$SLEEP_N")" "$WT's processes after SIGTERM"
 	assert_eq 0 "$(count_args "sleep 3$SLEEP_N")" "$MS's processes after SIGTERM"
+	assert_eq 0 "$(count_args "sleep 5$SLEEP_N")" "$FG's processes after SIGTERM"
 }
 
 case "$CASE" in
