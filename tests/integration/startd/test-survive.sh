@@ -46,23 +46,8 @@ settled() {
 case_outage_restart() {
 	local GATE=$ROOT/go g pid s
 	startd_start
-	# The stop method holds until the gate opens (a poll bounded at 20 s, never a wait on time).
-	cat >"$ROOT/ct.svccfg" <<EOT
-add test/ct
-select svc:/test/ct
-add default
-select $CT
-addpg start method
-setprop start/exec = astring: "$SLEEPER"
-setprop start/timeout_seconds = count: 10
-addpg stop method
-setprop stop/exec = astring: "/bin/sh -c 'touch $ROOT/stopping; n=0; while [ ! -e $GATE ] && [ \$n -lt 2000 ]; do sleep 0.01; n=\$((n + 1)); done'"
-setprop stop/timeout_seconds = count: 30
-refresh
-addpg general framework
-setprop general/enabled = boolean: true
-EOT
-	ok "$SVCCFG" -f "$ROOT/ct.svccfg"
+	# The stop method holds until the gate opens (a poll bounded below its 10 s timeout).
+	make_instance ct "$SLEEPER" contract 10 true "/bin/sh -c 'touch $ROOT/stopping; n=0; while [ ! -e $GATE ] && [ \$n -lt 900 ]; do sleep 0.01; n=\$((n + 1)); done'"
 	wait_state $CT online
 	wait_sleepers 1
 	g=$(rprop $CT contract)
@@ -109,29 +94,6 @@ EOT
 	assert_eq 0 "$(count_sleepers)" "service processes after SIGTERM"
 }
 
-# svccfg lines for svc:/test/NAME:default: start EXEC, model MODEL, stop :kill, enabled; the
-# scope is selected again at the end.
-instance_lines() {
-	cat <<EOT
-add test/$1
-select svc:/test/$1
-add default
-select svc:/test/$1:default
-addpg startd framework
-setprop startd/duration = astring: $3
-addpg start method
-setprop start/exec = astring: "$2"
-setprop start/timeout_seconds = count: 0
-addpg stop method
-setprop stop/exec = astring: ":kill"
-refresh
-addpg general framework
-setprop general/enabled = boolean: true
-unselect
-unselect
-EOT
-}
-
 case_lost_state() {
 	local WT=svc:/test/wt:default MS=svc:/test/ms:default DIS=svc:/test/dis:default
 	local TR=svc:/test/tr:default ct_pid wt_pid ms_pids dis_pid
@@ -144,12 +106,12 @@ case_lost_state() {
 		log "no writable cgroup v2 hierarchy: process groups only"
 	fi
 	{
-		instance_lines ct "$SLEEPER" contract
-		instance_lines wt "sleep 1$SLEEP_N" wait
+		instance_svccfg ct "$SLEEPER" contract 0 true
+		instance_svccfg wt "sleep 1$SLEEP_N" wait 0 true
 		# A start method that never ends: caught mid-start.
-		instance_lines ms "/bin/sh -c 'sleep 2$SLEEP_N & exec sleep 3$SLEEP_N'" contract
-		instance_lines dis "/bin/sh -c 'sleep 4$SLEEP_N & echo started'" contract
-		instance_lines tr ":true" transient
+		instance_svccfg ms "/bin/sh -c 'sleep 2$SLEEP_N & exec sleep 3$SLEEP_N'" contract 0 true
+		instance_svccfg dis "/bin/sh -c 'sleep 4$SLEEP_N & echo started'" contract 0 true
+		instance_svccfg tr ":true" transient 0 true
 	} >"$ROOT/all.svccfg"
 	ok "$SVCCFG" -f "$ROOT/all.svccfg"
 	wait_state $CT online
@@ -172,8 +134,7 @@ case_lost_state() {
 	# Created while startd is down: it never ran.  Another user forges its environment in a
 	# process group of its own; startd must neither adopt nor stop that group.
 	local FG=svc:/test/fg:default forged=""
-	instance_lines fg "/bin/sh -c 'sleep 5$SLEEP_N & echo started'" contract >"$ROOT/fg.svccfg"
-	ok "$SVCCFG" -f "$ROOT/fg.svccfg"
+	make_instance fg "/bin/sh -c 'sleep 5$SLEEP_N & echo started'" contract 0 true
 	if [ "$(id -u)" = 0 ] && setpriv --reuid=65534 --regid=65534 --clear-groups true 2>/dev/null; then
 		set -m # a job's own process group, in this session (not setsid())
 		setpriv --reuid=65534 --regid=65534 --clear-groups env SMF_ROOT="$ROOT" SMF_FMRI=$FG \
