@@ -26,7 +26,8 @@
 #define KILL_DEADLINE_USEC (10 * USEC_PER_SEC)
 #define KILL_POLL_USEC (5 * USEC_PER_MSEC)
 
-static char *base; /* NULL: off */
+static char *base;     /* NULL: off */
+static char *base_rel; /* base below the cgroup2 mount, as /proc/PID/cgroup shows it */
 
 /* The cgroup2 mount point, from /proc/self/mounts. */
 static char *cgroup2_mount(void)
@@ -40,12 +41,17 @@ static char *cgroup2_mount(void)
 	return NULL;
 }
 
-/* startd's own cgroup ("0::/path" in /proc/self/cgroup). */
-static char *own_cgroup(void)
+/* A process's cgroup v2 path ("0::/path" in /proc/PID/cgroup); pid 0: startd's own. */
+static char *cgroup_of(pid_t pid)
 {
-	_cleanup_(fclosep) FILE *f = fopen("/proc/self/cgroup", "re");
-	char line[4096];
+	char path[64], line[4096];
+	_cleanup_(fclosep) FILE *f = NULL;
 
+	if (pid > 0)
+		snprintf(path, sizeof(path), "/proc/%d/cgroup", (int)pid);
+	else
+		snprintf(path, sizeof(path), "/proc/self/cgroup");
+	f = fopen(path, "re");
 	while (f && fgets(line, sizeof(line), f))
 		if (strneq(line, "0::", 3)) {
 			line[strcspn(line, "\n")] = 0;
@@ -56,20 +62,30 @@ static char *own_cgroup(void)
 
 bool cgroup_init(const char *root)
 {
-	_cleanup_free_ char *mnt = cgroup2_mount(), *own = own_cgroup();
+	_cleanup_free_ char *mnt = NULL, *own = NULL, *rel = NULL;
+	const char *knob = getenv("SVC_STARTD_CGROUPS");
 	char *dir;
 
+	/* A machine without a writable hierarchy, on demand (tests of the process-group path). */
+	if (knob && streq(knob, "0")) {
+		log_info("cgroup v2 leaves off (SVC_STARTD_CGROUPS=0)");
+		return false;
+	}
+	mnt = cgroup2_mount();
+	own = cgroup_of(0);
 	if (!mnt || !own)
 		return false;
 	/* 8 hex digits, as ever; only a startd of the same build must find the same name. */
-	if (asprintf(&dir, "%s%s/minismf-%08" PRIx32, mnt, streq(own, "/") ? "" : own,
-	            (uint32_t)smf_hash_str(root)) < 0)
+	if (asprintf(&rel, "%s/minismf-%08" PRIx32, streq(own, "/") ? "" : own,
+	            (uint32_t)smf_hash_str(root)) < 0 ||
+	        asprintf(&dir, "%s%s", mnt, rel) < 0)
 		return false;
 	if (mkdir(dir, 0755) < 0 && errno != EEXIST) {
 		free(dir);
 		return false;
 	}
 	base = dir;
+	base_rel = TAKE_PTR(rel);
 	log_info("cgroup v2 leaves under %s", base);
 	return true;
 }
@@ -89,6 +105,25 @@ void cgroup_done(void)
 		(void)rmdir(base);
 	free(base);
 	base = NULL;
+	free(base_rel);
+	base_rel = NULL;
+}
+
+char *cgroup_fmri_of(pid_t pid)
+{
+	_cleanup_free_ char *cg = base_rel ? cgroup_of(pid) : NULL;
+	size_t n = base_rel ? strlen(base_rel) : 0;
+	char *fmri;
+
+	if (!cg || !strneq(cg, base_rel, n) || cg[n] != '/' || !cg[n + 1] ||
+	        strchr(cg + n + 1, '/'))
+		return NULL;
+	fmri = strdup(cg + n + 1);
+	/* leaf_path()'s '/' -> '%', undone: FMRIs hold no '%'. */
+	for (char *s = fmri; s && *s; s++)
+		if (*s == '%')
+			*s = '/';
+	return fmri;
 }
 
 /* base/<fmri with '/' as '%'>[/file]: one level, and distinct FMRIs stay distinct. */

@@ -11,8 +11,12 @@
 #define STARTD_CGROUP_H
 
 #include <stdbool.h>
+#include <sys/types.h>
 
-/* Finds the hierarchy and makes the per-root directory; false (and off) if not writable. */
+/*
+ * Finds the hierarchy and makes the per-root directory; false (and off) if not writable, or
+ * when SVC_STARTD_CGROUPS=0 asks for process groups alone.
+ */
 bool cgroup_init(const char *root);
 /* Removes the per-root directory if it is empty (at exit). */
 void cgroup_done(void);
@@ -23,5 +27,11 @@ int cgroup_open_procs(const char *fmri);
  * removes it.  0, or -ETIMEDOUT if something survived.
  */
 int cgroup_kill(const char *fmri);
+/*
+ * The instance whose leaf (of this root) holds process pid, malloc'd; NULL when it is in none
+ * or cgroups are off.  Only a start method's process enters a leaf, and no unprivileged process
+ * can leave one: a process found here is that instance's, whatever its environment says.
+ */
+char *cgroup_fmri_of(pid_t pid);
 
 #endif

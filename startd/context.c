@@ -213,8 +213,11 @@ int method_context_load(scf_handle_t *h, const char *fmri, const scf_pg_t *metho
 	r = scf_pg_get(h, fmri, "method_context", SCF_SNAPSHOT_RUNNING, SCF_READ_COMPOSED, &mc);
 	if (r == -SCF_ERROR_NOT_FOUND)
 		r = scf_pg_get(h, fmri, "method_context", NULL, SCF_READ_COMPOSED, &mc);
-	if (r < 0)
+	if (r == -SCF_ERROR_NOT_FOUND)
 		return 0;
+	/* Never run the method without the identity it may have: the caller retries or fails. */
+	if (r < 0)
+		return r;
 	return resolve(mc, ctx, why);
 }
 

@@ -24,7 +24,9 @@ typedef struct method_context {
  * As illumos: the context properties of the method pg if it has any, else those of the
  * "method_context" pg (running snapshot, composed with the service).  Returns 0, or
  * -EINVAL with *why (malloc'd) when the context names something that does not exist: a
- * configuration error, so the instance goes to maintenance.
+ * configuration error, so the instance goes to maintenance; or the repository's error
+ * (*why NULL) when that pg cannot be read, never 0: a method must not run without the
+ * identity it may name.
  */
 int method_context_load(scf_handle_t *h, const char *fmri, const scf_pg_t *method_pg,
         method_context_t *ctx, char **why);

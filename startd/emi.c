@@ -6,17 +6,19 @@
  * completion (typically "svccfg import $SMF_ROOT/var/svc/manifest"), and marks it online.
  * While it runs, the instance exists and is not online, which is how svccfg import knows not
  * to wait for restarter pgs that startd is not yet writing.  It runs in the main thread with
- * the main handle; the reaper must already run (method waits depend on it).  When the graph
+ * its own handle; the reaper must already run (method waits depend on it).  When the graph
  * later inserts the instance, its worker finds it online and keeps it so (see recover()).
  */
 #include <errno.h>
 #include <signal.h>
+#include <unistd.h>
 
 #include "instance.h"
 #include "log.h"
 #include "macro.h"
 #include "proc.h"
 #include "startd.h"
+#include "survivors.h"
 #include "timeutil.h"
 
 static bool emi_enabled(scf_handle_t *h)
@@ -51,7 +53,19 @@ int emi_run(startd_t *m)
 		return -ENOMEM;
 	/* The main thread is the instance's worker for the run: nothing else has its queue. */
 	event_queue_claim_worker(&i->q);
-	i->h = m->main_h;
+	/* Its own handle, not the main one: a worker rebinds its handle when configd restarts. */
+	r = scf_handle_create(m->root, &i->h);
+	if (r < 0) {
+		log_error("cannot reach the repository of %s: %s", m->root, scf_strerror(r));
+		event_queue_retire(&i->q);
+		instance_free(i);
+		return -EIO;
+	}
+	/* A predecessor's import still running would race with this one (survivors.c). */
+	_cleanup_(survivors_freep) survivors_t *sv = survivors_take(SCF_INSTANCE_EMI);
+	for (size_t k = 0; sv && k < sv->n; k++)
+		if (sv->groups[k].in_cgroup || sv->groups[k].uid == geteuid())
+			survivors_stop(SCF_INSTANCE_EMI, &sv->groups[k]);
 	log_info("%s: running early manifest import", SCF_INSTANCE_EMI);
 	u.state = RESTARTER_STATE_OFFLINE;
 	u.next_state = RESTARTER_STATE_ONLINE;
@@ -76,7 +90,6 @@ int emi_run(startd_t *m)
 	u.contract = 0;
 	u.logfile = i->logfile;
 	(void)rpg_write(i, &u);
-	i->h = NULL;
 	event_queue_retire(&i->q);
 	instance_free(i);
 	return 0;

@@ -16,6 +16,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cgroup.h"
 #include "instance.h"
@@ -25,11 +26,11 @@
 #include "probes.h"
 #include "proc.h"
 #include "strv.h"
+#include "survivors.h"
 #include "timeutil.h"
 
 #define START_FAILURE_LIMIT 3 /* illumos: a start method that fails 3 times -> maintenance */
 #define RESTART_PERIOD_USEC (600 * USEC_PER_SEC)
-#define STOP_GRACE_USEC (5 * USEC_PER_SEC)
 
 instance_t *instance_new(startd_t *m, const char *fmri)
 {
@@ -99,7 +100,7 @@ static int write_state(instance_t *i, restarter_instance_state_t state,
 	i->aux = aux;
 	if (!first)
 		smf_point(SMF_POINT_STARTD_RESTARTER_BEFORE_STATE_WRITE);
-	r = rpg_write(i, &u);
+	r = INSTANCE_RETRY(i, rpg_write(i, &u));
 	if (next == RESTARTER_STATE_NONE)
 		report(i);
 	return r;
@@ -193,15 +194,91 @@ static void recover(instance_t *i, const scf_pg_t *pg)
 		        i, RESTARTER_STATE_OFFLINE, RESTARTER_STATE_NONE, RESTARTER_AUX_NONE, true);
 }
 
+/*
+ * Whether a group survivors.c found may be this instance's: one it cannot doubt (the cgroup
+ * leaf, or a process with startd's own uid), or one running as the start method's user.  A
+ * group found by a forged environment of another user is neither adopted nor stopped.
+ */
+static bool survivor_trusted(instance_t *i, const survivor_t *g, int *ctx_r, uid_t *ctx_uid)
+{
+	if (g->in_cgroup || g->uid == geteuid())
+		return true;
+	if (*ctx_r > 0)
+		*ctx_r = method_uid(i, "start", ctx_uid);
+	return *ctx_r == 0 && g->uid == *ctx_uid;
+}
+
+/*
+ * What a previous startd left running for this instance (survivors.c), settled once its
+ * restarter pg has been read.
+ *
+ * With a recorded state (recorded), recover() has adopted or stopped the recorded contract;
+ * the other groups are stopped unless the instance stays up and a start method made them (a
+ * daemon's child that called setsid(), which an adoption keeps as it always has).
+ *
+ * With no record (the pg lost with the volatile repository, or only the uninitialized pg of
+ * a first sight), the survivors say what ran.  Policy, as illumos (which adopts contracts): a
+ * contract or wait service whose start method made exactly one group that is not a session
+ * of its own is ADOPTED as online with that group as its contract, and its setsid() children
+ * stay with it; the enable or disable that follows the insert then applies as to any online
+ * instance.  Everything else is STOPPED before the instance can be started again: a contract
+ * service whose start method still runs (its group leader is the method's own process: caught
+ * mid-start, as recover() treats it), a transient service's leftovers (it will run its start
+ * method again), groups of stop or refresh methods, and two candidate groups, of which startd
+ * could not tell the contract.  Either way exactly one copy runs.
+ */
+static void settle_survivors(instance_t *i, survivors_t *sv, bool recorded)
+{
+	const survivor_t *contract = NULL;
+	size_t candidates = 0;
+	int ctx_r = 1;
+	uid_t ctx_uid = 0;
+	bool keep_start = recorded && restarter_state_is_up(i->state);
+
+	if (!recorded) {
+		smodel_t model = i->model = method_model(i);
+
+		for (size_t k = 0; k < sv->n; k++) {
+			const survivor_t *g = &sv->groups[k];
+
+			if (g->from_start && g->pgid != g->sid &&
+			        survivor_trusted(i, g, &ctx_r, &ctx_uid)) {
+				contract = g;
+				candidates++;
+			}
+		}
+		if (model != SMODEL_TRANSIENT && candidates == 1 &&
+		        !(model == SMODEL_CONTRACT && contract->leader) &&
+		        proc_group_alive_live(contract->pgid)) {
+			log_info("%s: adopting process group %d found without a restarter pg",
+			        i->fmri, (int)contract->pgid);
+			i->pgid = i->start_pid = contract->pgid;
+			(void)proc_contract_add(i->pgid, i->fmri, true);
+			(void)commit_full(i, RESTARTER_STATE_ONLINE, RESTARTER_STATE_NONE,
+			        RESTARTER_AUX_NONE, true);
+			keep_start = true;
+		}
+	}
+	for (size_t k = 0; k < sv->n; k++) {
+		const survivor_t *g = &sv->groups[k];
+
+		if (g->pgid == i->pgid || (keep_start && g->from_start) ||
+		        !survivor_trusted(i, g, &ctx_r, &ctx_uid))
+			continue;
+		survivors_stop(i->fmri, g);
+	}
+}
+
 static void take_running_snapshot(instance_t *i)
 {
 	_cleanup_strv_free_ char **snaps = NULL;
 
-	if (scf_snapshot_list(i->h, i->fmri, &snaps) < 0)
+	if (INSTANCE_RETRY(i, scf_snapshot_list(i->h, i->fmri, &snaps)) < 0)
 		return;
 	if (strv_contains(snaps, SCF_SNAPSHOT_RUNNING))
 		return;
-	if (scf_snapshot_take(i->h, i->fmri, SCF_SNAPSHOT_RUNNING) < 0)
+	/* Repeating a take that configd applied before the connection broke retakes the same. */
+	if (INSTANCE_RETRY(i, scf_snapshot_take(i->h, i->fmri, SCF_SNAPSHOT_RUNNING)) < 0)
 		log_warning("%s: cannot take the running snapshot: %s", i->fmri,
 		        scf_handle_errmsg(i->h));
 }
@@ -209,9 +286,11 @@ static void take_running_snapshot(instance_t *i)
 static void handle_insert(instance_t *i)
 {
 	_cleanup_(scf_pg_freep) scf_pg_t *pg = NULL;
+	/* What a previous startd left running (taken once): settled once the pg is read. */
+	_cleanup_(survivors_freep) survivors_t *sv = survivors_take(i->fmri);
 	int r;
 
-	r = scf_pg_get(i->h, i->fmri, SCF_PG_RESTARTER, NULL, 0, &pg);
+	r = INSTANCE_RETRY(i, scf_pg_get(i->h, i->fmri, SCF_PG_RESTARTER, NULL, 0, &pg));
 	if (r >= 0) {
 		/*
 		 * A pg startd did not write in this run: a predecessor's (recovered), or the
@@ -228,6 +307,8 @@ static void handle_insert(instance_t *i)
 		(void)write_state(i, RESTARTER_STATE_UNINIT, RESTARTER_STATE_NONE,
 		        RESTARTER_AUX_INSERT_IN_GRAPH, false, true);
 	}
+	if (sv)
+		settle_survivors(i, sv, r >= 0 && i->state != RESTARTER_STATE_UNINIT);
 	if (i->state == RESTARTER_STATE_UNINIT)
 		log_info("%s: inserted, uninitialized", i->fmri);
 	take_running_snapshot(i);
@@ -292,6 +373,13 @@ static void handle_start(instance_t *i)
 		(void)commit(i, RESTARTER_STATE_OFFLINE, RESTARTER_STATE_ONLINE,
 		        RESTARTER_AUX_DEPENDENCIES_SATISFIED);
 		r = method_run(i, "start", model == SMODEL_WAIT, &res, &code);
+		if (r < 0 && instance_connection_lost(r)) {
+			/* configd did not come back: startd stops; the method is not at fault. */
+			log_warning("%s: not started: the repository is unavailable", i->fmri);
+			(void)commit(i, RESTARTER_STATE_OFFLINE, RESTARTER_STATE_NONE,
+			        RESTARTER_AUX_NONE);
+			return;
+		}
 		if (r < 0) {
 			log_error("%s: no usable start method", i->fmri);
 			to_maintenance(i, RESTARTER_AUX_METHOD_FAILED);
@@ -464,7 +552,7 @@ void instance_handle(instance_t *i, const event_t *e)
 		(void)commit_full(i, i->state, i->next_state, i->aux, true);
 		break;
 	case RE_SHUTDOWN:
-		if (i->inserted && restarter_state_is_up(i->state))
+		if (i->h && i->inserted && restarter_state_is_up(i->state))
 			stop_instance(i, RESTARTER_STATE_OFFLINE, RESTARTER_AUX_NONE);
 		else
 			kill_contract(i, SIGTERM);

@@ -56,8 +56,39 @@ void instance_free(instance_t *i);
  * that a startd killed during the method leaves the group for its successor to find. */
 void instance_note_pids(instance_t *i);
 
-/* Runs one event on the instance (in its worker thread, with i->h bound). */
+/* Runs one event on the instance (in its worker thread, with i->h bound; RE_SHUTDOWN also
+ * without a handle, when configd is gone). */
 void instance_handle(instance_t *i, const event_t *e);
+
+/* Whether a repository call's result r means the connection is gone, not a refusal. */
+static inline bool instance_connection_lost(int r)
+{
+	return r == -SCF_ERROR_CONNECTION_BROKEN || r == -SCF_ERROR_NO_SERVER;
+}
+
+/*
+ * restarter.c.  A repository call of i's worker on i->h returned r.  When r means the
+ * connection is gone (configd died or restarts), waits for configd as the repository thread
+ * does (until SVC_STARTD_RECONNECT_TIMEOUT, or until startd stops), puts a new handle in i->h
+ * and returns true: the caller repeats the call.  false for any other r, when configd did not
+ * come back (i->h is left as it was), or after a few rebinds for one step (*tries counts them,
+ * 0 at the step's start).  A broken connection is never a bad method or a bad configuration.
+ */
+bool instance_rebind(instance_t *i, int r, unsigned *tries);
+
+/*
+ * Evaluates call, a repository call on i->h (re-evaluated with each new handle, so it must
+ * read i->h afresh and be safe to repeat), until it returns >= 0, fails for another reason, or
+ * configd does not come back; its last result.
+ */
+#define INSTANCE_RETRY(i, call)                                                                    \
+	({                                                                                         \
+		unsigned _tries = 0;                                                               \
+		int _r;                                                                            \
+		while ((_r = (call)) < 0 && instance_rebind((i), _r, &_tries))                     \
+			;                                                                          \
+		_r;                                                                                \
+	})
 
 /* What a restarter pg commit writes: state, next_state, auxiliary_state and state_timestamp
  * always; the pids and logfile only when set (>= 0, non-NULL). */
@@ -96,11 +127,14 @@ typedef enum method_result {
  * Runs the named method ("start", "stop") from the instance's running snapshot.  For "start",
  * the method's process group becomes the instance's contract (i->pgid, i->start_pid);
  * with wait_model the method is not waited for.  *code gets the exit status (or -signal).
- * Returns 0 with *res, or < 0 when the method is not defined (-ENOENT) or cannot be read.
+ * Returns 0 with *res, or < 0 when the method is not defined (-ENOENT) or cannot be read
+ * (the repository's error: instance_connection_lost() when configd did not come back).
  */
 int method_run(instance_t *i, const char *name, bool wait_model, method_result_t *res, int *code);
 /* The instance's service model from startd/duration. */
 smodel_t method_model(instance_t *i);
+/* The uid the named method runs as (its method_context's user, else startd's), or < 0. */
+int method_uid(instance_t *i, const char *name, uid_t *uid);
 /* $ROOT/var/svc/log/<service with / as ->:<instance>.log, malloc'd. */
 int method_logfile_path(const char *root, const char *fmri, char **ret);
 

@@ -29,8 +29,10 @@
  *                                the restarter when an instance's process group empties
  *   main thread                  start-up, then waits for SIGTERM/SIGINT and shuts down
  *
- * Before the graph and the repository thread start, svc:/system/early-manifest-import:default
- * (if it exists and is enabled) is run to completion and marked online (emi.c).
+ * Before anything is spawned, the processes a previous startd of this root left running are
+ * found (survivors.c: cgroup leaves, else the environment startd gives methods).  Then, before
+ * the graph and the repository thread start, svc:/system/early-manifest-import:default (if it
+ * exists and is enabled) is run to completion and marked online (emi.c).
  *
  * Invariants:
  * - Every thread that talks to configd has its own handle (handles are not thread-safe); the
@@ -45,11 +47,14 @@
  * - An instance's processes are one process group (its "contract"); stopping it kills the
  *   group, grandchildren included, and, where cgroup v2 is writable, whatever is left in the
  *   instance's cgroup leaf (a process that called setsid()).  A restarted startd adopts the
- *   groups of instances that were online and kills any other leftover group, so no service
- *   ever runs twice.
+ *   groups of instances that were online and kills any other leftover group; where the
+ *   restarter pgs were lost too, it adopts or stops the groups it found itself, before any
+ *   instance can start (instance.c, settle_survivors()).  So no service ever runs twice.
  * - A restarted configd has lost every restarter pg (non-persistent): startd reconnects,
  *   registers and subscribes again, and each worker rewrites its instance's pg from its own
- *   state; services are not touched (repo.c).
+ *   state; services are not touched (repo.c).  A worker that meets the broken connection in
+ *   the middle of a step waits for configd the same way and repeats the step
+ *   (instance_rebind()): a lost connection is never a failed method or a bad configuration.
  * - SIGTERM: stop listening, stop every service startd runs (stop method, then the group),
  *   exit 0.  A repository that does not come back in time: the same, exit 1.
  * - Tracing (SMF_TRACE=1) starts once the root is known, before any thread, and stops after
@@ -75,6 +80,7 @@
 #include "paths.h"
 #include "proc.h"
 #include "startd.h"
+#include "survivors.h"
 #include "trace.h"
 
 static daemon_args_t args;
@@ -130,6 +136,7 @@ static void startd_init(startd_t *m)
 static void startd_done(startd_t *m)
 {
 	scf_handle_destroy(m->main_h);
+	closep(&m->repo_stop_fd);
 	event_queue_done(&m->graph_q);
 	event_queue_done(&m->restarter_q);
 	sem_destroy(&m->scanned);
@@ -166,6 +173,8 @@ static int run(startd_t *m, const sigset_t *mask)
 		(void)cgroup_init(m->root); /* off where not writable */
 	if (r >= 0 && (r = proc_start(m)) >= 0)
 		proc = true;
+	if (r >= 0)
+		survivors_scan(m); /* before anything is spawned: all it finds is a predecessor's */
 	if (r >= 0 && (r = restarter_start(m)) >= 0)
 		restarter = true;
 	if (r >= 0)
@@ -190,6 +199,7 @@ static int run(startd_t *m, const sigset_t *mask)
 		restarter_stop(m);
 	if (proc)
 		proc_stop(m);
+	survivors_done();
 	cgroup_done();
 	if (r < 0)
 		return r;

@@ -34,17 +34,19 @@
 #include "strv.h"
 #include "timeutil.h"
 
-#define STOP_GRACE_USEC (5 * USEC_PER_SEC)
-
 extern char **environ;
 
-/* Reads a pg from "running" if there is one, else the current view; composed either way. */
+/*
+ * Reads a pg from "running" if there is one, else the current view; composed either way.  A
+ * broken connection is waited out and the read repeated (instance_rebind()).
+ */
 static int read_pg(instance_t *i, const char *pg, scf_pg_t **ret)
 {
-	int r = scf_pg_get(i->h, i->fmri, pg, SCF_SNAPSHOT_RUNNING, SCF_READ_COMPOSED, ret);
+	int r = INSTANCE_RETRY(
+	        i, scf_pg_get(i->h, i->fmri, pg, SCF_SNAPSHOT_RUNNING, SCF_READ_COMPOSED, ret));
 
 	if (r == -SCF_ERROR_NOT_FOUND)
-		r = scf_pg_get(i->h, i->fmri, pg, NULL, SCF_READ_COMPOSED, ret);
+		r = INSTANCE_RETRY(i, scf_pg_get(i->h, i->fmri, pg, NULL, SCF_READ_COMPOSED, ret));
 	return r;
 }
 
@@ -62,6 +64,21 @@ smodel_t method_model(instance_t *i)
 	if (streq(s, "wait") || streq(s, "child"))
 		return SMODEL_WAIT;
 	return SMODEL_CONTRACT;
+}
+
+int method_uid(instance_t *i, const char *name, uid_t *uid)
+{
+	_cleanup_(scf_pg_freep) scf_pg_t *pg = NULL;
+	_cleanup_(method_context_done) method_context_t ctx = {};
+	_cleanup_free_ char *why = NULL;
+	int r = read_pg(i, name, &pg);
+
+	if (r >= 0)
+		r = INSTANCE_RETRY(i, method_context_load(i->h, i->fmri, pg, &ctx, &why));
+	if (r < 0)
+		return r;
+	*uid = ctx.set_ids ? ctx.uid : geteuid();
+	return 0;
 }
 
 int method_logfile_path(const char *root, const char *fmri, char **ret)
@@ -308,7 +325,7 @@ int method_run(instance_t *i, const char *name, bool wait_model, method_result_t
 	*code = 0;
 	r = read_pg(i, name, &pg);
 	if (r < 0)
-		return r == -SCF_ERROR_NOT_FOUND ? -ENOENT : -EIO;
+		return r == -SCF_ERROR_NOT_FOUND ? -ENOENT : r;
 	if (exec_of(pg, &exec, &timeout) < 0)
 		return -ENOENT;
 	*res = METHOD_OK;
@@ -321,12 +338,14 @@ int method_run(instance_t *i, const char *name, bool wait_model, method_result_t
 		return 0;
 	}
 	log_fd = open_log(i);
-	r = method_context_load(i->h, i->fmri, pg, &ctx, &why);
+	r = INSTANCE_RETRY(i, method_context_load(i->h, i->fmri, pg, &ctx, &why));
+	if (r < 0 && instance_connection_lost(r))
+		return r; /* configd did not come back: not the method's fault */
 	if (r < 0) {
 		/* illumos: a context that cannot be set up is a configuration error. */
 		log_error(
-		        "%s: %s method: method_context: %s", i->fmri, name, why ?: "out of memory");
-		log_header(log_fd, "%s method: method_context: %s", name, why ?: "out of memory");
+		        "%s: %s method: method_context: %s", i->fmri, name, why ?: scf_strerror(r));
+		log_header(log_fd, "%s method: method_context: %s", name, why ?: scf_strerror(r));
 		*res = METHOD_CONFIG;
 		return 0;
 	}

@@ -79,6 +79,31 @@ bool proc_group_alive(pid_t pgid)
 	return kill(-pgid, 0) == 0 || errno == EPERM;
 }
 
+int proc_stat_read(pid_t pid, proc_stat_t *st)
+{
+	char path[64], buf[512], *p;
+	int fd, ppid, pgid, sid;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return negative_errno();
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -ESRCH;
+	buf[n] = 0;
+	/* The command name may hold anything, ')' included: the fields follow the last ')'. */
+	p = strrchr(buf, ')');
+	if (!p || sscanf(p + 1, " %c %d %d %d", &st->state, &ppid, &pgid, &sid) != 4)
+		return -EIO;
+	st->ppid = ppid;
+	st->pgid = pgid;
+	st->sid = sid;
+	return 0;
+}
+
 /* Does /proc show a member of the group that is not a zombie? */
 static bool group_has_live_member(pid_t pgid)
 {
@@ -89,25 +114,12 @@ static bool group_has_live_member(pid_t pgid)
 	if (!d)
 		return true; /* cannot tell: assume alive, never kill twice */
 	while (!found && (de = readdir(d))) {
-		char path[300], buf[512], *p;
-		int fd, pg = 0, ppid;
-		ssize_t n;
-		char st;
+		proc_stat_t st;
 
 		if (de->d_name[0] < '1' || de->d_name[0] > '9')
 			continue;
-		snprintf(path, sizeof(path), "/proc/%s/stat", de->d_name);
-		fd = open(path, O_RDONLY | O_CLOEXEC);
-		if (fd < 0)
-			continue;
-		n = read(fd, buf, sizeof(buf) - 1);
-		close(fd);
-		if (n <= 0)
-			continue;
-		buf[n] = 0;
-		p = strrchr(buf, ')');
-		if (p && sscanf(p + 1, " %c %d %d", &st, &ppid, &pg) == 3 && pg == pgid &&
-		        st != 'Z' && st != 'X')
+		if (proc_stat_read(atoi(de->d_name), &st) == 0 && st.pgid == pgid &&
+		        st.state != 'Z' && st.state != 'X')
 			found = true;
 	}
 	closedir(d);

@@ -17,6 +17,10 @@
 #include <sys/types.h>
 
 #include "startd.h"
+#include "timeutil.h"
+
+/* How long a SIGTERM'd service has before SIGKILL (stop, :kill, leftovers). */
+#define STOP_GRACE_USEC (5 * USEC_PER_SEC)
 
 /* Makes startd a subreaper and starts the reaper thread. */
 int proc_start(startd_t *m);
@@ -56,6 +60,14 @@ int proc_wait(pid_t pid, uint64_t deadline, int *status, bool cancellable);
 void proc_cancel_waits(void);
 /* Forgets a child nobody will wait for (its exit is then only reaped). */
 void proc_forget(pid_t pid);
+
+/* What /proc/PID/stat says of a process that startd needs. */
+typedef struct proc_stat {
+	char state; /* 'Z' zombie, 'X' dead, anything else runs */
+	pid_t ppid, pgid, sid;
+} proc_stat_t;
+/* Reads /proc/PID/stat: 0, or a negative errno (the process is gone). */
+int proc_stat_read(pid_t pid, proc_stat_t *st);
 
 /* Does the process group still have a member (zombies not yet reaped count)? */
 bool proc_group_alive(pid_t pgid);

@@ -18,6 +18,9 @@
  * start-up), subscribes again, and asks the graph to re-read and rescan and every instance to
  * rewrite its restarter pg, which died with the old configd.  Services keep running through
  * all of it.  If configd does not come back in time, startd stops its services and exits 1.
+ * An instance worker whose call meets the broken connection first waits the same way
+ * (repo_wait_for_configd(), instance_rebind()) and retries its step; the stop eventfd, closed
+ * only when startd_t goes, ends every such wait once startd stops.
  */
 #include <errno.h>
 #include <poll.h>
@@ -99,8 +102,7 @@ static uint64_t reconnect_timeout_usec(void)
 	return *end ? RECONNECT_TIMEOUT_S * USEC_PER_SEC : s * USEC_PER_SEC;
 }
 
-/* Polls configd's socket until it answers; the new handle, or NULL at the deadline or stop. */
-static scf_handle_t *wait_for_configd(startd_t *m)
+scf_handle_t *repo_wait_for_configd(startd_t *m)
 {
 	uint64_t deadline = deadline_after_usec(reconnect_timeout_usec());
 
@@ -126,7 +128,7 @@ static int reconnect(startd_t *m)
 	log_warning("lost the repository connection; waiting for svc.configd to come back");
 	scf_handle_destroy(repo_h);
 	repo_h = NULL;
-	h = wait_for_configd(m);
+	h = repo_wait_for_configd(m);
 	if (!h) {
 		log_error("the repository did not come back");
 		return -ETIMEDOUT;
@@ -209,5 +211,5 @@ void repo_thread_stop(startd_t *m)
 	pthread_join(m->repo_thread, NULL);
 	scf_handle_destroy(repo_h);
 	repo_h = NULL;
-	closep(&m->repo_stop_fd);
+	/* Left open (main closes it): workers still check it while they stop their services. */
 }

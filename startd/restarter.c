@@ -32,7 +32,8 @@
 #include "timeutil.h"
 
 #define WORKER_LINGER_USEC (3 * USEC_PER_SEC)
-#define HANDLE_RETRY_USEC (100 * USEC_PER_MSEC)
+/* Rebinds for one step of a worker: more means configd drops this call itself, not a restart. */
+#define REBIND_TRIES 5
 /* illumos' RINST_QUEUE_THRESHOLD: past it, administrative requests are dropped. */
 #define ADMIN_QUEUE_THRESHOLD 100
 
@@ -49,20 +50,42 @@ static void worker_exited(startd_t *m)
 	pthread_mutex_unlock(&m->workers_lock);
 }
 
-/* Binds the worker's handle; a configd that is briefly away is retried a few times. */
+/*
+ * Binds the worker's handle; a configd that is away is waited for as the repository thread
+ * waits (repo_wait_for_configd()), so an event is never dropped for a configd restart.
+ */
 static int worker_bind(instance_t *i)
 {
-	int r = 0;
-
-	for (unsigned k = 0; !i->h && k < 50; k++) {
-		r = scf_handle_create(i->m->root, &i->h);
-		if (r >= 0)
-			return 0;
-		usleep(HANDLE_RETRY_USEC);
+	if (i->h || scf_handle_create(i->m->root, &i->h) >= 0)
+		return 0;
+	log_warning("%s: the repository is unavailable; waiting for svc.configd", i->fmri);
+	i->h = repo_wait_for_configd(i->m);
+	if (!i->h) {
+		log_error("%s: the repository did not come back", i->fmri);
+		return -SCF_ERROR_NO_SERVER;
 	}
-	if (!i->h)
-		log_error("%s: cannot reach the repository: %s", i->fmri, scf_strerror(r));
-	return i->h ? 0 : r;
+	return 0;
+}
+
+bool instance_rebind(instance_t *i, int r, unsigned *tries)
+{
+	scf_handle_t *h;
+
+	instance_assert_worker(i);
+	if (!instance_connection_lost(r) || *tries >= REBIND_TRIES)
+		return false;
+	(*tries)++;
+	log_warning("%s: lost the repository connection; waiting for svc.configd", i->fmri);
+	/* The dead handle stays until a live one replaces it: i->h is never NULL in a step. */
+	h = repo_wait_for_configd(i->m);
+	if (!h) {
+		log_error("%s: the repository did not come back", i->fmri);
+		return false;
+	}
+	scf_handle_destroy(i->h);
+	i->h = h;
+	log_info("%s: reconnected to the repository; retrying", i->fmri);
+	return true;
 }
 
 /*
@@ -104,7 +127,8 @@ static void *worker_main(void *userdata)
 		}
 		if (!i->h)
 			(void)worker_bind(i);
-		if (i->h)
+		/* Without a repository, shutdown still stops the instance's processes. */
+		if (i->h || e->type == RE_SHUTDOWN)
 			instance_handle(i, e);
 		event_free(e);
 		if (quit) {

@@ -83,7 +83,8 @@ int rpg_write(instance_t *i, const state_update_t *u)
 
 	instance_assert_worker(i);
 	r = write_batch(i->h, i->fmri, u);
-	if (r < 0)
+	/* A lost connection is the caller's to wait out (instance_rebind()), and to log. */
+	if (r < 0 && !instance_connection_lost(r))
 		log_warning(
 		        "%s: cannot write the restarter pg: %s", i->fmri, scf_handle_errmsg(i->h));
 	return r;

@@ -57,7 +57,8 @@ typedef struct startd {
 	event_queue_t graph_q;
 	event_queue_t restarter_q;
 	pthread_t repo_thread, graph_thread, dispatch_thread, reaper_thread;
-	int repo_stop_fd; /* eventfd: wakes the repository thread to exit */
+	int repo_stop_fd; /* eventfd, readable once startd stops: ends the repository thread
+	                     and every wait for configd (closed by main at exit) */
 	sem_t scanned;    /* posted by the graph once the first scan is queued */
 
 	/* The restarter's instances (restarter.c), looked up by the dispatcher and at shutdown. */
@@ -78,6 +79,11 @@ int repo_thread_start(startd_t *m);
 void repo_thread_stop(startd_t *m);
 /* 1 once the repository connection was lost (startd then exits with status 1). */
 int repo_lost(void);
+/*
+ * Polls configd's socket every 20 ms until a handle connects; that handle, or NULL once
+ * SVC_STARTD_RECONNECT_TIMEOUT (default 60 s) has passed or startd stops (repo_stop_fd).
+ */
+scf_handle_t *repo_wait_for_configd(startd_t *m);
 
 /* graph.c: the graph thread. */
 int graph_thread_start(startd_t *m);

@@ -83,11 +83,12 @@ wait_state() {
 		"${3:-$READY_DEADLINE_S}"
 }
 
-# make_instance NAME EXEC [MODEL [TIMEOUT [ENABLED]]]: svc:/test/NAME:default with a start
-# method, a ":kill" stop method, and general/enabled (default false); refreshed.
-make_instance() {
+# instance_svccfg NAME EXEC [MODEL [TIMEOUT [ENABLED [STOP]]]]: the svccfg commands of
+# make_instance (the stop method STOP, default ":kill"), ending with the scope selected again,
+# so that several can go to one svccfg run.
+instance_svccfg() {
 	local name=$1 exec=$2 model=${3:-contract} timeout=${4:-10} enabled=${5:-false}
-	cat >"$ROOT/$name.svccfg" <<EOT
+	cat <<EOT
 add test/$name
 select svc:/test/$name
 add default
@@ -98,13 +99,21 @@ addpg start method
 setprop start/exec = astring: "$exec"
 setprop start/timeout_seconds = count: $timeout
 addpg stop method
-setprop stop/exec = astring: ":kill"
+setprop stop/exec = astring: "${6:-:kill}"
 setprop stop/timeout_seconds = count: 10
 refresh
 addpg general framework
 setprop general/enabled = boolean: $enabled
+unselect
+unselect
 EOT
-	ok "$SVCCFG" -f "$ROOT/$name.svccfg"
+}
+
+# make_instance NAME EXEC [MODEL [TIMEOUT [ENABLED [STOP]]]]: svc:/test/NAME:default with a
+# start method, a ":kill" (or STOP) stop method, and general/enabled (default false); refreshed.
+make_instance() {
+	instance_svccfg "$@" >"$ROOT/$1.svccfg"
+	ok "$SVCCFG" -f "$ROOT/$1.svccfg"
 }
 
 # make_emi EXEC: an enabled, transient svc:/system/early-manifest-import:default whose start
