@@ -441,8 +441,13 @@ static int vstack_push(vstack_t *s, vertex_t *v)
 	return 0;
 }
 
-/* Pushes the unvisited targets of v's edges (exclude_all groups are none), marking them. */
-static int push_targets(graph_t *g, vstack_t *q, vertex_t *v)
+/*
+ * Calls fn(g, v, group, target, via_service, userdata) for each edge of v: each instance its
+ * groups name, except exclude_all groups (no edges); stops at fn's first negative return.
+ */
+typedef int (*edge_fn_t)(graph_t *g, vertex_t *v, const depgroup_t *d, vertex_t *t,
+        bool via_service, void *userdata);
+static int for_each_edge(graph_t *g, vertex_t *v, edge_fn_t fn, void *userdata)
 {
 	for (size_t k = 0; k < v->n_deps; k++) {
 		if (v->deps[k].grouping == DEPGRP_EXCLUDE_ALL)
@@ -452,17 +457,32 @@ static int push_targets(graph_t *g, vstack_t *q, vertex_t *v)
 
 			for (vertex_t *t = graph_entity_first(g, *e, &one); t;
 			        t = graph_entity_next(t, one)) {
-				if (t->mark == g->search)
-					continue;
-				t->mark = g->search;
-				t->parent = v;
-				t->via_service = !one;
-				if (vstack_push(q, t) < 0)
-					return -ENOMEM;
+				int r = fn(g, v, &v->deps[k], t, !one, userdata);
+
+				if (r < 0)
+					return r;
 			}
 		}
 	}
 	return 0;
+}
+
+static int push_edge(
+        graph_t *g, vertex_t *v, const depgroup_t *d, vertex_t *t, bool via_service, void *userdata)
+{
+	(void)d;
+	if (t->mark == g->search)
+		return 0;
+	t->mark = g->search;
+	t->parent = v;
+	t->via_service = via_service;
+	return vstack_push(userdata, t);
+}
+
+/* Pushes the unvisited targets of v's edges, marking them. */
+static int push_targets(graph_t *g, vstack_t *q, vertex_t *v)
+{
+	return for_each_edge(g, v, push_edge, q);
 }
 
 /* The path from v's dependency to v, as found by the search (services named on the way). */
@@ -572,11 +592,34 @@ typedef struct ms_visit {
 	bool optional; /* reached below an optional_all group */
 } ms_visit_t;
 
+typedef struct ms_walk {
+	ms_visit_t *stack;
+	size_t n, cap;
+	bool optional; /* the vertex being expanded was reached below an optional_all group */
+} ms_walk_t;
+
+static int subgraph_edge(
+        graph_t *g, vertex_t *v, const depgroup_t *d, vertex_t *t, bool via_service, void *userdata)
+{
+	ms_walk_t *w = userdata;
+
+	(void)g, (void)v, (void)via_service;
+	if (t->in_subgraph)
+		return 0;
+	if (GREEDY_REALLOC(w->stack, w->cap, w->n + 1) < 0)
+		return -ENOMEM;
+	w->stack[w->n++] = (ms_visit_t){
+	        .v = t,
+	        .optional = w->optional || d->grouping == DEPGRP_OPTIONAL_ALL,
+	};
+	return 0;
+}
+
 /* v->in_subgraph for every vertex, as illumos' mark_subgraph(). */
 static void compute_subgraph(graph_t *g)
 {
-	_cleanup_free_ ms_visit_t *stack = NULL;
-	size_t st = 0, n = 0, cap = 0;
+	ms_walk_t w = {};
+	size_t st = 0;
 	bool all = !g->milestone;
 	vertex_t *v;
 
@@ -585,41 +628,24 @@ static void compute_subgraph(graph_t *g)
 	if (all || streq(g->milestone, RESTARTER_MILESTONE_NONE))
 		return;
 	v = hashmap_get(g->vertices, g->milestone);
-	if (!v || GREEDY_REALLOC(stack, cap, 1) < 0)
-		return;
-	stack[n++] = (ms_visit_t){.v = v};
-	while (n > 0) {
-		ms_visit_t x = stack[--n];
+	if (!v || GREEDY_REALLOC(w.stack, w.cap, 1) < 0)
+		goto out;
+	w.stack[w.n++] = (ms_visit_t){.v = v};
+	while (w.n > 0) {
+		ms_visit_t x = w.stack[--w.n];
 
 		/* Below an optional group, an instance disabled (without override) is left out. */
 		if (x.v->in_subgraph || (x.optional && !x.v->enabled_noovr))
 			continue;
 		x.v->in_subgraph = true;
-		for (size_t k = 0; k < x.v->n_deps; k++) {
-			const depgroup_t *d = &x.v->deps[k];
-
-			if (d->grouping == DEPGRP_EXCLUDE_ALL)
-				continue;
-			STRV_FOREACH (e, d->entities) {
-				bool one;
-
-				for (vertex_t *t = graph_entity_first(g, *e, &one); t;
-				        t = graph_entity_next(t, one)) {
-					if (t->in_subgraph)
-						continue;
-					if (GREEDY_REALLOC(stack, cap, n + 1) < 0) {
-						log_error("out of memory computing the milestone");
-						return;
-					}
-					stack[n++] = (ms_visit_t){
-					        .v = t,
-					        .optional = x.optional ||
-					                d->grouping == DEPGRP_OPTIONAL_ALL,
-					};
-				}
-			}
+		w.optional = x.optional;
+		if (for_each_edge(g, x.v, subgraph_edge, &w) < 0) {
+			log_error("out of memory computing the milestone");
+			break;
 		}
 	}
+out:
+	free(w.stack);
 }
 
 /* Inside the milestone: the temporary override goes, general/enabled rules again. */
@@ -646,6 +672,14 @@ static void ovr_disable(graph_t *g, vertex_t *v)
 		graph_send_enabled(g, v);
 }
 
+static int mark_edge(
+        graph_t *g, vertex_t *v, const depgroup_t *d, vertex_t *t, bool via_service, void *userdata)
+{
+	(void)g, (void)v, (void)d, (void)via_service, (void)userdata;
+	t->has_up_dependent = true;
+	return 0;
+}
+
 /* v->has_up_dependent: an up vertex outside the subgraph depends on v (exclusions aside). */
 static void mark_up_dependents(graph_t *g)
 {
@@ -655,21 +689,9 @@ static void mark_up_dependents(graph_t *g)
 	while ((u = hashmap_next(g->vertices, &st, NULL)))
 		u->has_up_dependent = false;
 	st = 0;
-	while ((u = hashmap_next(g->vertices, &st, NULL))) {
-		if (u->in_subgraph || !restarter_state_is_up(u->state))
-			continue;
-		for (size_t k = 0; k < u->n_deps; k++) {
-			if (u->deps[k].grouping == DEPGRP_EXCLUDE_ALL)
-				continue;
-			STRV_FOREACH (e, u->deps[k].entities) {
-				bool one;
-
-				for (vertex_t *t = graph_entity_first(g, *e, &one); t;
-				        t = graph_entity_next(t, one))
-					t->has_up_dependent = true;
-			}
-		}
-	}
+	while ((u = hashmap_next(g->vertices, &st, NULL)))
+		if (!u->in_subgraph && restarter_state_is_up(u->state))
+			(void)for_each_edge(g, u, mark_edge, NULL);
 }
 
 /*
