@@ -3,8 +3,8 @@
  *
  * The graph learns about the repository from the repository thread (pg changed/deleted) and
  * about states from the instance workers (GE_STATE); it reads what it needs into the vertices
- * with its own handle and leaves every decision to graph-eval.c, whose only output is restarter
- * events.  On first sight of an instance (first_sight(): configd's InstanceAdded, a pg
+ * with its own handle and leaves every decision to graph-eval.c, whose only output is events
+ * (restarter events, and the milestone's override writes).  On first sight of an instance (first_sight(): configd's InstanceAdded, a pg
  * notification, or a scan), in illumos' order:
  * - an instance with a general pg of its own gets a vertex: the graph queues RE_INSERT and then
  *   RE_ENABLE or RE_DISABLE (general_ovr/enabled, else general/enabled); the restarter pg is
@@ -15,10 +15,16 @@
  *   it before it reads general), so that a creator waiting for the pg (svccfg add) has an end
  *   to its wait; it is inserted once its general pg is written.
  *
+ * A new vertex is configured (checked for a dependency cycle) and admitted by the milestone
+ * before it is announced (RE_INSERT, then RE_ENABLE or RE_DISABLE); whenever its dependencies
+ * are read again, both are done again (deps_changed()).  The milestone is read from startd's
+ * own options_ovr/options pgs at start and when they change; the general_ovr writes it calls
+ * for come back from graph-eval.c as GRAPH_OVR_* events and are made here (write_override()).
+ *
  * After every state report or configuration change the graph re-evaluates (graph_evaluate()).
  * Administrative actions (restarter_actions) are handed to the instance once each and deleted;
  * a refresh also re-reads the instance's dependencies and restarts the dependents whose
- * restart_on is refresh.
+ * restart_on is refresh; a clear of an instance that completed a cycle first looks again.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -55,16 +61,18 @@ static bool read_enabled_pg(
 	return p && scf_property_get_boolean(p, ret) >= 0;
 }
 
-/* The override first (temporary enable/disable), then general/enabled; absent: disabled. */
-static bool read_enabled(scf_handle_t *h, const char *fmri)
+/*
+ * general/enabled (composed; absent: disabled) and the override general_ovr/enabled
+ * (temporary enable/disable, which wins) into v.
+ */
+static void read_enabled(scf_handle_t *h, vertex_t *v)
 {
-	bool e = false;
+	bool noovr = false, ovr = false;
 
-	if (read_enabled_pg(h, fmri, SCF_PG_GENERAL_OVR, 0, &e))
-		return e;
-	if (read_enabled_pg(h, fmri, SCF_PG_GENERAL, SCF_READ_COMPOSED, &e))
-		return e;
-	return false;
+	if (!read_enabled_pg(h, v->fmri, SCF_PG_GENERAL, SCF_READ_COMPOSED, &noovr))
+		noovr = false;
+	vertex_set_enabled(
+	        v, noovr, read_enabled_pg(h, v->fmri, SCF_PG_GENERAL_OVR, 0, &ovr) ? ovr : -1);
 }
 
 /* A string property's value, NULL when absent or not a string. */
@@ -135,49 +143,134 @@ static void read_deps(graph_thread_t *gt, vertex_t *v)
 
 static void process_actions(graph_thread_t *gt, vertex_t *v);
 
-/* An instance with a general pg of its own and no vertex yet: into the graph. */
-static void insert(graph_thread_t *gt, const char *fmri)
+/* An instance with a general pg of its own and no vertex yet: a vertex, read, not announced. */
+static vertex_t *prepare(graph_thread_t *gt, const char *fmri)
 {
 	vertex_t *v;
 
 	if (graph_vertex_add(&gt->graph, fmri, &v) < 0) {
 		log_error("%s: out of memory, not inserted", fmri);
-		return;
+		return NULL;
 	}
-	v->enabled = read_enabled(gt->h, fmri);
+	read_enabled(gt->h, v);
 	read_deps(gt, v);
+	return v;
+}
+
+/* A prepared vertex, configured and admitted by the milestone: to the restarter. */
+static void announce(graph_thread_t *gt, vertex_t *v)
+{
 	smf_point(SMF_POINT_STARTD_GRAPH_BEFORE_INSERT);
-	probe_graph_insert(fmri);
-	(void)restarter_enqueue(gt->m, RE_INSERT, fmri, 0);
-	graph_send_enabled(&gt->graph, v);
+	probe_graph_insert(v->fmri);
+	graph_announce(&gt->graph, v);
 	process_actions(gt, v);
 }
 
-/* First sight of an instance that has no vertex (see the top of this file). */
-static void first_sight(graph_thread_t *gt, const char *fmri)
+/* One new vertex at run time: configured (cycle check), milestone, announced. */
+static void insert(graph_thread_t *gt, vertex_t *v)
+{
+	if (!v)
+		return;
+	graph_configure(&gt->graph, v);
+	graph_milestone_update(&gt->graph);
+	announce(gt, v);
+}
+
+/*
+ * First sight of an instance that has no vertex (see the top of this file): the prepared
+ * vertex of one with a general pg, else NULL.  startd's own instance is never a vertex
+ * (illumos' dgraph_add_instance() skips it), but gets its uninitialized pg like the others.
+ */
+static vertex_t *first_sight(graph_thread_t *gt, const char *fmri)
 {
 	_cleanup_(scf_pg_freep) scf_pg_t *general = NULL, *rpg = NULL;
 	int r;
 
 	if (graph_vertex_get(&gt->graph, fmri))
-		return;
+		return NULL;
 	r = scf_pg_get(gt->h, fmri, SCF_PG_GENERAL, NULL, 0, &general);
-	if (r >= 0) {
+	if (r >= 0 && !streq(fmri, SCF_SERVICE_STARTD)) {
 		probe_first_sight(fmri, "insert");
-		insert(gt, fmri);
-		return;
+		return prepare(gt, fmri);
 	}
-	if (r != -SCF_ERROR_NOT_FOUND)
-		return;
+	if (r < 0 && r != -SCF_ERROR_NOT_FOUND)
+		return NULL;
 	r = scf_pg_get(gt->h, fmri, SCF_PG_RESTARTER, NULL, 0, &rpg);
 	if (r != -SCF_ERROR_NOT_FOUND) {
 		/* Written already: by startd (seen before), or by configd-eager. */
 		probe_first_sight(fmri, r >= 0 ? "present" : "error");
-		return;
+		return NULL;
 	}
 	probe_first_sight(fmri, "write");
 	smf_point(SMF_POINT_STARTD_RESTARTER_BEFORE_PG_WRITE);
 	(void)rpg_write_initial(gt->h, fmri);
+	return NULL;
+}
+
+/* v's dependencies may have changed: read again, checked for a cycle, milestone recomputed. */
+static void deps_changed(graph_thread_t *gt, vertex_t *v)
+{
+	read_deps(gt, v);
+	graph_configure(&gt->graph, v);
+	graph_milestone_update(&gt->graph);
+}
+
+/*
+ * The milestone, as illumos' libscf_get_milestone(): options_ovr/milestone of startd's own
+ * instance, else options/milestone, else "all"; a value that is not one string is logged and
+ * read as "all".  NULL when the repository could not be read (the milestone stays).
+ */
+static char *read_milestone(scf_handle_t *h)
+{
+	static const char *const pgs[] = {SCF_PG_OPTIONS_OVR, SCF_PG_OPTIONS};
+
+	for (size_t k = 0; k < ELEMENTSOF(pgs); k++) {
+		_cleanup_(scf_property_freep) scf_property_t *p = NULL;
+		const char *s;
+		int r = scf_property_read(
+		        h, SCF_SERVICE_STARTD, pgs[k], SCF_PROPERTY_MILESTONE, &p);
+
+		if (r == -SCF_ERROR_NOT_FOUND)
+			continue;
+		if (r < 0) {
+			log_warning("cannot read the milestone: %s", scf_strerror(r));
+			return NULL;
+		}
+		if (scf_property_get_string(p, &s) < 0) {
+			log_warning("%s/%s of %s is misconfigured; milestone \"%s\"", pgs[k],
+			        SCF_PROPERTY_MILESTONE, SCF_SERVICE_STARTD,
+			        RESTARTER_MILESTONE_ALL);
+			break;
+		}
+		return strdup(s);
+	}
+	return strdup(RESTARTER_MILESTONE_ALL);
+}
+
+/*
+ * Reads the milestone and sets it.  At start (boot) a milestone that cannot be set leaves
+ * "all", as illumos' set_initial_milestone(); later it leaves the milestone as it was.  With
+ * reapply, an unchanged milestone is applied again (configd restarted: overrides were lost).
+ */
+static void milestone_changed(graph_thread_t *gt, bool boot, bool reapply)
+{
+	_cleanup_free_ char *ms = read_milestone(gt->h);
+	int r;
+
+	if (!ms)
+		return;
+	r = graph_set_milestone(&gt->graph, ms);
+	if (r == -EALREADY && reapply)
+		graph_milestone_apply(&gt->graph);
+	else if (r == -EINVAL)
+		log_warning("milestone \"%s\" is invalid; %s \"%s\"", ms,
+		        boot ? "reverting to" : "keeping", graph_milestone(&gt->graph));
+	else if (r == -ENOENT)
+		log_warning("milestone %s is not in the repository; %s \"%s\"", ms,
+		        boot ? "reverting to" : "keeping", graph_milestone(&gt->graph));
+	else if (r < 0 && r != -EALREADY)
+		log_error("cannot set milestone %s: %s", ms, strerror(-r));
+	graph_evaluate(&gt->graph);
 }
 
 /* restarter_actions properties (integer timestamps written by svcadm), in processing order. */
@@ -243,8 +336,18 @@ static void process_actions(graph_thread_t *gt, vertex_t *v)
 		any = true;
 		log_info("%s: %s requested", v->fmri, actions[k].name);
 		if (actions[k].event == RE_REFRESH) {
-			read_deps(gt, v);
+			deps_changed(gt, v);
 			graph_propagate_refresh(&gt->graph, v);
+		}
+		/* A cycle is looked for again; while there is one, the instance stays. */
+		if (actions[k].event == RE_MAINT_OFF && v->in_cycle) {
+			deps_changed(gt, v);
+			if (v->in_cycle) {
+				log_warning("%s: still completes a dependency cycle; stays in "
+				            "maintenance",
+				        v->fmri);
+				continue;
+			}
 		}
 		(void)restarter_enqueue(gt->m, actions[k].event, v->fmri, 0);
 		/* Out of maintenance the instance starts over, as on first sight. */
@@ -262,15 +365,17 @@ static void process_actions(graph_thread_t *gt, vertex_t *v)
 
 static void refresh_enabled(graph_thread_t *gt, vertex_t *v)
 {
-	bool e = read_enabled(gt->h, v->fmri);
+	bool was = v->enabled, was_noovr = v->enabled_noovr;
 
-	if (e == v->enabled)
-		return;
-	v->enabled = e;
-	/* Being enabled is a start: what was refreshed by then counts (svccfg refresh is silent). */
-	if (e)
-		read_deps(gt, v);
-	graph_send_enabled(&gt->graph, v);
+	read_enabled(gt->h, v);
+	if (v->enabled != was) {
+		/* Being enabled is a start: what was refreshed by then counts (svccfg refresh
+		 * is silent). */
+		if (v->enabled)
+			deps_changed(gt, v);
+		graph_send_enabled(&gt->graph, v);
+	} else if (v->enabled_noovr != was_noovr) /* below an optional_all group, it counts */
+		graph_milestone_update(&gt->graph);
 }
 
 /* A pg of a service changed: its instances compose it. */
@@ -286,7 +391,7 @@ static void service_pg_changed(
 		if (streq(pg, SCF_PG_GENERAL))
 			refresh_enabled(gt, v);
 		else if (type && streq(type, SCF_GROUP_DEPENDENCY))
-			read_deps(gt, v);
+			deps_changed(gt, v);
 	}
 	graph_evaluate(&gt->graph);
 }
@@ -298,6 +403,12 @@ static void pg_event(graph_thread_t *gt, const event_t *e)
 
 	if (!e->fmri || !e->pg)
 		return;
+	/* Milestones: startd's own options (illumos' process_pg_event()). */
+	if (streq(e->fmri, SCF_SERVICE_STARTD) &&
+	        (streq(e->pg, SCF_PG_OPTIONS) || streq(e->pg, SCF_PG_OPTIONS_OVR))) {
+		milestone_changed(gt, false, false);
+		return;
+	}
 	if (graph_service_len(e->fmri) == 0) {
 		service_pg_changed(gt, e->fmri, e->pg, e->pgtype);
 		return;
@@ -305,7 +416,7 @@ static void pg_event(graph_thread_t *gt, const event_t *e)
 	v = graph_vertex_get(&gt->graph, e->fmri);
 	if (!v) {
 		if (!deleted)
-			first_sight(gt, e->fmri);
+			insert(gt, first_sight(gt, e->fmri));
 		return;
 	}
 	if (deleted && scf_entity_exists(gt->h, e->fmri) == 0) {
@@ -317,21 +428,46 @@ static void pg_event(graph_thread_t *gt, const event_t *e)
 	else if (streq(e->pg, SCF_PG_RESTARTER_ACTIONS) && !deleted)
 		process_actions(gt, v);
 	else if (e->pgtype && streq(e->pgtype, SCF_GROUP_DEPENDENCY)) {
-		read_deps(gt, v);
+		deps_changed(gt, v);
 		graph_evaluate(&gt->graph);
 	}
 }
 
+/*
+ * Every instance, in the repository's order.  The new vertices are read first, then
+ * configured in that order (which of a cycle's members completes it depends on it), then, at
+ * start, the milestone is set over all of them at once, as illumos sets it before it
+ * populates its graph at boot, and only then are they announced: an instance outside the
+ * milestone is disabled before the restarter hears of it.
+ */
 static void scan(graph_thread_t *gt, bool first)
 {
 	_cleanup_strv_free_ char **l = NULL;
+	_cleanup_free_ vertex_t **added = NULL;
+	size_t n = 0, cap = 0;
 	int r;
 
 	r = scf_instance_list(gt->h, NULL, &l);
 	if (r < 0)
 		log_error("cannot list instances: %s", scf_handle_errmsg(gt->h));
-	STRV_FOREACH (f, l)
-		first_sight(gt, *f);
+	STRV_FOREACH (f, l) {
+		vertex_t *v = first_sight(gt, *f);
+
+		if (!v)
+			continue;
+		if (GREEDY_REALLOC(added, cap, n + 1) < 0) {
+			insert(gt, v); /* out of memory: this one at once */
+			continue;
+		}
+		added[n++] = v;
+	}
+	for (size_t k = 0; k < n; k++)
+		graph_configure(&gt->graph, added[k]);
+	if (first)
+		milestone_changed(gt, true, false);
+	graph_milestone_update(&gt->graph);
+	for (size_t k = 0; k < n; k++)
+		announce(gt, added[k]);
 	if (first)
 		sem_post(&gt->m->scanned);
 }
@@ -355,11 +491,12 @@ static void reconnect(graph_thread_t *gt)
 	gt->h = h;
 	while ((v = hashmap_next(gt->graph.vertices, &st, NULL))) {
 		refresh_enabled(gt, v);
-		read_deps(gt, v);
+		deps_changed(gt, v);
 		process_actions(gt, v);
 	}
 	scan(gt, false);
-	graph_evaluate(&gt->graph);
+	/* The overrides startd wrote, and options_ovr, went with the non-persistent pgs. */
+	milestone_changed(gt, false, true);
 }
 
 static void state_event(graph_thread_t *gt, const event_t *e)
@@ -393,7 +530,7 @@ static void *graph_main(void *userdata)
 			break;
 		case GE_INSTANCE_ADDED:
 			if (e->fmri)
-				first_sight(gt, e->fmri);
+				insert(gt, first_sight(gt, e->fmri));
 			break;
 		case GE_STATE:
 			state_event(gt, e);
@@ -407,10 +544,50 @@ static void *graph_main(void *userdata)
 	}
 }
 
-/* The graph's decisions go to the restarter dispatcher. */
+/* GRAPH_OVR_DISABLE: general_ovr/enabled=false; GRAPH_OVR_DELETE: it and its comment go. */
+static int tx_override(scf_tx_t *tx, void *userdata)
+{
+	static const char *const no = "false";
+	static const char *const props[] = {SCF_PROPERTY_ENABLED, SCF_PROPERTY_COMMENT};
+	int r = 0;
+
+	if (*(const int *)userdata == GRAPH_OVR_DISABLE)
+		return scf_tx_set(tx, SCF_PROPERTY_ENABLED, SCF_TYPE_BOOLEAN, &no, 1);
+	for (size_t k = 0; r >= 0 && k < ELEMENTSOF(props); k++)
+		if (scf_pg_property(scf_tx_pg(tx), props[k]))
+			r = scf_tx_delete(tx, props[k]);
+	return r;
+}
+
+/* The milestone's override writes (the restarter has had its RE_DISABLE already). */
+static void write_override(graph_thread_t *gt, int event, const char *fmri)
+{
+	int r = 0;
+
+	probe_write(fmri, SCF_PG_GENERAL_OVR);
+	if (event == GRAPH_OVR_DISABLE) {
+		r = scf_pg_add(gt->h, fmri, SCF_PG_GENERAL_OVR, SCF_GROUP_FRAMEWORK,
+		        SCF_PG_FLAG_NONPERSISTENT);
+		if (r == -SCF_ERROR_EXISTS)
+			r = 0;
+	}
+	if (r >= 0)
+		r = scf_tx_run(gt->h, fmri, SCF_PG_GENERAL_OVR, tx_override, &event, 0);
+	if (r < 0 && !(r == -SCF_ERROR_NOT_FOUND && event == GRAPH_OVR_DELETE))
+		log_warning("%s: cannot %s %s/%s: %s", fmri,
+		        event == GRAPH_OVR_DISABLE ? "set" : "delete", SCF_PG_GENERAL_OVR,
+		        SCF_PROPERTY_ENABLED, scf_handle_errmsg(gt->h));
+}
+
+/* The graph's decisions go to the restarter dispatcher, its override writes to configd. */
 static void emit_to_restarter(void *userdata, int event, const char *fmri)
 {
-	(void)restarter_enqueue(userdata, event, fmri, 0);
+	graph_thread_t *gt = userdata;
+
+	if (event == GRAPH_OVR_DELETE || event == GRAPH_OVR_DISABLE)
+		write_override(gt, event, fmri);
+	else
+		(void)restarter_enqueue(gt->m, event, fmri, 0);
 }
 
 int graph_thread_start(startd_t *m)
@@ -418,7 +595,7 @@ int graph_thread_start(startd_t *m)
 	int r;
 
 	graph.m = m;
-	if (graph_init(&graph.graph, emit_to_restarter, m) < 0)
+	if (graph_init(&graph.graph, emit_to_restarter, &graph) < 0)
 		return log_error_errno(-ENOMEM, "out of memory");
 	r = scf_handle_create(m->root, &graph.h);
 	if (r < 0) {

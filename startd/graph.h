@@ -13,7 +13,8 @@
  *   or in maintenance); exclude_all, no entity up or coming.  An entity that names a service
  *   stands for all its instances; "up" is online or degraded, "coming" is enabled and
  *   uninitialized or offline.
- * - graph_evaluate(): an enabled offline vertex whose groups are all satisfied gets RE_START;
+ * - graph_evaluate(): an enabled offline vertex whose groups are all satisfied (and that does
+ *   not complete a dependency cycle) gets RE_START;
  *   an up vertex with an unsatisfied group that is not tolerated gets RE_STOP.  A pending flag
  *   keeps one request per vertex in flight until its worker reports a state.
  * - restart_on, as illumos: a dependency that goes down carries a reason, ranked none
@@ -22,11 +23,34 @@
  *   whose restart_on is below the reason is "tolerated": its dependent stays up until the
  *   group is satisfied again.  A refresh of a dependency restarts (RE_RESTART) the up
  *   dependents whose group has restart_on=refresh.  exclude_all groups take no part in either.
+ * - Dependency cycles, as illumos' graph_insert_dependency(): a vertex is "configured"
+ *   (graph_configure()) once its dependencies are read, and from then on its groups are edges
+ *   of the graph, except exclude_all groups, which take no part (an exclusion may point back).
+ *   An entity naming a service is an edge to each of its instances.  A vertex whose edges would
+ *   close a path back to itself "completes a dependency cycle": it gets RE_DEPENDENCY_CYCLE
+ *   (maintenance, auxiliary state dependency_cycle) and its own edges are left out of the
+ *   graph, so the other members of the cycle stay acyclic (they wait offline for it, and
+ *   svcs -x names it).  Which member completes the cycle depends on the order the vertices
+ *   were configured in, as on illumos.  A vertex whose dependencies are read again is checked
+ *   again; one that no longer completes a cycle comes back with svcadm clear.  The search is
+ *   iterative, over a visit mark per vertex: bounded by the vertices and edges, no recursion.
+ * - Milestones, as illumos' dgraph_set_milestone(): the milestone's subgraph is the milestone
+ *   instance and everything it depends on, transitively (exclude_all groups are not followed,
+ *   and below an optional_all group an instance counts only if general/enabled says so); "all"
+ *   is every vertex, "none" no vertex.  Inside, a vertex's temporary enable override is
+ *   dropped; outside, it is disabled by one (general_ovr/enabled=false), so svcs shows it
+ *   temporarily disabled.  Outside vertices are disabled leaves first: an enabled one is
+ *   disabled once no up vertex outside the subgraph depends on it; a vertex outside that goes
+ *   down then exposes the next leaves among its dependencies.  These repository writes leave
+ *   the graph as GRAPH_OVR_* events beside the RE_* ones (graph.c makes them), and the vertex
+ *   already holds the value written, so the notification that follows changes nothing.
  *
  * INVARIANTS.  Only the thread that owns the graph (graph_init(), or graph_claim()) touches it:
  * every entry point asserts it, so the vertices need no lock.  A vertex's FMRI is its key in
- * the table.  Dependency cycles are not detected yet; a cycle check would be one more pure
- * function here.
+ * the table, and it is linked in its service's list (services: service FMRI -> first
+ * instance).  graph.c sets v->enabled only through vertex_set_enabled(): the override if
+ * set, else general/enabled.  A vertex gets restarter events only once graph_announce() has
+ * sent its RE_INSERT (v->inserted); before, a decision about it only changes its fields.
  */
 #ifndef STARTD_GRAPH_H
 #define STARTD_GRAPH_H
@@ -49,11 +73,26 @@ typedef struct depgroup {
 typedef struct vertex {
 	char *fmri;
 	size_t service_len; /* fmri[0..service_len) is the service's FMRI */
-	bool enabled;
+	bool enabled;       /* what the restarter was told: the override if any, else noovr */
+	bool enabled_noovr; /* general/enabled alone (illumos' GV_ENBLD_NOOVR) */
+	int enabled_ovr;    /* general_ovr/enabled: -1 absent, else 0 or 1 */
 	restarter_instance_state_t state;
 	bool start_pending, stop_pending;
+	bool inserted;    /* RE_INSERT was emitted (graph_announce()) */
+	bool configured;  /* its groups are edges (graph_configure()) */
+	bool in_cycle;    /* it completes a dependency cycle: its groups are no edges */
+	bool in_subgraph; /* inside the milestone (every vertex, for "all") */
+	bool ms_known;    /* in_subgraph was decided (and acted on) at least once */
 	depgroup_t *deps;
 	size_t n_deps, n_deps_allocated;
+
+	/* Owned by graph-eval.c: the service's list, and one search's scratch state. */
+	struct vertex *svc_next;
+	struct vertex *parent; /* how a search reached it */
+	bool via_service;      /* ... through a dependency on its service */
+	unsigned mark;         /* == graph's search generation: visited by the current search */
+	bool has_up_dependent; /* milestone: an up vertex outside the subgraph depends on it */
+	bool was_in_subgraph;  /* milestone: in_subgraph before it was recomputed */
 } vertex_t;
 
 /* What the graph knows about a dependency's target (an instance, or a service's instances). */
@@ -61,14 +100,24 @@ typedef struct target {
 	bool exists, up, coming; /* coming: enabled, and uninitialized or offline */
 } target_t;
 
-/* How a decision leaves the graph: event is an RE_* of startd.h, fmri the vertex's. */
+/*
+ * How a decision leaves the graph: event is an RE_* of startd.h (for the restarter) or a
+ * GRAPH_OVR_* below (a repository write graph.c makes), fmri the vertex's.
+ */
 typedef void (*graph_emit_t)(void *userdata, int event, const char *fmri);
+enum {
+	GRAPH_OVR_DELETE = 100, /* delete general_ovr/enabled (and its comment) */
+	GRAPH_OVR_DISABLE,      /* general_ovr/enabled = false */
+};
 
 typedef struct graph {
 	hashmap_t *vertices; /* fmri -> vertex_t */
+	hashmap_t *services; /* service fmri -> its first vertex_t (svc_next links the rest) */
 	graph_emit_t emit;
 	void *emit_data;
 	pthread_t owner;
+	char *milestone; /* NULL: "all"; else "none" or the milestone's FMRI */
+	unsigned search; /* the current search's generation (vertex_t.mark) */
 } graph_t;
 
 /* The calling thread owns the graph.  0 or -ENOMEM. */
@@ -105,8 +154,57 @@ void graph_vertex_remove(graph_t *g, vertex_t *v);
 int vertex_dep_append(vertex_t *v, depgroup_t *d);
 void vertex_deps_clear(vertex_t *v);
 
-/* RE_ENABLE or RE_DISABLE, as v->enabled says. */
+/* Sets general/enabled (noovr) and general_ovr/enabled (ovr, -1 absent) and v->enabled. */
+void vertex_set_enabled(vertex_t *v, bool noovr, int ovr);
+
+/*
+ * RE_ENABLE or RE_DISABLE, as v->enabled says; enabled, an instance that completes a cycle
+ * gets RE_DEPENDENCY_CYCLE after it (a disable takes it out of maintenance, as svcadm disable
+ * does; enabled again, it is back in maintenance).
+ */
 void graph_send_enabled(graph_t *g, const vertex_t *v);
+/* The first events of a vertex: RE_INSERT, then graph_send_enabled().  From here on decisions
+ * about v are emitted. */
+void graph_announce(graph_t *g, vertex_t *v);
+
+/*
+ * The vertices of a service's instances, or the vertex of an instance (*one).  Iterate with
+ * for (v = graph_entity_first(g, e, &one); v; v = graph_entity_next(v, one)).
+ */
+vertex_t *graph_entity_first(graph_t *g, const char *entity, bool *one);
+vertex_t *graph_entity_next(vertex_t *v, bool one);
+
+/*
+ * Does v's configuration complete a dependency cycle?  1 with *path (if path is not NULL) the
+ * FMRIs from v's dependency back to v (services through which an edge passes included), 0
+ * if not, -ENOMEM.  Only configured vertices not in a cycle count; v's own groups are not
+ * followed (reaching v is the cycle).
+ */
+int graph_find_cycle(graph_t *g, vertex_t *v, char ***path);
+/*
+ * v's dependencies were (re)read: v is configured, and checked for a cycle.  A vertex that
+ * now completes one is logged with the cycle and gets RE_DEPENDENCY_CYCLE (once inserted);
+ * one that no longer does is only marked (svcadm clear brings it back).  Returns v->in_cycle.
+ */
+bool graph_configure(graph_t *g, vertex_t *v);
+
+/*
+ * The milestone: "all", "none", or one of the major milestones' FMRIs (any spelling that
+ * canonicalizes to one).  Recomputes the subgraph, drops the enable override of every vertex
+ * inside it and disables the leaves outside (see above).  0, or -EALREADY (the milestone
+ * already), -EINVAL (not a milestone), -ENOENT (no vertex for it): then nothing changes.
+ */
+int graph_set_milestone(graph_t *g, const char *milestone);
+/* Applies the milestone as set again, as graph_set_milestone() applies a new one. */
+void graph_milestone_apply(graph_t *g);
+/* The milestone as set ("all", "none" or an FMRI). */
+const char *graph_milestone(const graph_t *g);
+/*
+ * A vertex was added, or dependencies or general/enabled changed: recomputes the subgraph;
+ * a vertex new to it is admitted (override dropped) or disabled, as is one that moved in or
+ * out.  Under "all" nothing is written.
+ */
+void graph_milestone_update(graph_t *g);
 
 target_t graph_target(graph_t *g, const char *entity);
 bool graph_group_satisfied(graph_t *g, const depgroup_t *d);

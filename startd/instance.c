@@ -449,16 +449,16 @@ static void handle_contract_empty(instance_t *i, pid_t pgid)
 	        i, RESTARTER_STATE_OFFLINE, RESTARTER_STATE_NONE, RESTARTER_AUX_CT_EV_EXIT, true);
 }
 
-static void handle_maint_on(instance_t *i, bool immediate)
+static void handle_maint_on(instance_t *i, bool immediate, const char *aux)
 {
 	if (i->state == RESTARTER_STATE_MAINT) {
 		report(i);
 		return;
 	}
 	if (immediate || !restarter_state_is_up(i->state))
-		to_maintenance(i, RESTARTER_AUX_ADMINISTRATIVE_REQUEST);
+		to_maintenance(i, aux);
 	else
-		stop_instance(i, RESTARTER_STATE_MAINT, RESTARTER_AUX_ADMINISTRATIVE_REQUEST);
+		stop_instance(i, RESTARTER_STATE_MAINT, aux);
 }
 
 static void handle_refresh(instance_t *i)
@@ -488,7 +488,11 @@ static bool handle_action(instance_t *i, const event_t *e)
 		return true;
 	case RE_MAINT_ON:
 	case RE_MAINT_ON_IMMEDIATE:
-		handle_maint_on(i, e->type == RE_MAINT_ON_IMMEDIATE);
+		handle_maint_on(
+		        i, e->type == RE_MAINT_ON_IMMEDIATE, RESTARTER_AUX_ADMINISTRATIVE_REQUEST);
+		return true;
+	case RE_DEPENDENCY_CYCLE: /* as illumos' maintain_instance(): stopped first if up */
+		handle_maint_on(i, false, RESTARTER_AUX_DEPENDENCY_CYCLE);
 		return true;
 	case RE_MAINT_OFF:
 		if (i->state == RESTARTER_STATE_MAINT)

@@ -35,6 +35,7 @@ static const char *const event_names[] = {
         [RE_RESYNC] = "resync",
         [RE_SHUTDOWN] = "shutdown",
         [RE_QUIT] = "quit",
+        [RE_DEPENDENCY_CYCLE] = RESTARTER_AUX_DEPENDENCY_CYCLE,
 };
 
 const char *restarter_event_name(int type)

@@ -47,6 +47,7 @@ enum {
 	                          instance when queued without an FMRI) */
 	RE_SHUTDOWN,           /* startd exits: stop what runs, then the worker exits */
 	RE_QUIT,               /* the dispatcher exits */
+	RE_DEPENDENCY_CYCLE,   /* the graph found the instance completes a cycle: maintenance */
 };
 
 /* svc.startd's top-level state, made by main() and shared by every thread. */

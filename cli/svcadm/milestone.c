@@ -10,11 +10,7 @@
 
 #include "svcadm.h"
 
-static const char *const milestones[] = {
-        "svc:/milestone/single-user:default",
-        "svc:/milestone/multi-user:default",
-        "svc:/milestone/multi-user-server:default",
-};
+static const char *const milestones[] = {RESTARTER_MILESTONE_FMRIS};
 
 static _noreturn_ void usage_milestone(void)
 {
@@ -35,7 +31,7 @@ static const char *validate_milestone(const char *m)
 {
 	size_t len = strlen(m);
 
-	if (streq(m, "all") || streq(m, "none"))
+	if (streq(m, RESTARTER_MILESTONE_ALL) || streq(m, RESTARTER_MILESTONE_NONE))
 		return m;
 	for (size_t k = 0; k < ELEMENTSOF(milestones); k++) {
 		const char *t = strstr(milestones[k], m);
@@ -75,7 +71,8 @@ int cmd_milestone(int argc, char **argv)
 		return EXIT_FATAL;
 	}
 	pg = dflt ? SCF_PG_OPTIONS : SCF_PG_OPTIONS_OVR;
-	r = scf_pg_add(svcadm.h, SCF_SERVICE_STARTD, pg, SCF_GROUP_APPLICATION,
+	/* Type framework, as illumos (SCF_PG_OPTIONS[_OVR]_TYPE): startd is notified of those. */
+	r = scf_pg_add(svcadm.h, SCF_SERVICE_STARTD, pg, SCF_GROUP_FRAMEWORK,
 	        dflt ? 0 : SCF_PG_FLAG_NONPERSISTENT);
 	if (r >= 0 || r == -SCF_ERROR_EXISTS)
 		r = scf_tx_run(svcadm.h, SCF_SERVICE_STARTD, pg, tx_set_milestone, (void *)m, 0);

@@ -189,6 +189,9 @@ static const struct maint_reason {
 } maint_reasons[] = {
         {RESTARTER_AUX_ADMINISTRATIVE_REQUEST, "was taken down for maintenace by an administrator.",
                 "Maintenance requested by an administrator.", "SMF-8000-63"},
+        /* svc.startd found the instance completes a dependency cycle (startd/graph.h). */
+        {RESTARTER_AUX_DEPENDENCY_CYCLE, "completed a dependency cycle.",
+                "Completes a dependency cycle.", "SMF-8000-HP"},
         {RESTARTER_AUX_FAULT_THRESHOLD, "is not running because a method failed repeatedly.",
                 "Method failed repeatedly.", "SMF-8000-8Q"},
         {RESTARTER_AUX_METHOD_FAILED, "is not running because a method failed.", "Method failed.",

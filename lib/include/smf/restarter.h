@@ -19,6 +19,21 @@
 #define SCF_SERVICE_STARTD "svc:/system/svc/restarter:default"
 #define SCF_INSTANCE_EMI "svc:/system/early-manifest-import:default"
 
+/*
+ * Milestones (illumos' libscf.h names): what "svcadm milestone" records in the restarter's
+ * options_ovr/milestone (options/milestone with -d) and svc.startd works towards.  Besides the
+ * three major milestones the value may be "all" (every enabled instance, the default) or
+ * "none" (no instance at all).
+ */
+#define SCF_MILESTONE_SINGLE_USER "svc:/milestone/single-user:default"
+#define SCF_MILESTONE_MULTI_USER "svc:/milestone/multi-user:default"
+#define SCF_MILESTONE_MULTI_USER_SERVER "svc:/milestone/multi-user-server:default"
+/* The major milestones in order, for an array initializer. */
+#define RESTARTER_MILESTONE_FMRIS                                                                  \
+	SCF_MILESTONE_SINGLE_USER, SCF_MILESTONE_MULTI_USER, SCF_MILESTONE_MULTI_USER_SERVER
+#define RESTARTER_MILESTONE_ALL "all"
+#define RESTARTER_MILESTONE_NONE "none"
+
 /* An instance's state, as restarter/state (and next_state) spell it. */
 typedef enum restarter_instance_state {
 	RESTARTER_STATE_NONE = 0, /* "none": only as next_state, or no state read */
@@ -56,6 +71,8 @@ bool restarter_state_is_up(restarter_instance_state_t s);
 #define RESTARTER_AUX_METHOD_FAILED "method_failed"
 #define RESTARTER_AUX_FAULT_THRESHOLD "fault_threshold_reached"
 #define RESTARTER_AUX_RESTARTING_TOO_QUICKLY "restarting_too_quickly"
+/* Maintenance because the instance's dependencies complete a cycle (svcs -x: SMF-8000-HP). */
+#define RESTARTER_AUX_DEPENDENCY_CYCLE "dependency_cycle"
 
 /* Dependency groupings (dependency pgs' "grouping"). */
 typedef enum depgroup_type {

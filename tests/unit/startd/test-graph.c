@@ -20,7 +20,9 @@
 
 #include "graph.h"
 #include "macro.h"
+#include "probes.h"
 #include "startd.h"
+#include "strv.h"
 
 #define MAX_EMITTED 64
 
@@ -87,8 +89,9 @@ static vertex_t *add(fixture_t *f, const char *fmri, bool enabled, restarter_ins
 
 	assert_int_equal(graph_vertex_add(&f->g, fmri, &v), 0);
 	assert_non_null(v);
-	v->enabled = enabled;
+	vertex_set_enabled(v, enabled, -1);
 	v->state = st;
+	v->inserted = true; /* as if graph_announce() had run: decisions about it are emitted */
 	return v;
 }
 
@@ -629,6 +632,395 @@ static void test_deps_replace(void **state)
 	assert_int_equal(count(f, RE_START, "svc:/b:default"), 1);
 }
 
+/* ---- dependency cycles ---- */
+
+static const char *event_name(int event)
+{
+	if (event == GRAPH_OVR_DELETE)
+		return "ovr_delete";
+	if (event == GRAPH_OVR_DISABLE)
+		return "ovr_disable";
+	return restarter_event_name(event);
+}
+
+/* The events of one fmri since the last take(), in order, as "event,event". */
+static const char *events_of(fixture_t *f, const char *fmri)
+{
+	static char buf[512];
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (size_t k = 0; k < f->n; k++)
+		if (streq(f->ev[k].fmri, fmri))
+			n += snprintf(buf + n, sizeof(buf) - n, "%s%s", n ? "," : "",
+			        event_name(f->ev[k].event));
+	return buf;
+}
+
+/* "a -> b -> c" of a cycle path. */
+static const char *joined(char **path)
+{
+	static char buf[512];
+	size_t n = 0;
+
+	buf[0] = '\0';
+	STRV_FOREACH (e, path)
+		n += snprintf(buf + n, sizeof(buf) - n, "%s%s", e == path ? "" : " -> ", *e);
+	return buf;
+}
+
+/* a -> b -> a: configured in that order, b completes the cycle; a does not. */
+static void test_cycle_of_two(void **state)
+{
+	fixture_t *f = *state;
+	vertex_t *a = add(f, "svc:/a:default", true, OFF);
+	vertex_t *b = add(f, "svc:/b:default", true, OFF);
+	char **path = NULL;
+
+	dep(a, "require_all", NULL, "svc:/b:default", NULL);
+	dep(b, "require_all", NULL, "svc:/a:default", NULL);
+	assert_false(graph_configure(&f->g, a));
+	assert_int_equal(f->n, 0);
+	assert_int_equal(graph_find_cycle(&f->g, b, &path), 1);
+	assert_string_equal(joined(path), "svc:/a:default -> svc:/b:default");
+	strv_free(path);
+	assert_true(graph_configure(&f->g, b));
+	assert_true(b->in_cycle);
+	assert_string_equal(events_of(f, "svc:/b:default"), "dependency_cycle");
+	assert_int_equal(f->n, 1);
+
+	/* Checked again, it stays in the cycle, without a second event. */
+	take(f);
+	assert_true(graph_configure(&f->g, b));
+	assert_int_equal(f->n, 0);
+	/* b's own edges are out of the graph: a, checked again, is not in a cycle. */
+	assert_false(graph_configure(&f->g, a));
+	assert_false(a->in_cycle);
+
+	/* Neither starts: b is in the cycle, a waits for b. */
+	graph_evaluate(&f->g);
+	assert_int_equal(count(f, RE_START, "svc:/a:default"), 0);
+	assert_int_equal(count(f, RE_START, "svc:/b:default"), 0);
+
+	/* b's dependency gone: no longer a cycle; it is only marked (svcadm clear resumes it). */
+	vertex_deps_clear(b);
+	assert_false(graph_configure(&f->g, b));
+	assert_false(b->in_cycle);
+	assert_int_equal(f->n, 0);
+	graph_evaluate(&f->g);
+	assert_int_equal(count(f, RE_START, "svc:/b:default"), 1);
+}
+
+/* a -> b -> c -> a: the last configured completes it; the path runs from its dependency. */
+static void test_cycle_of_three(void **state)
+{
+	fixture_t *f = *state;
+	vertex_t *a = add(f, "svc:/a:default", true, OFF);
+	vertex_t *b = add(f, "svc:/b:default", true, OFF);
+	vertex_t *c = add(f, "svc:/c:default", true, OFF);
+	char **path = NULL;
+
+	dep(a, "require_all", NULL, "svc:/b:default", NULL);
+	dep(b, "optional_all", NULL, "svc:/c:default", NULL); /* any grouping but exclude_all */
+	dep(c, "require_any", NULL, "svc:/nowhere:default", "svc:/a:default", NULL);
+	assert_false(graph_configure(&f->g, a));
+	assert_false(graph_configure(&f->g, b));
+	assert_int_equal(graph_find_cycle(&f->g, c, &path), 1);
+	assert_string_equal(joined(path), "svc:/a:default -> svc:/b:default -> svc:/c:default");
+	strv_free(path);
+	assert_true(graph_configure(&f->g, c));
+	assert_string_equal(events_of(f, "svc:/c:default"), "dependency_cycle");
+	assert_int_equal(f->n, 1);
+	assert_false(a->in_cycle || b->in_cycle);
+}
+
+/* A dependency on a service is an edge to each of its instances; the path names the service. */
+static void test_cycle_through_service(void **state)
+{
+	fixture_t *f = *state;
+	vertex_t *x = add(f, "svc:/x:default", true, OFF);
+	vertex_t *y1 = add(f, "svc:/y:one", true, OFF);
+	vertex_t *y2 = add(f, "svc:/y:two", true, OFF);
+	char **path = NULL;
+
+	dep(x, "require_all", NULL, "svc:/y", NULL);
+	dep(y2, "require_all", NULL, "svc:/x:default", NULL);
+	assert_false(graph_configure(&f->g, x));
+	assert_false(graph_configure(&f->g, y1));
+	assert_int_equal(graph_find_cycle(&f->g, y2, &path), 1);
+	assert_string_equal(joined(path), "svc:/x:default -> svc:/y -> svc:/y:two");
+	strv_free(path);
+	assert_true(graph_configure(&f->g, y2));
+	assert_false(y1->in_cycle);
+}
+
+/* A diamond (a needs b and c, both need d) is no cycle; nor is an exclusion pointing back. */
+static void test_no_cycle(void **state)
+{
+	fixture_t *f = *state;
+	vertex_t *a = add(f, "svc:/a:default", true, OFF);
+	vertex_t *b = add(f, "svc:/b:default", true, OFF);
+	vertex_t *c = add(f, "svc:/c:default", true, OFF);
+	vertex_t *d = add(f, "svc:/d:default", true, OFF);
+
+	dep(a, "require_all", NULL, "svc:/b:default", "svc:/c:default", NULL);
+	dep(b, "require_all", NULL, "svc:/d:default", NULL);
+	dep(c, "require_any", NULL, "svc:/d:default", NULL);
+	dep(d, "exclude_all", NULL, "svc:/a:default", NULL);
+	dep(d, "require_all", NULL, "file:///", NULL);
+	/* In either order. */
+	assert_false(graph_configure(&f->g, a));
+	assert_false(graph_configure(&f->g, b));
+	assert_false(graph_configure(&f->g, c));
+	assert_false(graph_configure(&f->g, d));
+	assert_false(graph_configure(&f->g, a));
+	assert_int_equal(graph_find_cycle(&f->g, a, NULL), 0);
+	assert_int_equal(f->n, 0);
+}
+
+/* An instance that needs itself completes a cycle of one. */
+static void test_cycle_of_one(void **state)
+{
+	fixture_t *f = *state;
+	vertex_t *a = add(f, "svc:/a:default", true, OFF);
+	char **path = NULL;
+
+	dep(a, "require_all", NULL, "svc:/a:default", NULL);
+	assert_int_equal(graph_find_cycle(&f->g, a, &path), 1);
+	assert_string_equal(joined(path), "svc:/a:default");
+	strv_free(path);
+	assert_true(graph_configure(&f->g, a));
+}
+
+/* Vertices not configured yet are no edges: which member completes a cycle is an order. */
+static void test_cycle_order(void **state)
+{
+	fixture_t *f = *state;
+	vertex_t *a = add(f, "svc:/a:default", true, OFF);
+	vertex_t *b = add(f, "svc:/b:default", true, OFF);
+
+	dep(a, "require_all", NULL, "svc:/b:default", NULL);
+	dep(b, "require_all", NULL, "svc:/a:default", NULL);
+	assert_false(graph_configure(&f->g, b));
+	assert_true(graph_configure(&f->g, a));
+	assert_false(b->in_cycle);
+}
+
+/*
+ * A new vertex in a cycle: its first events say insert, enable, then maintenance; disabled, it
+ * is only disabled; enabled again, it is back in maintenance.
+ */
+static void test_cycle_announce(void **state)
+{
+	fixture_t *f = *state;
+	vertex_t *a = add(f, "svc:/a:default", true, OFF);
+	vertex_t *b = NULL;
+
+	assert_int_equal(graph_vertex_add(&f->g, "svc:/b:default", &b), 0);
+	vertex_set_enabled(b, true, -1);
+	dep(a, "require_all", NULL, "svc:/b:default", NULL);
+	dep(b, "require_all", NULL, "svc:/a:default", NULL);
+	assert_false(graph_configure(&f->g, a));
+	assert_true(graph_configure(&f->g, b));
+	assert_int_equal(f->n, 0); /* not inserted yet: nothing about it is emitted */
+	graph_announce(&f->g, b);
+	assert_string_equal(events_of(f, "svc:/b:default"), "insert,enable,dependency_cycle");
+	take(f);
+	vertex_set_enabled(b, true, 0);
+	graph_send_enabled(&f->g, b);
+	assert_string_equal(events_of(f, "svc:/b:default"), "disable");
+	take(f);
+	vertex_set_enabled(b, true, -1);
+	graph_send_enabled(&f->g, b);
+	assert_string_equal(events_of(f, "svc:/b:default"), "enable,dependency_cycle");
+}
+
+/* A cycle through 2000 instances is found (the search keeps its own queue, no recursion). */
+static void test_cycle_long(void **state)
+{
+	fixture_t *f = *state;
+	enum { N = 2000 };
+	char fmri[64], next[64];
+	vertex_t *v;
+
+	for (int k = 0; k < N; k++) {
+		snprintf(fmri, sizeof(fmri), "svc:/c%d:default", k);
+		snprintf(next, sizeof(next), "svc:/c%d:default", (k + 1) % N);
+		v = add(f, fmri, true, OFF);
+		dep(v, "require_all", NULL, next, NULL);
+		assert_int_equal(graph_configure(&f->g, v), k == N - 1);
+	}
+}
+
+/* ---- milestones ---- */
+
+#define MU SCF_MILESTONE_MULTI_USER
+
+/*
+ * base <- mu (the multi-user milestone) ; app -> base ; opt: mu optional_all on opt ;
+ * ex: mu exclude_all ex.  Everything enabled and online.
+ */
+typedef struct ms_graph {
+	vertex_t *mu, *base, *app, *opt, *ex;
+} ms_graph_t;
+
+static ms_graph_t ms_graph(fixture_t *f)
+{
+	ms_graph_t m = {
+	        .mu = add(f, MU, true, ON),
+	        .base = add(f, "svc:/base:default", true, ON),
+	        .app = add(f, "svc:/app:default", true, ON),
+	        .opt = add(f, "svc:/opt:default", true, ON),
+	        .ex = add(f, "svc:/ex:default", true, ON),
+	};
+
+	dep(m.mu, "require_all", NULL, "svc:/base", NULL);
+	dep(m.mu, "optional_all", NULL, "svc:/opt:default", NULL);
+	dep(m.mu, "exclude_all", NULL, "svc:/ex:default", NULL);
+	dep(m.app, "require_all", NULL, "svc:/base:default", NULL);
+	graph_milestone_update(&f->g); /* "all": everything inside, nothing written */
+	assert_int_equal(f->n, 0);
+	return m;
+}
+
+static void test_milestone_subgraph(void **state)
+{
+	fixture_t *f = *state;
+	ms_graph_t m = ms_graph(f);
+
+	assert_string_equal(graph_milestone(&f->g), "all");
+	assert_true(m.app->in_subgraph && m.ex->in_subgraph);
+	assert_int_equal(graph_set_milestone(&f->g, "svc:/milestone/multi-user"), -EINVAL);
+	assert_int_equal(graph_set_milestone(&f->g, "svc:/app:default"), -EINVAL);
+	assert_int_equal(graph_set_milestone(&f->g, "bogus"), -EINVAL);
+	assert_int_equal(graph_set_milestone(&f->g, SCF_MILESTONE_SINGLE_USER), -ENOENT);
+	assert_int_equal(graph_set_milestone(&f->g, "all"), -EALREADY);
+	assert_int_equal(f->n, 0);
+
+	/* Any spelling of the milestone's FMRI. */
+	assert_int_equal(
+	        graph_set_milestone(&f->g, "svc://localhost/milestone/multi-user:default"), 0);
+	assert_string_equal(graph_milestone(&f->g), MU);
+	assert_int_equal(graph_set_milestone(&f->g, MU), -EALREADY);
+	/* The milestone, what it requires (through the service), what it optionally has. */
+	assert_true(m.mu->in_subgraph && m.base->in_subgraph && m.opt->in_subgraph);
+	/* Not what depends on it, nor what it excludes. */
+	assert_false(m.app->in_subgraph || m.ex->in_subgraph);
+}
+
+/* Below an optional_all group only what general/enabled enables is inside. */
+static void test_milestone_optional_disabled(void **state)
+{
+	fixture_t *f = *state;
+	ms_graph_t m = ms_graph(f);
+	vertex_t *deep = add(f, "svc:/deep:default", false, RESTARTER_STATE_DISABLED);
+
+	dep(m.opt, "require_all", NULL, "svc:/deep:default", NULL);
+	vertex_set_enabled(m.opt, false, 1); /* enabled by a temporary override only */
+	assert_int_equal(graph_set_milestone(&f->g, MU), 0);
+	assert_false(m.opt->in_subgraph);
+	assert_false(deep->in_subgraph);
+	/* Enabled for good: inside, and what it requires below the optional group is not. */
+	vertex_set_enabled(m.opt, true, -1);
+	graph_milestone_update(&f->g);
+	assert_true(m.opt->in_subgraph);
+	assert_false(deep->in_subgraph);
+}
+
+/*
+ * To the multi-user milestone: app and ex (outside, up) are disabled by an override at once,
+ * being leaves; going back to "all" drops the overrides and enables them again.
+ */
+static void test_milestone_stops_outside(void **state)
+{
+	fixture_t *f = *state;
+	ms_graph_t m = ms_graph(f);
+
+	vertex_set_enabled(m.base, true, 1); /* a temporary enable inside: its override goes */
+	assert_int_equal(graph_set_milestone(&f->g, MU), 0);
+	assert_string_equal(events_of(f, "svc:/app:default"), "ovr_disable,disable");
+	assert_string_equal(events_of(f, "svc:/ex:default"), "ovr_disable,disable");
+	assert_string_equal(events_of(f, "svc:/base:default"), "ovr_delete");
+	assert_string_equal(events_of(f, MU), "");
+	assert_false(m.app->enabled);
+	assert_int_equal(m.app->enabled_ovr, 0);
+
+	/* The override's notification finds what the graph holds: nothing more to do. */
+	take(f);
+	graph_milestone_update(&f->g);
+	assert_int_equal(f->n, 0);
+	/* Disabled, app never starts. */
+	graph_set_state(&f->g, m.app, RESTARTER_STATE_DISABLED, RESTARTER_AUX_DISABLE_REQUEST);
+	assert_int_equal(count(f, RE_START, "svc:/app:default"), 0);
+
+	take(f);
+	assert_int_equal(graph_set_milestone(&f->g, "all"), 0);
+	assert_string_equal(events_of(f, "svc:/app:default"), "ovr_delete,enable");
+	assert_string_equal(events_of(f, "svc:/ex:default"), "ovr_delete,enable");
+	assert_true(m.app->enabled);
+	assert_int_equal(m.app->enabled_ovr, -1);
+}
+
+/* "none" disables the leaves first: mu and app, then base once nothing up depends on it. */
+static void test_milestone_none_leaves_first(void **state)
+{
+	fixture_t *f = *state;
+	ms_graph_t m = ms_graph(f);
+
+	assert_int_equal(graph_set_milestone(&f->g, "none"), 0);
+	assert_string_equal(events_of(f, MU), "ovr_disable,disable");
+	assert_string_equal(events_of(f, "svc:/app:default"), "ovr_disable,disable");
+	/* opt and ex: mu depends on them, but not as a requirement that keeps them up */
+	assert_string_equal(events_of(f, "svc:/base:default"), "");
+	assert_true(m.base->enabled);
+
+	/* app goes down: base is still needed by mu. */
+	take(f);
+	graph_set_state(&f->g, m.app, RESTARTER_STATE_DISABLED, RESTARTER_AUX_DISABLE_REQUEST);
+	assert_string_equal(events_of(f, "svc:/base:default"), "");
+	/* mu goes down: base is a leaf now. */
+	graph_set_state(&f->g, m.mu, RESTARTER_STATE_DISABLED, RESTARTER_AUX_DISABLE_REQUEST);
+	assert_string_equal(events_of(f, "svc:/base:default"), "ovr_disable,disable");
+	(void)m.opt;
+}
+
+/*
+ * While a milestone is set, a new vertex outside it is disabled before it is announced, one
+ * inside is admitted (its override dropped); under "all" nothing is written.
+ */
+static void test_milestone_new_vertex(void **state)
+{
+	fixture_t *f = *state;
+	ms_graph_t m = ms_graph(f);
+	vertex_t *late = NULL, *dep2 = NULL;
+
+	assert_int_equal(graph_set_milestone(&f->g, MU), 0);
+	take(f);
+	assert_int_equal(graph_vertex_add(&f->g, "svc:/late:default", &late), 0);
+	vertex_set_enabled(late, true, -1);
+	graph_milestone_update(&f->g);
+	assert_string_equal(events_of(f, "svc:/late:default"), "ovr_disable");
+	graph_announce(&f->g, late);
+	assert_string_equal(events_of(f, "svc:/late:default"), "ovr_disable,insert,disable");
+
+	/* base now also needs dep2, which is enabled temporarily: it comes inside. */
+	take(f);
+	assert_int_equal(graph_vertex_add(&f->g, "svc:/dep2:default", &dep2), 0);
+	vertex_set_enabled(dep2, false, 1);
+	dep(m.base, "require_all", NULL, "svc:/dep2:default", NULL);
+	graph_milestone_update(&f->g);
+	assert_true(dep2->in_subgraph);
+	assert_string_equal(events_of(f, "svc:/dep2:default"), "ovr_delete");
+	assert_false(dep2->enabled);
+
+	/* base no longer needs it: it leaves, but disabled already, nothing is written. */
+	take(f);
+	vertex_deps_clear(m.base);
+	graph_milestone_update(&f->g);
+	assert_false(dep2->in_subgraph);
+	assert_int_equal(f->n, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -657,6 +1049,19 @@ int main(void)
 	                test_refresh_restarts_refresh_dependents, setup, teardown),
 	        cmocka_unit_test_setup_teardown(test_refresh_restarts_once, setup, teardown),
 	        cmocka_unit_test_setup_teardown(test_deps_replace, setup, teardown),
+	        cmocka_unit_test_setup_teardown(test_cycle_of_two, setup, teardown),
+	        cmocka_unit_test_setup_teardown(test_cycle_of_three, setup, teardown),
+	        cmocka_unit_test_setup_teardown(test_cycle_through_service, setup, teardown),
+	        cmocka_unit_test_setup_teardown(test_no_cycle, setup, teardown),
+	        cmocka_unit_test_setup_teardown(test_cycle_of_one, setup, teardown),
+	        cmocka_unit_test_setup_teardown(test_cycle_order, setup, teardown),
+	        cmocka_unit_test_setup_teardown(test_cycle_announce, setup, teardown),
+	        cmocka_unit_test_setup_teardown(test_cycle_long, setup, teardown),
+	        cmocka_unit_test_setup_teardown(test_milestone_subgraph, setup, teardown),
+	        cmocka_unit_test_setup_teardown(test_milestone_optional_disabled, setup, teardown),
+	        cmocka_unit_test_setup_teardown(test_milestone_stops_outside, setup, teardown),
+	        cmocka_unit_test_setup_teardown(test_milestone_none_leaves_first, setup, teardown),
+	        cmocka_unit_test_setup_teardown(test_milestone_new_vertex, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
