@@ -23,6 +23,8 @@
  *           their commits caused to be created existed (latent), each with its window and the
  *           events around it; it warns when the recorders lost events or strings (a full
  *           file), as findings may be missed or windows wrong;
+ *   conform each instance's events, mapped to the steps of the SPIN model of the protocol
+ *           (model/), checked to be a run the model allows (conform.c; docs/model.md);
  *   html    a self-contained page with the timeline of one instance (html.c, on a template
  *           compiled in at build time).
  *
@@ -55,6 +57,8 @@ static const command_t commands[] = {
         {"export", cmd_export, "DIR -o FILE [--fmri FMRI]",
                 "write Chrome Trace Event JSON (Perfetto)"},
         {"check", cmd_check, "[--json] [-q] DIR", "report latent and manifested races"},
+        {"conform", cmd_conform, "[--json] [-q] [-v] DIR",
+                "check each instance's events against the model"},
         {"html", cmd_html, "DIR -o FILE [--fmri FMRI]", "write a self-contained HTML report"},
 };
 
