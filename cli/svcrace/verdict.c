@@ -5,7 +5,9 @@
  *   - the script: its exit status (non-zero: a failure) or the deadline (hung).  A failure
  *     alone says nothing about a race: the script may fail for reasons of its own;
  *   - the trace: "svctrace check --json" over every file the run's processes wrote, the one
- *     race oracle of the tree.  svcrace reads only its exit status (0 no race, 1 races, other:
+ *     race oracle of the tree; and "svctrace conform" over the same files, which says whether
+ *     the run is one the model of the protocol allows (reported beside the verdict, never
+ *     changing it: a run the model does not allow is the model's or the code's bug).  svcrace reads only its exit status (0 no race, 1 races, other:
  *     no answer) and the counts "latent" and "manifested" (at the top level of its JSON, or
  *     under "summary", where svctrace has kept them so far).
  * The verdict is the race when the trace shows one (manifested before latent), else the
@@ -278,4 +280,43 @@ int verdict_check(const svcrace_t *c, const char *trace_dir, const char *work_di
 		return -EINVAL;
 	}
 	return 0;
+}
+
+void verdict_conform(const svcrace_t *c, const char *trace_dir, const char *work_dir,
+        run_result_t *r)
+{
+	char *argv[] = {(char *)c->tools.svctrace, (char *)"conform", (char *)trace_dir, NULL};
+	char errpath[4200];
+	_cleanup_free_ char *out = NULL;
+	_cleanup_close_ int errfd = -1, pidfd = -1;
+	int fds[2], status = 0, rr;
+	pid_t pid;
+
+	r->conform_rc = -1;
+	snprintf(errpath, sizeof(errpath), "%s/svctrace-conform.err", work_dir);
+	errfd = open(errpath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (pipe2(fds, O_CLOEXEC) < 0) {
+		msgf(r->conform, sizeof(r->conform), "pipe: %s", strerror(errno));
+		return;
+	}
+	rr = proc_spawn(
+	        &(spawn_t){.argv = argv, .envp = environ, .out_fd = fds[1], .err_fd = errfd}, &pid,
+	        &pidfd);
+	close(fds[1]);
+	if (rr < 0) {
+		close(fds[0]);
+		msgf(r->conform, sizeof(r->conform), "cannot run svctrace: %s", strerror(-rr));
+		return;
+	}
+	rr = read_all(fds[0], &out);
+	close(fds[0]);
+	if (proc_end(pid, pidfd, 0, deadline_after_usec(CHECK_TIMEOUT_USEC), &status) < 0) {
+		msgf(r->conform, sizeof(r->conform), "svctrace conform did not answer in time");
+		return;
+	}
+	r->conform_rc = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+	if (r->conform_rc == 1 && rr >= 0) /* "<fmri>: does not conform (...)", then where */
+		msgf(r->conform, sizeof(r->conform), "%.*s", (int)strcspn(out, "\n"), out);
+	else if (r->conform_rc != 0) /* 2: no event to judge (nothing committed); 3: no answer */
+		file_last_line(errpath, r->conform, sizeof(r->conform));
 }
