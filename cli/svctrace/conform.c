@@ -40,6 +40,7 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <signal.h>
+#include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -724,10 +725,13 @@ static char *switches_text(const int sw[MODEL_SW_COUNT])
  */
 static int verify(ctx_t *c, const char *switches, const int *labels, size_t n)
 {
-	_cleanup_free_ char *trace = NULL, *out = NULL;
+	_cleanup_free_ char *trace = NULL, *out = NULL, *env_switches = NULL, *env_trace = NULL;
+	char *argv[] = {(char *)VERIFIER_NAME, (char *)"-n", (char *)"-E", (char *)"-m250000",
+	        (char *)"-w16", NULL};
 	size_t len = 0, used = 0, cap = 0;
 	FILE *f = open_memstream(&trace, &len);
-	int pfd[2], status;
+	posix_spawn_file_actions_t fa;
+	int pfd[2], status, r;
 	uint64_t t0 = now_monotonic_nsec();
 	pid_t pid;
 
@@ -737,35 +741,42 @@ static int verify(ctx_t *c, const char *switches, const int *labels, size_t n)
 		fprintf(f, "%s%d", k ? "," : "", labels[k]);
 	if (fclose(f) != 0)
 		return -ENOMEM;
+	if (asprintf(&env_switches, "SMF_MODEL_SWITCHES=%s", switches) < 0 ||
+	        asprintf(&env_trace, "SMF_MODEL_TRACE=%s", trace) < 0)
+		return -ENOMEM;
 	if (pipe2(pfd, O_CLOEXEC) < 0)
 		return log_error_errno(-errno, "pipe");
-	pid = fork();
-	if (pid < 0) {
+	/*
+	 * posix_spawn, not fork: svctrace holds the whole trace, and copying its page tables for
+	 * every run would cost more than the search.  The verifier writes its trail (the run it
+	 * found) into its working directory.
+	 */
+	r = posix_spawn_file_actions_init(&fa);
+	if (r == 0)
+		r = posix_spawn_file_actions_adddup2(&fa, pfd[1], STDOUT_FILENO);
+	if (r == 0)
+		r = posix_spawn_file_actions_addchdir_np(&fa, c->workdir);
+	if (r == 0)
+		r = posix_spawn(&pid, c->verifier, &fa, NULL, argv,
+		        (char *[]){env_switches, env_trace, NULL});
+	posix_spawn_file_actions_destroy(&fa);
+	if (r != 0) {
 		close(pfd[0]);
 		close(pfd[1]);
-		return log_error_errno(-errno, "fork");
-	}
-	if (pid == 0) {
-		/* The verifier writes its trail (the run it found) into its working directory. */
-		if (dup2(pfd[1], STDOUT_FILENO) < 0 || chdir(c->workdir) < 0 ||
-		        setenv("SMF_MODEL_SWITCHES", switches, 1) < 0 ||
-		        setenv("SMF_MODEL_TRACE", trace, 1) < 0)
-			_exit(127);
-		execl(c->verifier, VERIFIER_NAME, "-n", "-E", "-m1000000", "-w18", (char *)NULL);
-		_exit(127);
+		return log_error_errno(-r, "%s", c->verifier);
 	}
 	close(pfd[1]);
 	for (;;) {
-		ssize_t r;
+		ssize_t k;
 
 		if (cap - used < 4096 && GREEDY_REALLOC(out, cap, used + 4096) < 0)
 			break;
-		r = read(pfd[0], out + used, cap - used - 1);
-		if (r < 0 && errno == EINTR)
+		k = read(pfd[0], out + used, cap - used - 1);
+		if (k < 0 && errno == EINTR)
 			continue;
-		if (r <= 0)
+		if (k <= 0)
 			break;
-		used += (size_t)r;
+		used += (size_t)k;
 	}
 	close(pfd[0]);
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
