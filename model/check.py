@@ -77,17 +77,6 @@ def die(msg, code=1):
     sys.exit(code)
 
 
-def read_defines(path):
-    """The model's numbering (#define NAME N), one home: protocol.pml."""
-    d = {}
-    with open(path) as f:
-        for line in f:
-            m = re.match(r"#define\s+(\w+)\s+(\d+)\b", line)
-            if m:
-                d[m.group(1)] = int(m.group(2))
-    return d
-
-
 def names(defs, prefix):
     """number -> lower-case name for the #defines with that prefix."""
     return {v: k[len(prefix):].lower() for k, v in defs.items() if k.startswith(prefix)}
@@ -116,7 +105,7 @@ def read_points(path):
 
 class Model:
     def __init__(self):
-        d = read_defines(MODEL)
+        d = labels.read_defines(MODEL)
         self.ops = names(d, "OP_")
         self.who = {d["W_CMD1"]: "cmd1", d["W_CMD2"]: "cmd2", d["W_GRAPH"]: "graph",
                     d["W_WORKER"]: "worker"}

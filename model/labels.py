@@ -58,6 +58,7 @@ def die(msg):
 
 
 def read_defines(path):
+    """The model's numbering (#define NAME N), one home: protocol.pml."""
     d = {}
     with open(path) as f:
         for line in f:

@@ -181,11 +181,11 @@ typedef struct run_result {
 	uint64_t startup_usec; /* sandbox made, configd and startd ready */
 	uint64_t script_usec;  /* the script's wall time */
 	uint64_t total_usec;
-	int conform_rc;   /* svctrace conform's exit status: 0 conforms, 1 does not; -1 not run */
+	int conform_rc;    /* svctrace conform's exit status: 0 conforms, 1 does not; -1 not run */
 	char conform[160]; /* when it does not conform or gave no answer: its first words */
-	char error[256];  /* what went wrong for svcrace ("" none) */
-	char output[256]; /* the script's last line of output */
-	char kept[256];   /* the sandbox, when kept */
+	char error[256];   /* what went wrong for svcrace ("" none) */
+	char output[256];  /* the script's last line of output */
+	char kept[256];    /* the sandbox, when kept */
 } run_result_t;
 
 verdict_t verdict_of(const run_result_t *r);
@@ -219,8 +219,8 @@ int verdict_check(const svcrace_t *c, const char *trace_dir, const char *work_di
  * conform): is the run one the model of the protocol allows (docs/model.md)?  Its stderr goes
  * to work_dir/svctrace-conform.err.  No answer is not svcrace's error: r->conform says why.
  */
-void verdict_conform(const svcrace_t *c, const char *trace_dir, const char *work_dir,
-        run_result_t *r);
+void verdict_conform(
+        const svcrace_t *c, const char *trace_dir, const char *work_dir, run_result_t *r);
 /* Extracts the counts from check's JSON text; -EINVAL when they are not there. */
 int verdict_parse_counts(const char *json, uint32_t *latent, uint32_t *manifested);
 

@@ -1165,11 +1165,7 @@ int cmd_conform(int argc, char *argv[])
 		default:
 			return usage_error("conform");
 		}
-	if (optind != argc - 1)
-		return usage_error("conform");
-	r = load_or_complain(argv[optind], &t);
-	if (r == EXIT_FAILURE)
-		return EXIT_INTERNAL;
+	r = load_to_judge(argc, argv, "conform", &t);
 	if (r != 0)
 		return r;
 	if (t.drops > 0 || t.str_drops > 0) {

@@ -106,6 +106,16 @@ int load_or_complain(const char *dir, trace_t *t)
 	return 0;
 }
 
+int load_to_judge(int argc, char *argv[], const char *name, trace_t *t)
+{
+	int r;
+
+	if (optind != argc - 1)
+		return usage_error(name);
+	r = load_or_complain(argv[optind], t);
+	return r == EXIT_FAILURE ? EXIT_INTERNAL : r; /* out of memory, said */
+}
+
 int usage_error(const char *name)
 {
 	for (size_t i = 0; i < ELEMENTSOF(commands); i++)

@@ -189,6 +189,12 @@ int open_output(const char *path, FILE **ret);
 /* main.c: loads DIR, printing the error; 0 or an exit status. */
 int load_or_complain(const char *dir, trace_t *t);
 /*
+ * main.c: for check and conform, whose answers a harness acts on: the one operand DIR left
+ * after getopt, loaded; 0, or the exit status (usage, no trace; out of memory is
+ * EXIT_INTERNAL: no answer).
+ */
+int load_to_judge(int argc, char *argv[], const char *name, trace_t *t);
+/*
  * main.c: "svctrace NAME DIR -o FILE [--fmri FMRI]": loads DIR and calls write(trace, fmri or
  * NULL, FILE), which returns 0, -ENOENT for an unknown FMRI (it said so), or -errno.
  * Returns the exit status.
