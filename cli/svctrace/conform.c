@@ -832,21 +832,22 @@ static ssize_t check_labels(ctx_t *c, const int sw[MODEL_SW_COUNT], const int *l
 	r = verify(c, switches, labels, n);
 	if (r < 0)
 		return r - 2;
+	ssize_t res = -1;
 	if (r == 0) {
 		/* lo: a prefix the model allows (the empty one does); hi: one it does not */
 		while (hi - lo > 1) {
 			size_t mid = lo + (hi - lo) / 2;
+			int k = verify(c, switches, labels, mid);
 
-			r = verify(c, switches, labels, mid);
-			if (r < 0)
-				return r - 2;
-			if (r)
+			if (k < 0)
+				return k - 2;
+			if (k)
 				lo = mid;
 			else
 				hi = mid;
 		}
+		res = (ssize_t)lo;
 	}
-	ssize_t res = r ? -1 : (ssize_t)lo;
 	if (hashmap_put(c->cache, key, (void *)(uintptr_t)(res + 2)) < 0)
 		return -ENOMEM - 2;
 	return res;
