@@ -57,7 +57,7 @@ static const command_t commands[] = {
         {"export", cmd_export, "DIR -o FILE [--fmri FMRI]",
                 "write Chrome Trace Event JSON (Perfetto)"},
         {"check", cmd_check, "[--json] [-q] DIR", "report latent and manifested races"},
-        {"conform", cmd_conform, "[--json] [-q] [-v] DIR",
+        {"conform", cmd_conform, "[--json] [-q] [-v] [--steps] DIR",
                 "check each instance's events against the model"},
         {"html", cmd_html, "DIR -o FILE [--fmri FMRI]", "write a self-contained HTML report"},
 };
@@ -66,7 +66,7 @@ static void usage_to(FILE *f)
 {
 	fprintf(f, "Usage:\n");
 	for (size_t i = 0; i < ELEMENTSOF(commands); i++)
-		fprintf(f, "  svctrace %-7s %-28s %s\n", commands[i].name, commands[i].args,
+		fprintf(f, "  svctrace %-7s %-33s %s\n", commands[i].name, commands[i].args,
 		        commands[i].help);
 	fprintf(f,
 	        "DIR is a run's trace directory ($ROOT/var/svc/trace) or the root above it.\n"
