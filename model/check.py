@@ -46,6 +46,8 @@ import tempfile
 import threading
 import time
 
+import labels
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 MODEL = os.path.join(HERE, "protocol.pml")
 STEPS = os.path.join(HERE, "steps.tsv")
@@ -75,17 +77,6 @@ def die(msg, code=1):
     sys.exit(code)
 
 
-def read_defines(path):
-    """The model's numbering (#define NAME N), one home: protocol.pml."""
-    d = {}
-    with open(path) as f:
-        for line in f:
-            m = re.match(r"#define\s+(\w+)\s+(\d+)\b", line)
-            if m:
-                d[m.group(1)] = int(m.group(2))
-    return d
-
-
 def names(defs, prefix):
     """number -> lower-case name for the #defines with that prefix."""
     return {v: k[len(prefix):].lower() for k, v in defs.items() if k.startswith(prefix)}
@@ -97,8 +88,9 @@ def read_steps(path):
         for line in f:
             if line.startswith("#") or not line.strip():
                 continue
-            key, actor, text, source, point = line.rstrip("\n").split("\t")
-            steps[key] = {"actor": actor, "text": text, "source": source, "point": point}
+            key, actor, text, source, point, role, trace = line.rstrip("\n").split("\t")
+            steps[key] = {"actor": actor, "text": text, "source": source, "point": point,
+                          "role": role, "trace": trace}
     return steps
 
 
@@ -113,7 +105,7 @@ def read_points(path):
 
 class Model:
     def __init__(self):
-        d = read_defines(MODEL)
+        d = labels.read_defines(MODEL)
         self.ops = names(d, "OP_")
         self.who = {d["W_CMD1"]: "cmd1", d["W_CMD2"]: "cmd2", d["W_GRAPH"]: "graph",
                     d["W_WORKER"]: "worker"}
@@ -123,12 +115,14 @@ class Model:
         }.items()}
         self.enabled = {d["E_ABSENT"]: "absent", d["E_FALSE"]: "false", d["E_TRUE"]: "true"}
         self.kinds = {d["N_GENERAL"]: "general", d["N_ADDED"]: "added",
-                      d["N_RESTARTER"]: "restarter"}
+                      d["N_RESTARTER"]: "restarter", d["N_SVCGENERAL"]: "svc_general"}
         self.kind_names = {d["N_GENERAL"]: "PgChanged general", d["N_ADDED"]: "InstanceAdded",
-                           d["N_RESTARTER"]: "PgChanged restarter"}
+                           d["N_RESTARTER"]: "PgChanged restarter",
+                           d["N_SVCGENERAL"]: "PgChanged general of S"}
         self.gevents = {d["GE_PG"]: "the notification (general)",
                         d["GE_ADDED"]: "the notification (InstanceAdded)",
-                        d["GE_STATE"]: "a state report"}
+                        d["GE_STATE"]: "a state report",
+                        d["GE_SVC"]: "the notification (general of S)"}
         self.events = {v: k[3:] for k, v in d.items() if k.startswith("RE_")}
         self.steps = read_steps(STEPS)
 
@@ -165,6 +159,10 @@ class Model:
             elif kind == "send":
                 key = f"send.{f[2]}.{self.kinds[int(f[3])]}"
                 c = commit = int(f[4])
+            elif kind == "recv":
+                actor = self.who[int(f[2])]
+                key = f"recv.{actor}.restarter"
+                c, commit = cause.get(actor, 0), 0
             else:
                 key = f"step.{f[2]}"
                 nums = [int(x) for x in f[3:]]
@@ -283,6 +281,7 @@ def run_cell(model, variant, switches, client, first_sight, keep, extra=(), mode
     d = tempfile.mkdtemp(prefix="minismf-model.")
     try:
         shutil.copy(MODEL, d)
+        labels.write_pml(os.path.join(d, "labels.pml"))
         defs = [f"-D{s}=1" for s in switches] + [f"-DCLIENT={client}",
                                                   f"-DSTARTD_FIRST_SIGHT={first_sight}"]
         defs += [f"-D{x}" for x in extra]

@@ -268,6 +268,22 @@ trace_check() {
 		' "$dir/check.json"); do
 		into[${kv%%=*}]=${kv#*=}
 	done
+	# Trace conformance (docs/model.md): every instance the phase created must be a run the
+	# SPIN model allows; what does not is printed and fails the run.
+	rc=0
+	"$SVCTRACE" conform --json "$TRACE_BASE/phase-$n" >"$dir/conform.json" 2>"$dir/conform.err" ||
+		rc=$?
+	if [ "$rc" -gt 1 ] || ! jq -e .summary "$dir/conform.json" >/dev/null 2>&1; then
+		echo "stress: svctrace conform of phase $n failed (exit $rc): $(cat "$dir/conform.err")" >&2
+		exit 1
+	fi
+	for kv in $(jq -r '.summary | "conform=\(.conform)", "nonconforming=\(.nonconforming)",
+		"checked=\(.checked)"' "$dir/conform.json"); do
+		into[${kv%%=*}]=${kv#*=}
+	done
+	echo "stress: phase $n: ${into[conform]} of ${into[checked]} instances conform to the model" \
+		"(svctrace conform)"
+	[ "${into[nonconforming]}" -eq 0 ] || "$SVCTRACE" conform "$TRACE_BASE/phase-$n" >&2 || true
 	local -n iters=S$1
 	[ "${into[imported]}" -eq "${iters[iterations]}" ] ||
 		echo "stress: phase $n: warning: the trace holds ${into[imported]} imports of" \
@@ -362,9 +378,11 @@ trace_json() {
 	jq -n --argjson latent "${t[latent]}" --argjson manifested "${t[manifested]}" \
 		--argjson open "${t[open]}" --argjson imported "${t[imported]}" \
 		--argjson drops "${t[drops]}" --argjson p50 "${t[p50_us]}" --argjson p99 "${t[p99_us]}" \
-		--argjson max "${t[max_us]}" '{
+		--argjson max "${t[max_us]}" --argjson checked "${t[checked]}" \
+		--argjson conform "${t[conform]}" --argjson nonconforming "${t[nonconforming]}" '{
 		imported: $imported, latent: $latent, manifested: $manifested, open: $open,
 		drops: $drops,
+		conformance: {checked: $checked, conform: $conform, nonconforming: $nonconforming},
 		window_us: (if $p50 < 0 then null else {p50: $p50, p99: $p99, max: $max} end) }'
 }
 
@@ -406,7 +424,9 @@ jq -n --argjson workers "$workers" --argjson seconds "$seconds" --argjson iterat
 		raw: (if $trace == "" then null else {dir: $trace, files: $trace_files} end)} end),
 	sandbox: $root, pids: {configd: $configd, startd: $startd},
 	ok: (($p1 == null or ($p1.race > 0 and $p1.other == 0)) and
-	     ($p2 == null or ($p2.failures == 0 and ($p2.trace == null or $p2.trace.latent == 0)))) }' \
+	     ($p2 == null or ($p2.failures == 0 and ($p2.trace == null or $p2.trace.latent == 0))) and
+	     ([$p1, $p2] | map(select(. != null and .trace != null) | .trace.conformance.nonconforming)
+	      | add // 0) == 0) }' \
 	>"$json"
 echo "stress: results in $json"
 
@@ -424,6 +444,16 @@ if has_phase 2 && [ "$tracing" = 1 ] && [ "${T2[latent]}" -ne 0 ]; then
 		"before their restarter pg existed (svctrace check $TRACE_BASE/phase-2, with --keep)" >&2
 	status=1
 fi
+for n in 1 2; do
+	has_phase "$n" && [ "$tracing" = 1 ] || continue
+	declare -n tn=T$n
+	if [ "${tn[nonconforming]}" -ne 0 ]; then
+		echo "stress: FAIL: phase $n: ${tn[nonconforming]} instances do not conform to the model" \
+			"(svctrace conform $TRACE_BASE/phase-$n, with --keep)" >&2
+		status=1
+	fi
+	unset -n tn
+done
 if has_phase 2 && [ "${S2[failures]}" -ne 0 ]; then
 	echo "stress: FAIL: phase 2 (the import wait on) had ${S2[failures]} failures" >&2
 	status=1

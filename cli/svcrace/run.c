@@ -157,7 +157,11 @@ void run_one(const svcrace_t *c, const run_spec_t *spec, run_result_t *r)
 	char stop_err[256] = "";
 	int k;
 
-	*r = (run_result_t){.seed = spec->seed, .index = spec->index, .status = -1, .check_rc = -1};
+	*r = (run_result_t){.seed = spec->seed,
+	        .index = spec->index,
+	        .status = -1,
+	        .check_rc = -1,
+	        .conform_rc = -1};
 	k = sandbox_create(&sb, c->pid, c->keep);
 	if (k < 0) {
 		msgf(r->error, sizeof(r->error), "cannot make a sandbox under $TMPDIR: %s",
@@ -177,6 +181,8 @@ void run_one(const svcrace_t *c, const run_spec_t *spec, run_result_t *r)
 		msgf(r->error, sizeof(r->error), "%s", stop_err);
 	if (!r->error[0])
 		(void)verdict_check(c, sb.trace, sb.root, r);
+	if (!r->error[0])
+		verdict_conform(c, sb.trace, sb.root, r);
 	if (!r->error[0] && spec->report)
 		write_report(c, &sb, spec->report, r);
 	if (c->keep)
@@ -262,8 +268,11 @@ static void collect(const run_spec_t *spec, slot_t *s, run_result_t *r)
 	while (waitpid(s->pid, &status, 0) < 0 && errno == EINTR)
 		;
 	if (got != sizeof(*r)) {
-		*r = (run_result_t){
-		        .seed = spec->seed, .index = spec->index, .status = -1, .check_rc = -1};
+		*r = (run_result_t){.seed = spec->seed,
+		        .index = spec->index,
+		        .status = -1,
+		        .check_rc = -1,
+		        .conform_rc = -1};
 		msgf(r->error, sizeof(r->error), "the run's process died (%s %d)",
 		        WIFSIGNALED(status) ? "signal" : "exit",
 		        WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
@@ -365,6 +374,11 @@ void run_print(FILE *f, const run_spec_t *spec, const run_result_t *r)
 	fprintf(f, "; SMF_DELAY='%s'\n", schedule_format(&spec->schedule, delay, sizeof(delay)));
 	if (r->output[0] && v != VERDICT_CLEAN)
 		fprintf(f, "  | %s\n", r->output);
+	/* The model's word on the run (svctrace conform), when it is not "conforms". */
+	if (r->conform_rc == 1)
+		fprintf(f, "  model: does not conform: %s\n", r->conform);
+	else if (r->conform_rc != 0 && r->conform_rc != 2 && v != VERDICT_ERROR)
+		fprintf(f, "  model: not checked: %s\n", r->conform[0] ? r->conform : "?");
 	if (r->kept[0])
 		fprintf(f, "  kept: %s\n", r->kept);
 }
@@ -379,6 +393,8 @@ void run_stats_add(run_stats_t *s, const run_result_t *r)
 	s->manifested += v == VERDICT_MANIFESTED;
 	s->latent += v == VERDICT_LATENT;
 	s->clean += v == VERDICT_CLEAN;
+	s->conform += r->conform_rc == 0;
+	s->nonconforming += r->conform_rc == 1;
 	if (v == VERDICT_ERROR)
 		return; /* what the script did in a run svcrace could not make counts for nothing */
 	s->hung += r->hung;
@@ -434,6 +450,8 @@ void run_stats_print_table(FILE *f, run_stats_t *s)
 	        s->failures, s->hung, s->manifested, s->latent, s->clean, s->errors,
 	        run_stats_rate(s), quantile_usec(s->startup_usec, s->n_times, 0.5) / 1000.0,
 	        quantile_usec(s->script_usec, s->n_times, 0.5) / 1000.0);
+	fprintf(f, "model: %zu of %zu runs conform, %zu do not (svctrace conform; docs/model.md)\n",
+	        s->conform, s->runs, s->nonconforming);
 }
 
 /* The exit status for a set of runs: a race first, then svcrace's own trouble, then failures. */
@@ -518,6 +536,11 @@ static void write_json(const svcrace_t *c, const options_t *o, const run_spec_t 
 		json_bool(&j, r->hung);
 		json_kv_uint(&j, "manifested", r->manifested);
 		json_kv_uint(&j, "latent", r->latent);
+		json_key(&j, "conforms");
+		if (r->conform_rc == 0 || r->conform_rc == 1)
+			json_bool(&j, r->conform_rc == 0);
+		else
+			json_null(&j);
 		json_key(&j, "script_ms");
 		json_us(&j, r->script_usec);
 		json_key(&j, "startup_ms");
@@ -538,6 +561,8 @@ static void write_json(const svcrace_t *c, const options_t *o, const run_spec_t 
 	json_kv_uint(&j, "latent", s->latent);
 	json_kv_uint(&j, "clean", s->clean);
 	json_kv_uint(&j, "errors", s->errors);
+	json_kv_uint(&j, "conform", s->conform);
+	json_kv_uint(&j, "nonconforming", s->nonconforming);
 	json_key(&j, "first_race_run");
 	if (x->first_race)
 		json_uint(&j, x->first_race);

@@ -181,9 +181,11 @@ typedef struct run_result {
 	uint64_t startup_usec; /* sandbox made, configd and startd ready */
 	uint64_t script_usec;  /* the script's wall time */
 	uint64_t total_usec;
-	char error[256];  /* what went wrong for svcrace ("" none) */
-	char output[256]; /* the script's last line of output */
-	char kept[256];   /* the sandbox, when kept */
+	int conform_rc;    /* svctrace conform's exit status: 0 conforms, 1 does not; -1 not run */
+	char conform[160]; /* when it does not conform or gave no answer: its first words */
+	char error[256];   /* what went wrong for svcrace ("" none) */
+	char output[256];  /* the script's last line of output */
+	char kept[256];    /* the sandbox, when kept */
 } run_result_t;
 
 verdict_t verdict_of(const run_result_t *r);
@@ -212,6 +214,13 @@ void sandbox_remove(sandbox_t *sb);
  * its stderr goes to work_dir/svctrace-check.err.  On failure r->error says why.
  */
 int verdict_check(const svcrace_t *c, const char *trace_dir, const char *work_dir, run_result_t *r);
+/*
+ * verdict.c: runs svctrace conform on the run's trace into r (conform_rc, and what did not
+ * conform): is the run one the model of the protocol allows (docs/model.md)?  Its stderr goes
+ * to work_dir/svctrace-conform.err.  No answer is not svcrace's error: r->conform says why.
+ */
+void verdict_conform(
+        const svcrace_t *c, const char *trace_dir, const char *work_dir, run_result_t *r);
 /* Extracts the counts from check's JSON text; -EINVAL when they are not there. */
 int verdict_parse_counts(const char *json, uint32_t *latent, uint32_t *manifested);
 
@@ -229,6 +238,7 @@ void run_print(FILE *f, const run_spec_t *spec, const run_result_t *r);
 /* Figures over runs (run.c). */
 typedef struct run_stats {
 	size_t runs, failures, hung, manifested, latent, clean, errors;
+	size_t conform, nonconforming; /* runs svctrace conform judged, and found not to conform */
 	uint64_t elapsed_usec;
 	uint64_t *script_usec, *startup_usec; /* per run without an error, n_times of them */
 	size_t n_times;

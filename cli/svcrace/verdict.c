@@ -5,7 +5,9 @@
  *   - the script: its exit status (non-zero: a failure) or the deadline (hung).  A failure
  *     alone says nothing about a race: the script may fail for reasons of its own;
  *   - the trace: "svctrace check --json" over every file the run's processes wrote, the one
- *     race oracle of the tree.  svcrace reads only its exit status (0 no race, 1 races, other:
+ *     race oracle of the tree; and "svctrace conform" over the same files, which says whether
+ *     the run is one the model of the protocol allows (reported beside the verdict, never
+ *     changing it: a run the model does not allow is the model's or the code's bug).  svcrace reads only its exit status (0 no race, 1 races, other:
  *     no answer) and the counts "latent" and "manifested" (at the top level of its JSON, or
  *     under "summary", where svctrace has kept them so far).
  * The verdict is the race when the trace shows one (manifested before latent), else the
@@ -226,36 +228,54 @@ static int read_all(int fd, char **ret)
 	return 0;
 }
 
-int verdict_check(const svcrace_t *c, const char *trace_dir, const char *work_dir, run_result_t *r)
+/*
+ * Runs svctrace COMMAND [OPTION] DIR, its stdout into *out, its stderr into work_dir/NAME.err
+ * (the path in errpath), its exit status in *rc.  < 0 when it could not run or did not answer
+ * in time, said in err.
+ */
+static int run_svctrace(const svcrace_t *c, const char *command, const char *option,
+        const char *trace_dir, const char *work_dir, char **out, int *rc, char errpath[static 4200],
+        char *err, size_t errsize)
 {
-	char *argv[] = {(char *)c->tools.svctrace, (char *)"check", (char *)"--json",
-	        (char *)trace_dir, NULL};
-	char errpath[4200];
-	_cleanup_free_ char *json = NULL;
+	char *argv[] = {(char *)c->tools.svctrace, (char *)command,
+	        (char *)(option ? option : trace_dir), option ? (char *)trace_dir : NULL, NULL};
 	_cleanup_close_ int errfd = -1, pidfd = -1;
 	int fds[2], status = 0, rr;
 	pid_t pid;
 
-	snprintf(errpath, sizeof(errpath), "%s/svctrace-check.err", work_dir);
+	snprintf(errpath, 4200, "%s/svctrace-%s.err", work_dir, command);
 	errfd = open(errpath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (pipe2(fds, O_CLOEXEC) < 0)
-		return msgf(r->error, sizeof(r->error), "pipe: %s", strerror(errno)), -errno;
+		return msgf(err, errsize, "pipe: %s", strerror(errno)), -errno;
 	rr = proc_spawn(
 	        &(spawn_t){.argv = argv, .envp = environ, .out_fd = fds[1], .err_fd = errfd}, &pid,
 	        &pidfd);
 	close(fds[1]);
 	if (rr < 0) {
 		close(fds[0]);
-		msgf(r->error, sizeof(r->error), "cannot run svctrace: %s", strerror(-rr));
+		msgf(err, errsize, "cannot run svctrace: %s", strerror(-rr));
 		return rr;
 	}
-	rr = read_all(fds[0], &json);
+	rr = read_all(fds[0], out);
 	close(fds[0]);
 	if (proc_end(pid, pidfd, 0, deadline_after_usec(CHECK_TIMEOUT_USEC), &status) < 0) {
-		msgf(r->error, sizeof(r->error), "svctrace check did not answer in time");
+		msgf(err, errsize, "svctrace %s did not answer in time", command);
 		return -ETIMEDOUT;
 	}
-	r->check_rc = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+	*rc = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+	return rr;
+}
+
+int verdict_check(const svcrace_t *c, const char *trace_dir, const char *work_dir, run_result_t *r)
+{
+	char errpath[4200];
+	_cleanup_free_ char *json = NULL;
+	int rr;
+
+	rr = run_svctrace(c, "check", "--json", trace_dir, work_dir, &json, &r->check_rc, errpath,
+	        r->error, sizeof(r->error));
+	if (r->error[0])
+		return rr;
 	/*
 	 * 2 is a usage error or a directory with no event.  Ours is a directory svcrace made and
 	 * can read: a run whose script committed nothing (svcs alone) left no event to judge.
@@ -278,4 +298,22 @@ int verdict_check(const svcrace_t *c, const char *trace_dir, const char *work_di
 		return -EINVAL;
 	}
 	return 0;
+}
+
+void verdict_conform(
+        const svcrace_t *c, const char *trace_dir, const char *work_dir, run_result_t *r)
+{
+	char errpath[4200];
+	_cleanup_free_ char *out = NULL;
+	int rr;
+
+	r->conform_rc = -1;
+	rr = run_svctrace(c, "conform", NULL, trace_dir, work_dir, &out, &r->conform_rc, errpath,
+	        r->conform, sizeof(r->conform));
+	if (r->conform[0])
+		return;
+	if (r->conform_rc == 1 && rr >= 0) /* "<fmri>: does not conform (...)", then where */
+		msgf(r->conform, sizeof(r->conform), "%.*s", (int)strcspn(out, "\n"), out);
+	else if (r->conform_rc != 0) /* 2: no event to judge (nothing committed); 3: no answer */
+		file_last_line(errpath, r->conform, sizeof(r->conform));
 }

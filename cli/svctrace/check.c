@@ -236,11 +236,7 @@ int cmd_check(int argc, char *argv[])
 		default:
 			return usage_error("check");
 		}
-	if (optind != argc - 1)
-		return usage_error("check");
-	r = load_or_complain(argv[optind], &t);
-	if (r == EXIT_FAILURE)
-		return EXIT_INTERNAL; /* out of memory, said */
+	r = load_to_judge(argc, argv, "check", &t);
 	if (r != 0)
 		return r;
 	r = trace_analyze(&t, &a);

@@ -23,6 +23,8 @@
  *           their commits caused to be created existed (latent), each with its window and the
  *           events around it; it warns when the recorders lost events or strings (a full
  *           file), as findings may be missed or windows wrong;
+ *   conform each instance's events, mapped to the steps of the SPIN model of the protocol
+ *           (model/), checked to be a run the model allows (conform.c; docs/model.md);
  *   html    a self-contained page with the timeline of one instance (html.c, on a template
  *           compiled in at build time).
  *
@@ -55,6 +57,8 @@ static const command_t commands[] = {
         {"export", cmd_export, "DIR -o FILE [--fmri FMRI]",
                 "write Chrome Trace Event JSON (Perfetto)"},
         {"check", cmd_check, "[--json] [-q] DIR", "report latent and manifested races"},
+        {"conform", cmd_conform, "[--json] [-q] [-v] [--steps] DIR",
+                "check each instance's events against the model"},
         {"html", cmd_html, "DIR -o FILE [--fmri FMRI]", "write a self-contained HTML report"},
 };
 
@@ -62,7 +66,7 @@ static void usage_to(FILE *f)
 {
 	fprintf(f, "Usage:\n");
 	for (size_t i = 0; i < ELEMENTSOF(commands); i++)
-		fprintf(f, "  svctrace %-7s %-28s %s\n", commands[i].name, commands[i].args,
+		fprintf(f, "  svctrace %-7s %-33s %s\n", commands[i].name, commands[i].args,
 		        commands[i].help);
 	fprintf(f,
 	        "DIR is a run's trace directory ($ROOT/var/svc/trace) or the root above it.\n"
@@ -100,6 +104,16 @@ int load_or_complain(const char *dir, trace_t *t)
 		return EXIT_USAGE;
 	}
 	return 0;
+}
+
+int load_to_judge(int argc, char *argv[], const char *name, trace_t *t)
+{
+	int r;
+
+	if (optind != argc - 1)
+		return usage_error(name);
+	r = load_or_complain(argv[optind], t);
+	return r == EXIT_FAILURE ? EXIT_INTERNAL : r; /* out of memory, said */
 }
 
 int usage_error(const char *name)

@@ -119,7 +119,7 @@ static int read_one_file(trace_t *t, const char *path)
 		return r;
 	/* proc holds the file's index until index_threads() knows the processes. */
 	for (size_t i = first; i < t->n_events; i++)
-		t->events[i].proc = (uint32_t)t->n_files;
+		t->events[i].proc = t->events[i].file = (uint32_t)t->n_files;
 	t->drops += info.drops;
 	t->str_drops += info.str_drops;
 	if (info.drops > 0 || info.str_drops > 0)
@@ -130,6 +130,9 @@ static int read_one_file(trace_t *t, const char *path)
 		return -ENOMEM;
 	t->files[t->n_files] =
 	        (tr_file_t){.pid = info.pid, .ppid = info.ppid, .sid = info.sid, .pgid = info.pgid};
+	r = trace_pool_string(t, basename(path), &t->files[t->n_files].name);
+	if (r < 0)
+		return r;
 	return trace_pool_string(t, info.prog[0] ? info.prog : "?", &t->files[t->n_files].prog);
 }
 

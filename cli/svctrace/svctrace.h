@@ -31,11 +31,13 @@ typedef struct tr_event {
 	uint32_t pid, tid;
 	uint32_t proc;   /* index in trace.procs */
 	uint32_t thread; /* index in trace.threads */
+	uint32_t file;   /* index in trace.files: the file it was read from */
 	uint16_t event;
 } tr_event_t;
 
 /* What a trace file's header says of the process that created it. */
 typedef struct tr_file {
+	const char *name; /* pooled: the file's name in the trace directory */
 	const char *prog; /* pooled */
 	uint32_t pid, ppid, sid, pgid;
 } tr_file_t;
@@ -177,6 +179,7 @@ static inline uint64_t finding_window_ns(const finding_t *f)
 int cmd_dump(int argc, char *argv[]);
 int cmd_export(int argc, char *argv[]);
 int cmd_check(int argc, char *argv[]);
+int cmd_conform(int argc, char *argv[]);
 int cmd_html(int argc, char *argv[]);
 
 /* main.c: "usage: svctrace NAME ARGS" with NAME's synopsis from the command table; EXIT_USAGE. */
@@ -185,6 +188,12 @@ int usage_error(const char *name);
 int open_output(const char *path, FILE **ret);
 /* main.c: loads DIR, printing the error; 0 or an exit status. */
 int load_or_complain(const char *dir, trace_t *t);
+/*
+ * main.c: for check and conform, whose answers a harness acts on: the one operand DIR left
+ * after getopt, loaded; 0, or the exit status (usage, no trace; out of memory is
+ * EXIT_INTERNAL: no answer).
+ */
+int load_to_judge(int argc, char *argv[], const char *name, trace_t *t);
 /*
  * main.c: "svctrace NAME DIR -o FILE [--fmri FMRI]": loads DIR and calls write(trace, fmri or
  * NULL, FILE), which returns 0, -ENOENT for an unknown FMRI (it said so), or -errno.

@@ -5,7 +5,9 @@
 #   - each fix: verified, by an exhaustive search with a state count, for exactly the client
 #     kinds it closes, and still violated for the others (the model shows which windows stay);
 #   - properties (2) and (3) can fail: a deliberate bug in each is caught;
-#   - each queue bound is the smallest that holds (one less overflows in some cell).
+#   - each queue bound is the smallest that holds (one less overflows in some cell);
+#   - every delay point model/steps.tsv names is one of this tree's SMF_POINTS, and the
+#     printed table lists none as missing.
 # No spin: a failure that says to run `make deps`, never a silent pass.
 # usage: test-model.sh SOURCE-ROOT
 set -u
@@ -42,10 +44,12 @@ cell bound-graph_q configd-eager import+enable GRAPH_Q=3
 cell bound-inst_q configd-eager import+enable RESTARTER_Q=2
 cell bound-nq_cmd svcadm-wait import+enable NQ_CMD=4
 
-python3 - "$OUT" "$SRC/lib/include/smf/delay.h" <<'PY' || exit 1
+grep -q "SMF_POINTS lacks" "$OUT/out" && fail "the table lists delay points SMF_POINTS lacks"
+
+python3 - "$OUT" "$SRC/lib/include/smf/delay.h" "$SRC/model/steps.tsv" <<'PY' || exit 1
 import json, re, sys
 
-out, delay_h = sys.argv[1], sys.argv[2]
+out, delay_h, steps_tsv = sys.argv[1], sys.argv[2], sys.argv[3]
 points = re.findall(r'X\(SMF_POINT_\w+,\s*"([^"]+)"', open(delay_h).read())
 cells = json.load(open(f"{out}/model.json"))["cells"]
 clients = ["import+enable", "add+enable", "import+svcs", "add+svcs"]
@@ -60,6 +64,13 @@ closes = {
     "default": clients,
 }
 bad = []
+# Every point a step names exists: a schedule may name any of them.
+for line in open(steps_tsv):
+    if line.startswith("#") or not line.strip():
+        continue
+    cols = line.rstrip("\n").split("\t")
+    if cols[4] != "-" and cols[4] not in points:
+        bad.append(f"steps.tsv: {cols[0]} names the delay point {cols[4]}, not in SMF_POINTS")
 seen = set()
 for c in cells:
     v, k = c["variant"], c["client"]
