@@ -61,6 +61,13 @@ int client_read_strv(scf_handle_t *h, const char *member, sd_bus_message *reply,
 int client_notify_attach(scf_handle_t *h);
 void client_notify_free_queue(scf_handle_t *h);
 
+/*
+ * scf.read (pg.c): a read of entity/pg answered r (0, or a negative error) at generation, whose
+ * request left at sent_ns; scf_pg_get() and scf_bulk_read() record every read through it.
+ */
+void client_trace_read(const char *entity, const char *pg, const char *snapshot,
+        unsigned read_flags, int r, uint64_t generation, uint64_t sent_ns);
+
 /* Properties (pg.c), shared with tx.c. */
 void client_property_done(scf_property_t *p);
 int client_property_copy(const scf_property_t *src, scf_property_t *dst);

@@ -126,9 +126,10 @@ static char *entity_name(const char *entity)
  * recorded when the answer came, with the time the request left (sent_ns): configd answered
  * in between, so a write it committed before sent_ns is in the answer and one committed after
  * the answer is not.  Every read of a pg or of its properties comes through scf_pg_get(),
- * whole, so this is every read of the client (docs/trace-format.md).
+ * whole, or through scf_bulk_read(), which records each pg it read here too, so this is every
+ * read of the client (docs/trace-format.md).
  */
-static void trace_read(const char *entity, const char *pg, const char *snapshot,
+void client_trace_read(const char *entity, const char *pg, const char *snapshot,
         unsigned read_flags, int r, uint64_t generation, uint64_t sent_ns)
 {
 	_cleanup_free_ char *canon = NULL, *fmri = NULL;
@@ -165,7 +166,7 @@ int scf_pg_get(scf_handle_t *h, const char *entity, const char *pg, const char *
 	r = client_call(h, "GetPg", &reply, "sssb", entity, pg, strempty(snapshot),
 	        (int)!!(read_flags & SCF_READ_COMPOSED));
 	if (r < 0) {
-		trace_read(entity, pg, snapshot, read_flags, r, 0, sent);
+		client_trace_read(entity, pg, snapshot, read_flags, r, 0, sent);
 		return r;
 	}
 	p = calloc(1, sizeof(*p));
@@ -181,7 +182,7 @@ int scf_pg_get(scf_handle_t *h, const char *entity, const char *pg, const char *
 	p->entity = entity_name(entity);
 	if (!p->type || !p->name || !p->entity)
 		return client_set_error(h, -SCF_ERROR_NO_MEMORY, "GetPg: out of memory");
-	trace_read(entity, pg, snapshot, read_flags, 0, p->generation, sent);
+	client_trace_read(entity, pg, snapshot, read_flags, 0, p->generation, sent);
 	*ret = TAKE_PTR(p);
 	return 0;
 }
