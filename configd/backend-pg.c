@@ -240,7 +240,8 @@ int view_read_pg(backend_t *b, const view_t *v, const char *name, bool composed,
 	p.wire = p.rows->wire + (p.under ? p.under->wire : 0);
 	if (p.wire > BACKEND_MAX_READ_BYTES)
 		return backend_fail(b, -SCF_ERROR_CONSTRAINT_VIOLATED,
-		        "%s/:properties/%s: %llu bytes of properties, more than one reply can carry "
+		        "%s/:properties/%s: %llu bytes of properties, more than one reply can "
+		        "carry "
 		        "(%u); delete properties or the property group",
 		        v->entity.fmri, name, (unsigned long long)p.wire, BACKEND_MAX_READ_BYTES);
 	p.type = TAKE_PTR(top->type);
@@ -302,7 +303,8 @@ int backend_get_pg(backend_t *b, const char *entity, const char *pg, const char 
 		out->n_props = n;
 		dst->name = strdup(q->name);
 		dst->type = scf_string_to_type(q->type);
-		if (!dst->name || values_decode(q->vals, q->vals_len, &dst->values, &dst->n_values) < 0)
+		if (!dst->name ||
+		        values_decode(q->vals, q->vals_len, &dst->values, &dst->n_values) < 0)
 			return backend_oom(b);
 	}
 	*ret = TAKE_PTR(out);

@@ -230,8 +230,8 @@ static int read_queries(sd_bus_message *m, bulk_query_t **ret, size_t *ret_n)
 	while (r >= 0) {
 		bulk_query_t x = {};
 
-		r = sd_bus_message_read(m, "(" SMF_BUS_BULK_QUERY ")", &x.name, &x.type,
-		        &x.snapshot, &x.flags);
+		r = sd_bus_message_read(
+		        m, "(" SMF_BUS_BULK_QUERY ")", &x.name, &x.type, &x.snapshot, &x.flags);
 		if (r <= 0)
 			break;
 		/* Past the bound the backend refuses the request; no need to keep more. */

@@ -29,8 +29,8 @@ static int property_get_minor_version(sd_bus *bus, const char *path, const char 
 static const sd_bus_vtable repository_vtable[] = {
         SD_BUS_VTABLE_START(0),
         SD_BUS_PROPERTY("Version", "u", property_get_version, 0, SD_BUS_VTABLE_PROPERTY_CONST),
-        SD_BUS_PROPERTY("MinorVersion", "u", property_get_minor_version, 0,
-                SD_BUS_VTABLE_PROPERTY_CONST),
+        SD_BUS_PROPERTY(
+                "MinorVersion", "u", property_get_minor_version, 0, SD_BUS_VTABLE_PROPERTY_CONST),
         M("ListServices", "", "as", method_list_services),
         M("ListInstances", "s", "as", method_list_instances),
         M("AddService", "s", "", method_add_service),
