@@ -301,8 +301,9 @@ static int one_page(reader_t *x, const char *const *fmris, size_t n, bool *ret_m
 	for (size_t k = 0; r >= 0 && k < q->n_pgs; k++) {
 		const scf_bulk_pg_t *p = &q->pgs[k];
 
+		/* Both or neither of name and type: configd refuses it, naming the query. */
 		r = sd_bus_message_append(m, "(" SMF_BUS_BULK_QUERY ")", strempty(p->name),
-		        p->name ? "" : strempty(p->type), strempty(p->snapshot), p->read_flags);
+		        strempty(p->type), strempty(p->snapshot), p->read_flags);
 	}
 	if (r >= 0)
 		r = sd_bus_message_close_container(m);
