@@ -44,11 +44,12 @@ sandbox_start_configd
 if [ ${#SANDBOX_WRAP[@]} -gt 0 ]; then
 	for cpu in 0 1; do
 		echo "[configd and the ping-pong peer on CPU 0, the client on CPU $cpu]"
-		BENCH_PEER_CPU=0 taskset -c "$cpu" "$bench/bench-read" "${BENCH_READ_CALLS:-20000}"
+		BENCH_PEER_CPU=0 BENCH_CONFIGD_PID=$CONFIGD_PID taskset -c "$cpu" \
+			"$bench/bench-read" "${BENCH_READ_CALLS:-20000}"
 		echo
 	done
 else
-	"$bench/bench-read" "${BENCH_READ_CALLS:-20000}"
+	BENCH_CONFIGD_PID=$CONFIGD_PID "$bench/bench-read" "${BENCH_READ_CALLS:-20000}"
 	echo
 fi
 # Throughput has no interleaving to protect it from other load: three runs each, all printed.
