@@ -13,6 +13,7 @@
 
 #include "backend-internal.h"
 #include "macro.h"
+#include "model.h"
 #include "restarter.h"
 #include "strv.h"
 #include "timeutil.h"
@@ -46,6 +47,10 @@ static int entity_parse(backend_t *b, const char *fmri, scf_fmri_t *f, char **re
 	if (f->pg || f->prop || !f->service)
 		return backend_fail(b, -SCF_ERROR_INVALID_ARGUMENT,
 		        "\"%s\" does not name a service or an instance", fmri);
+	if (smf_fmri_canonical_form(fmri)) { /* every read's case: no need to format it again */
+		*ret_canon = strdup(fmri);
+		return *ret_canon ? 0 : backend_oom(b);
+	}
 	e = (scf_fmri_t){.service = f->service, .instance = f->instance};
 	r = scf_fmri_format(&e, ret_canon);
 	if (r < 0)

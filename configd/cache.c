@@ -57,9 +57,19 @@ struct pg_cache {
 	size_t text_cap;
 };
 
+/* "where:id" in hex, by hand (snprintf() cost as much as the lookup). */
 static void key_of(int where, int64_t id, char buf[static 32])
 {
-	snprintf(buf, 32, "%d:%lld", where, (long long)id);
+	uint64_t v = (uint64_t)id;
+	char *p = buf + 31;
+
+	*p = 0;
+	do
+		*--p = "0123456789abcdef"[v & 0xf];
+	while ((v >>= 4) > 0);
+	*--p = ':';
+	*--p = (char)('0' + where);
+	memmove(buf, p, (size_t)(buf + 32 - p));
 }
 
 static pg_cache_t *cache_get(backend_t *b)

@@ -39,6 +39,7 @@ static const sd_bus_vtable repository_vtable[] = {
         M("Exists", "s", "b", method_exists),
         M("ListPgs", "ssb", "a(ssut)", method_list_pgs),
         M("GetPg", "sssb", "suta(ssas)", method_get_pg),
+        M(SMF_BUS_METHOD_READ_PG, SMF_BUS_READ_PG_IN, SMF_BUS_READ_PG_OUT, method_read_pg),
         M(SMF_BUS_METHOD_READ_PGS, SMF_BUS_READ_PGS_IN, SMF_BUS_READ_PGS_OUT, method_read_pgs),
         M("AddPg", "sssu", "t", method_add_pg),
         M("DeletePg", "ss", "", method_delete_pg),

@@ -32,9 +32,7 @@ _Static_assert(SCF_READ_COMPOSED == SMF_BULK_COMPOSED &&
 
 #define MEMBER SMF_BUS_METHOD_READ_PGS
 
-typedef struct cursor {
-	const char *p, *end;
-} cursor_t;
+typedef client_cursor_t cursor_t;
 
 /* What one page is parsed into, reused from entity to entity (and page to page). */
 typedef struct arenas {
@@ -62,8 +60,7 @@ static void arenas_done(arenas_t *a)
 	free(a->prop_vals);
 }
 
-/* The next field, or NULL at the end of the page or before an unterminated field. */
-static const char *field(cursor_t *c)
+const char *client_field(cursor_t *c)
 {
 	const char *f = c->p, *z;
 
@@ -80,10 +77,9 @@ static bool next_is(const cursor_t *c, const char *tag)
 	return (size_t)(c->end - c->p) >= n && memcmp(c->p, tag, n) == 0;
 }
 
-/* A decimal field; -EBADMSG when it is not one. */
-static int number(cursor_t *c, uint64_t *ret)
+int client_number(cursor_t *c, uint64_t *ret)
 {
-	const char *f = field(c);
+	const char *f = client_field(c);
 	uint64_t v = 0;
 
 	if (!f || !*f)
@@ -97,11 +93,10 @@ static int number(cursor_t *c, uint64_t *ret)
 	return 0;
 }
 
-/* A count of things each taking at least min_bytes of what is left of the page. */
-static int count(cursor_t *c, size_t min_bytes, size_t *ret)
+int client_count(cursor_t *c, size_t min_bytes, size_t *ret)
 {
 	uint64_t v;
-	int r = number(c, &v);
+	int r = client_number(c, &v);
 
 	if (r < 0)
 		return r;
@@ -114,13 +109,13 @@ static int count(cursor_t *c, size_t min_bytes, size_t *ret)
 /* One property: name, type, count, values (their pointers pushed, then a NULL). */
 static int parse_property(cursor_t *c, arenas_t *a)
 {
-	const char *name = field(c), *type = field(c);
+	const char *name = client_field(c), *type = client_field(c);
 	size_t n;
 	int r;
 
 	if (!name || !type)
 		return -EBADMSG;
-	r = count(c, 1, &n);
+	r = client_count(c, 1, &n);
 	if (r < 0)
 		return r;
 	if (GREEDY_REALLOC(a->props, a->cap_props, a->n_props + 1) < 0 ||
@@ -131,7 +126,7 @@ static int parse_property(cursor_t *c, arenas_t *a)
 	        .name = (char *)name, .type = scf_string_to_type(type), .n_values = n};
 	a->prop_vals[a->n_props++] = a->n_vals;
 	for (size_t k = 0; k < n; k++)
-		if (!(a->vals[a->n_vals++] = (char *)field(c)))
+		if (!(a->vals[a->n_vals++] = (char *)client_field(c)))
 			return -EBADMSG;
 	a->vals[a->n_vals++] = NULL;
 	return 0;
@@ -146,13 +141,13 @@ static int parse_pg(cursor_t *c, arenas_t *a, const char *fmri, size_t n_queries
 	scf_pg_t *pg;
 	int r;
 
-	r = number(c, &query);
+	r = client_number(c, &query);
 	if (r < 0 || query >= n_queries)
 		return -EBADMSG;
-	name = field(c);
-	type = field(c);
-	if (!name || !type || number(c, &flags) < 0 || flags > UINT32_MAX || number(c, &gen) < 0 ||
-	        count(c, 3, &n) < 0)
+	name = client_field(c);
+	type = client_field(c);
+	if (!name || !type || client_number(c, &flags) < 0 || flags > UINT32_MAX ||
+	        client_number(c, &gen) < 0 || client_count(c, 3, &n) < 0)
 		return -EBADMSG;
 	if (GREEDY_REALLOC(a->pgs, a->cap_pgs, a->n_pgs + 1) < 0 ||
 	        GREEDY_REALLOC(a->which, a->cap_which, a->n_pgs + 1) < 0 ||
@@ -241,13 +236,13 @@ static int parse_page(reader_t *x, const void *page, size_t len, uint64_t sent, 
 
 		if (!next_is(&c, SMF_BULK_RECORD_ENTITY))
 			return client_bad_reply(x->h, MEMBER, -EBADMSG);
-		(void)field(&c);
-		fmri = field(&c);
-		if (!fmri || number(&c, &status) < 0 || status >= _SMF_BULK_STATUS_MAX)
+		(void)client_field(&c);
+		fmri = client_field(&c);
+		if (!fmri || client_number(&c, &status) < 0 || status >= _SMF_BULK_STATUS_MAX)
 			return client_bad_reply(x->h, MEMBER, -EBADMSG);
 		x->a.n_pgs = x->a.n_props = x->a.n_vals = 0;
 		while (next_is(&c, SMF_BULK_RECORD_PG)) {
-			(void)field(&c);
+			(void)client_field(&c);
 			r = parse_pg(&c, &x->a, fmri, x->q->n_pgs);
 			if (r < 0)
 				return client_bad_reply(x->h, MEMBER, r);

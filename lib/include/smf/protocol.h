@@ -32,8 +32,9 @@
 #define SMF_PROTOCOL_VERSION 1u
 /*
  * The read-only property MinorVersion: what was added to version 1 without breaking a client of
- * it (a client of 1.0 never asks, and still works).  1: ReadPgs.  A configd without the property
- * is 1.0; calling a method it lacks answers UnknownMethod (SCF_ERROR_VERSION_MISMATCH).
+ * it (a client of 1.0 never asks, and still works).  1: ReadPg and ReadPgs.  A configd without
+ * the property is 1.0; calling a method it lacks answers UnknownMethod (libscf then uses the
+ * 1.0 methods, or answers SCF_ERROR_VERSION_MISMATCH where there is none).
  */
 #define SMF_PROTOCOL_MINOR_VERSION 1u
 
@@ -63,7 +64,16 @@
 #define SMF_BUS_STEP "ussssua(" SMF_BUS_COMMAND ")" /* op, fmri, pg, name, type, flags, commands */
 
 /* ------------------------------------------------------------------------------------------ */
-/* Bulk reads (1.1): ReadPgs                                                                   */
+/* Reads answered as records (1.1): ReadPg, ReadPgs                                            */
+
+/*
+ * ReadPg(s entity, s pg, s snapshot, b composed) -> (s type, u flags, t generation, ay props):
+ * GetPg with the same arguments and errors, the properties as records (docs/protocol.md):
+ * their number, then each property's name, type, number of values and values.
+ */
+#define SMF_BUS_METHOD_READ_PG "ReadPg"
+#define SMF_BUS_READ_PG_IN "sssb"
+#define SMF_BUS_READ_PG_OUT "sutay"
 
 /*
  * ReadPgs(as entities, s pattern, s after, a(sssu) queries, u page_bytes) -> (ay records, b more)
