@@ -56,10 +56,10 @@ fi
 for _ in 1 2 3; do "$bench/bench-commit" 1 "${BENCH_COMMITS:-2000}"; done
 for _ in 1 2 3; do "$bench/bench-commit" 8 "$((${BENCH_COMMITS:-2000} / 8))"; done
 echo
-# The RSS figure wants a configd that has seen nothing else.
+# The RSS figure wants a configd that has seen nothing else; svcs -a over the same repository.
 fresh_configd
-"$bench/bench-rss" "$CONFIGD_PID" "${BENCH_RSS_SERVICES:-100}" "${BENCH_RSS_INSTANCES:-100}" \
-	"${BENCH_RSS_PGS:-5}"
+BENCH_SVCS="$SVCS" "$bench/bench-rss" "$CONFIGD_PID" "${BENCH_RSS_SERVICES:-1000}" \
+	"${BENCH_RSS_INSTANCES:-100}" "${BENCH_RSS_PGS:-5}"
 
 # Import: svccfg import of the illumos corpus into a fresh repository, manifest by manifest, and
 # SQLite's own speed for the same rows (the limit), in the same run.  configd on CPU 0, the

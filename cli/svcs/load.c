@@ -347,8 +347,12 @@ int instset_init(instset_t *s, scf_handle_t *h, unsigned what)
 		instset_done(s);
 		return r;
 	}
-	/* configd answers sorted already; sorting again keeps bsearch honest. */
-	qsort(s->v, s->n, sizeof(inst_t), inst_cmp_fmri);
+	/* configd answers sorted already (checked: bsearch depends on it). */
+	for (size_t k = 1; k < s->n; k++)
+		if (inst_cmp_fmri(&s->v[k - 1], &s->v[k]) > 0) {
+			qsort(s->v, s->n, sizeof(inst_t), inst_cmp_fmri);
+			break;
+		}
 	return 0;
 }
 
