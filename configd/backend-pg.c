@@ -210,13 +210,43 @@ const pgprop_t *pg_read_next(const pg_read_t *r, pg_read_iter_t *it)
 	return NULL;
 }
 
+int view_read_located(backend_t *b, const view_t *v, const char *name, pg_loc_t *own, pg_loc_t *svc,
+        pg_cache_mode_t mode, pg_read_t *ret)
+{
+	_cleanup_(pg_read_clear) pg_read_t p = {};
+	pg_loc_t *top;
+	int r;
+
+	if (!own && !svc)
+		return 0;
+	/* As illumos: pgs of different types do not compose; the instance's hides the other. */
+	if (own && svc && !streq(own->type, svc->type))
+		svc = NULL;
+	top = own ? own : svc;
+	r = pg_cache_rows(b, top, mode, v->entity.fmri, name, &p.rows);
+	if (r >= 0 && own && svc)
+		r = pg_cache_rows(b, svc, mode, v->entity.fmri, name, &p.under);
+	if (r < 0)
+		return r;
+	p.wire = p.rows->wire + (p.under ? p.under->wire : 0);
+	if (p.wire > BACKEND_MAX_READ_BYTES)
+		return backend_fail(b, -SCF_ERROR_CONSTRAINT_VIOLATED,
+		        "%s/:properties/%s: %llu bytes of properties, more than one reply can "
+		        "carry (%u); delete properties or the property group",
+		        v->entity.fmri, name, (unsigned long long)p.wire, BACKEND_MAX_READ_BYTES);
+	p.type = TAKE_PTR(top->type);
+	p.flags = top->flags;
+	p.gen = top->gen;
+	*ret = p;
+	p = (pg_read_t){};
+	return 1;
+}
+
 int view_read_pg(backend_t *b, const view_t *v, const char *name, bool composed,
         pg_cache_mode_t mode, pg_read_t *ret)
 {
 	_cleanup_(pg_loc_clear) pg_loc_t own = {}, svc = {};
-	_cleanup_(pg_read_clear) pg_read_t p = {};
-	pg_loc_t *top;
-	int have_own, have_svc = 0, r;
+	int have_own, have_svc = 0;
 
 	have_own = view_find(b, v, 0, name, &own);
 	if (have_own < 0)
@@ -226,30 +256,8 @@ int view_read_pg(backend_t *b, const view_t *v, const char *name, bool composed,
 		if (have_svc < 0)
 			return have_svc;
 	}
-	if (!have_own && !have_svc)
-		return 0;
-	/* As illumos: pgs of different types do not compose; the instance's hides the other. */
-	if (have_own && have_svc && !streq(own.type, svc.type))
-		have_svc = 0;
-	top = have_own ? &own : &svc;
-	r = pg_cache_rows(b, top, mode, v->entity.fmri, name, &p.rows);
-	if (r >= 0 && have_own && have_svc)
-		r = pg_cache_rows(b, &svc, mode, v->entity.fmri, name, &p.under);
-	if (r < 0)
-		return r;
-	p.wire = p.rows->wire + (p.under ? p.under->wire : 0);
-	if (p.wire > BACKEND_MAX_READ_BYTES)
-		return backend_fail(b, -SCF_ERROR_CONSTRAINT_VIOLATED,
-		        "%s/:properties/%s: %llu bytes of properties, more than one reply can "
-		        "carry "
-		        "(%u); delete properties or the property group",
-		        v->entity.fmri, name, (unsigned long long)p.wire, BACKEND_MAX_READ_BYTES);
-	p.type = TAKE_PTR(top->type);
-	p.flags = top->flags;
-	p.gen = top->gen;
-	*ret = p;
-	p = (pg_read_t){};
-	return 1;
+	return view_read_located(
+	        b, v, name, have_own ? &own : NULL, have_svc ? &svc : NULL, mode, ret);
 }
 
 /* GetPg's read: the view of entity and snapshot, then the pg in it. */

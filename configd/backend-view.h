@@ -27,6 +27,12 @@ int view_find(backend_t *b, const view_t *v, int level, const char *name, pg_loc
 /* Reads pg name (composed: with the service's); 1 and *ret filled, 0 no such pg, < 0 error. */
 int view_read_pg(backend_t *b, const view_t *v, const char *name, bool composed,
         pg_cache_mode_t mode, pg_read_t *ret);
+/*
+ * view_read_pg() of a pg already located: own (the entity's, or NULL) and svc (composed: the
+ * service's, or NULL).  Their types may be taken.  1 read, 0 when both are NULL, < 0 error.
+ */
+int view_read_located(backend_t *b, const view_t *v, const char *name, pg_loc_t *own,
+        pg_loc_t *svc, pg_cache_mode_t mode, pg_read_t *ret);
 /* The pgs of the view sorted by name (composed: with the service's the instance lacks). */
 int view_list_pgs(backend_t *b, const view_t *v, bool composed, scf_pg_info_t **ret, size_t *ret_n);
 

@@ -404,6 +404,22 @@ static void test_bulk_queries(void **state)
 	        "P 0 p application s=9\n"
 	        "P 1 dep_a dependency\n"
 	        "P 2 dep_a dependency\n");
+	/* A pattern's scan answers queries by name from its own joins: the same answers. */
+	assert_int_equal(bulk(f, &l, NULL, 0, "svc:/b:i[12]", NULL, q, ELEMENTSOF(q)), 0);
+	assert_string_equal(l.buf,
+	        "E svc:/b:i1 0\n"
+	        "P 0 p application s=9\n"
+	        "P 1 dep_a dependency\n"
+	        "E svc:/b:i2 0\n"
+	        "P 0 p application s=9 x=2\n"
+	        "P 1 dep_a dependency\n"
+	        "P 1 dep_b dependency\n"
+	        "P 2 dep_b dependency\n");
+	/* The instance's pg and the service's of another type do not compose. */
+	assert_int_equal(
+	        backend_add_pg(f->b, SVC ":i1", "p", "other", SCF_PG_FLAG_NONPERSISTENT, NULL), 0);
+	assert_int_equal(bulk(f, &l, NULL, 0, "svc:/b:i1", NULL, q, 1), 0);
+	assert_string_equal(l.buf, "E svc:/b:i1 0\nP 0 p other\n");
 }
 
 static void test_bulk_snapshots(void **state)
