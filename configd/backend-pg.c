@@ -13,6 +13,7 @@
  * properties from configd's cache, which answers only for the generation just located (cache.c),
  * and sends them as stored (backend-read.h).  backend_get_pg() decodes the same read.
  */
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -234,7 +235,9 @@ int view_read_located(backend_t *b, const view_t *v, const char *name, pg_loc_t 
 		        "%s/:properties/%s: %llu bytes of properties, more than one reply can "
 		        "carry (%u); delete properties or the property group",
 		        v->entity.fmri, name, (unsigned long long)p.wire, BACKEND_MAX_READ_BYTES);
-	p.type = TAKE_PTR(top->type);
+	p.type = strdup(top->type);
+	if (!p.type)
+		return backend_oom(b);
 	p.flags = top->flags;
 	p.gen = top->gen;
 	*ret = p;
@@ -260,18 +263,48 @@ int view_read_pg(backend_t *b, const view_t *v, const char *name, bool composed,
 	        b, v, name, have_own ? &own : NULL, have_svc ? &svc : NULL, mode, ret);
 }
 
-/* GetPg's read: the view of entity and snapshot, then the pg in it. */
+/*
+ * GetPg's read: the view of entity and snapshot, then the pg in it.  In the current view, from
+ * where the same read found it last when nothing changed since (cache.c, "LOCATIONS").
+ */
 static int read_pg(backend_t *b, const char *entity, const char *pg, const char *snapshot,
         bool composed, view_t *v, pg_read_t *ret)
 {
-	int r = backend_check_name(b, pg, "property group");
+	_cleanup_(pg_loc_clear) pg_loc_t own = {}, svc = {};
+	bool current = !snapshot || !*snapshot;
+	const pg_where_t *w = current ? pg_cache_where(b, entity, pg, composed) : NULL;
+	int r, have_own, have_svc = 0;
 
+	if (w) {
+		pg_loc_t o = w->own, s = w->svc;
+
+		v->entity = (entity_t){.id = w->entity.id,
+		        .parent = w->entity.parent,
+		        .fmri = strdup(w->entity.fmri)};
+		if (!v->entity.fmri)
+			return backend_oom(b);
+		r = view_read_located(b, v, pg, w->have_own ? &o : NULL, w->have_svc ? &s : NULL,
+		        PG_CACHE_KEEP, ret);
+		assert(r != 0);
+		return r < 0 ? r : 0;
+	}
+	r = backend_check_name(b, pg, "property group");
 	if (r >= 0)
 		r = view_open(b, entity, snapshot, v);
-	if (r >= 0)
-		r = view_read_pg(b, v, pg, composed, PG_CACHE_KEEP, ret);
-	if (r == 0)
-		r = pg_not_found(b, v, pg);
+	if (r < 0)
+		return r;
+	have_own = view_find(b, v, 0, pg, &own);
+	if (have_own >= 0 && composed && v->entity.parent != 0)
+		have_svc = view_find(b, v, 1, pg, &svc);
+	if (have_own < 0 || have_svc < 0)
+		return have_own < 0 ? have_own : have_svc;
+	if (!have_own && !have_svc)
+		return pg_not_found(b, v, pg);
+	if (current)
+		pg_cache_remember(b, entity, pg, composed, &v->entity, have_own ? &own : NULL,
+		        have_svc ? &svc : NULL);
+	r = view_read_located(
+	        b, v, pg, have_own ? &own : NULL, have_svc ? &svc : NULL, PG_CACHE_KEEP, ret);
 	return r < 0 ? r : 0;
 }
 

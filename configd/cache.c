@@ -31,9 +31,22 @@
  * A block is reference-counted: an evicted block in use by a read is freed when that read is
  * done with it.
  *
+ * LOCATIONS.  Locating costs more than the properties once they are cached (two index lookups,
+ * the entity's and the pg's, a few thousand instructions each in SQLite), so single reads of
+ * the current view also remember where they found their pg, keyed by the entity and pg as the
+ * request named them (valid names only: nothing else is ever remembered).  A location is
+ * valid only as long as nothing in the repository changed: SQLite calls an update hook for
+ * every row inserted, updated or deleted in a rowid table, and every change to an entity, a pg
+ * (its generation included) or a snapshot is one (only properties live in WITHOUT ROWID
+ * tables, and a pg's properties never change without its row: backend.c's invariants); the
+ * hook moves an epoch, and the remembered locations are all forgotten at the next read.  So a
+ * write costs the next reads one lookup each, and nothing stale can be located.  At most
+ * PG_CACHE_MAX_WHERES are kept (all forgotten past that).
+ *
  * Only configd's thread uses the cache (as the backend).
  */
 #include <assert.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,6 +56,10 @@
 #include "macro.h"
 
 struct pg_cache {
+	hashmap_t *wheres;     /* "entity\x1fpg\x1f0|1" -> pg_where_t */
+	uint64_t epoch;        /* moved by every row change (on_row_change()) */
+	uint64_t wheres_epoch; /* the epoch the locations were found in */
+	uint64_t where_hits;
 	hashmap_t *map; /* "where:id" -> pgrows_t */
 	pgrows_t *head, *tail;
 	size_t bytes, max_bytes;
@@ -72,21 +89,126 @@ static void key_of(int where, int64_t id, char buf[static 32])
 	memmove(buf, p, (size_t)(buf + 32 - p));
 }
 
+/* SQLite's update hook: a row of a rowid table changed. */
+static void on_row_change(
+        void *userdata, int op, const char *db, const char *table, sqlite3_int64 row)
+{
+	pg_cache_t *c = userdata;
+
+	c->epoch++;
+}
+
+static void where_free(pg_where_t *w)
+{
+	entity_clear(&w->entity);
+	pg_loc_clear(&w->own);
+	pg_loc_clear(&w->svc);
+	free(w);
+}
+
+static void wheres_clear(pg_cache_t *c)
+{
+	size_t state = 0;
+	pg_where_t *w;
+
+	while ((w = hashmap_next(c->wheres, &state, NULL)))
+		where_free(w);
+	hashmap_free(c->wheres);
+	c->wheres = hashmap_new(); /* NULL when out of memory: nothing is remembered */
+}
+
 static pg_cache_t *cache_get(backend_t *b)
 {
-	if (!b->cache) {
-		b->cache = calloc(1, sizeof(*b->cache));
-		if (!b->cache)
-			return NULL;
-		b->cache->map = hashmap_new();
-		if (!b->cache->map) {
-			free(b->cache);
-			b->cache = NULL;
-			return NULL;
-		}
-		b->cache->max_bytes = PG_CACHE_MAX_BYTES;
+	pg_cache_t *c = b->cache;
+
+	if (c)
+		return c;
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return NULL;
+	c->map = hashmap_new();
+	c->wheres = hashmap_new();
+	if (!c->map || !c->wheres) {
+		hashmap_free(c->map);
+		hashmap_free(c->wheres);
+		free(c);
+		return NULL;
 	}
-	return b->cache;
+	c->max_bytes = PG_CACHE_MAX_BYTES;
+	/* Before anything is remembered: every later change is seen. */
+	sqlite3_update_hook(b->db, on_row_change, c);
+	b->cache = c;
+	return c;
+}
+
+/* "entity\x1fpg\x1fc" into buf; false when too long to be valid. */
+static bool where_key(const char *entity, const char *pg, bool composed,
+        char buf[static SCF_LIMIT_MAX_FMRI_LENGTH + SCF_LIMIT_MAX_NAME_LENGTH + 8])
+{
+	size_t el = strlen(entity), pl = strlen(pg);
+
+	if (el > SCF_LIMIT_MAX_FMRI_LENGTH || pl > SCF_LIMIT_MAX_NAME_LENGTH)
+		return false;
+	memcpy(buf, entity, el);
+	buf[el] = 0x1f;
+	memcpy(buf + el + 1, pg, pl);
+	buf[el + 1 + pl] = 0x1f;
+	buf[el + 2 + pl] = composed ? '1' : '0';
+	buf[el + 3 + pl] = 0;
+	return true;
+}
+
+const pg_where_t *pg_cache_where(backend_t *b, const char *entity, const char *pg, bool composed)
+{
+	char key[SCF_LIMIT_MAX_FMRI_LENGTH + SCF_LIMIT_MAX_NAME_LENGTH + 8];
+	pg_cache_t *c = cache_get(b);
+	pg_where_t *w;
+
+	if (!c || !c->wheres || !where_key(entity, pg, composed, key))
+		return NULL;
+	if (c->wheres_epoch != c->epoch) {
+		if (hashmap_size(c->wheres) > 0)
+			wheres_clear(c);
+		c->wheres_epoch = c->epoch;
+		return NULL;
+	}
+	w = hashmap_get(c->wheres, key);
+	if (w)
+		c->where_hits++;
+	return w;
+}
+
+static int loc_copy(const pg_loc_t *from, pg_loc_t *to)
+{
+	*to = *from;
+	to->type = from->type ? strdup(from->type) : NULL;
+	return !from->type || to->type ? 0 : -ENOMEM;
+}
+
+void pg_cache_remember(backend_t *b, const char *entity, const char *pg, bool composed,
+        const entity_t *e, const pg_loc_t *own, const pg_loc_t *svc)
+{
+	char key[SCF_LIMIT_MAX_FMRI_LENGTH + SCF_LIMIT_MAX_NAME_LENGTH + 8];
+	pg_cache_t *c = cache_get(b);
+	pg_where_t *w;
+
+	if (!c || !where_key(entity, pg, composed, key))
+		return;
+	if (c->wheres_epoch != c->epoch || hashmap_size(c->wheres) >= PG_CACHE_MAX_WHERES) {
+		wheres_clear(c);
+		c->wheres_epoch = c->epoch;
+	}
+	if (!c->wheres || hashmap_get(c->wheres, key))
+		return;
+	w = calloc(1, sizeof(*w));
+	if (!w)
+		return;
+	w->entity = (entity_t){.id = e->id, .parent = e->parent, .fmri = strdup(e->fmri)};
+	w->have_own = own != NULL;
+	w->have_svc = svc != NULL;
+	if (!w->entity.fmri || (own && loc_copy(own, &w->own) < 0) ||
+	        (svc && loc_copy(svc, &w->svc) < 0) || hashmap_put(c->wheres, key, w) < 0)
+		where_free(w);
 }
 
 void pgrows_unref(pgrows_t *r)
@@ -296,6 +418,8 @@ void pg_cache_free(pg_cache_t *c)
 		return;
 	shrink_to(c, 0);
 	assert(!c->head && c->bytes == 0);
+	wheres_clear(c);
+	hashmap_free(c->wheres);
 	hashmap_free(c->map);
 	free(c->scratch);
 	free(c->text);
@@ -322,5 +446,7 @@ pg_cache_stats_t pg_cache_stats(backend_t *b)
 	        .misses = c->misses,
 	        .entries = hashmap_size(c->map),
 	        .bytes = c->bytes,
-	        .max_bytes = c->max_bytes};
+	        .max_bytes = c->max_bytes,
+	        .where_hits = c->where_hits,
+	        .wheres = c->wheres ? hashmap_size(c->wheres) : 0};
 }

@@ -46,7 +46,12 @@ typedef enum pg_cache_mode {
 typedef struct pg_cache_stats {
 	uint64_t hits, misses;
 	size_t entries, bytes, max_bytes;
+	uint64_t where_hits; /* single reads located without a lookup */
+	size_t wheres;       /* locations remembered */
 } pg_cache_stats_t;
+
+/* Locations remembered at most (about 300 bytes each). */
+#define PG_CACHE_MAX_WHERES 4096u
 
 /*
  * The properties of the located pg (pg of entity, for messages), from the cache when it holds
@@ -62,6 +67,23 @@ static inline void pgrows_unrefp(pgrows_t **r)
 	if (*r)
 		pgrows_unref(*r);
 }
+
+/*
+ * Where a single read of the current view found its pg: the entity and the pg's location (and
+ * the service's, for a composed read), as the request named them.  Valid only while nothing in
+ * the repository changed since (cache.c, "LOCATIONS").
+ */
+typedef struct pg_where {
+	entity_t entity;
+	bool have_own, have_svc;
+	pg_loc_t own, svc;
+} pg_where_t;
+
+/* The location remembered for (entity, pg, composed) as named, or NULL. */
+const pg_where_t *pg_cache_where(backend_t *b, const char *entity, const char *pg, bool composed);
+/* Remembers a location found (copies it); nothing happens when it cannot be kept. */
+void pg_cache_remember(backend_t *b, const char *entity, const char *pg, bool composed,
+        const entity_t *e, const pg_loc_t *own, const pg_loc_t *svc);
 
 /* Forgets everything and frees the cache (backend_close()); NULL is fine. */
 void pg_cache_free(pg_cache_t *c);

@@ -111,14 +111,16 @@ static uint64_t hits(backend_t *b)
 static void test_cache_commit_batch(void **state)
 {
 	Fixture *f = *state;
-	uint64_t h;
+	uint64_t h, w;
 
 	assert_int_equal(backend_add_instance(f->b, INST), 0);
 	set(f->b, INST, "p", 0, "x", "1");
 	assert_string_equal(pg_values(f->b, INST, "p", NULL, false, "x"), "1");
 	h = hits(f->b);
+	w = pg_cache_stats(f->b).where_hits;
 	assert_string_equal(pg_values(f->b, INST, "p", NULL, false, "x"), "1");
 	assert_int_equal(hits(f->b), h + 1); /* the second read came from the cache */
+	assert_int_equal(pg_cache_stats(f->b).where_hits, w + 1); /* and was not looked up */
 
 	commit(f->b, INST, "p", "x", "2"); /* its own read hits; the commit moves the generation */
 	assert_string_equal(pg_values(f->b, INST, "p", NULL, false, "x"), "2");
