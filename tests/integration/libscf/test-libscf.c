@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/inotify.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -28,6 +29,7 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include <systemd/sd-bus.h>
 
 #include "libscf.h"
 #include "macro.h"
@@ -909,6 +911,101 @@ static void test_bulk(void **state)
 	scf_handle_destroy(h);
 }
 
+/*
+ * A configd of protocol 1.0, as far as one client needs: Version 1 and GetPg, no ReadPg or
+ * ReadPgs (sd-bus answers UnknownMethod), serving one connection on its own root.
+ */
+static int old_get_pg(sd_bus_message *m, void *userdata, sd_bus_error *error)
+{
+	_cleanup_(sd_bus_message_unrefp) sd_bus_message *reply = NULL;
+	int r = sd_bus_message_new_method_return(m, &reply);
+
+	if (r >= 0)
+		r = sd_bus_message_append(reply, "suta(ssas)", "application", 0, (uint64_t)7, 1,
+		        "x", "count", 1, "42");
+	return r < 0 ? r : sd_bus_message_send(reply);
+}
+
+static int old_version(sd_bus *bus, const char *path, const char *interface, const char *property,
+        sd_bus_message *reply, void *userdata, sd_bus_error *error)
+{
+	return sd_bus_message_append(reply, "u", 1u);
+}
+
+static const sd_bus_vtable old_vtable[] = {
+        SD_BUS_VTABLE_START(0),
+        SD_BUS_PROPERTY("Version", "u", old_version, 0, SD_BUS_VTABLE_PROPERTY_CONST),
+        SD_BUS_METHOD("GetPg", "sssb", "suta(ssas)", old_get_pg, SD_BUS_VTABLE_UNPRIVILEGED),
+        SD_BUS_VTABLE_END,
+};
+
+static void *old_configd(void *arg)
+{
+	int fd = accept4(*(int *)arg, NULL, NULL, SOCK_CLOEXEC);
+	sd_bus *bus = NULL;
+	sd_id128_t id;
+
+	if (fd < 0 || sd_id128_randomize(&id) < 0 || sd_bus_new(&bus) < 0 ||
+	        sd_bus_set_fd(bus, fd, fd) < 0 || sd_bus_set_server(bus, 1, id) < 0 ||
+	        sd_bus_set_anonymous(bus, 1) < 0 ||
+	        sd_bus_add_object_vtable(bus, NULL, "/org/minismf/Repository1",
+	                "org.minismf.Repository1", old_vtable, NULL) < 0 ||
+	        sd_bus_start(bus) < 0)
+		return NULL;
+	for (;;) {
+		int r = sd_bus_process(bus, NULL);
+
+		if (r < 0)
+			break;
+		if (r == 0 && sd_bus_wait(bus, UINT64_MAX) < 0)
+			break;
+	}
+	sd_bus_close_unref(bus);
+	return NULL;
+}
+
+/* libscf reads from a 1.0 configd with GetPg; a bulk read there is a version mismatch. */
+static void test_old_configd(void **state)
+{
+	char root[64];
+	_cleanup_free_ char *vol = NULL, *door = NULL;
+	scf_handle_t *h = NULL;
+	scf_pg_t *pg = NULL;
+	pthread_t t;
+	int lfd;
+
+	assert_int_equal(test_root_make(root, sizeof(root), "libscf-old"), 0);
+	assert_int_equal(smf_path(root, SMF_REL_VOLATILE_DIR, &vol), 0);
+	assert_int_equal(smf_mkdir_p(vol, 0755), 0);
+	assert_int_equal(smf_path(root, SMF_REL_DOOR, &door), 0);
+	lfd = smf_unix_listen(door, 0666, 4);
+	assert_true(lfd >= 0);
+	assert_int_equal(pthread_create(&t, NULL, old_configd, &lfd), 0);
+	OK(NULL, scf_handle_create(root, &h));
+	for (int k = 0; k < 2; k++) { /* the second remembers that ReadPg is missing */
+		OK(h, scf_pg_get(h, "svc:/old:i", "p", NULL, 0, &pg));
+		assert_int_equal(pg->generation, 7);
+		assert_string_equal(pg->type, "application");
+		assert_int_equal(pg->n_props, 1);
+		assert_string_equal(pg->props[0].name, "x");
+		assert_string_equal(pg->props[0].values[0], "42");
+		scf_pg_free(pg);
+	}
+	ERR(h, scf_bulk_read(h, &(scf_bulk_query_t){0}, NULL, NULL), SCF_ERROR_INVALID_ARGUMENT);
+	{
+		static const scf_bulk_pg_t q = {.name = "p"};
+		seen_t s = {.h = h};
+		scf_bulk_query_t bq = {.pattern = "", .pgs = &q, .n_pgs = 1};
+
+		s.q = &bq;
+		ERR(h, scf_bulk_read(h, &bq, seen_one, &s), SCF_ERROR_VERSION_MISMATCH);
+	}
+	scf_handle_destroy(h);
+	pthread_join(t, NULL);
+	close(lfd);
+	test_root_remove(root);
+}
+
 /* ------------------------------------------------------------------------------------------ */
 
 static void expect_notification(
@@ -1356,6 +1453,7 @@ int main(void)
 	        cmocka_unit_test(test_tx_run_threads),
 	        cmocka_unit_test(test_composed_and_snapshots),
 	        cmocka_unit_test(test_bulk),
+	        cmocka_unit_test(test_old_configd),
 	        cmocka_unit_test(test_notify),
 	        cmocka_unit_test(test_batch),
 	        cmocka_unit_test(test_resolve),
