@@ -25,6 +25,7 @@
 #include "cache.h"
 #include "macro.h"
 #include "paths.h"
+#include "backend-fixture.h"
 #include "pg-values.h"
 #include "strv.h"
 #include "test-root.h"
@@ -40,15 +41,9 @@ typedef struct Fixture {
 static int setup(void **state)
 {
 	Fixture *f = calloc(1, sizeof(*f));
-	_cleanup_free_ char *vol = NULL, *msg = NULL;
 
 	assert_non_null(f);
-	assert_int_equal(test_root_make(f->root, sizeof(f->root), "test-read"), 0);
-	assert_int_equal(smf_path(f->root, SMF_REL_VOLATILE_DIR, &vol), 0);
-	assert_int_equal(smf_mkdir_p(vol, 0755), 0);
-	if (backend_open(f->root, &f->b, &msg) < 0)
-		print_message("backend_open: %s\n", strna(msg));
-	assert_non_null(f->b);
+	f->b = backend_fixture_open(f->root, sizeof(f->root), "test-read");
 	assert_int_equal(backend_add_service(f->b, SVC), 0);
 	*state = f;
 	return 0;
@@ -58,8 +53,7 @@ static int teardown(void **state)
 {
 	Fixture *f = *state;
 
-	backend_close(f->b);
-	test_root_remove(f->root);
+	backend_fixture_close(f->b, f->root);
 	free(f);
 	return 0;
 }
@@ -389,6 +383,7 @@ static void test_bulk_queries(void **state)
 	        {.type = "dependency", .flags = SMF_BULK_COMPOSED},
 	        {.type = "dependency"},
 	};
+	char listed[sizeof(((log_t *)0)->buf)];
 	log_t l = {};
 
 	populate(f);
@@ -407,16 +402,10 @@ static void test_bulk_queries(void **state)
 	        "P 1 dep_a dependency\n"
 	        "P 2 dep_a dependency\n");
 	/* A pattern's scan answers queries by name from its own joins: the same answers. */
+	*strstr(l.buf, "E svc:/b 0") = 0;
+	strcpy(listed, l.buf);
 	assert_int_equal(bulk(f, &l, NULL, 0, "svc:/b:i[12]", NULL, q, ELEMENTSOF(q)), 0);
-	assert_string_equal(l.buf,
-	        "E svc:/b:i1 0\n"
-	        "P 0 p application s=9\n"
-	        "P 1 dep_a dependency\n"
-	        "E svc:/b:i2 0\n"
-	        "P 0 p application s=9 x=2\n"
-	        "P 1 dep_a dependency\n"
-	        "P 1 dep_b dependency\n"
-	        "P 2 dep_b dependency\n");
+	assert_string_equal(l.buf, listed);
 	/* The instance's pg and the service's of another type do not compose. */
 	assert_int_equal(
 	        backend_add_pg(f->b, SVC ":i1", "p", "other", SCF_PG_FLAG_NONPERSISTENT, NULL), 0);
