@@ -46,6 +46,8 @@ lines=$("$svcs" -aH | wc -l)
 	{ echo "bench-svcs: not every instance is disabled" >&2; exit 1; }
 
 # The peer: the same states straight from a copy of the repository's files.
+command -v sqlite3 >/dev/null || { echo "bench-svcs: no sqlite3 command: the peer cannot be" \
+	"measured (apt-get install sqlite3)" >&2; exit 1; }
 copy="$ROOT/copy"
 mkdir -p "$copy"
 for f in etc/svc/repository.db etc/svc/volatile/svc_nonpersist.db; do
