@@ -55,6 +55,9 @@
 #include "hashmap.h"
 #include "macro.h"
 
+/* Scratch text kept between reads, at most (a larger pg's is freed after its read). */
+#define SCRATCH_KEEP_BYTES (256u * 1024u)
+
 struct pg_cache {
 	hashmap_t *wheres;     /* "entity\x1fpg\x1f0|1" -> pg_where_t */
 	uint64_t epoch;        /* moved by every row change (on_row_change()) */
@@ -405,6 +408,12 @@ int pg_cache_rows(backend_t *b, const pg_loc_t *loc, pg_cache_mode_t mode, const
 	if (r)
 		evict(c, r); /* an older generation: never to be served again */
 	k = read_rows(b, c, loc, entity, pg, &r);
+	/* The scratch space of a large pg is not kept for the next read. */
+	if (c->text_cap > SCRATCH_KEEP_BYTES) {
+		free(c->text);
+		c->text = NULL;
+		c->text_cap = 0;
+	}
 	if (k < 0)
 		return k;
 	keep(c, r, mode);
