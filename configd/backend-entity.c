@@ -13,6 +13,7 @@
 
 #include "backend-internal.h"
 #include "macro.h"
+#include "model.h"
 #include "restarter.h"
 #include "strv.h"
 #include "timeutil.h"
@@ -46,6 +47,10 @@ static int entity_parse(backend_t *b, const char *fmri, scf_fmri_t *f, char **re
 	if (f->pg || f->prop || !f->service)
 		return backend_fail(b, -SCF_ERROR_INVALID_ARGUMENT,
 		        "\"%s\" does not name a service or an instance", fmri);
+	if (smf_fmri_canonical_form(fmri)) { /* every read's case: no need to format it again */
+		*ret_canon = strdup(fmri);
+		return *ret_canon ? 0 : backend_oom(b);
+	}
 	e = (scf_fmri_t){.service = f->service, .instance = f->instance};
 	r = scf_fmri_format(&e, ret_canon);
 	if (r < 0)
@@ -73,7 +78,7 @@ static int lookup_canonical(backend_t *b, const char *canon, entity_t *ret)
 	return 1;
 }
 
-int backend_entity_lookup(backend_t *b, const char *fmri, entity_t *ret)
+int backend_entity_resolve(backend_t *b, const char *fmri, entity_t *ret, char **ret_canon)
 {
 	_cleanup_(fmri_clearp) scf_fmri_t f = {};
 	_cleanup_free_ char *canon = NULL;
@@ -86,9 +91,18 @@ int backend_entity_lookup(backend_t *b, const char *fmri, entity_t *ret)
 	if (r < 0)
 		return r;
 	if (r == 0)
-		return backend_fail(b, -SCF_ERROR_NOT_FOUND, "%s: no such %s", canon,
+		backend_fail(b, -SCF_ERROR_NOT_FOUND, "%s: no such %s", canon,
 		        f.instance ? "instance" : "service");
-	return 0;
+	if (ret_canon)
+		*ret_canon = TAKE_PTR(canon);
+	return r;
+}
+
+int backend_entity_lookup(backend_t *b, const char *fmri, entity_t *ret)
+{
+	int r = backend_entity_resolve(b, fmri, ret, NULL);
+
+	return r == 0 ? -SCF_ERROR_NOT_FOUND : r < 0 ? r : 0;
 }
 
 static int list_fmris(backend_t *b, sqlite3_stmt *s, int column, char ***ret)

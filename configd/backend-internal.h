@@ -51,6 +51,9 @@ typedef enum stmt_id_t {
 
 enum { DB_MAIN = 0, DB_NP = 1, DB_SNAPSHOT = 2, _DB_VARIANTS = 3 };
 
+/* The cache of pgs' properties read (cache.h), created at the first read. */
+typedef struct pg_cache pg_cache_t;
+
 struct backend {
 	sqlite3 *db;
 	char *np_path;
@@ -66,6 +69,7 @@ struct backend {
 	/* The one thread that may use the connection (SQLITE_OPEN_NOMUTEX): backend_open()'s. */
 	pthread_t thread;
 	sqlite3_stmt *stmts[_STMT_MAX][_DB_VARIANTS];
+	pg_cache_t *cache;
 };
 
 /* A service or instance row. */
@@ -127,6 +131,12 @@ int backend_schema_setup(backend_t *b);
 
 /* backend-entity.c */
 int backend_entity_lookup(backend_t *b, const char *fmri, entity_t *ret);
+/*
+ * backend_entity_lookup() that tells absence from failure: 1 found (*ret), 0 no such entity
+ * (message set), < 0 a malformed FMRI or another error.  *ret_canon (if given) gets the
+ * canonical FMRI whenever it could be parsed (free()).
+ */
+int backend_entity_resolve(backend_t *b, const char *fmri, entity_t *ret, char **ret_canon);
 void entity_clear(entity_t *e);
 
 /* backend-values.c: a property's values as one blob, each value followed by a NUL. */
@@ -158,8 +168,6 @@ int backend_pg_new(
         backend_t *b, const char *entity, const char *name, const pg_loc_t *loc, scf_pg_t **ret);
 /* Finds a pg of the current view; 1 found, 0 not, < 0 error. */
 int backend_pg_find(backend_t *b, int64_t entity_id, const char *name, pg_loc_t *ret);
-/* Reads the properties of a located pg, sorted by name. */
-int backend_props_read(backend_t *b, const pg_loc_t *loc, scf_property_t **ret, size_t *ret_n);
 void backend_props_free(scf_property_t *props, size_t n);
 
 /* backend-tx.c: commands checked and canonicalized, then applied, shared by Commit and Batch. */

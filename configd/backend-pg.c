@@ -8,22 +8,22 @@
  * instance's properties plus the service's properties the instance does not have, and the
  * type, flags and generation of the instance's pg when the instance has one.  Two pgs of the
  * same name but different types do not compose: the instance's is read alone.
+ *
+ * A read locates its pg (and, composed, the service's) with one lookup each, then takes the
+ * properties from configd's cache, which answers only for the generation just located (cache.c),
+ * and sends them as stored (backend-read.h).  backend_get_pg() decodes the same read.
  */
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "backend-internal.h"
+#include "backend-view.h"
+#include "cache.h"
 #include "macro.h"
 #include "strv.h"
 
-/* What a read looks at. */
-typedef struct view {
-	entity_t entity;
-	int64_t snap; /* 0: the current view */
-	const char *snap_name;
-} view_t;
-
-static void view_clear(view_t *v)
+void view_clear(view_t *v)
 {
 	entity_clear(&v->entity);
 }
@@ -123,53 +123,15 @@ static int snap_pg_find(backend_t *b, int64_t snap, int level, const char *name,
 	return fill_loc(b, s, 0, DB_SNAPSHOT, ret);
 }
 
-static int find_at(backend_t *b, const view_t *v, int level, const char *name, pg_loc_t *ret)
+int view_find(backend_t *b, const view_t *v, int level, const char *name, pg_loc_t *ret)
 {
 	if (v->snap)
 		return snap_pg_find(b, v->snap, level, name, ret);
 	return backend_pg_find(b, level ? v->entity.parent : v->entity.id, name, ret);
 }
 
-int backend_props_read(backend_t *b, const pg_loc_t *loc, scf_property_t **ret, size_t *ret_n)
-{
-	_cleanup_stmt_ sqlite3_stmt *s = backend_stmt(b, STMT_PROPS_READ, loc->where);
-	scf_property_t *props = NULL;
-	size_t n = 0, cap = 0;
-	int r;
-
-	if (!s)
-		return -SCF_ERROR_BACKEND_ACCESS;
-	sqlite3_bind_int64(s, 1, loc->id);
-	while ((r = backend_step_row(b, s, "reading properties")) > 0) {
-		scf_property_t *p;
-
-		if (GREEDY_REALLOC(props, cap, n + 1) < 0) {
-			r = backend_oom(b);
-			break;
-		}
-		p = &props[n++];
-		*p = (scf_property_t){
-		        .name = strdup((const char *)sqlite3_column_text(s, 0)),
-		        .type = scf_string_to_type((const char *)sqlite3_column_text(s, 1)),
-		};
-		r = values_decode(sqlite3_column_blob(s, 2), (size_t)sqlite3_column_bytes(s, 2),
-		        &p->values, &p->n_values);
-		if (r < 0 || !p->name) {
-			r = backend_oom(b);
-			break;
-		}
-	}
-	if (r < 0) {
-		backend_props_free(props, n);
-		return r;
-	}
-	*ret = props;
-	*ret_n = n;
-	return 0;
-}
-
 /* Resolves entity and snapshot into a view. */
-static int view_open(backend_t *b, const char *entity, const char *snapshot, view_t *v)
+int view_open(backend_t *b, const char *entity, const char *snapshot, view_t *v)
 {
 	int r = backend_entity_lookup(b, entity, &v->entity);
 
@@ -185,34 +147,6 @@ static int view_open(backend_t *b, const char *entity, const char *snapshot, vie
 	if (r == 0)
 		return backend_fail(b, -SCF_ERROR_NOT_FOUND, "%s: no snapshot \"%s\"",
 		        v->entity.fmri, snapshot);
-	return 0;
-}
-
-/* Merges the service's properties (b) into the instance's (a), both sorted by name. */
-static int merge_props(scf_pg_t *pg, scf_property_t *sp, size_t sn)
-{
-	scf_property_t *out = calloc(pg->n_props + sn + 1, sizeof(*out));
-	size_t i = 0, j = 0, k = 0;
-
-	if (!out)
-		return -SCF_ERROR_NO_RESOURCES;
-	while (i < pg->n_props || j < sn) {
-		int c = i == pg->n_props ? 1 : j == sn ? -1 : strcmp(pg->props[i].name, sp[j].name);
-
-		if (c <= 0) {
-			out[k++] = pg->props[i++];
-			if (c == 0) {
-				free(sp[j].name);
-				strv_free(sp[j].values);
-				j++;
-			}
-		} else
-			out[k++] = sp[j++];
-	}
-	free(pg->props);
-	free(sp);
-	pg->props = out;
-	pg->n_props = k;
 	return 0;
 }
 
@@ -246,80 +180,175 @@ static int pg_not_found(backend_t *b, const view_t *v, const char *name)
 	        b, -SCF_ERROR_NOT_FOUND, "%s: no property group \"%s\"", v->entity.fmri, name);
 }
 
-/*
- * Refuses a read whose reply D-Bus could not carry (only a pg stored before writes were
- * bounded can be that large), naming the pg, instead of failing inside sd-bus.
- */
-static int check_readable(
-        backend_t *b, const view_t *v, const char *name, const pg_loc_t *own, const pg_loc_t *svc)
+void pg_read_clear(pg_read_t *r)
 {
-	uint64_t size = 0, part;
+	free(r->type);
+	if (r->rows)
+		pgrows_unref(r->rows);
+	if (r->under)
+		pgrows_unref(r->under);
+	*r = (pg_read_t){};
+}
+
+const pgprop_t *pg_read_next(const pg_read_t *r, pg_read_iter_t *it)
+{
+	const pgrows_t *a = r->rows, *u = r->under;
+	size_t an = a ? a->n : 0, un = u ? u->n : 0;
+	int c;
+
+	if (it->i < an && it->j < un) {
+		c = strcmp(a->props[it->i].name, u->props[it->j].name);
+		if (c > 0)
+			return &u->props[it->j++];
+		if (c == 0)
+			it->j++; /* the service's, hidden by the instance's */
+		return &a->props[it->i++];
+	}
+	if (it->i < an)
+		return &a->props[it->i++];
+	if (it->j < un)
+		return &u->props[it->j++];
+	return NULL;
+}
+
+int view_read_located(backend_t *b, const view_t *v, const char *name, pg_loc_t *own, pg_loc_t *svc,
+        pg_cache_mode_t mode, pg_read_t *ret)
+{
+	_cleanup_(pg_read_clear) pg_read_t p = {};
+	pg_loc_t *top;
 	int r;
 
-	for (int i = 0; i < 2; i++) {
-		const pg_loc_t *loc = i ? svc : own;
-
-		if (!loc)
-			continue;
-		r = backend_pg_wire_size(b, loc, &part);
-		if (r < 0)
-			return r;
-		size += part;
-	}
-	if (size <= BACKEND_MAX_READ_BYTES)
+	if (!own && !svc)
 		return 0;
-	return backend_fail(b, -SCF_ERROR_CONSTRAINT_VIOLATED,
-	        "%s/:properties/%s: %llu bytes of properties, more than one reply can carry (%u); "
-	        "delete properties or the property group",
-	        v->entity.fmri, name, (unsigned long long)size, BACKEND_MAX_READ_BYTES);
+	/* As illumos: pgs of different types do not compose; the instance's hides the other. */
+	if (own && svc && !streq(own->type, svc->type))
+		svc = NULL;
+	top = own ? own : svc;
+	r = pg_cache_rows(b, top, mode, v->entity.fmri, name, &p.rows);
+	if (r >= 0 && own && svc)
+		r = pg_cache_rows(b, svc, mode, v->entity.fmri, name, &p.under);
+	if (r < 0)
+		return r;
+	p.wire = p.rows->wire + (p.under ? p.under->wire : 0);
+	if (p.wire > BACKEND_MAX_READ_BYTES)
+		return backend_fail(b, -SCF_ERROR_CONSTRAINT_VIOLATED,
+		        "%s/:properties/%s: %llu bytes of properties, more than one reply can "
+		        "carry (%u); delete properties or the property group",
+		        v->entity.fmri, name, (unsigned long long)p.wire, BACKEND_MAX_READ_BYTES);
+	p.type = strdup(top->type);
+	if (!p.type)
+		return backend_oom(b);
+	p.flags = top->flags;
+	p.gen = top->gen;
+	*ret = p;
+	p = (pg_read_t){};
+	return 1;
+}
+
+int view_read_pg(backend_t *b, const view_t *v, const char *name, bool composed,
+        pg_cache_mode_t mode, pg_read_t *ret)
+{
+	_cleanup_(pg_loc_clear) pg_loc_t own = {}, svc = {};
+	int have_own, have_svc = 0;
+
+	have_own = view_find(b, v, 0, name, &own);
+	if (have_own < 0)
+		return have_own;
+	if (composed && v->entity.parent != 0) {
+		have_svc = view_find(b, v, 1, name, &svc);
+		if (have_svc < 0)
+			return have_svc;
+	}
+	return view_read_located(
+	        b, v, name, have_own ? &own : NULL, have_svc ? &svc : NULL, mode, ret);
+}
+
+/*
+ * GetPg's read: the view of entity and snapshot, then the pg in it.  In the current view, from
+ * where the same read found it last when nothing changed since (cache.c, "LOCATIONS").
+ */
+static int read_pg(backend_t *b, const char *entity, const char *pg, const char *snapshot,
+        bool composed, view_t *v, pg_read_t *ret)
+{
+	_cleanup_(pg_loc_clear) pg_loc_t own = {}, svc = {};
+	bool current = !snapshot || !*snapshot;
+	const pg_where_t *w = current ? pg_cache_where(b, entity, pg, composed) : NULL;
+	int r, have_own, have_svc = 0;
+
+	if (w) {
+		pg_loc_t o = w->own, s = w->svc;
+
+		v->entity = (entity_t){.id = w->entity.id,
+		        .parent = w->entity.parent,
+		        .fmri = strdup(w->entity.fmri)};
+		if (!v->entity.fmri)
+			return backend_oom(b);
+		r = view_read_located(b, v, pg, w->have_own ? &o : NULL, w->have_svc ? &s : NULL,
+		        PG_CACHE_KEEP, ret);
+		assert(r != 0);
+		return r < 0 ? r : 0;
+	}
+	r = backend_check_name(b, pg, "property group");
+	if (r >= 0)
+		r = view_open(b, entity, snapshot, v);
+	if (r < 0)
+		return r;
+	have_own = view_find(b, v, 0, pg, &own);
+	if (have_own >= 0 && composed && v->entity.parent != 0)
+		have_svc = view_find(b, v, 1, pg, &svc);
+	if (have_own < 0 || have_svc < 0)
+		return have_own < 0 ? have_own : have_svc;
+	if (!have_own && !have_svc)
+		return pg_not_found(b, v, pg);
+	if (current)
+		pg_cache_remember(b, entity, pg, composed, &v->entity, have_own ? &own : NULL,
+		        have_svc ? &svc : NULL);
+	r = view_read_located(
+	        b, v, pg, have_own ? &own : NULL, have_svc ? &svc : NULL, PG_CACHE_KEEP, ret);
+	return r < 0 ? r : 0;
+}
+
+int backend_read_pg(backend_t *b, const char *entity, const char *pg, const char *snapshot,
+        bool composed, pg_read_t *ret)
+{
+	_cleanup_(view_clear) view_t v = {};
+
+	return read_pg(b, entity, pg, snapshot, composed, &v, ret);
 }
 
 int backend_get_pg(backend_t *b, const char *entity, const char *pg, const char *snapshot,
         bool composed, scf_pg_t **ret)
 {
 	_cleanup_(view_clear) view_t v = {};
-	_cleanup_(pg_loc_clear) pg_loc_t own = {}, svc = {};
-	_cleanup_backend_pg_ scf_pg_t *p = NULL;
-	scf_property_t *sp = NULL;
-	size_t sn = 0;
-	int r, have_own, have_svc = 0;
+	_cleanup_(pg_read_clear) pg_read_t p = {};
+	_cleanup_backend_pg_ scf_pg_t *out = NULL;
+	pg_loc_t loc;
+	pg_read_iter_t it = {};
+	const pgprop_t *q;
+	size_t n = 0;
+	int r;
 
-	r = backend_check_name(b, pg, "property group");
-	if (r >= 0)
-		r = view_open(b, entity, snapshot, &v);
+	r = read_pg(b, entity, pg, snapshot, composed, &v, &p);
 	if (r < 0)
 		return r;
-	have_own = find_at(b, &v, 0, pg, &own);
-	if (have_own < 0)
-		return have_own;
-	if (composed && v.entity.parent != 0) {
-		have_svc = find_at(b, &v, 1, pg, &svc);
-		if (have_svc < 0)
-			return have_svc;
-	}
-	if (!have_own && !have_svc)
-		return pg_not_found(b, &v, pg);
-	r = check_readable(b, &v, pg, have_own ? &own : NULL,
-	        have_svc && (!have_own || streq(own.type, svc.type)) ? &svc : NULL);
+	loc = (pg_loc_t){.type = p.type, .flags = p.flags, .gen = p.gen};
+	r = backend_pg_new(b, v.entity.fmri, pg, &loc, &out);
 	if (r < 0)
 		return r;
-	r = backend_pg_new(b, v.entity.fmri, pg, have_own ? &own : &svc, &p);
-	if (r < 0)
-		return r;
-	r = backend_props_read(b, have_own ? &own : &svc, &p->props, &p->n_props);
-	if (r < 0)
-		return r;
-	/* As illumos: pgs of different types do not compose; the instance's hides the other. */
-	if (have_own && have_svc && streq(own.type, svc.type)) {
-		r = backend_props_read(b, &svc, &sp, &sn);
-		if (r < 0)
-			return r;
-		if (merge_props(p, sp, sn) < 0) {
-			backend_props_free(sp, sn);
+	out->props = calloc(p.rows->n + (p.under ? p.under->n : 0) + 1, sizeof(scf_property_t));
+	if (!out->props)
+		return backend_oom(b);
+	while ((q = pg_read_next(&p, &it))) {
+		scf_property_t *dst = &out->props[n++];
+
+		out->n_props = n;
+		dst->name = strdup(q->name);
+		dst->type = scf_string_to_type(q->type);
+		if (!dst->name ||
+		        values_decode(q->vals, q->vals_len, &dst->values, &dst->n_values) < 0)
 			return backend_oom(b);
-		}
 	}
-	*ret = TAKE_PTR(p);
+	*ret = TAKE_PTR(out);
 	return 0;
 }
 
@@ -400,26 +429,21 @@ static int merge_infos(scf_pg_info_t *a, size_t an, scf_pg_info_t *s, size_t sn,
 	return 0;
 }
 
-int backend_list_pgs(backend_t *b, const char *entity, const char *snapshot, bool composed,
-        scf_pg_info_t **ret, size_t *ret_n)
+int view_list_pgs(backend_t *b, const view_t *v, bool composed, scf_pg_info_t **ret, size_t *ret_n)
 {
-	_cleanup_(view_clear) view_t v = {};
 	scf_pg_info_t *own = NULL, *svc = NULL;
 	size_t on = 0, sn = 0;
 	int r;
 
-	r = view_open(b, entity, snapshot, &v);
+	r = list_level(b, v, 0, &own, &on);
 	if (r < 0)
 		return r;
-	r = list_level(b, &v, 0, &own, &on);
-	if (r < 0)
-		return r;
-	if (!composed || v.entity.parent == 0) {
+	if (!composed || v->entity.parent == 0) {
 		*ret = own;
 		*ret_n = on;
 		return 0;
 	}
-	r = list_level(b, &v, 1, &svc, &sn);
+	r = list_level(b, v, 1, &svc, &sn);
 	if (r < 0) {
 		backend_pg_infos_free(own, on);
 		return r;
@@ -428,6 +452,18 @@ int backend_list_pgs(backend_t *b, const char *entity, const char *snapshot, boo
 	if (r < 0)
 		return backend_oom(b);
 	return 0;
+}
+
+int backend_list_pgs(backend_t *b, const char *entity, const char *snapshot, bool composed,
+        scf_pg_info_t **ret, size_t *ret_n)
+{
+	_cleanup_(view_clear) view_t v = {};
+	int r;
+
+	r = view_open(b, entity, snapshot, &v);
+	if (r < 0)
+		return r;
+	return view_list_pgs(b, &v, composed, ret, ret_n);
 }
 
 int backend_add_pg(backend_t *b, const char *entity, const char *pg, const char *type,

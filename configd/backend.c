@@ -37,6 +37,7 @@
 #include <unistd.h>
 
 #include "backend-internal.h"
+#include "cache.h"
 #include "macro.h"
 #include "paths.h"
 
@@ -416,6 +417,7 @@ void backend_close(backend_t *b)
 			sqlite3_finalize(b->stmts[i][v]);
 	if (b->db)
 		sqlite3_close_v2(b->db);
+	pg_cache_free(b->cache);
 	free(b->np_path);
 	free(b->errmsg);
 	free(b);

@@ -20,9 +20,17 @@ static int property_get_version(sd_bus *bus, const char *path, const char *inter
 	return sd_bus_message_append(reply, "u", SMF_PROTOCOL_VERSION);
 }
 
+static int property_get_minor_version(sd_bus *bus, const char *path, const char *interface,
+        const char *property, sd_bus_message *reply, void *userdata, sd_bus_error *error)
+{
+	return sd_bus_message_append(reply, "u", SMF_PROTOCOL_MINOR_VERSION);
+}
+
 static const sd_bus_vtable repository_vtable[] = {
         SD_BUS_VTABLE_START(0),
         SD_BUS_PROPERTY("Version", "u", property_get_version, 0, SD_BUS_VTABLE_PROPERTY_CONST),
+        SD_BUS_PROPERTY(
+                "MinorVersion", "u", property_get_minor_version, 0, SD_BUS_VTABLE_PROPERTY_CONST),
         M("ListServices", "", "as", method_list_services),
         M("ListInstances", "s", "as", method_list_instances),
         M("AddService", "s", "", method_add_service),
@@ -31,6 +39,8 @@ static const sd_bus_vtable repository_vtable[] = {
         M("Exists", "s", "b", method_exists),
         M("ListPgs", "ssb", "a(ssut)", method_list_pgs),
         M("GetPg", "sssb", "suta(ssas)", method_get_pg),
+        M(SMF_BUS_METHOD_READ_PG, SMF_BUS_READ_PG_IN, SMF_BUS_READ_PG_OUT, method_read_pg),
+        M(SMF_BUS_METHOD_READ_PGS, SMF_BUS_READ_PGS_IN, SMF_BUS_READ_PGS_OUT, method_read_pgs),
         M("AddPg", "sssu", "t", method_add_pg),
         M("DeletePg", "ss", "", method_delete_pg),
         M("Commit", "ssta(" SMF_BUS_COMMAND ")", "t", method_commit),

@@ -20,6 +20,9 @@ int method_get_pg(sd_bus_message *m, void *userdata, sd_bus_error *error);
 int method_add_pg(sd_bus_message *m, void *userdata, sd_bus_error *error);
 int method_delete_pg(sd_bus_message *m, void *userdata, sd_bus_error *error);
 int method_commit(sd_bus_message *m, void *userdata, sd_bus_error *error);
+/* ReadPg, ReadPgs: reads answered as records (docs/protocol.md, "Bulk reads"). */
+int method_read_pg(sd_bus_message *m, void *userdata, sd_bus_error *error);
+int method_read_pgs(sd_bus_message *m, void *userdata, sd_bus_error *error);
 
 /* A command list "a(ussas)" as read from a message (strings point into it). */
 typedef struct command_list {

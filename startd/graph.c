@@ -49,16 +49,22 @@ typedef struct graph_thread {
 
 static graph_thread_t graph;
 
+/* pg/enabled, when pg has it as a boolean. */
+static bool pg_enabled(const scf_pg_t *pg, bool *ret)
+{
+	const scf_property_t *p = scf_pg_property(pg, SCF_PROPERTY_ENABLED);
+
+	return p && scf_property_get_boolean(p, ret) >= 0;
+}
+
 static bool read_enabled_pg(
         scf_handle_t *h, const char *fmri, const char *pgname, unsigned fl, bool *ret)
 {
 	_cleanup_(scf_pg_freep) scf_pg_t *pg = NULL;
-	const scf_property_t *p;
 
 	if (scf_pg_get(h, fmri, pgname, NULL, fl, &pg) < 0)
 		return false;
-	p = scf_pg_property(pg, SCF_PROPERTY_ENABLED);
-	return p && scf_property_get_boolean(p, ret) >= 0;
+	return pg_enabled(pg, ret);
 }
 
 /*
@@ -86,16 +92,11 @@ static const char *pg_string(const scf_pg_t *pg, const char *name)
 	return s;
 }
 
-static int read_dep_group(
-        scf_handle_t *h, const char *fmri, const char *snap, const char *name, depgroup_t *d)
+static int depgroup_from_pg(const scf_pg_t *pg, depgroup_t *d)
 {
-	_cleanup_(scf_pg_freep) scf_pg_t *pg = NULL;
 	const scf_property_t *p;
 	int r;
 
-	r = scf_pg_get(h, fmri, name, snap, SCF_READ_COMPOSED, &pg);
-	if (r < 0)
-		return r;
 	r = depgroup_init(
 	        d, pg_string(pg, SCF_PROPERTY_GROUPING), pg_string(pg, SCF_PROPERTY_RESTART_ON));
 	if (r < 0)
@@ -107,6 +108,18 @@ static int read_dep_group(
 			return r;
 	}
 	return 0;
+}
+
+static int read_dep_group(
+        scf_handle_t *h, const char *fmri, const char *snap, const char *name, depgroup_t *d)
+{
+	_cleanup_(scf_pg_freep) scf_pg_t *pg = NULL;
+	int r;
+
+	r = scf_pg_get(h, fmri, name, snap, SCF_READ_COMPOSED, &pg);
+	if (r < 0)
+		return r;
+	return depgroup_from_pg(pg, d);
 }
 
 /*
@@ -434,6 +447,76 @@ static void pg_event(graph_thread_t *gt, const event_t *e)
 }
 
 /*
+ * The scan's reads, in one bulk read of every instance rather than five or more requests per
+ * instance: its own general (whether it gets a vertex), general composed and general_ovr (as
+ * read_enabled()), and its dependency pgs as read_deps() reads them.
+ */
+enum { SCAN_OWN_GENERAL, SCAN_GENERAL, SCAN_GENERAL_OVR, SCAN_DEPS, _SCAN_MAX };
+static const scf_bulk_pg_t scan_reads[_SCAN_MAX] = {
+        [SCAN_OWN_GENERAL] = {.name = SCF_PG_GENERAL},
+        [SCAN_GENERAL] = {.name = SCF_PG_GENERAL, .read_flags = SCF_READ_COMPOSED},
+        [SCAN_GENERAL_OVR] = {.name = SCF_PG_GENERAL_OVR},
+        [SCAN_DEPS] = {.type = SCF_GROUP_DEPENDENCY,
+                .snapshot = SCF_SNAPSHOT_RUNNING,
+                .read_flags = SCF_READ_COMPOSED | SCF_READ_SNAPSHOT_FALLBACK},
+};
+
+typedef struct scan_state {
+	graph_thread_t *gt;
+	vertex_t **added;
+	size_t n, cap;
+} scan_state_t;
+
+/* prepare() from the bulk read's answer. */
+static vertex_t *prepare_read(graph_thread_t *gt, const scf_bulk_entity_t *e)
+{
+	const scf_pg_t *ovr = scf_bulk_entity_pg(e, SCAN_GENERAL_OVR);
+	bool noovr = false, o = false;
+	vertex_t *v;
+
+	probe_first_sight(e->fmri, "insert");
+	if (graph_vertex_add(&gt->graph, e->fmri, &v) < 0) {
+		log_error("%s: out of memory, not inserted", e->fmri);
+		return NULL;
+	}
+	if (!pg_enabled(scf_bulk_entity_pg(e, SCAN_GENERAL), &noovr))
+		noovr = false;
+	vertex_set_enabled(v, noovr, ovr && pg_enabled(ovr, &o) ? o : -1);
+	vertex_deps_clear(v);
+	for (size_t k = 0; k < e->n_pgs; k++) {
+		depgroup_t d = {};
+
+		if (e->which[k] != SCAN_DEPS)
+			continue;
+		if (depgroup_from_pg(&e->pgs[k], &d) < 0 || vertex_dep_append(v, &d) < 0)
+			depgroup_done(&d);
+	}
+	return v;
+}
+
+/* One instance of the scan: first_sight(), its reads taken from e where it has them. */
+static int scan_one(const scf_bulk_entity_t *e, void *userdata)
+{
+	scan_state_t *st = userdata;
+	vertex_t *v;
+
+	if (e->error || graph_vertex_get(&st->gt->graph, e->fmri))
+		return 0;
+	/* No general of its own (or startd itself): first sight's own path, restarter pg and all. */
+	if (!scf_bulk_entity_pg(e, SCAN_OWN_GENERAL) || streq(e->fmri, SCF_SERVICE_STARTD))
+		v = first_sight(st->gt, e->fmri);
+	else
+		v = prepare_read(st->gt, e);
+	if (!v)
+		return 0;
+	if (GREEDY_REALLOC(st->added, st->cap, st->n + 1) < 0)
+		insert(st->gt, v); /* out of memory: this one at once */
+	else
+		st->added[st->n++] = v;
+	return 0;
+}
+
+/*
  * Every instance, in the repository's order.  The new vertices are read first, then
  * configured in that order (which of a cycle's members completes it depends on it), then, at
  * start, the milestone is set over all of them at once, as illumos sets it before it
@@ -442,25 +525,17 @@ static void pg_event(graph_thread_t *gt, const event_t *e)
  */
 static void scan(graph_thread_t *gt, bool first)
 {
-	_cleanup_strv_free_ char **l = NULL;
+	scan_state_t st = {.gt = gt};
 	_cleanup_free_ vertex_t **added = NULL;
-	size_t n = 0, cap = 0;
+	size_t n;
 	int r;
 
-	r = scf_instance_list(gt->h, NULL, &l);
+	r = scf_bulk_read(
+	        gt->h, &(scf_bulk_query_t){.pgs = scan_reads, .n_pgs = _SCAN_MAX}, scan_one, &st);
 	if (r < 0)
 		log_error("cannot list instances: %s", scf_handle_errmsg(gt->h));
-	STRV_FOREACH (f, l) {
-		vertex_t *v = first_sight(gt, *f);
-
-		if (!v)
-			continue;
-		if (GREEDY_REALLOC(added, cap, n + 1) < 0) {
-			insert(gt, v); /* out of memory: this one at once */
-			continue;
-		}
-		added[n++] = v;
-	}
+	added = st.added;
+	n = st.n;
 	for (size_t k = 0; k < n; k++)
 		graph_configure(&gt->graph, added[k]);
 	if (first)

@@ -44,21 +44,22 @@ sandbox_start_configd
 if [ ${#SANDBOX_WRAP[@]} -gt 0 ]; then
 	for cpu in 0 1; do
 		echo "[configd and the ping-pong peer on CPU 0, the client on CPU $cpu]"
-		BENCH_PEER_CPU=0 taskset -c "$cpu" "$bench/bench-read" "${BENCH_READ_CALLS:-20000}"
+		BENCH_PEER_CPU=0 BENCH_CONFIGD_PID=$CONFIGD_PID taskset -c "$cpu" \
+			"$bench/bench-read" "${BENCH_READ_CALLS:-20000}"
 		echo
 	done
 else
-	"$bench/bench-read" "${BENCH_READ_CALLS:-20000}"
+	BENCH_CONFIGD_PID=$CONFIGD_PID "$bench/bench-read" "${BENCH_READ_CALLS:-20000}"
 	echo
 fi
 # Throughput has no interleaving to protect it from other load: three runs each, all printed.
 for _ in 1 2 3; do "$bench/bench-commit" 1 "${BENCH_COMMITS:-2000}"; done
 for _ in 1 2 3; do "$bench/bench-commit" 8 "$((${BENCH_COMMITS:-2000} / 8))"; done
 echo
-# The RSS figure wants a configd that has seen nothing else.
+# The RSS figure wants a configd that has seen nothing else; svcs -a over the same repository.
 fresh_configd
-"$bench/bench-rss" "$CONFIGD_PID" "${BENCH_RSS_SERVICES:-100}" "${BENCH_RSS_INSTANCES:-100}" \
-	"${BENCH_RSS_PGS:-5}"
+BENCH_SVCS="$SVCS" "$bench/bench-rss" "$CONFIGD_PID" "${BENCH_RSS_SERVICES:-1000}" \
+	"${BENCH_RSS_INSTANCES:-100}" "${BENCH_RSS_PGS:-5}"
 
 # Import: svccfg import of the illumos corpus into a fresh repository, manifest by manifest, and
 # SQLite's own speed for the same rows (the limit), in the same run.  configd on CPU 0, the

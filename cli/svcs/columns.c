@@ -338,24 +338,40 @@ void columns_print_header(const int *cols, size_t n)
 	free(line);
 }
 
+/*
+ * Each cell padded to its column's width (on the left for a right-aligned one), then a blank,
+ * as fprintf's "%-*s " and "%*s " would write it; by hand, since a stdio stream per line was
+ * half of `svcs -a`'s instructions.
+ */
 char *columns_format(const inst_t *i, const int *cols, size_t n)
 {
 	char *line = NULL, cell[4200];
-	size_t sz = 0;
-	FILE *f = open_memstream(&line, &sz);
+	size_t len = 0, cap = 0;
 
-	if (!f)
-		return NULL;
 	for (size_t k = 0; k < n; k++) {
 		const column_t *c = &columns[cols[k]];
+		size_t w, pad;
 
 		c->cell(i, cell, sizeof(cell));
-		fprintf(f, c->right ? "%*s " : "%-*s ", c->width, cell);
+		w = strlen(cell);
+		pad = (size_t)c->width > w ? (size_t)c->width - w : 0;
+		if (GREEDY_REALLOC(line, cap, len + w + pad + 2) < 0) {
+			free(line);
+			return NULL;
+		}
+		if (c->right) {
+			memset(line + len, ' ', pad);
+			memcpy(line + len + pad, cell, w);
+		} else {
+			memcpy(line + len, cell, w);
+			memset(line + len + w, ' ', pad);
+		}
+		len += w + pad;
+		line[len++] = ' ';
 	}
-	if (fclose(f) != 0) {
-		free(line);
+	if (!line && !(line = calloc(1, 1)))
 		return NULL;
-	}
+	line[len] = 0;
 	trim_right(line);
 	return line;
 }

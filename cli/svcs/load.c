@@ -1,18 +1,14 @@
 /*
- * load.c: reading what svcs shows, with as few waits on configd as the protocol allows.
+ * load.c: reading what svcs shows, in as few requests to configd as the protocol allows.
  *
- * The protocol reads one pg per round trip, and a listing needs one or two pgs per instance,
- * so `svcs -a` over 10,000 instances is 10,000+ round trips.  Each round trip is mostly
- * waiting (the client for configd, configd for the client), so the reads are spread over a
- * few threads, each with its own handle (a handle is not thread-safe): configd's one thread
- * then always has a request queued, and the wall time approaches configd's own service time
- * instead of the sum of the round trips.  Threads take instances by an atomic index; each
- * inst_t is written by exactly one thread, so nothing else is shared.
+ * A listing needs one to three pgs per instance, so `svcs -a` over 10,000 instances was
+ * 10,000+ round trips.  Every read here is a bulk read (scf_bulk_read()): the set of every
+ * instance comes with the pgs the mode needs in one request (one page per few thousand
+ * instances), and the instances selected later are read in one request for all of them.
+ * Each inst_t keeps which pgs it has (loaded), so nothing is read twice.
  */
 #include <assert.h>
 #include <errno.h>
-#include <pthread.h>
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -20,9 +16,6 @@
 #include "macro.h"
 #include "strv.h"
 #include "svcs.h"
-
-#define LOAD_THREADS_MAX 4
-#define LOAD_PER_THREAD_MIN 64
 
 int inst_init(inst_t *i, const char *fmri)
 {
@@ -111,29 +104,11 @@ static void parse_stime(inst_t *i, const scf_pg_t *pg)
 	}
 }
 
-/* Reads a pg; 0 and *ret NULL when it does not exist. */
-static int get_pg(
-        scf_handle_t *h, const char *fmri, const char *name, unsigned flags, scf_pg_t **ret)
-{
-	int r = scf_pg_get(h, fmri, name, NULL, flags, ret);
-
-	if (r == -SCF_ERROR_NOT_FOUND) {
-		*ret = NULL;
-		return 0;
-	}
-	return r;
-}
-
-static int load_restarter(scf_handle_t *h, inst_t *i)
+static void fill_restarter(inst_t *i, const scf_pg_t *pg)
 {
 	const scf_property_t *p;
-	scf_pg_t *pg;
 	uint64_t c;
-	int r;
 
-	r = get_pg(h, i->fmri, SCF_PG_RESTARTER, 0, &pg);
-	if (r < 0 || !pg)
-		return r;
 	i->has_rpg = true;
 	i->state = pg_string(pg, SCF_PROPERTY_STATE);
 	i->next_state = pg_string(pg, SCF_PROPERTY_NEXT_STATE);
@@ -145,52 +120,15 @@ static int load_restarter(scf_handle_t *h, inst_t *i)
 	p = scf_pg_property(pg, SCF_PROPERTY_CONTRACT);
 	if (p && scf_property_get_count(p, &c) >= 0)
 		i->contract = (int64_t)c;
-	scf_pg_free(pg);
-	return 0;
 }
 
-/* filter_only: general_ovr is not needed when general/enabled is true already. */
-static int load_general(scf_handle_t *h, inst_t *i, bool filter_only)
+static void fill_desc(inst_t *i, const scf_pg_t *pg)
 {
-	scf_pg_t *pg;
-	int r;
-
-	r = get_pg(h, i->fmri, SCF_PG_GENERAL, SCF_READ_COMPOSED, &pg);
-	if (r < 0)
-		return r;
-	if (pg) {
-		i->enabled_perm = pg_bool(pg, SCF_PROPERTY_ENABLED);
-		free(i->restarter); /* read before by a LOAD_FILTER */
-		i->restarter = pg_string(pg, SCF_PROPERTY_RESTARTER);
-		scf_pg_free(pg);
-	}
-	if (filter_only && i->enabled_perm == 1)
-		return 0;
-	r = get_pg(h, i->fmri, SCF_PG_GENERAL_OVR, 0, &pg);
-	if (r < 0)
-		return r;
-	if (pg) {
-		i->enabled_ovr = pg_bool(pg, SCF_PROPERTY_ENABLED);
-		scf_pg_free(pg);
-	}
-	return 0;
-}
-
-static int load_desc(scf_handle_t *h, inst_t *i)
-{
-	scf_pg_t *pg;
-	int r;
-
-	r = get_pg(h, i->fmri, "tm_common_name", SCF_READ_COMPOSED, &pg);
-	if (r < 0 || !pg)
-		return r;
 	i->desc = pg_string(pg, "C");
-	scf_pg_free(pg);
 	/* A multi-line name is shown on one line, as illumos does. */
 	for (char *c = i->desc; c && *c; c++)
 		if (*c == '\n')
 			*c = ' ';
-	return 0;
 }
 
 static int dep_from_pg(const scf_pg_t *pg, dep_t *d)
@@ -210,114 +148,145 @@ static int dep_from_pg(const scf_pg_t *pg, dep_t *d)
 	return 0;
 }
 
-/* Dependencies as startd sees them: dependency-type pgs, current view, composed. */
-static int load_deps(scf_handle_t *h, inst_t *i)
+/*
+ * The reads of each LOAD_* flag: the pgs svcs shows, as illumos reads them (the restarter pg,
+ * general composed and general_ovr, tm_common_name composed, and the dependency pgs as startd
+ * reads them: every pg of type dependency, current view, composed).  LOAD_FILTER reads what
+ * LOAD_GENERAL reads: in one bulk read, general_ovr of every instance costs less than a second
+ * pass over those whose general/enabled is not true.
+ */
+enum { Q_RESTARTER, Q_GENERAL, Q_GENERAL_OVR, Q_DESC, Q_DEPS, _Q_MAX };
+
+static const scf_bulk_pg_t all_queries[_Q_MAX] = {
+        [Q_RESTARTER] = {.name = SCF_PG_RESTARTER},
+        [Q_GENERAL] = {.name = SCF_PG_GENERAL, .read_flags = SCF_READ_COMPOSED},
+        [Q_GENERAL_OVR] = {.name = SCF_PG_GENERAL_OVR},
+        [Q_DESC] = {.name = "tm_common_name", .read_flags = SCF_READ_COMPOSED},
+        [Q_DEPS] = {.type = SCF_GROUP_DEPENDENCY, .read_flags = SCF_READ_COMPOSED},
+};
+
+/* What a LOAD_* set reads: what[k] is the flag that query k serves. */
+typedef struct plan {
+	scf_bulk_pg_t q[_Q_MAX];
+	unsigned q_of[_Q_MAX]; /* the Q_* of each query */
+	size_t n;
+} plan_t;
+
+/* LOAD_FILTER is read as LOAD_GENERAL. */
+static unsigned normalize(unsigned what)
 {
-	scf_pg_info_t *infos = NULL;
-	size_t n = 0, cap = 0;
-	int r;
-
-	assert(!i->deps && i->n_deps == 0); /* read once: LOAD_DEPS is then in i->loaded */
-	r = scf_pg_list(h, i->fmri, NULL, SCF_READ_COMPOSED, &infos, &n);
-	if (r == -SCF_ERROR_NOT_FOUND)
-		return 0;
-	if (r < 0)
-		return r;
-	for (size_t k = 0; k < n && r >= 0; k++) {
-		scf_pg_t *pg;
-
-		if (!streq(infos[k].type, SCF_GROUP_DEPENDENCY))
-			continue;
-		r = get_pg(h, i->fmri, infos[k].name, SCF_READ_COMPOSED, &pg);
-		if (r < 0 || !pg)
-			continue;
-		if (GREEDY_REALLOC(i->deps, cap, i->n_deps + 1) < 0)
-			r = -SCF_ERROR_NO_MEMORY;
-		else
-			r = dep_from_pg(pg, &i->deps[i->n_deps++]);
-		scf_pg_free(pg);
-	}
-	scf_pg_info_free(infos, n);
-	return r;
+	return (what & LOAD_FILTER) ? (what | LOAD_GENERAL) & ~LOAD_FILTER : what;
 }
 
-static int load_one(scf_handle_t *h, inst_t *i, unsigned what)
+static void plan_init(plan_t *p, unsigned what)
 {
-	unsigned todo = what & ~i->loaded;
+	static const unsigned load_of[_Q_MAX] = {
+	        [Q_RESTARTER] = LOAD_RESTARTER,
+	        [Q_GENERAL] = LOAD_GENERAL,
+	        [Q_GENERAL_OVR] = LOAD_GENERAL,
+	        [Q_DESC] = LOAD_DESC,
+	        [Q_DEPS] = LOAD_DEPS,
+	};
+
+	what = normalize(what);
+	p->n = 0;
+	for (unsigned k = 0; k < _Q_MAX; k++)
+		if (what & load_of[k]) {
+			p->q_of[p->n] = k;
+			p->q[p->n++] = all_queries[k];
+		}
+}
+
+/* Fills what i has not loaded yet of todo (normalized) from an entity's answer. */
+static int fill(inst_t *i, const plan_t *p, const scf_bulk_entity_t *e, unsigned todo)
+{
+	size_t cap = 0;
 	int r = 0;
 
-	if (todo & LOAD_RESTARTER)
-		r = load_restarter(h, i);
-	if (r >= 0 && (todo & LOAD_GENERAL))
-		r = load_general(h, i, false);
-	else if (r >= 0 && (todo & LOAD_FILTER) && !(i->loaded & LOAD_GENERAL))
-		r = load_general(h, i, true);
-	if (r >= 0 && (todo & LOAD_DESC))
-		r = load_desc(h, i);
-	if (r >= 0 && (todo & LOAD_DEPS))
-		r = load_deps(h, i);
-	if (r >= 0)
-		i->loaded |= todo;
+	for (size_t k = 0; k < e->n_pgs && r >= 0; k++) {
+		const scf_pg_t *pg = &e->pgs[k];
+
+		switch (p->q_of[e->which[k]]) {
+		case Q_RESTARTER:
+			if (todo & LOAD_RESTARTER)
+				fill_restarter(i, pg);
+			break;
+		case Q_GENERAL:
+			if (todo & LOAD_GENERAL) {
+				i->enabled_perm = pg_bool(pg, SCF_PROPERTY_ENABLED);
+				i->restarter = pg_string(pg, SCF_PROPERTY_RESTARTER);
+			}
+			break;
+		case Q_GENERAL_OVR:
+			if (todo & LOAD_GENERAL)
+				i->enabled_ovr = pg_bool(pg, SCF_PROPERTY_ENABLED);
+			break;
+		case Q_DESC:
+			if (todo & LOAD_DESC)
+				fill_desc(i, pg);
+			break;
+		case Q_DEPS:
+			if (!(todo & LOAD_DEPS))
+				break;
+			assert(i->n_deps == 0 || i->deps);
+			if (GREEDY_REALLOC(i->deps, cap, i->n_deps + 1) < 0)
+				r = -SCF_ERROR_NO_MEMORY;
+			else
+				r = dep_from_pg(pg, &i->deps[i->n_deps++]);
+			break;
+		}
+	}
+	/* general read: LOAD_FILTER is answered too */
+	i->loaded |= todo | ((todo & LOAD_GENERAL) ? LOAD_FILTER : 0);
 	return r;
 }
 
-typedef struct loader {
-	const char *root;
+/* inst_load(): the instances answered in the order listed. */
+typedef struct listed {
 	inst_t **v;
-	size_t n;
+	size_t n, next;
+	const plan_t *plan;
 	unsigned what;
-	atomic_size_t next;
-	atomic_int error;
-} loader_t;
+} listed_t;
 
-static void loader_run(loader_t *l, scf_handle_t *h)
+static int listed_one(const scf_bulk_entity_t *e, void *userdata)
 {
-	size_t k;
-	int r;
+	listed_t *l = userdata;
+	inst_t *i;
 
-	while ((k = atomic_fetch_add(&l->next, 1)) < l->n && atomic_load(&l->error) == 0) {
-		r = load_one(h, l->v[k], l->what);
-		if (r < 0) {
-			int zero = 0;
-			atomic_compare_exchange_strong(&l->error, &zero, r);
-		}
-	}
-}
-
-static void *loader_thread(void *arg)
-{
-	loader_t *l = arg;
-	scf_handle_t *h = NULL;
-	int r, zero = 0;
-
-	r = scf_handle_create(l->root, &h);
-	if (r < 0) {
-		atomic_compare_exchange_strong(&l->error, &zero, r);
-		return NULL;
-	}
-	loader_run(l, h);
-	scf_handle_destroy(h);
-	return NULL;
+	assert(l->next < l->n);
+	i = l->v[l->next++];
+	/* Gone meanwhile: nothing to show, as a read that finds nothing. */
+	return e->error ? 0 : fill(i, l->plan, e, normalize(l->what) & ~i->loaded);
 }
 
 int inst_load(scf_handle_t *h, inst_t **v, size_t n, unsigned what)
 {
-	loader_t l = {.root = scf_handle_root(h), .v = v, .n = n, .what = what};
-	pthread_t tids[LOAD_THREADS_MAX];
-	size_t nt = n / LOAD_PER_THREAD_MIN, started = 0;
+	_cleanup_free_ const char **fmris = NULL;
+	_cleanup_free_ inst_t **todo = NULL;
+	unsigned need = 0;
+	size_t m = 0;
+	plan_t plan;
 
-	if (nt > LOAD_THREADS_MAX)
-		nt = LOAD_THREADS_MAX;
-	/* The calling thread works too, on its own handle. */
-	for (size_t t = 1; t < nt; t++) {
-		if (pthread_create(&tids[started], NULL, loader_thread, &l) != 0)
-			break;
-		started++;
+	fmris = calloc(n ? n : 1, sizeof(char *));
+	todo = calloc(n ? n : 1, sizeof(inst_t *));
+	if (!fmris || !todo)
+		return -SCF_ERROR_NO_MEMORY;
+	for (size_t k = 0; k < n; k++) {
+		unsigned t = normalize(what) & ~v[k]->loaded;
+
+		if (!t)
+			continue;
+		need |= t;
+		todo[m] = v[k];
+		fmris[m++] = v[k]->fmri;
 	}
-	loader_run(&l, h);
-	for (size_t t = 0; t < started; t++)
-		pthread_join(tids[t], NULL);
-	return atomic_load(&l.error);
+	if (m == 0)
+		return 0;
+	plan_init(&plan, need);
+	return scf_bulk_read(h,
+	        &(scf_bulk_query_t){.fmris = fmris, .n_fmris = m, .pgs = plan.q, .n_pgs = plan.n},
+	        listed_one, &(listed_t){.v = todo, .n = m, .plan = &plan, .what = what});
 }
 
 bool inst_enabled(const inst_t *i)
@@ -337,33 +306,53 @@ static int inst_cmp_fmri(const void *a, const void *b)
 	return strcmp(((const inst_t *)a)->fmri, ((const inst_t *)b)->fmri);
 }
 
-int instset_init(instset_t *s, scf_handle_t *h)
+/* instset_init(): every instance, in FMRI order, each filled as it comes. */
+typedef struct all {
+	instset_t *s;
+	size_t cap;
+	const plan_t *plan;
+	unsigned what;
+} all_t;
+
+static int all_one(const scf_bulk_entity_t *e, void *userdata)
 {
-	char **l = NULL;
-	size_t n;
+	all_t *a = userdata;
+	inst_t *i;
+	int r;
+
+	if (e->error)
+		return 0;
+	if (GREEDY_REALLOC(a->s->v, a->cap, a->s->n + 1) < 0)
+		return -SCF_ERROR_NO_MEMORY;
+	i = &a->s->v[a->s->n];
+	r = inst_init(i, e->fmri);
+	if (r < 0) {
+		inst_done(i);
+		return r == -SCF_ERROR_NO_MEMORY ? r : 0;
+	}
+	a->s->n++;
+	return fill(i, a->plan, e, normalize(a->what));
+}
+
+int instset_init(instset_t *s, scf_handle_t *h, unsigned what)
+{
+	plan_t plan;
+	all_t a = {.s = s, .what = what, .plan = &plan};
 	int r;
 
 	*s = (instset_t){.h = h};
-	r = scf_instance_list(h, NULL, &l);
-	if (r < 0)
+	plan_init(&plan, what);
+	r = scf_bulk_read(h, &(scf_bulk_query_t){.pgs = plan.q, .n_pgs = plan.n}, all_one, &a);
+	if (r < 0) {
+		instset_done(s);
 		return r;
-	n = strv_length(l);
-	s->v = calloc(n ? n : 1, sizeof(inst_t));
-	if (!s->v) {
-		strv_free(l);
-		return -SCF_ERROR_NO_MEMORY;
 	}
-	for (size_t k = 0; k < n; k++) {
-		r = inst_init(&s->v[s->n], l[k]);
-		if (r < 0) {
-			inst_done(&s->v[s->n]);
-			continue;
+	/* configd answers sorted already (checked: bsearch depends on it). */
+	for (size_t k = 1; k < s->n; k++)
+		if (inst_cmp_fmri(&s->v[k - 1], &s->v[k]) > 0) {
+			qsort(s->v, s->n, sizeof(inst_t), inst_cmp_fmri);
+			break;
 		}
-		s->n++;
-	}
-	strv_free(l);
-	/* configd lists sorted already; sorting again keeps bsearch honest. */
-	qsort(s->v, s->n, sizeof(inst_t), inst_cmp_fmri);
 	return 0;
 }
 
@@ -375,15 +364,39 @@ void instset_done(instset_t *s)
 	*s = (instset_t){0};
 }
 
+/* instset_load(): every instance again, matched to the set by FMRI (both sorted). */
+typedef struct again {
+	instset_t *s;
+	size_t next;
+	const plan_t *plan;
+	unsigned what;
+} again_t;
+
+static int again_one(const scf_bulk_entity_t *e, void *userdata)
+{
+	again_t *a = userdata;
+	inst_t *i;
+
+	while (a->next < a->s->n && strcmp(a->s->v[a->next].fmri, e->fmri) < 0)
+		a->next++;
+	if (a->next == a->s->n || !streq(a->s->v[a->next].fmri, e->fmri))
+		return 0; /* created since the set was made: not part of it */
+	i = &a->s->v[a->next++];
+	return fill(i, a->plan, e, normalize(a->what) & ~i->loaded);
+}
+
 int instset_load(instset_t *s, unsigned what)
 {
-	_cleanup_free_ inst_t **v = malloc((s->n ? s->n : 1) * sizeof(inst_t *));
+	plan_t plan;
+	unsigned need = 0;
 
-	if (!v)
-		return -SCF_ERROR_NO_MEMORY;
 	for (size_t k = 0; k < s->n; k++)
-		v[k] = &s->v[k];
-	return inst_load(s->h, v, s->n, what);
+		need |= normalize(what) & ~s->v[k].loaded;
+	if (!need)
+		return 0;
+	plan_init(&plan, need);
+	return scf_bulk_read(s->h, &(scf_bulk_query_t){.pgs = plan.q, .n_pgs = plan.n}, again_one,
+	        &(again_t){.s = s, .plan = &plan, .what = what});
 }
 
 inst_t *instset_find(const instset_t *s, const char *fmri)
@@ -430,7 +443,7 @@ static const char *file_state(const char *path)
 
 static const char *loaded_state(const instset_t *s, inst_t *i)
 {
-	if (load_one(s->h, i, LOAD_RESTARTER) < 0 || !i->state)
+	if (inst_load(s->h, &i, 1, LOAD_RESTARTER) < 0 || !i->state)
 		return "-";
 	return i->state;
 }

@@ -3,11 +3,12 @@
  *
  * THE MODEL
  *
- * svcs is a reader.  It takes the list of every instance from configd in one call, selects
- * the instances to show (operands, or every enabled instance, or every instance with -a), reads
- * for those only the pgs the chosen output needs (load.c: the restarter pg for states, general
- * and general_ovr for the enabled filter, tm_common_name for DESC, dependency pgs for -d, -D,
- * -l and -x), and prints.  States come only from the restarter pg that svc.startd writes; an
+ * svcs is a reader.  It takes the list of every instance from configd in one bulk read, with
+ * the pgs the mode needs of every instance when it shows every instance (a listing without
+ * operands, -x, -D), selects the instances to show (operands, or every enabled instance, or
+ * every instance with -a), reads for those only the pgs the chosen output needs and it does not
+ * have yet (load.c: the restarter pg for states, general and general_ovr for the enabled filter,
+ * tm_common_name for DESC, dependency pgs for -d, -D, -l and -x), and prints.  States come only from the restarter pg that svc.startd writes; an
  * instance without one (startd has not seen it yet: the race window) shows "-" in STATE, as
  * illumos prints a blank state.
  *
@@ -482,6 +483,29 @@ static void list(void)
 	}
 }
 
+/*
+ * -l shows the state of every instance a dependency names: read them in one request (a failure
+ * leaves them unread, and each shows "-" as a failed single read does).
+ */
+static void load_dependency_targets(void)
+{
+	_cleanup_free_ inst_t **targets = NULL;
+	size_t n = 0, cap = 0;
+
+	for (size_t k = 0; k < g.n_sel; k++)
+		for (size_t d = 0; d < g.sel[k]->n_deps; d++)
+			STRV_FOREACH (e, g.sel[k]->deps[d].entities) {
+				inst_t *first;
+				size_t m = instset_entity(&g.set, *e, &first);
+
+				if (m > 0 && GREEDY_REALLOC(targets, cap, n + m) < 0)
+					oom();
+				for (size_t j = 0; j < m; j++)
+					targets[n++] = &first[j];
+			}
+	(void)inst_load(g.h, targets, n, LOAD_RESTARTER);
+}
+
 static void detail(void)
 {
 	int r = inst_load(
@@ -489,6 +513,7 @@ static void detail(void)
 
 	if (r < 0)
 		die_scf(r);
+	load_dependency_targets();
 	for (size_t k = 0; k < g.n_sel; k++)
 		detail_print(&g.set, g.sel[k], g.processes, g.verbose, k == 0);
 }
@@ -504,7 +529,7 @@ static void logs(void)
 			puts(g.sel[k]->logfile);
 }
 
-static void setup(void)
+static void connect_repository(void)
 {
 	int r = cli_connect(NULL, &g.h);
 
@@ -512,7 +537,33 @@ static void setup(void)
 		warn("Could not bind to repository server: %s.  Exiting.\n", cli_scf_phrase(r));
 		exit(1);
 	}
-	r = instset_init(&g.set, g.h);
+}
+
+/*
+ * What the mode will read of every instance, read with the list of instances: the columns and
+ * the filter of a listing without operands, -x's and -D's reads of the whole set.
+ */
+static unsigned read_with_list(int argc)
+{
+	unsigned load = columns_load_flags(g.cols, g.n_cols) | (g.processes ? LOAD_RESTARTER : 0);
+
+	if (g.mode == 'x')
+		return LOAD_RESTARTER | LOAD_GENERAL | LOAD_DEPS;
+	if (g.mode == 'D')
+		return LOAD_DEPS;
+	if (g.mode || argc > 0)
+		return 0;
+	if (g.restarters)
+		load |= LOAD_GENERAL;
+	else if (!g.all)
+		load |= LOAD_FILTER;
+	return load;
+}
+
+static void setup(int argc)
+{
+	int r = instset_init(&g.set, g.h, read_with_list(argc));
+
 	if (r < 0)
 		die_scf(r);
 	g.sel = calloc(g.set.n ? g.set.n : 1, sizeof(inst_t *));
@@ -531,7 +582,7 @@ int main(int argc, char *argv[])
 	argv += optind;
 	if (g.all && argc > 0)
 		warn("-a ignored when used with arguments.\n");
-	setup();
+	connect_repository();
 	STRV_FOREACH (spec, g.col_specs)
 		add_columns(*spec);
 	if (g.n_cols == 0) {
@@ -540,6 +591,7 @@ int main(int argc, char *argv[])
 		if (!g.sorted)
 			columns_default_sort();
 	}
+	setup(argc);
 
 	if (g.mode == 'x') {
 		if (argc > 0)

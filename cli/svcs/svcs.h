@@ -2,7 +2,7 @@
  * svcs.h: what svcs knows about an instance, and the pieces that print it.
  *
  * Every mode (listing, -l, -x, -d/-D) works on one array of inst_t records, filled by
- * inst_load() with only the pgs the mode needs (see load.c for why the reads run in parallel).
+ * instset_init() and inst_load() with only the pgs the mode needs, in bulk reads (load.c).
  * A string field is NULL when the repository has no such value; printers decide what a
  * missing value looks like, as illumos does ("-" in columns, nothing in -l).
  */
@@ -65,7 +65,7 @@ enum {
 /* load.c */
 int inst_init(inst_t *i, const char *fmri);
 void inst_done(inst_t *i);
-/* Reads what (LOAD_*) for each instance not loaded with it yet; in parallel when many. */
+/* Reads what (LOAD_*) for each instance not loaded with it yet, in one bulk read. */
 int inst_load(scf_handle_t *h, inst_t **v, size_t n, unsigned what);
 /* The effective enabled value (override first), false when neither is set. */
 bool inst_enabled(const inst_t *i);
@@ -91,8 +91,8 @@ typedef struct instset {
 	inst_t *v;       /* sorted by FMRI */
 	size_t n;
 } instset_t;
-/* Every instance of the repository, nothing loaded. */
-int instset_init(instset_t *s, scf_handle_t *h);
+/* Every instance of the repository, with what (LOAD_*) loaded, in one bulk read. */
+int instset_init(instset_t *s, scf_handle_t *h, unsigned what);
 void instset_done(instset_t *s);
 int instset_load(instset_t *s, unsigned what);
 inst_t *instset_find(const instset_t *s, const char *fmri);

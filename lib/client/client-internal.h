@@ -32,6 +32,8 @@ struct scf_handle {
 	notify_entry_t *notify_head, *notify_tail;
 	/* A notification we could not queue (out of memory): reported by the next wait. */
 	int notify_error;
+	/* configd answered UnknownMethod to ReadPg (protocol 1.0): scf_pg_get() uses GetPg. */
+	bool no_read_pg;
 };
 
 /* Errors: every public entry point clears, every failure path sets (error.c). */
@@ -60,6 +62,26 @@ int client_read_strv(scf_handle_t *h, const char *member, sd_bus_message *reply,
 /* Notifications (notify.c). */
 int client_notify_attach(scf_handle_t *h);
 void client_notify_free_queue(scf_handle_t *h);
+
+/*
+ * scf.read (pg.c): a read of entity/pg answered r (0, or a negative error) at generation, whose
+ * request left at sent_ns; scf_pg_get() and scf_bulk_read() record every read through it.
+ */
+void client_trace_read(const char *entity, const char *pg, const char *snapshot,
+        unsigned read_flags, int r, uint64_t generation, uint64_t sent_ns);
+
+/*
+ * Records (bulk.c): ReadPg's and ReadPgs' answers, fields that are NUL-terminated strings
+ * (docs/protocol.md).  Each reader returns -EBADMSG for what is not there or not well formed,
+ * never reading past the end.
+ */
+typedef struct client_cursor {
+	const char *p, *end;
+} client_cursor_t;
+const char *client_field(client_cursor_t *c); /* NULL at the end or before a field with no NUL */
+int client_number(client_cursor_t *c, uint64_t *ret); /* a decimal field */
+/* A count of things, each taking at least min_bytes of what is left. */
+int client_count(client_cursor_t *c, size_t min_bytes, size_t *ret);
 
 /* Properties (pg.c), shared with tx.c. */
 void client_property_done(scf_property_t *p);

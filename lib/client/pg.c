@@ -1,13 +1,14 @@
 /*
  * pg.c: reading, listing, adding and deleting property groups, and typed property reads.
  *
- * A pg is always read whole in one GetPg call, with its generation; the properties come back
- * sorted by name and their values already canonical (configd normalizes what it stores), so
- * the typed getters below only parse canonical forms.
+ * A pg is always read whole in one call (ReadPg, or GetPg from a configd of protocol 1.0), with
+ * its generation; the properties come back sorted by name and their values already canonical
+ * (configd normalizes what it stores), so the typed getters below only parse canonical forms.
  */
 #include <inttypes.h>
 
 #include "client-internal.h"
+#include "model.h"
 #include "strv.h"
 #include "trace.h"
 
@@ -116,7 +117,7 @@ static char *entity_name(const char *entity)
 {
 	char *canon = NULL;
 
-	if (scf_fmri_canonicalize(entity, &canon) >= 0 && canon)
+	if (!smf_fmri_canonical_form(entity) && scf_fmri_canonicalize(entity, &canon) >= 0 && canon)
 		return canon;
 	return strdup(entity);
 }
@@ -126,9 +127,10 @@ static char *entity_name(const char *entity)
  * recorded when the answer came, with the time the request left (sent_ns): configd answered
  * in between, so a write it committed before sent_ns is in the answer and one committed after
  * the answer is not.  Every read of a pg or of its properties comes through scf_pg_get(),
- * whole, so this is every read of the client (docs/trace-format.md).
+ * whole, or through scf_bulk_read(), which records each pg it read here too, so this is every
+ * read of the client (docs/trace-format.md).
  */
-static void trace_read(const char *entity, const char *pg, const char *snapshot,
+void client_trace_read(const char *entity, const char *pg, const char *snapshot,
         unsigned read_flags, int r, uint64_t generation, uint64_t sent_ns)
 {
 	_cleanup_free_ char *canon = NULL, *fmri = NULL;
@@ -149,12 +151,102 @@ static void trace_read(const char *entity, const char *pg, const char *snapshot,
 	        SMF_TRACE_READ_ARG0(r < 0 ? 0 : generation, how), sent_ns);
 }
 
+/* ReadPg's properties (records: their number, then name, type, n values, values each). */
+static int parse_properties(const void *buf, size_t len, scf_pg_t *pg)
+{
+	client_cursor_t c = {buf, (const char *)buf + len};
+	size_t n;
+	int r;
+
+	r = client_count(&c, 3, &n);
+	if (r < 0)
+		return r;
+	pg->props = calloc(n + 1, sizeof(scf_property_t));
+	if (!pg->props)
+		return -ENOMEM;
+	for (size_t k = 0; k < n; k++) {
+		scf_property_t *p = &pg->props[k];
+		const char *name = client_field(&c), *type = client_field(&c);
+		size_t nv;
+
+		if (!name || !type || client_count(&c, 1, &nv) < 0)
+			return -EBADMSG;
+		pg->n_props = k + 1;
+		p->name = strdup(name);
+		p->type = scf_string_to_type(type);
+		p->values = calloc(nv + 1, sizeof(char *));
+		if (!p->name || !p->values)
+			return -ENOMEM;
+		for (size_t v = 0; v < nv; v++) {
+			const char *f = client_field(&c);
+
+			if (!f)
+				return -EBADMSG;
+			if (!(p->values[v] = strdup(f)))
+				return -ENOMEM;
+			p->n_values = v + 1;
+		}
+	}
+	return c.p == c.end ? 0 : -EBADMSG;
+}
+
+/*
+ * One read: ReadPg (protocol 1.1, its properties as records: cheap to parse), or GetPg from a
+ * configd that has no ReadPg (1.0), which the handle then remembers.
+ */
+static int call_read(scf_handle_t *h, const char *entity, const char *pg, const char *snapshot,
+        int composed, scf_pg_t *p)
+{
+	_cleanup_(sd_bus_message_unrefp) sd_bus_message *m = NULL, *reply = NULL;
+	const char *member = h->no_read_pg ? "GetPg" : SMF_BUS_METHOD_READ_PG;
+	const char *type;
+	const void *buf;
+	size_t len;
+	int r;
+
+	/* Basic appends and reads: the signature walk of appendv/readv costs more than the call. */
+	r = client_new_call(h, member, &m);
+	if (r < 0)
+		return r;
+	r = sd_bus_message_append_basic(m, 's', entity);
+	if (r >= 0)
+		r = sd_bus_message_append_basic(m, 's', pg);
+	if (r >= 0)
+		r = sd_bus_message_append_basic(m, 's', snapshot);
+	if (r >= 0)
+		r = sd_bus_message_append_basic(m, 'b', &composed);
+	if (r < 0)
+		return client_error_from_bus(h, member, r, NULL);
+	r = client_call_message(h, member, m, &reply);
+	if (r == -SCF_ERROR_VERSION_MISMATCH && !h->no_read_pg) {
+		h->no_read_pg = true;
+		return call_read(h, entity, pg, snapshot, composed, p);
+	}
+	if (r < 0)
+		return r;
+	r = sd_bus_message_read_basic(reply, 's', &type);
+	if (r > 0)
+		r = sd_bus_message_read_basic(reply, 'u', &p->flags);
+	if (r > 0)
+		r = sd_bus_message_read_basic(reply, 't', &p->generation);
+	if (r == 0)
+		r = -EBADMSG;
+	if (r >= 0 && h->no_read_pg)
+		r = read_properties(reply, p);
+	else if (r >= 0)
+		r = sd_bus_message_read_array(reply, 'y', &buf, &len);
+	if (r >= 0 && !h->no_read_pg)
+		r = parse_properties(buf, len, p);
+	if (r < 0)
+		return client_bad_reply(h, member, r);
+	p->type = strdup(type);
+	return p->type ? 0 : client_set_error(h, -SCF_ERROR_NO_MEMORY, "%s: out of memory", member);
+}
+
 int scf_pg_get(scf_handle_t *h, const char *entity, const char *pg, const char *snapshot,
         unsigned read_flags, scf_pg_t **ret)
 {
-	_cleanup_(sd_bus_message_unrefp) sd_bus_message *reply = NULL;
 	_cleanup_(scf_pg_freep) scf_pg_t *p = NULL;
-	const char *type;
 	uint64_t sent = smf_trace_enabled() ? now_monotonic_nsec() : 0;
 	int r;
 
@@ -162,26 +254,20 @@ int scf_pg_get(scf_handle_t *h, const char *entity, const char *pg, const char *
 	if (!entity || !pg || !ret)
 		return client_set_error(
 		        h, -SCF_ERROR_INVALID_ARGUMENT, "GetPg: entity and pg name are required");
-	r = client_call(h, "GetPg", &reply, "sssb", entity, pg, strempty(snapshot),
-	        (int)!!(read_flags & SCF_READ_COMPOSED));
-	if (r < 0) {
-		trace_read(entity, pg, snapshot, read_flags, r, 0, sent);
-		return r;
-	}
 	p = calloc(1, sizeof(*p));
 	if (!p)
 		return client_set_error(h, -SCF_ERROR_NO_MEMORY, "GetPg: out of memory");
-	r = sd_bus_message_read(reply, "sut", &type, &p->flags, &p->generation);
-	if (r >= 0)
-		r = read_properties(reply, p);
-	if (r < 0)
-		return client_bad_reply(h, "GetPg", r);
-	p->type = strdup(type);
+	r = call_read(
+	        h, entity, pg, strempty(snapshot), (int)!!(read_flags & SCF_READ_COMPOSED), p);
+	if (r < 0) {
+		client_trace_read(entity, pg, snapshot, read_flags, r, 0, sent);
+		return r;
+	}
 	p->name = strdup(pg);
 	p->entity = entity_name(entity);
-	if (!p->type || !p->name || !p->entity)
+	if (!p->name || !p->entity)
 		return client_set_error(h, -SCF_ERROR_NO_MEMORY, "GetPg: out of memory");
-	trace_read(entity, pg, snapshot, read_flags, 0, p->generation, sent);
+	client_trace_read(entity, pg, snapshot, read_flags, 0, p->generation, sent);
 	*ret = TAKE_PTR(p);
 	return 0;
 }

@@ -6,9 +6,12 @@
  * THE MODEL.  A set of instances, each waited for until the caller's predicate answers 1 for
  * it.  The predicate is asked about every instance once, then again only when its answer may
  * have changed: when a notification says that instance's restarter pg was written (recheck 0:
- * the predicate reads nothing else), or after any restarter notification and at every recheck
- * interval (the predicate reads other instances, or files, whose changes name no instance of
- * ours or send no notification at all).  The wait never sleeps blindly: it blocks in
+ * the predicate reads nothing else; the notifications queued together are taken together, each
+ * instance asked once), or after any restarter notification and at every recheck interval (the
+ * predicate reads other instances, or files, whose changes name no instance of ours or send no
+ * notification at all).  With scf_restarter_has_state(), the wait for new instances, the
+ * questions asked together are one bulk read (scf_bulk_read()) rather than one read each: the
+ * first question about a directory's 100 instances is one round trip.  The wait never sleeps blindly: it blocks in
  * scf_notify_wait() until the next notification, the next re-check or the deadline, whichever
  * comes first.
  *
@@ -44,6 +47,13 @@ typedef struct wait_set {
 	hashmap_t *index; /* FMRI -> its index + 1, for the instance a notification names */
 } wait_set_t;
 
+static void mark_done(wait_set_t *s, size_t k)
+{
+	assert(k < s->n && !s->done[k] && s->left > 0);
+	s->done[k] = true;
+	s->left--;
+}
+
 /* Asks about instance k, unless it is done; < 0 only for the predicate's error. */
 static int ask(wait_set_t *s, size_t k)
 {
@@ -53,34 +63,117 @@ static int ask(wait_set_t *s, size_t k)
 	if (s->done[k])
 		return 0;
 	r = s->pred(s->h, s->fmris[k], s->userdata);
-	if (r > 0) {
-		assert(s->left > 0);
-		s->done[k] = true;
-		s->left--;
-	}
+	if (r > 0)
+		mark_done(s, k);
 	return r < 0 ? r : 0;
 }
 
-static int ask_all(wait_set_t *s)
+/* scf_restarter_has_state() of a bulk read's answer: a restarter pg with a state. */
+static bool has_state(const scf_bulk_entity_t *e)
 {
-	for (size_t k = 0; k < s->n; k++) {
-		int r = ask(s, k);
+	const scf_property_t *p = scf_pg_property(scf_bulk_entity_pg(e, 0), SCF_PROPERTY_STATE);
 
-		if (r < 0)
-			return r;
-	}
+	return !e->error && p && p->n_values > 0;
+}
+
+typedef struct asked {
+	wait_set_t *s;
+	const size_t *idx;
+	size_t next;
+} asked_t;
+
+static int asked_one(const scf_bulk_entity_t *e, void *userdata)
+{
+	asked_t *a = userdata;
+	size_t k = a->idx[a->next++];
+
+	if (has_state(e) && !a->s->done[k])
+		mark_done(a->s, k);
 	return 0;
 }
 
-/* The instance whose restarter pg the notification says was written, if it is one of ours. */
-static int ask_named(wait_set_t *s, const scf_notification_t *note)
+/*
+ * Asks about the instances idx[0..n): with scf_restarter_has_state() (the wait for new
+ * instances), all of them in one bulk read of their restarter pgs; else one by one.
+ */
+static int ask_some(wait_set_t *s, const size_t *idx, size_t n)
+{
+	static const scf_bulk_pg_t restarter = {.name = SCF_PG_RESTARTER};
+	_cleanup_free_ const char **fmris = NULL;
+
+	if (s->pred != scf_restarter_has_state) {
+		for (size_t k = 0; k < n; k++) {
+			int r = ask(s, idx[k]);
+
+			if (r < 0)
+				return r;
+		}
+		return 0;
+	}
+	if (n == 0)
+		return 0;
+	fmris = calloc(n, sizeof(char *));
+	if (!fmris)
+		return client_set_error(s->h, -SCF_ERROR_NO_MEMORY, "out of memory");
+	for (size_t k = 0; k < n; k++)
+		fmris[k] = s->fmris[idx[k]];
+	return scf_bulk_read(s->h,
+	        &(scf_bulk_query_t){.fmris = fmris, .n_fmris = n, .pgs = &restarter, .n_pgs = 1},
+	        asked_one, &(asked_t){.s = s, .idx = idx});
+}
+
+/* Every instance not done yet. */
+static int ask_all(wait_set_t *s)
+{
+	_cleanup_free_ size_t *idx = malloc((s->n ? s->n : 1) * sizeof(size_t));
+	size_t n = 0;
+
+	if (!idx)
+		return client_set_error(s->h, -SCF_ERROR_NO_MEMORY, "out of memory");
+	for (size_t k = 0; k < s->n; k++)
+		if (!s->done[k])
+			idx[n++] = k;
+	return ask_some(s, idx, n);
+}
+
+/* Adds the instance whose restarter pg the notification says was written, if one of ours. */
+static int add_named(
+        wait_set_t *s, const scf_notification_t *note, size_t **idx, size_t *n, size_t *cap)
 {
 	uintptr_t k;
 
 	if (note->kind != SCF_NOTIFY_PG_UPDATED || !streq(note->pg, SCF_PG_RESTARTER))
 		return 0;
 	k = (uintptr_t)hashmap_get(s->index, note->entity);
-	return k > 0 ? ask(s, k - 1) : 0;
+	if (k == 0 || s->done[k - 1])
+		return 0;
+	for (size_t i = 0; i < *n; i++)
+		if ((*idx)[i] == k - 1)
+			return 0;
+	if (GREEDY_REALLOC(*idx, *cap, *n + 1) < 0)
+		return client_set_error(s->h, -SCF_ERROR_NO_MEMORY, "out of memory");
+	(*idx)[(*n)++] = k - 1;
+	return 0;
+}
+
+/*
+ * The instances named by note and by the notifications already queued behind it, asked once
+ * each (one bulk read for the wait for new instances: startd writes many pgs in a burst).
+ */
+static int ask_named(wait_set_t *s, scf_notification_t *note)
+{
+	_cleanup_free_ size_t *idx = NULL;
+	size_t n = 0, cap = 0;
+	int r = add_named(s, note, &idx, &n, &cap);
+
+	scf_notification_clear(note);
+	while (r >= 0 && (r = scf_notify_wait(s->h, 0, note)) > 0) {
+		r = add_named(s, note, &idx, &n, &cap);
+		scf_notification_clear(note);
+	}
+	if (r < 0)
+		return r;
+	return ask_some(s, idx, n);
 }
 
 /* Takes what is queued already: one round of questions answers all of it. */
@@ -147,7 +240,6 @@ int scf_restarter_wait(scf_handle_t *h, const char *const *fmris, size_t n,
 		if (recheck_usec == 0) {
 			if (r > 0)
 				r = ask_named(&s, &note);
-			scf_notification_clear(&note);
 			continue;
 		}
 		scf_notification_clear(&note);
@@ -209,28 +301,49 @@ static int emi_pending(scf_handle_t *h, char **ret)
 	return *ret ? 1 : client_set_error(h, -SCF_ERROR_NO_MEMORY, "out of memory");
 }
 
-/* The deadline passed: the instances not done that still exist, joined by ", " (maybe ""). */
+typedef struct missing {
+	char *list;
+	size_t len, cap;
+} missing_t;
+
+static int missing_one(const scf_bulk_entity_t *e, void *userdata)
+{
+	missing_t *m = userdata;
+
+	if (e->error) /* deleted meanwhile: not waited for */
+		return 0;
+	if (GREEDY_REALLOC(m->list, m->cap, m->len + strlen(e->fmri) + 3) < 0)
+		return -SCF_ERROR_NO_MEMORY;
+	m->len += (size_t)sprintf(m->list + m->len, "%s%s", m->len ? ", " : "", e->fmri);
+	return 0;
+}
+
+/*
+ * The deadline passed: the instances not done that still exist (one bulk read of the entities
+ * alone), joined by ", " (maybe "").
+ */
 static int still_missing(
         scf_handle_t *h, const char *const *fmris, size_t n, const bool *done, char **ret)
 {
-	_cleanup_free_ char *list = NULL;
-	size_t len = 0, cap = 0;
+	_cleanup_free_ const char **left = calloc(n ? n : 1, sizeof(char *));
+	missing_t m = {};
+	size_t k = 0;
+	int r;
 
-	for (size_t k = 0; k < n; k++) {
-		int r;
-
-		if (done[k])
-			continue;
-		r = scf_entity_exists(h, fmris[k]);
-		if (r < 0)
-			return r;
-		if (r == 0)
-			continue;
-		if (GREEDY_REALLOC(list, cap, len + strlen(fmris[k]) + 3) < 0)
-			return client_set_error(h, -SCF_ERROR_NO_MEMORY, "out of memory");
-		len += (size_t)sprintf(list + len, "%s%s", len ? ", " : "", fmris[k]);
+	if (!left)
+		return client_set_error(h, -SCF_ERROR_NO_MEMORY, "out of memory");
+	for (size_t i = 0; i < n; i++)
+		if (!done[i])
+			left[k++] = fmris[i];
+	r = k ? scf_bulk_read(h, &(scf_bulk_query_t){.fmris = left, .n_fmris = k}, missing_one, &m)
+	      : 0;
+	if (r == -SCF_ERROR_NO_MEMORY)
+		r = client_set_error(h, r, "out of memory");
+	if (r < 0) {
+		free(m.list);
+		return r;
 	}
-	*ret = list ? TAKE_PTR(list) : strdup("");
+	*ret = m.list ? m.list : strdup("");
 	return *ret ? 0 : client_set_error(h, -SCF_ERROR_NO_MEMORY, "out of memory");
 }
 

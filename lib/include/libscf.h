@@ -349,6 +349,79 @@ int scf_property_read(scf_handle_t *h, const char *entity, const char *pg, const
 void scf_property_free(scf_property_t *p);
 
 /* ------------------------------------------------------------------------------------------ */
+/* Bulk reads: the pgs of many entities in a few round trips                                   */
+
+/*
+ * scf_bulk_read() answers, for a set of entities, a set of pg reads each, in one request to
+ * configd per page of answers (ReadPgs, docs/protocol.md): `svcs -a` over 10,000 instances is
+ * one or two round trips instead of 10,000.
+ *
+ * The entities are either the FMRIs listed (n_fmris > 0: services or instances, answered in that
+ * order, each as often as listed; one that does not exist or is not an entity FMRI is answered
+ * with an error instead of failing the read), or every instance whose canonical FMRI matches
+ * pattern (fnmatch(3) without flags, so '*' also matches '/' and ':'; NULL or "": every
+ * instance), in FMRI order.  For each entity, each entry of pgs is answered: the pg of that name,
+ * or (name NULL) every pg of that type, sorted by name; from snapshot (NULL: the current view),
+ * with read_flags SCF_READ_COMPOSED (as scf_pg_get()) and SCF_READ_SNAPSHOT_FALLBACK (an
+ * instance without that snapshot is read in its current view, as svc.startd reads dependencies:
+ * the "running" snapshot once it exists).  At most SCF_BULK_MAX_PGS entries.  No entries:
+ * the entities alone (which of the listed ones exist; which instances match).
+ *
+ * configd answers in pages of at most page_bytes (0, or more than 4 MiB: 4 MiB) of records, each
+ * holding whole entities and at least one; the library asks for the next page itself, so fn sees
+ * every entity once.  A page is read atomically, the whole read is not: an instance created or
+ * deleted between two pages may be missed or seen, as with a listing followed by reads.
+ */
+#define SCF_READ_SNAPSHOT_FALLBACK 0x2 /* bulk reads: no such snapshot: the current view */
+#define SCF_BULK_MAX_PGS 16
+
+typedef struct scf_bulk_pg {
+	const char *name;     /* a pg name; NULL: every pg of type */
+	const char *type;     /* with name NULL: the pg type (e.g. SCF_GROUP_DEPENDENCY) */
+	const char *snapshot; /* NULL: the current view */
+	unsigned read_flags;  /* SCF_READ_COMPOSED, SCF_READ_SNAPSHOT_FALLBACK */
+} scf_bulk_pg_t;
+
+typedef struct scf_bulk_query {
+	const char *const *fmris; /* listed entities (n_fmris > 0) ... */
+	size_t n_fmris;
+	const char *pattern; /* ... else the instances matching this */
+	const scf_bulk_pg_t *pgs;
+	size_t n_pgs;
+	size_t page_bytes; /* 0: configd's largest page */
+} scf_bulk_query_t;
+
+/*
+ * One entity's answer, lent to fn: every pointer in it (the pgs, their properties and values
+ * included) is valid only until fn returns; copy what must be kept.
+ */
+typedef struct scf_bulk_entity {
+	const char *fmri; /* canonical; for -SCF_ERROR_INVALID_ARGUMENT, as listed */
+	/*
+	 * 0, or (listed entities) -SCF_ERROR_NOT_FOUND: no such service or instance,
+	 * -SCF_ERROR_INVALID_ARGUMENT: not the FMRI of a service or an instance.
+	 */
+	int error;
+	const scf_pg_t *pgs;   /* the pgs found, in the order of query->pgs */
+	const unsigned *which; /* which[k]: the index in query->pgs that pgs[k] answers */
+	size_t n_pgs;
+} scf_bulk_entity_t;
+
+/* Called for each entity; returns 0 to go on, or < 0 to end the read with that value. */
+typedef int (*scf_bulk_fn)(const scf_bulk_entity_t *e, void *userdata);
+
+/*
+ * Reads q, calling fn(entity, userdata) for each entity in order.  Returns 0, fn's negative
+ * value, or an error: -SCF_ERROR_INVALID_ARGUMENT (a bad name, type or snapshot name in pgs,
+ * both or neither of name and type, an unknown flag), -SCF_ERROR_CONSTRAINT_VIOLATED (more than
+ * SCF_BULK_MAX_PGS entries, a pattern longer than an FMRI), -SCF_ERROR_VERSION_MISMATCH (a
+ * configd older than the bulk reads), or the errors of any call.
+ */
+int scf_bulk_read(scf_handle_t *h, const scf_bulk_query_t *q, scf_bulk_fn fn, void *userdata);
+/* The first pg of e that answers entry which of the query's pgs, or NULL. */
+const scf_pg_t *scf_bulk_entity_pg(const scf_bulk_entity_t *e, unsigned which);
+
+/* ------------------------------------------------------------------------------------------ */
 /* Transactions                                                                                */
 
 typedef struct scf_tx scf_tx_t;

@@ -92,6 +92,12 @@ static const char *skip_head(const char *s, bool *had_scope)
 	return p;
 }
 
+bool smf_fmri_canonical_form(const char *s)
+{
+	/* The service starts right after "svc:/", and formatting writes the parts back as split. */
+	return s && startswith(s, SVC_PREFIX "/") && s[strlen(SVC_PREFIX) + 1] != '/';
+}
+
 int scf_fmri_parse(const char *s, scf_fmri_t *ret)
 {
 	_cleanup_free_ char *service = NULL, *instance = NULL, *pg = NULL, *prop = NULL;

@@ -33,6 +33,13 @@ int smf_fmri_kind(const scf_fmri_t *f);
 int smf_fmri_classify(const char *s, char **entity);
 
 /*
+ * Whether s, if it is a valid FMRI at all, is already its own canonical form: it starts with
+ * "svc:/" and names no scope ("svc://..."), so scf_fmri_canonicalize() would give s back.  A
+ * reader that only wants the canonical form of a valid FMRI can then skip formatting it again.
+ */
+bool smf_fmri_canonical_form(const char *s);
+
+/*
  * Entity names, as illumos (libuutil's name rules): an identifier starts with an ASCII letter
  * and continues with letters, digits, '-' and '_'; it may carry a "provider," prefix (a stock
  * symbol or a reversed domain name: letter first, then letters, digits, '-', '_', '.').

@@ -30,6 +30,13 @@
 #define SMF_BUS_INTERFACE "org.minismf.Repository1"
 /* The read-only property Version; libscf refuses a configd that answers another. */
 #define SMF_PROTOCOL_VERSION 1u
+/*
+ * The read-only property MinorVersion: what was added to version 1 without breaking a client of
+ * it (a client of 1.0 never asks, and still works).  1: ReadPg and ReadPgs.  A configd without
+ * the property is 1.0; calling a method it lacks answers UnknownMethod (libscf then uses the
+ * 1.0 methods, or answers SCF_ERROR_VERSION_MISMATCH where there is none).
+ */
+#define SMF_PROTOCOL_MINOR_VERSION 1u
 
 /*
  * Signals, sent on the connections whose interests match (docs/protocol.md, Notifications).
@@ -55,6 +62,63 @@
 /* The contents of the structs that travel in arrays: a command, and a Batch step. */
 #define SMF_BUS_COMMAND "ussas"                     /* op, property, type, values */
 #define SMF_BUS_STEP "ussssua(" SMF_BUS_COMMAND ")" /* op, fmri, pg, name, type, flags, commands */
+
+/* ------------------------------------------------------------------------------------------ */
+/* Reads answered as records (1.1): ReadPg, ReadPgs                                            */
+
+/*
+ * ReadPg(s entity, s pg, s snapshot, b composed) -> (s type, u flags, t generation, ay props):
+ * GetPg with the same arguments and errors, the properties as records (docs/protocol.md):
+ * their number, then each property's name, type, number of values and values.
+ */
+#define SMF_BUS_METHOD_READ_PG "ReadPg"
+#define SMF_BUS_READ_PG_IN "sssb"
+#define SMF_BUS_READ_PG_OUT "sutay"
+
+/*
+ * ReadPgs(as entities, s pattern, s after, a(sssu) queries, u page_bytes) -> (ay records, b more)
+ *
+ * The entities are the listed FMRIs (answered in that order, each as often as it is listed) or,
+ * when the list is empty, every instance whose canonical FMRI matches the fnmatch(3) pattern
+ * ("": every instance) and sorts after `after`, in FMRI order.  For each, every query: a pg by
+ * name, or (name "") every pg of a type, from a snapshot ("" current view), composed or not.
+ * The answer is one byte array of records (docs/protocol.md, "Bulk reads"), at most page_bytes
+ * long (0 or more than SMF_BULK_PAGE_BYTES: SMF_BULK_PAGE_BYTES) except that a page always holds
+ * one entity whole; `more` says that entities are left: the caller asks again for the listed
+ * entities not answered yet, or with `after` the last FMRI answered.
+ */
+#define SMF_BUS_METHOD_READ_PGS "ReadPgs"
+#define SMF_BUS_BULK_QUERY "sssu" /* pg name, pg type, snapshot, flags */
+#define SMF_BUS_READ_PGS_IN "asssa(" SMF_BUS_BULK_QUERY ")u"
+#define SMF_BUS_READ_PGS_OUT "ayb"
+
+/* The largest page of records configd sends (and the default): 4 MiB. */
+#define SMF_BULK_PAGE_BYTES (4u * 1024u * 1024u)
+/* Queries in one request (ConstraintViolated past it). */
+#define SMF_BULK_MAX_QUERIES 16u
+/* What libscf puts in one request's entity list, at most (it sends a longer list in parts). */
+#define SMF_BULK_REQUEST_BYTES (256u * 1024u)
+
+/* Query flags. */
+#define SMF_BULK_COMPOSED 0x1u          /* an instance's pg composed with its service's */
+#define SMF_BULK_SNAPSHOT_FALLBACK 0x2u /* an instance without the snapshot: its current view */
+#define SMF_BULK_FLAGS_ALL (SMF_BULK_COMPOSED | SMF_BULK_SNAPSHOT_FALLBACK)
+
+/* The record kinds, each the first field of its record. */
+#define SMF_BULK_RECORD_ENTITY "E" /* E, fmri, status */
+#define SMF_BULK_RECORD_PG "P"     /* P, query, name, type, flags, generation, n props, props */
+
+/* An entity record's status. */
+typedef enum smf_bulk_status {
+	SMF_BULK_FOUND,     /* it exists; its pgs follow */
+	SMF_BULK_NO_ENTITY, /* (listed) no such service or instance */
+	SMF_BULK_INVALID,   /* (listed) not the FMRI of a service or instance; echoed as given */
+	_SMF_BULK_STATUS_MAX
+} smf_bulk_status_t;
+
+_Static_assert(SMF_BULK_FOUND == 0 && SMF_BULK_NO_ENTITY == 1 && SMF_BULK_INVALID == 2 &&
+                _SMF_BULK_STATUS_MAX == 3,
+        "bulk statuses are fixed by docs/protocol.md");
 
 /* ------------------------------------------------------------------------------------------ */
 /* Errors                                                                                      */

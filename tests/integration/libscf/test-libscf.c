@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/inotify.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -28,6 +29,7 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include <systemd/sd-bus.h>
 
 #include "libscf.h"
 #include "macro.h"
@@ -731,6 +733,280 @@ static void test_composed_and_snapshots(void **state)
 }
 
 /* ------------------------------------------------------------------------------------------ */
+/* Bulk reads                                                                                  */
+
+/* A pg as text (everything a read returns but the entity), appended to out. */
+static void pg_text(const scf_pg_t *pg, char *out, size_t size)
+{
+	size_t len = strlen(out);
+
+	len += (size_t)snprintf(out + len, size - len, "[%s %s %u %" PRIu64 ":", pg->name, pg->type,
+	        pg->flags, pg->generation);
+	for (size_t k = 0; k < pg->n_props && len < size; k++) {
+		const scf_property_t *p = &pg->props[k];
+
+		len += (size_t)snprintf(
+		        out + len, size - len, " %s/%s", p->name, scf_type_to_string(p->type));
+		for (size_t v = 0; v < p->n_values && len < size; v++)
+			len += (size_t)snprintf(
+			        out + len, size - len, "%s'%s'", v ? "," : "=", p->values[v]);
+		assert_null(p->values[p->n_values]);
+	}
+	if (len < size)
+		snprintf(out + len, size - len, "]");
+}
+
+typedef struct seen {
+	scf_handle_t *h;
+	const scf_bulk_query_t *q;
+	char text[8192];
+	size_t n;
+	int errors[8];
+	char *fmris[8];
+	int stop_after; /* > 0: fail the read at that entity */
+} seen_t;
+
+/*
+ * Each entity's answer as text, and the same read made with scf_pg_get() for each query by
+ * name, which must answer exactly the same.
+ */
+static int seen_one(const scf_bulk_entity_t *e, void *userdata)
+{
+	seen_t *s = userdata;
+	size_t len = strlen(s->text);
+
+	if (s->n < ELEMENTSOF(s->errors)) {
+		s->errors[s->n] = e->error;
+		s->fmris[s->n] = strdup(e->fmri);
+	}
+	if (++s->n == (size_t)s->stop_after)
+		return -SCF_ERROR_CONNECTION_BROKEN;
+	snprintf(s->text + len, sizeof(s->text) - len, "%s:", e->fmri);
+	for (size_t k = 0; k < e->n_pgs; k++) {
+		assert_string_equal(e->pgs[k].entity, e->fmri);
+		pg_text(&e->pgs[k], s->text, sizeof(s->text));
+	}
+	len = strlen(s->text);
+	snprintf(s->text + len, sizeof(s->text) - len, "\n");
+	for (unsigned k = 0; !e->error && k < s->q->n_pgs; k++) {
+		const scf_bulk_pg_t *x = &s->q->pgs[k];
+		const scf_pg_t *got = scf_bulk_entity_pg(e, k);
+		_cleanup_(scf_pg_freep) scf_pg_t *pg = NULL;
+		char a[2048] = "", b[2048] = "";
+		int r;
+
+		if (!x->name)
+			continue;
+		r = scf_pg_get(s->h, e->fmri, x->name, x->snapshot, x->read_flags, &pg);
+		assert_int_equal(r == 0, got != NULL);
+		if (!got)
+			continue;
+		pg_text(got, a, sizeof(a));
+		pg_text(pg, b, sizeof(b));
+		assert_string_equal(a, b);
+	}
+	return 0;
+}
+
+static void seen_clear(seen_t *s)
+{
+	for (size_t k = 0; k < ELEMENTSOF(s->fmris); k++)
+		free(s->fmris[k]);
+	*s = (seen_t){.h = s->h, .q = s->q};
+}
+
+static void test_bulk(void **state)
+{
+	scf_handle_t *h = connect_();
+	static const scf_bulk_pg_t pgs[] = {
+	        {.name = "p", .read_flags = SCF_READ_COMPOSED},
+	        {.name = "nope"},
+	        {.type = SCF_GROUP_DEPENDENCY, .read_flags = SCF_READ_COMPOSED},
+	        {.name = "p", .snapshot = SCF_SNAPSHOT_RUNNING},
+	};
+	scf_bulk_query_t q = {.pattern = "svc:/t/bulk:*", .pgs = pgs, .n_pgs = ELEMENTSOF(pgs)};
+	seen_t s = {.h = h, .q = &q};
+	static const char *const values[] = {"a", "", "b c"};
+	_cleanup_free_ char *whole = NULL;
+	const char *list[] = {
+	        "svc:/t/bulk:i2", "bulk:nope", "svc:/t/bulk/:properties/p", "/t/bulk"};
+	enum { N = 12000 };
+	const char **many = calloc(N, sizeof(char *));
+	char fmri[10][32];
+	scf_tx_t *tx = NULL;
+
+	OK(h, scf_service_add(h, "svc:/t/bulk"));
+	OK(h, scf_pg_add(h, "svc:/t/bulk", "p", "application", 0));
+	set_props(h, "svc:/t/bulk", "p", "s", "from-service", "x", "hidden", NULL);
+	OK(h, scf_pg_add(h, "svc:/t/bulk", "dep", SCF_GROUP_DEPENDENCY, 0));
+	set_props(h, "svc:/t/bulk", "dep", "grouping", "require_all", NULL);
+	for (int i = 0; i < 10; i++) {
+		snprintf(fmri[i], sizeof(fmri[i]), "svc:/t/bulk:i%d", i);
+		OK(h, scf_instance_add(h, fmri[i]));
+		if (i == 3)
+			continue; /* no p of its own: the service's, composed */
+		OK(h, scf_pg_add(h, fmri[i], "p", "application", i == 5 ? 0x10 : 0));
+		set_props(h, fmri[i], "p", "x", fmri[i], NULL);
+		OK(h, scf_tx_begin(h, fmri[i], "p", &tx));
+		OK(h, scf_tx_set(tx, "m", SCF_TYPE_ASTRING, values, ELEMENTSOF(values)));
+		assert_int_equal(scf_tx_commit(tx), 1);
+		scf_tx_free(tx);
+	}
+	OK(h, scf_instance_refresh(h, fmri[4]));
+	set_props(h, fmri[4], "p", "x", "after the snapshot", NULL);
+
+	/* A page per entity, then all in one: the same answers, each as scf_pg_get()'s. */
+	q.page_bytes = 1;
+	OK(h, scf_bulk_read(h, &q, seen_one, &s));
+	assert_int_equal(s.n, 10);
+	whole = strdup(s.text);
+	seen_clear(&s);
+	q.page_bytes = 0;
+	OK(h, scf_bulk_read(h, &q, seen_one, &s));
+	assert_string_equal(s.text, whole);
+	assert_non_null(strstr(whole,
+	        "svc:/t/bulk:i3:[p application 0 2: s/astring='from-service' "
+	        "x/astring='hidden'][dep dependency"));
+	assert_non_null(strstr(whole, "x/astring='after the snapshot'"));
+	assert_non_null(strstr(whole, "m/astring='a','','b c'"));
+	seen_clear(&s);
+
+	/* Listed: in order, a missing instance, a pg FMRI, a service. */
+	q = (scf_bulk_query_t){.fmris = list, .n_fmris = ELEMENTSOF(list), .pgs = pgs, .n_pgs = 1};
+	OK(h, scf_bulk_read(h, &q, seen_one, &s));
+	assert_int_equal(s.n, 4);
+	assert_int_equal(s.errors[0], 0);
+	assert_int_equal(s.errors[1], -SCF_ERROR_NOT_FOUND);
+	assert_string_equal(s.fmris[1], "svc:/bulk:nope");
+	assert_int_equal(s.errors[2], -SCF_ERROR_INVALID_ARGUMENT);
+	assert_string_equal(s.fmris[2], list[2]);
+	assert_int_equal(s.errors[3], 0);
+	assert_string_equal(s.fmris[3], "svc:/t/bulk");
+	seen_clear(&s);
+
+	/* A list longer than one request, answered in pages: every entity once, in order. */
+	assert_non_null(many);
+	for (size_t k = 0; k < N; k++)
+		many[k] = fmri[k % 10];
+	q = (scf_bulk_query_t){.fmris = many, .n_fmris = N, .page_bytes = 64 * 1024};
+	OK(h, scf_bulk_read(h, &q, seen_one, &s));
+	assert_int_equal(s.n, N);
+	free(many);
+	seen_clear(&s);
+
+	/* The callback ends the read; bad queries are refused before anything is read. */
+	q = (scf_bulk_query_t){.pattern = "svc:/t/bulk:*", .page_bytes = 1};
+	s.stop_after = 3;
+	ERR(h, scf_bulk_read(h, &q, seen_one, &s), SCF_ERROR_CONNECTION_BROKEN);
+	assert_int_equal(s.n, 3);
+	seen_clear(&s);
+	q.pgs = (scf_bulk_pg_t[]){{.name = "p", .type = "t"}};
+	q.n_pgs = 1;
+	ERR(h, scf_bulk_read(h, &q, seen_one, &s), SCF_ERROR_INVALID_ARGUMENT);
+	assert_int_equal(s.n, 0);
+	q.pgs = (scf_bulk_pg_t[SCF_BULK_MAX_PGS + 1]){};
+	q.n_pgs = SCF_BULK_MAX_PGS + 1;
+	ERR(h, scf_bulk_read(h, &q, seen_one, &s), SCF_ERROR_CONSTRAINT_VIOLATED);
+	seen_clear(&s);
+	scf_handle_destroy(h);
+}
+
+/*
+ * A configd of protocol 1.0, as far as one client needs: Version 1 and GetPg, no ReadPg or
+ * ReadPgs (sd-bus answers UnknownMethod), serving one connection on its own root.
+ */
+static int old_get_pg(sd_bus_message *m, void *userdata, sd_bus_error *error)
+{
+	_cleanup_(sd_bus_message_unrefp) sd_bus_message *reply = NULL;
+	int r = sd_bus_message_new_method_return(m, &reply);
+
+	if (r >= 0)
+		r = sd_bus_message_append(reply, "suta(ssas)", "application", 0, (uint64_t)7, 1,
+		        "x", "count", 1, "42");
+	return r < 0 ? r : sd_bus_message_send(reply);
+}
+
+static int old_version(sd_bus *bus, const char *path, const char *interface, const char *property,
+        sd_bus_message *reply, void *userdata, sd_bus_error *error)
+{
+	return sd_bus_message_append(reply, "u", 1u);
+}
+
+static const sd_bus_vtable old_vtable[] = {
+        SD_BUS_VTABLE_START(0),
+        SD_BUS_PROPERTY("Version", "u", old_version, 0, SD_BUS_VTABLE_PROPERTY_CONST),
+        SD_BUS_METHOD("GetPg", "sssb", "suta(ssas)", old_get_pg, SD_BUS_VTABLE_UNPRIVILEGED),
+        SD_BUS_VTABLE_END,
+};
+
+static void *old_configd(void *arg)
+{
+	int fd = accept4(*(int *)arg, NULL, NULL, SOCK_CLOEXEC);
+	sd_bus *bus = NULL;
+	sd_id128_t id;
+
+	if (fd < 0 || sd_id128_randomize(&id) < 0 || sd_bus_new(&bus) < 0 ||
+	        sd_bus_set_fd(bus, fd, fd) < 0 || sd_bus_set_server(bus, 1, id) < 0 ||
+	        sd_bus_set_anonymous(bus, 1) < 0 ||
+	        sd_bus_add_object_vtable(bus, NULL, "/org/minismf/Repository1",
+	                "org.minismf.Repository1", old_vtable, NULL) < 0 ||
+	        sd_bus_start(bus) < 0)
+		return NULL;
+	for (;;) {
+		int r = sd_bus_process(bus, NULL);
+
+		if (r < 0)
+			break;
+		if (r == 0 && sd_bus_wait(bus, UINT64_MAX) < 0)
+			break;
+	}
+	sd_bus_close_unref(bus);
+	return NULL;
+}
+
+/* libscf reads from a 1.0 configd with GetPg; a bulk read there is a version mismatch. */
+static void test_old_configd(void **state)
+{
+	char root[64];
+	_cleanup_free_ char *vol = NULL, *door = NULL;
+	scf_handle_t *h = NULL;
+	scf_pg_t *pg = NULL;
+	pthread_t t;
+	int lfd;
+
+	assert_int_equal(test_root_make(root, sizeof(root), "libscf-old"), 0);
+	assert_int_equal(smf_path(root, SMF_REL_VOLATILE_DIR, &vol), 0);
+	assert_int_equal(smf_mkdir_p(vol, 0755), 0);
+	assert_int_equal(smf_path(root, SMF_REL_DOOR, &door), 0);
+	lfd = smf_unix_listen(door, 0666, 4);
+	assert_true(lfd >= 0);
+	assert_int_equal(pthread_create(&t, NULL, old_configd, &lfd), 0);
+	OK(NULL, scf_handle_create(root, &h));
+	for (int k = 0; k < 2; k++) { /* the second remembers that ReadPg is missing */
+		OK(h, scf_pg_get(h, "svc:/old:i", "p", NULL, 0, &pg));
+		assert_int_equal(pg->generation, 7);
+		assert_string_equal(pg->type, "application");
+		assert_int_equal(pg->n_props, 1);
+		assert_string_equal(pg->props[0].name, "x");
+		assert_string_equal(pg->props[0].values[0], "42");
+		scf_pg_free(pg);
+	}
+	ERR(h, scf_bulk_read(h, &(scf_bulk_query_t){0}, NULL, NULL), SCF_ERROR_INVALID_ARGUMENT);
+	{
+		static const scf_bulk_pg_t q = {.name = "p"};
+		seen_t s = {.h = h};
+		scf_bulk_query_t bq = {.pattern = "", .pgs = &q, .n_pgs = 1};
+
+		s.q = &bq;
+		ERR(h, scf_bulk_read(h, &bq, seen_one, &s), SCF_ERROR_VERSION_MISMATCH);
+	}
+	scf_handle_destroy(h);
+	pthread_join(t, NULL);
+	close(lfd);
+	test_root_remove(root);
+}
+
+/* ------------------------------------------------------------------------------------------ */
 
 static void expect_notification(
         scf_handle_t *h, scf_notify_kind_t kind, const char *entity, const char *pg, uint64_t gen)
@@ -1176,6 +1452,8 @@ int main(void)
 	        cmocka_unit_test(test_tx_rules),
 	        cmocka_unit_test(test_tx_run_threads),
 	        cmocka_unit_test(test_composed_and_snapshots),
+	        cmocka_unit_test(test_bulk),
+	        cmocka_unit_test(test_old_configd),
 	        cmocka_unit_test(test_notify),
 	        cmocka_unit_test(test_batch),
 	        cmocka_unit_test(test_resolve),

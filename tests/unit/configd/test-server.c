@@ -363,6 +363,88 @@ static void test_errors_and_version(void **state)
 	assert_int_equal(call_bool(bus, "RestarterAttached"), 0);
 }
 
+/* One ReadPgs page of the instances after `after`, one query (general), budget 1. */
+static void read_page(
+        sd_bus *bus, const char *after, const char *want, size_t want_len, int want_more)
+{
+	_cleanup_(sd_bus_error_free) sd_bus_error error = SD_BUS_ERROR_NULL;
+	_cleanup_(sd_bus_message_unrefp) sd_bus_message *m = NULL, *reply = NULL;
+	const void *page;
+	size_t len;
+	int more = -1;
+
+	assert_true(sd_bus_message_new_method_call(bus, &m, NULL, PATH, IFACE, "ReadPgs") >= 0);
+	assert_true(sd_bus_message_append(
+	                    m, "asssa(sssu)u", 0, "", after, 1, "general", "", "", 0, 1) >= 0);
+	assert_true(sd_bus_call(bus, m, 0, &error, &reply) >= 0);
+	assert_true(sd_bus_message_read_array(reply, 'y', &page, &len) >= 0);
+	assert_true(sd_bus_message_read(reply, "b", &more) >= 0);
+	assert_int_equal(len, want_len);
+	assert_memory_equal(page, want, want_len);
+	assert_int_equal(more, want_more);
+}
+
+/*
+ * A client of protocol 1.0 (it checks Version and uses the single reads) still works, and a
+ * client of 1.1 gets ReadPgs' records as docs/protocol.md spells them, one entity per page when
+ * the page is one byte, with the next page after the last FMRI answered.
+ */
+static void test_old_and_bulk_clients(void **state)
+{
+	static const char page1[] = "E\0svc:/w:a\0000\0P\0000\0general\0framework\0000\0002\0001\0"
+	                            "enabled\0boolean\0001\0true";
+	static const char page2[] = "E\0svc:/w:b\0000\0P\0000\0general\0framework\0000\0001\0000";
+	Daemon *d = *state;
+	_cleanup_(sd_bus_flush_close_unrefp) sd_bus *bus = connect_bus(d);
+	_cleanup_(sd_bus_error_free) sd_bus_error error = SD_BUS_ERROR_NULL;
+	_cleanup_(sd_bus_message_unrefp) sd_bus_message *reply = NULL;
+	uint32_t version = 0, minor = 0, flags;
+	const char *type, *name, *ptype;
+	uint64_t gen;
+	char **values = NULL;
+
+	assert_true(sd_bus_get_property_trivial(
+	                    bus, NULL, PATH, IFACE, "Version", &error, 'u', &version) >= 0);
+	assert_int_equal(version, 1);
+	assert_true(sd_bus_get_property_trivial(
+	                    bus, NULL, PATH, IFACE, "MinorVersion", &error, 'u', &minor) >= 0);
+	assert_int_equal(minor, 1);
+	call(bus, "AddService", "s", "svc:/w");
+	call(bus, "AddInstance", "s", "svc:/w:a");
+	call(bus, "AddInstance", "s", "svc:/w:b");
+	call(bus, "AddPg", "sssu", "svc:/w:a", "general", "framework", 0);
+	call(bus, "AddPg", "sssu", "svc:/w:b", "general", "framework", 0);
+	commit_one(bus, "svc:/w:a", "general", 1, 0, "enabled", "boolean", "true", NULL);
+
+	/* 1.0: GetPg, twice (the second from configd's cache), as before. */
+	for (int k = 0; k < 2; k++) {
+		_cleanup_(sd_bus_message_unrefp) sd_bus_message *m = NULL;
+
+		reply = sd_bus_message_unref(reply);
+		assert_true(
+		        sd_bus_message_new_method_call(bus, &m, NULL, PATH, IFACE, "GetPg") >= 0);
+		assert_true(sd_bus_message_append(m, "sssb", "svc:/w:a", "general", "", 0) >= 0);
+		assert_true(sd_bus_call(bus, m, 0, &error, &reply) >= 0);
+	}
+	assert_true(sd_bus_message_read(reply, "sut", &type, &flags, &gen) >= 0);
+	assert_string_equal(type, "framework");
+	assert_int_equal(gen, 2);
+	assert_true(sd_bus_message_enter_container(reply, 'a', "(ssas)") > 0);
+	assert_true(sd_bus_message_enter_container(reply, 'r', "ssas") > 0);
+	assert_true(sd_bus_message_read(reply, "ss", &name, &ptype) >= 0);
+	assert_true(sd_bus_message_read_strv(reply, &values) >= 0);
+	assert_string_equal(name, "enabled");
+	assert_string_equal(ptype, "boolean");
+	assert_string_equal(values[0], "true");
+	assert_null(values[1]);
+	free(values[0]);
+	free(values);
+
+	/* 1.1: two pages of one entity each. */
+	read_page(bus, "", page1, sizeof(page1), 1);
+	read_page(bus, "svc:/w:a", page2, sizeof(page2), 0);
+}
+
 /* Collects signals as "Member entity pg type [generation]" lines. */
 static int on_signal(sd_bus_message *m, void *userdata, sd_bus_error *error)
 {
@@ -902,6 +984,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	        cmocka_unit_test_setup_teardown(test_errors_and_version, setup_native, teardown),
 	        cmocka_unit_test_setup_teardown(test_notifications, setup, teardown),
+	        cmocka_unit_test_setup_teardown(test_old_and_bulk_clients, setup, teardown),
 	        cmocka_unit_test_setup_teardown(test_restarter, setup, teardown),
 	        cmocka_unit_test_setup_teardown(test_hello, setup, teardown),
 	        cmocka_unit_test_setup_teardown(test_churn, setup, teardown),
