@@ -31,7 +31,7 @@ int method_list_pgs(sd_bus_message *m, void *userdata, sd_bus_error *error)
 	if (r >= 0)
 		r = sd_bus_message_close_container(reply);
 	if (r >= 0)
-		r = sd_bus_message_send(reply);
+		r = connection_send_reply(reply); /* counted: it may be large */
 	return r;
 }
 
@@ -76,7 +76,7 @@ int method_get_pg(sd_bus_message *m, void *userdata, sd_bus_error *error)
 	if (r >= 0)
 		r = append_props(reply, pg);
 	if (r >= 0)
-		r = sd_bus_message_send(reply);
+		r = connection_send_reply(reply); /* counted: it may be large */
 	return r;
 }
 

@@ -17,11 +17,22 @@
  * The Disconnected match does not free the connection itself (sd-bus is still dispatching on
  * it): it schedules a defer event that does, and until then the connection is "dying"
  * (defer_free set) and gets no more notifications.  Freeing drops the connection's interests
- * and, if it was the restarter, the registration.  Connections are bounded
- * (CONFIGD_MAX_CONNECTIONS): at the bound configd stops accepting, with one log line, until
- * one closes; new clients wait in the listen backlog meanwhile.  When accept() itself fails for
- * want of fds or memory, accepting pauses the same way but also resumes on a short timer, since
- * no connection may be open whose closing would resume it.
+ * and, if it was the restarter, the registration.
+ *
+ * What a peer may cost is bounded by limits.c, called from here: a connection over its uid's
+ * share is closed as soon as it is accepted; one that has no request dispatched within the
+ * login deadline is closed by its login timer; after every round of processing, every signal
+ * and every large reply, the connection's output account is brought in line with sd-bus's write
+ * queue, and a connection over its bound is dropped.  fd passing is never negotiated (the
+ * protocol has no fds): sd-bus then closes any fd a peer sends anyway and fails the connection.
+ * The kernel's send buffer is cut to CONFIGD_SOCKET_SNDBUF.
+ *
+ * Connections in all are bounded (CONFIGD_MAX_CONNECTIONS): at the bound configd stops
+ * accepting, with one log line, until one closes; new clients wait in the listen backlog
+ * meanwhile.  Since unprivileged uids can never fill the slots reserved for root and the owner,
+ * only those can reach this bound.  When accept() itself fails for want of fds or memory,
+ * accepting pauses the same way but also resumes on a short timer, since no connection may be
+ * open whose closing would resume it.
  */
 #include <fcntl.h>
 #include <poll.h>
@@ -62,6 +73,7 @@ static void connection_free(connection_t *c)
 	}
 	notify_reset(c);
 	sd_event_source_disable_unref(c->defer_free);
+	sd_event_source_disable_unref(c->login_timer);
 	/* Off the epoll set before sd-bus closes the fd under it. */
 	sd_event_source_disable_unref(c->io);
 	sd_event_source_disable_unref(c->timer);
@@ -69,6 +81,8 @@ static void connection_free(connection_t *c)
 		sd_bus_close(c->bus);
 		sd_bus_unref(c->bus);
 	}
+	/* Last: the bus and what it held are gone, so the memory can go back too. */
+	limits_release(c);
 	free(c);
 }
 
@@ -93,6 +107,7 @@ void connection_drop(connection_t *c, const char *why)
 	/* A closed peer stays readable (EOF): stop listening to it until it is freed. */
 	sd_event_source_set_enabled(c->io, SD_EVENT_OFF);
 	sd_event_source_set_enabled(c->timer, SD_EVENT_OFF);
+	sd_event_source_set_enabled(c->login_timer, SD_EVENT_OFF);
 	r = sd_event_add_defer(c->configd->event, &c->defer_free, on_defer_free, c);
 	if (r < 0)
 		log_error_errno(r, "connection %llu: cannot schedule its release",
@@ -105,27 +120,16 @@ static int on_disconnected(sd_bus_message *msg, void *userdata, sd_bus_error *er
 	return 0;
 }
 
-int connection_queued(connection_t *c, uint64_t *ret)
-{
-	int r = sd_bus_get_n_queued_write(c->bus, ret);
-
-	if (r >= 0 && *ret == 0)
-		c->queued_signal_bytes = 0;
-	return r;
-}
-
 void connection_update(connection_t *c)
 {
-	uint64_t until = UINT64_MAX, queued = 0;
+	uint64_t until = UINT64_MAX;
 	int events;
 
 	if (c->defer_free || !c->io)
 		return;
-	/*
-	 * Not redundant with notify.c's look before a send: this one also sees the queue that a
-	 * send or a round of processing has just emptied, which keeps the byte count tight.
-	 */
-	(void)connection_queued(c, &queued);
+	/* Also sees the queue that a send or a round of processing has just emptied. */
+	if (!connection_account(c, 0))
+		return;
 	events = sd_bus_get_events(c->bus);
 	if (events < 0) {
 		connection_drop(c, "bus closed");
@@ -149,6 +153,9 @@ static void connection_process(connection_t *c)
 		/* A request runs to completion: none leaves a transaction open for the next. */
 		assert(!c->configd->backend || backend_tx_depth(c->configd->backend) == 0);
 		if (c->defer_free) /* it went away during this message */
+			return;
+		/* The replies it queued count against its output bound. */
+		if (r >= 0 && !connection_account(c, 0))
 			return;
 		if (r < 0) {
 			log_msg_errno(LOG_LEVEL_DEBUG, r, "connection %llu: bus failed",
@@ -174,10 +181,44 @@ static int on_connection_timer(sd_event_source *s, uint64_t usec, void *userdata
 	return 0;
 }
 
+/* The login deadline: a connection that has not had a request by now goes. */
+static int on_login_timeout(sd_event_source *s, uint64_t usec, void *userdata)
+{
+	connection_t *c = userdata;
+	unsigned suppressed;
+
+	if (c->logged_in)
+		return 0;
+	if (limits_log_ok(c, &suppressed))
+		log_info("connection %llu (pid %d, uid %u): no request within %llu ms of connecting; "
+		         "closing it (%u lines about this uid suppressed since the last)",
+		        (unsigned long long)c->id, (int)c->pid, (unsigned)c->uid,
+		        (unsigned long long)(c->configd->login_timeout_usec / 1000), suppressed);
+	connection_drop(c, "login deadline");
+	return 0;
+}
+
+/* Every incoming message passes here before it is dispatched: the first one logs c in. */
+static int on_incoming(sd_bus_message *msg, void *userdata, sd_bus_error *error)
+{
+	connection_t *c = userdata;
+
+	if (!c->logged_in) {
+		c->logged_in = true;
+		sd_event_source_set_enabled(c->login_timer, SD_EVENT_OFF);
+	}
+	return 0;
+}
+
 static int connection_add_sources(connection_t *c, int fd)
 {
 	sd_event *e = c->configd->event;
 	int r;
+
+	r = sd_event_add_time_relative(e, &c->login_timer, CLOCK_MONOTONIC,
+	        c->configd->login_timeout_usec, 10 * 1000, on_login_timeout, c);
+	if (r < 0)
+		return r;
 
 	r = sd_event_add_io(e, &c->io, fd, EPOLLIN, on_connection_io, c);
 	if (r < 0)
@@ -204,17 +245,25 @@ static int connection_setup_bus(connection_t *c, int fd)
 	/*
 	 * No sd_bus_negotiate_creds(): the peer's uid and pid are read once, from SO_PEERCRED at
 	 * accept (connection_new), so the kernel need not attach credentials to every message.
+	 * No fd passing: the protocol has no fds, and with it refused sd-bus closes any fd that
+	 * arrives (and fails the connection) instead of keeping it.
 	 */
-	r = sd_bus_set_server(c->bus, 1, m->server_id);
+	r = sd_bus_negotiate_fds(c->bus, false);
+	if (r >= 0)
+		r = sd_bus_set_server(c->bus, 1, m->server_id);
 	if (r >= 0)
 		r = methods_add_to_bus(c);
+	if (r >= 0)
+		r = sd_bus_add_filter(c->bus, NULL, on_incoming, c);
 	if (r >= 0)
 		r = sd_bus_match_signal(c->bus, NULL, NULL, "/org/freedesktop/DBus/Local",
 		        "org.freedesktop.DBus.Local", "Disconnected", on_disconnected, c);
 	if (r >= 0)
 		r = sd_bus_start(c->bus);
-	if (r >= 0)
+	if (r >= 0) {
+		connection_set_sndbuf(c);
 		r = connection_add_sources(c, fd);
+	}
 	return r;
 }
 
@@ -240,6 +289,12 @@ static int connection_new(configd_t *m, int fd)
 	        .uid = cred.uid,
 	        .pid = cred.pid,
 	        .next = m->connections};
+	r = limits_admit(c);
+	if (r < 0) {
+		close(fd);
+		free(c);
+		return r;
+	}
 	if (m->connections)
 		m->connections->prev = c;
 	m->connections = c;
@@ -310,7 +365,7 @@ static int on_accept(sd_event_source *s, int fd, uint32_t revents, void *userdat
 			return 0;
 		}
 		r = connection_new(m, cfd);
-		if (r < 0)
+		if (r < 0 && r != -EUSERS) /* over its uid's share: logged already */
 			log_warning_errno(r, "cannot set up a client connection");
 	}
 	return 0;
@@ -321,6 +376,9 @@ int server_start(configd_t *m)
 	int r;
 
 	m->thread = pthread_self();
+	r = limits_init(m);
+	if (r < 0)
+		return log_error_errno(r, "out of memory");
 	r = sd_id128_randomize(&m->server_id);
 	if (r < 0)
 		return log_error_errno(r, "cannot make a server id");
@@ -416,4 +474,5 @@ void server_stop(configd_t *m)
 	server_flush(m);
 	while (m->connections)
 		connection_free(m->connections);
+	limits_done(m);
 }
