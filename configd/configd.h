@@ -40,8 +40,8 @@
  */
 #define CONFIGD_MAX_QUEUED_BYTES (16u * 1024u * 1024u)
 #define CONFIGD_MAX_QUEUED_BYTES_PER_UID (16u * 1024u * 1024u)
-/* What a queued message costs besides its payload: sd-bus's message object and allocations. */
-#define CONFIGD_MESSAGE_OVERHEAD_BYTES 1024u
+/* What a queued message costs besides its body: sd-bus's message object and header. */
+#define CONFIGD_MESSAGE_OVERHEAD_BYTES 1280u
 /* The payload counted for a reply that is not measured (connection_send_reply() measures). */
 #define CONFIGD_SMALL_REPLY_BYTES 4096u
 /* The kernel's send buffer of a connection (sd-bus asks for 8 MiB). */

@@ -20,9 +20,10 @@
  * - Memory for output nobody reads.  Replies and notifications wait in sd-bus's write queue
  *   when the peer does not read.  Each connection's account mirrors that queue, message by
  *   message (sd-bus's queue is first-in first-out, and its length is all sd-bus tells us): a
- *   message costs CONFIGD_MESSAGE_OVERHEAD_BYTES (sd-bus's message object, header and
- *   allocations, measured) plus its payload (counted by connection_send_reply() for replies
- *   that may be large, by notify.c for signals, CONFIGD_SMALL_REPLY_BYTES for any other).  A
+ *   message costs what it was measured to cost (message_cost(): sd-bus's message object and a
+ *   body up to half again its payload) for its payload, which connection_send_reply() counts
+ *   for replies that may be large, notify.c for signals, and CONFIGD_SMALL_REPLY_BYTES stands
+ *   for in any other reply.  A
  *   connection whose queue would exceed CONFIGD_MAX_QUEUED_BYTES, or a non-privileged uid
  *   whose connections together would exceed CONFIGD_MAX_QUEUED_BYTES_PER_UID, is closed and
  *   logged; a single message on an empty account always passes (a pg may be read whole).  The
@@ -46,6 +47,8 @@
 #include "macro.h"
 #include "timeutil.h"
 
+/* Allocations from this size on are mapped, and unmapped when freed (see limits_init()). */
+#define MMAP_THRESHOLD (128 * 1024)
 /* Connections that held at least this much give memory back to the system when they go. */
 #define TRIM_AFTER_BYTES (1024u * 1024u)
 
@@ -75,7 +78,7 @@ int limits_init(configd_t *m)
 	 * for a peer that never read it leaves no high-water mark behind.  A fixed threshold also
 	 * stops glibc from raising it after such a free (which would keep the next ones on the heap).
 	 */
-	(void)mallopt(M_MMAP_THRESHOLD, 128 * 1024);
+	(void)mallopt(M_MMAP_THRESHOLD, MMAP_THRESHOLD);
 	m->peers = hashmap_new();
 	return m->peers ? 0 : -ENOMEM;
 }
@@ -246,6 +249,17 @@ static bool push_cost(connection_t *c, uint64_t cost)
 	return true;
 }
 
+/*
+ * What a queued message of this payload costs configd, measured with sd-bus 252: about 1.2 KiB
+ * for the message itself, and a body that grew by reallocation may take half as much again as
+ * its payload; one past the mmap threshold is mapped to its size, rounded to a page.
+ */
+static uint64_t message_cost(uint64_t payload)
+{
+	return CONFIGD_MESSAGE_OVERHEAD_BYTES +
+	       (payload < MMAP_THRESHOLD ? payload + payload / 2 : payload + 4096);
+}
+
 bool connection_account(connection_t *c, uint64_t last_bytes)
 {
 	uint64_t queued = 0;
@@ -258,9 +272,8 @@ bool connection_account(connection_t *c, uint64_t last_bytes)
 	while (ok && c->n_costs < queued) {
 		bool last = c->n_costs + 1 == queued;
 
-		ok = push_cost(c,
-		        CONFIGD_MESSAGE_OVERHEAD_BYTES +
-		                (last && last_bytes ? last_bytes : CONFIGD_SMALL_REPLY_BYTES));
+		ok = push_cost(c, message_cost(last && last_bytes ? last_bytes
+		                                                 : CONFIGD_SMALL_REPLY_BYTES));
 	}
 	if (!ok)
 		connection_drop(c, "too much output unread");

@@ -33,10 +33,7 @@ assert_eq online "$OUT" "non-persistent property before the restart"
 full=$(dump)
 assert_match 'pg restarter type=framework flags=0x1 ' "$full" "dump before the restart"
 # What a new boot leaves: the same, minus the non-persistent pgs.
-expected=$(awk '
-	/^ *pg / { skip = ($0 ~ /flags=0x1 /) }
-	/^ *(service|instance|snapshot) / { skip = 0 }
-	!skip' <<<"$full")
+expected=$(persistent_only <<<"$full")
 
 # same_dump WANT WHAT: the repository is WANT.
 same_dump() {
