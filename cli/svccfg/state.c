@@ -7,19 +7,25 @@
 #include <string.h>
 
 #include "cli-error.h"
+#include "cut.h"
 #include "log.h"
 #include "svccfg.h"
 
 void svccfg_error(svccfg_t *c, const char *fmt, ...)
 {
+	_cleanup_free_ char *msg = NULL, *cut = NULL;
 	va_list ap;
+	int r;
 
+	/* What the message quotes of the input is cut (cut.h). */
+	va_start(ap, fmt);
+	r = vasprintf(&msg, fmt, ap);
+	va_end(ap);
+	if (r >= 0)
+		cut = smf_cut_message(msg);
 	/* At the prompt the user reads stdout; elsewhere scripts read stderr. */
 	if (c->interactive) {
-		va_start(ap, fmt);
-		vprintf(fmt, ap);
-		va_end(ap);
-		putchar('\n');
+		printf("%s\n", cut ? cut : "out of memory");
 		fflush(stdout);
 		return;
 	}
@@ -27,10 +33,7 @@ void svccfg_error(svccfg_t *c, const char *fmt, ...)
 		fprintf(stderr, "%s (%s, line %u): ", log_program(), c->input_name, c->lineno);
 	else
 		fprintf(stderr, "%s: ", log_program());
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
+	fprintf(stderr, "%s\n", cut ? cut : "out of memory");
 }
 
 int svccfg_handle(svccfg_t *c, scf_handle_t **ret)

@@ -6,11 +6,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "cut.h"
 #include "diag.h"
 
 int mf_diags_add(mf_diags_t *d, const char *file, unsigned line, const char *fmt, ...)
 {
-	_cleanup_free_ char *msg = NULL, *f = NULL;
+	_cleanup_free_ char *msg = NULL, *cut = NULL, *f = NULL;
 	va_list ap;
 	int r;
 
@@ -19,12 +20,14 @@ int mf_diags_add(mf_diags_t *d, const char *file, unsigned line, const char *fmt
 	va_end(ap);
 	if (r < 0)
 		return -ENOMEM;
+	/* A diagnostic may quote a 5 MB attribute: cut (cut.h). */
+	cut = smf_cut_message(msg);
 	f = strdup(file ? file : "(memory)");
-	if (!f)
+	if (!f || !cut)
 		return -ENOMEM;
 	if (GREEDY_REALLOC(d->v, d->n_allocated, d->n + 1) < 0)
 		return -ENOMEM;
-	d->v[d->n++] = (mf_diag_t){.file = TAKE_PTR(f), .line = line, .message = TAKE_PTR(msg)};
+	d->v[d->n++] = (mf_diag_t){.file = TAKE_PTR(f), .line = line, .message = TAKE_PTR(cut)};
 	return 0;
 }
 
