@@ -51,6 +51,7 @@
 #include <unistd.h>
 
 #include "backend-internal.h"
+#include "cut.h"
 #include "macro.h"
 #include "paths.h"
 
@@ -111,14 +112,15 @@ static const char snapshot_size_sql[] =
         "SELECT coalesce(sum(smf_wire_size(name, type, vals)), 0) FROM main.snap_props "
         "WHERE snap_pg = ?1";
 
+/* Every message of the backend: what it quotes of a request is cut (cut.h). */
 static void set_message(backend_t *b, const char *fmt, va_list ap)
 {
-	char *msg = NULL;
+	_cleanup_free_ char *msg = NULL;
 
 	if (vasprintf(&msg, fmt, ap) < 0)
 		msg = NULL;
 	free(b->errmsg);
-	b->errmsg = msg;
+	b->errmsg = msg ? smf_cut_message(msg) : NULL;
 }
 
 int backend_fail(backend_t *b, int err, const char *fmt, ...)

@@ -167,6 +167,9 @@ int auth_check_write(connection_t *c, sd_bus_error *error, const char *method, c
 int configd_reply_error(sd_bus_error *error, int err, const char *msg);
 /* The same with the backend's last message. */
 int configd_backend_error(connection_t *c, sd_bus_error *error, int err);
+/* sd_bus_error_setf() with the input it quotes cut (smf_cut_message()). */
+int configd_errorf(sd_bus_error *error, const char *name, const char *fmt, ...)
+        __attribute__((format(printf, 3, 4)));
 
 /* notify.c */
 int notify_add_interest(connection_t *c, bool by_type, const char *name, sd_bus_error *error);

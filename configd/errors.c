@@ -5,8 +5,26 @@
  * from; a code without a name of its own (it should not reach a client) travels as
  * org.minismf.Error.Internal.
  */
+#include <stdarg.h>
+#include <stdio.h>
+
 #include "configd.h"
+#include "cut.h"
 #include "macro.h"
+
+int configd_errorf(sd_bus_error *error, const char *name, const char *fmt, ...)
+{
+	_cleanup_free_ char *msg = NULL, *cut = NULL;
+	va_list ap;
+	int r;
+
+	va_start(ap, fmt);
+	r = vasprintf(&msg, fmt, ap);
+	va_end(ap);
+	if (r < 0 || !(cut = smf_cut_message(msg)))
+		return -ENOMEM;
+	return sd_bus_error_set(error, name, cut);
+}
 
 int configd_reply_error(sd_bus_error *error, int err, const char *msg)
 {

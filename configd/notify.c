@@ -31,7 +31,7 @@ int notify_add_interest(connection_t *c, bool by_type, const char *name, sd_bus_
 
 	r = scf_name_validate(name);
 	if (r < 0)
-		return sd_bus_error_setf(error, smf_bus_error_name(r),
+		return configd_errorf(error, smf_bus_error_name(r),
 		        "\"%s\" is not a valid property group %s", name, by_type ? "type" : "name");
 	if (strv_contains(*l, name))
 		return 0;

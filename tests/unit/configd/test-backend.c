@@ -493,6 +493,18 @@ static void test_nonpersistent(void **state)
 	assert_int_equal(backend_add_pg(f->b, INST, "restarter", "framework", 1, NULL), 0);
 }
 
+/* A refusal quotes what it refuses, cut (cut.h): a 600-byte FMRI is not echoed whole. */
+static void test_message_cut(void **state)
+{
+	Fixture *f = *state;
+	char fmri[601] = "svc:/";
+
+	memset(fmri + 5, '!', sizeof(fmri) - 6);
+	assert_true(backend_add_service(f->b, fmri) < 0);
+	assert_true(strlen(backend_errmsg(f->b)) < 400);
+	assert_non_null(strstr(backend_errmsg(f->b), "!!!...(600 bytes)\" is not a valid FMRI"));
+}
+
 static void test_schema_version(void **state)
 {
 	Fixture *f = *state;
@@ -662,6 +674,7 @@ int main(void)
 	        cmocka_unit_test_setup_teardown(test_composed, setup, teardown),
 	        cmocka_unit_test_setup_teardown(test_snapshots, setup, teardown),
 	        cmocka_unit_test_setup_teardown(test_nonpersistent, setup, teardown),
+	        cmocka_unit_test_setup_teardown(test_message_cut, setup, teardown),
 	        cmocka_unit_test_setup_teardown(test_schema_version, setup, teardown),
 	        cmocka_unit_test_setup_teardown(test_recreated_pg_new_generation, setup, teardown),
 	        cmocka_unit_test_setup_teardown(test_backend_full, setup, teardown),
