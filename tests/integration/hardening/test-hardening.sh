@@ -17,11 +17,18 @@
 #                    configd builds beside the one it holds
 #   unread-signals   a subscriber that never reads while root changes 70,000 pgs: dropped and
 #                    logged within the same bound
+#   import-links     svccfg import DIR where DIR holds two links to "." and a link to ".." below
+#                    (2^40 paths before): each manifest once, each link named as skipped, quickly
+#   long-input       a manifest value of 5 MB, and a 1 MB value in a command file: the messages
+#                    quote the first bytes, "..." and the length, not the whole input
 # usage: test-hardening.sh CASE
 source "$(dirname "$0")/../lib.sh"
-need_var SVCCFG SVCPROP HOSTILE
-need_nobody "$HOSTILE" "$SVCPROP"
 CASE=${1:?usage: test-hardening.sh CASE}
+need_var SVCCFG SVCPROP HOSTILE
+case $CASE in
+import-links | long-input) ;; # root's own input: no other user needed
+*) need_nobody "$HOSTILE" "$SVCPROP" ;;
+esac
 
 # What configd may hold for unread output (CONFIGD_MAX_QUEUED_BYTES_PER_UID, 16 MiB as counted,
 # which is more than it costs) plus room for the allocator: its peak RSS may grow by this much.
@@ -199,7 +206,74 @@ case_unread_signals() {
 	assert_rss_back "$idle" "unread notifications"
 }
 
+# manifest NAME VALUE: a small manifest for site/NAME whose config/v (a count) is VALUE.
+manifest() {
+	cat <<EOF
+<?xml version="1.0"?>
+<!DOCTYPE service_bundle SYSTEM "/usr/share/lib/xml/dtd/service_bundle.dtd.1">
+<service_bundle type="manifest" name="$1">
+  <service name="site/$1" type="service" version="1">
+    <create_default_instance enabled="false"/>
+    <single_instance/>
+    <exec_method type="method" name="start" exec=":true" timeout_seconds="60"/>
+    <exec_method type="method" name="stop" exec=":true" timeout_seconds="60"/>
+    <property_group name="config" type="application">
+      <propval name="v" type="count" value="$2"/>
+    </property_group>
+  </service>
+</service_bundle>
+EOF
+}
+
+case_import_links() {
+	sandbox_start
+	local d=$ROOT/manifests
+	mkdir -p "$d/sub"
+	manifest a 1 >"$d/a.xml"
+	manifest b 2 >"$d/sub/b.xml"
+	ln -s . "$d/l1"
+	ln -s . "$d/l2"
+	ln -s .. "$d/sub/up"
+	# 20 s: for a loaded machine; the walk itself takes milliseconds.
+	run timeout 20 "$SVCCFG" import "$d"
+	[ "$RC" -ne 124 ] || fail "svccfg import of a directory with links to . did not finish in 20 s"
+	assert_rc 0 "svccfg import of a directory with links to ."
+	local l
+	for l in l1 l2 sub/up; do
+		assert_match "Skipping $d/$l: it leads to $d, which is read already" "$ERR" \
+			"svccfg's warnings"
+	done
+	assert_eq 3 "$(grep -c Skipping <<<"$ERR")" "links named as skipped"
+	ok "$SVCCFG" list
+	assert_line site/a "$OUT" "imported services"
+	assert_line site/b "$OUT" "imported services"
+	ok "$SVCPROP" -p config/v site/b:default
+	assert_eq 2 "$OUT" "site/b's config/v"
+}
+
+case_long_input() {
+	sandbox_start
+	local big=$ROOT/big.xml
+	manifest big "$(repeat x $((5 * 1024 * 1024)))" >"$big"
+	refused "$SVCCFG" import "$big"
+	[ "${#ERR}" -lt 1024 ] || fail "svccfg import printed ${#ERR} bytes about a 5 MB value"
+	assert_match 'big\.xml:10: illegal value "x{200,}\.\.\.\(5242880 bytes\)" for count' "$ERR" \
+		"the message about the 5 MB value"
+	refused "$SVCPROP" -p config/v site/big:default
+	{
+		echo "add test/long"
+		echo "select test/long"
+		echo "addpg config application"
+		echo "setprop config/v = count: $(repeat 9 $((1024 * 1024)))"
+	} >"$ROOT/long.svccfg"
+	refused "$SVCCFG" -f "$ROOT/long.svccfg"
+	[ "${#ERR}" -lt 1024 ] || fail "svccfg printed ${#ERR} bytes about a 1 MB value"
+	assert_match '9{200,}\.\.\.\(1048576 bytes\)' "$ERR" "the message about the 1 MB value"
+}
+
 case "$CASE" in
+import-links) case_import_links ;;
+long-input) case_long_input ;;
 fd-passing) case_fd_passing ;;
 uid-share) case_uid_share ;;
 login-deadline) case_login_deadline ;;
