@@ -42,6 +42,10 @@
 #define CONFIGD_MAX_QUEUED_BYTES_PER_UID (16u * 1024u * 1024u)
 /* What a queued message costs besides its body: sd-bus's message object and header. */
 #define CONFIGD_MESSAGE_OVERHEAD_BYTES 1280u
+/* The largest request a uid other than root and the owner may send (sd-bus allows 128 MiB). */
+#define CONFIGD_MAX_REQUEST_BYTES (1024u * 1024u)
+/* How often a connection whose next header has not all arrived is looked at again. */
+#define CONFIGD_HEADER_POLL_USEC (20u * 1000u)
 /* The payload counted for a reply that is not measured (connection_send_reply() measures). */
 #define CONFIGD_SMALL_REPLY_BYTES 4096u
 /* The kernel's send buffer of a connection (sd-bus asks for 8 MiB). */
@@ -77,6 +81,8 @@ struct connection {
 	peer_t *peer;                 /* its uid's account (limits.c) */
 	sd_event_source *login_timer; /* closes it unless a request came first */
 	bool logged_in;               /* a request was dispatched */
+	bool at_boundary;             /* the socket's next bytes begin a message */
+	bool header_wait;             /* ... and they are fewer than a header: polled */
 	uint64_t queued_bytes;        /* what its write queue holds, as counted (limits.c) */
 	uint64_t queued_high;         /* the most it ever held */
 	uint64_t *costs;              /* one count per queued message, oldest first */
@@ -149,6 +155,11 @@ void limits_release(connection_t *c);
  * went over a bound: then it is logged and dropped.
  */
 bool connection_account(connection_t *c, uint64_t last_bytes);
+/*
+ * Before sd-bus reads on from c: 0 to go ahead, 1 to wait (a header in pieces; c->header_wait
+ * is set), -1 when c announced a request over CONFIGD_MAX_REQUEST_BYTES (then it is dropped).
+ */
+int limits_check_request(connection_t *c);
 /* sd_bus_message_send() for a reply that may be large: what it leaves queued is measured. */
 int connection_send_reply(sd_bus_message *reply);
 /* Sets the kernel send buffer of c's socket (CONFIGD_SOCKET_SNDBUF). */

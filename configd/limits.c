@@ -30,12 +30,24 @@
  *   kernel's socket buffer holds at most CONFIGD_SOCKET_SNDBUF more per connection.  After a
  *   connection that held a lot goes, malloc_trim() gives the memory back to the system.
  *
+ * - Memory for a request.  sd-bus reads a message whole, up to 128 MiB, before configd sees it.
+ *   A uid other than root and the owner only reads (its writes are refused), so its requests
+ *   are small: at each message boundary (when the handshake is over, and after each message)
+ *   limits_check_request() peeks at the next header and closes a connection that announces
+ *   more than CONFIGD_MAX_REQUEST_BYTES, before sd-bus reads any of it.  A header that has not
+ *   all arrived is waited for (polled, without reading).  One case escapes: sd-bus reads the
+ *   handshake in blocks, so a peer that sends its first request in the same breath as its
+ *   BEGIN may have part of it read with the handshake; what the socket then holds is no header
+ *   and is not judged.  That first request must still be whole within the login deadline.
+ *
  * Invariants: a connection's account equals the sum of its entries, which correspond one to
  * one, oldest first, to the messages in its sd-bus write queue as of the last
  * connection_account(); a uid's account is the sum of its connections'; both are 0 once the
  * connection is freed.  Everything runs on configd's one thread.
  */
+#include <endian.h>
 #include <malloc.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -257,7 +269,7 @@ static bool push_cost(connection_t *c, uint64_t cost)
 static uint64_t message_cost(uint64_t payload)
 {
 	return CONFIGD_MESSAGE_OVERHEAD_BYTES +
-	       (payload < MMAP_THRESHOLD ? payload + payload / 2 : payload + 4096);
+	        (payload < MMAP_THRESHOLD ? payload + payload / 2 : payload + 4096);
 }
 
 bool connection_account(connection_t *c, uint64_t last_bytes)
@@ -272,8 +284,8 @@ bool connection_account(connection_t *c, uint64_t last_bytes)
 	while (ok && c->n_costs < queued) {
 		bool last = c->n_costs + 1 == queued;
 
-		ok = push_cost(c, message_cost(last && last_bytes ? last_bytes
-		                                                 : CONFIGD_SMALL_REPLY_BYTES));
+		ok = push_cost(c,
+		        message_cost(last && last_bytes ? last_bytes : CONFIGD_SMALL_REPLY_BYTES));
 	}
 	if (!ok)
 		connection_drop(c, "too much output unread");
@@ -335,4 +347,82 @@ void connection_set_sndbuf(connection_t *c)
 
 	/* After sd_bus_start(), which asked for 8 MiB: the kernel's share stays small. */
 	(void)setsockopt(sd_bus_get_fd(c->bus), SOL_SOCKET, SO_SNDBUF, &size, sizeof(size));
+}
+
+/* ---- requests ----------------------------------------------------------------------------- */
+
+/* The size a D-Bus message header announces (fixed part, fields, body); false if h is none. */
+static bool announced_size(const uint8_t h[16], uint64_t *ret)
+{
+	uint32_t body, fields;
+
+	if ((h[0] != 'l' && h[0] != 'B') || h[1] < 1 || h[1] > 4 || h[3] != 1)
+		return false;
+	memcpy(&body, h + 4, sizeof(body));
+	memcpy(&fields, h + 12, sizeof(fields));
+	body = h[0] == 'l' ? le32toh(body) : be32toh(body);
+	fields = h[0] == 'l' ? le32toh(fields) : be32toh(fields);
+	*ret = 16u + (((uint64_t)fields + 7u) & ~(uint64_t)7u) + body;
+	return true;
+}
+
+/* Where the first message begins in what the handshake has sent so far, or -1 before BEGIN. */
+static ssize_t after_begin(const uint8_t *p, size_t n)
+{
+	for (size_t i = 0; i + 7 <= n; i++)
+		if ((i == 0 || p[i - 1] == '\n') && memcmp(p + i, "BEGIN\r\n", 7) == 0)
+			return (ssize_t)(i + 7);
+	return -1;
+}
+
+int limits_check_request(connection_t *c)
+{
+	/* What sd-bus may read at once during the handshake (its limit is 8 KiB of lines). */
+	static uint8_t buf[16384];
+	int fd = sd_bus_get_fd(c->bus);
+	bool ready = sd_bus_is_ready(c->bus) > 0;
+	uint64_t size = 0;
+	ssize_t n, off = 0;
+
+	if (!c->peer || c->peer->privileged || (ready && !c->at_boundary))
+		return 0;
+	n = recv(fd, buf, ready ? 16 : sizeof(buf), MSG_PEEK | MSG_DONTWAIT);
+	if (n <= 0)
+		return 0; /* nothing yet, the end, or an error: sd-bus's to see */
+	if (!ready) {
+		off = after_begin(buf, (size_t)n);
+		if (off < 0)
+			return 0; /* the handshake goes on */
+		if (off == n) {
+			/* sd-bus reads up to BEGIN now; the first message comes next. */
+			c->at_boundary = true;
+			return 0;
+		}
+	}
+	if (n - off < 16) {
+		struct pollfd p = {.fd = fd, .events = POLLRDHUP};
+
+		/* A header in pieces: wait for the rest, unless the peer is gone. */
+		c->header_wait = poll(&p, 1, 0) <= 0 || !(p.revents & (POLLRDHUP | POLLHUP));
+		return c->header_wait ? 1 : 0;
+	}
+	c->header_wait = false;
+	c->at_boundary = false;
+	/* Not a header: sd-bus read past a boundary during the handshake; no judgement then. */
+	if (!announced_size(buf + off, &size) || size <= CONFIGD_MAX_REQUEST_BYTES)
+		return 0;
+	{
+		unsigned suppressed;
+
+		if (limits_log_ok(c, &suppressed))
+			log_warning("connection %llu (pid %d, uid %u): a request of %llu bytes (at "
+			            "most %u "
+			            "from this uid); closing it (%u lines about this uid "
+			            "suppressed since "
+			            "the last)",
+			        (unsigned long long)c->id, (int)c->pid, (unsigned)c->uid,
+			        (unsigned long long)size, CONFIGD_MAX_REQUEST_BYTES, suppressed);
+	}
+	connection_drop(c, "request too large");
+	return -1;
 }

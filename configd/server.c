@@ -21,7 +21,9 @@
  *
  * What a peer may cost is bounded by limits.c, called from here: a connection over its uid's
  * share is closed as soon as it is accepted; one that has no request dispatched within the
- * login deadline is closed by its login timer; after every round of processing, every signal
+ * login deadline is closed by its login timer; before sd-bus reads on, the size the next
+ * request announces is checked (limits_check_request(): a header in pieces is polled on the
+ * connection's timer instead of its fd); after every round of processing, every signal
  * and every large reply, the connection's output account is brought in line with sd-bus's write
  * queue, and a connection over its bound is dropped.  fd passing is never negotiated (the
  * protocol has no fds): sd-bus then closes any fd a peer sends anyway and fails the connection.
@@ -135,9 +137,15 @@ void connection_update(connection_t *c)
 		connection_drop(c, "bus closed");
 		return;
 	}
+	/* A header in pieces is looked at again on the timer, not on every byte that comes. */
+	if (c->header_wait)
+		events &= ~EPOLLIN;
 	(void)sd_event_source_set_io_events(c->io, (uint32_t)events);
 	/* 0 means "work is queued already": the timer then fires on the next iteration. */
-	if (sd_bus_get_timeout(c->bus, &until) > 0 && until != UINT64_MAX) {
+	if (c->header_wait) {
+		(void)sd_event_source_set_time_relative(c->timer, CONFIGD_HEADER_POLL_USEC);
+		(void)sd_event_source_set_enabled(c->timer, SD_EVENT_ONESHOT);
+	} else if (sd_bus_get_timeout(c->bus, &until) > 0 && until != UINT64_MAX) {
 		(void)sd_event_source_set_time(c->timer, until);
 		(void)sd_event_source_set_enabled(c->timer, SD_EVENT_ONESHOT);
 	} else
@@ -148,7 +156,17 @@ static void connection_process(connection_t *c)
 {
 	assert(pthread_equal(c->configd->thread, pthread_self()));
 	for (unsigned i = 0; i < CONNECTION_BATCH; i++) {
-		int r = sd_bus_process(c->bus, NULL);
+		int r = limits_check_request(c);
+		bool was_ready = sd_bus_is_ready(c->bus) > 0;
+
+		if (r < 0)
+			return; /* dropped */
+		if (r > 0)
+			break; /* the next header is not all there: polled */
+		r = sd_bus_process(c->bus, NULL);
+		/* The handshake is over: the first message comes next (limits.c). */
+		if (!was_ready && sd_bus_is_ready(c->bus) > 0)
+			c->at_boundary = true;
 
 		/* A request runs to completion: none leaves a transaction open for the next. */
 		assert(!c->configd->backend || backend_tx_depth(c->configd->backend) == 0);
@@ -207,6 +225,8 @@ static int on_incoming(sd_bus_message *msg, void *userdata, sd_bus_error *error)
 		c->logged_in = true;
 		sd_event_source_set_enabled(c->login_timer, SD_EVENT_OFF);
 	}
+	/* sd-bus has read this message exactly: the socket's next bytes begin the next one. */
+	c->at_boundary = true;
 	return 0;
 }
 
