@@ -23,6 +23,9 @@
  *                            (60 s at most) for configd to close it: "sent= dropped=0|1"
  *   subscribe TYPE SECONDS   registers for pg type TYPE and never reads: "dropped=0|1"
  *   garbage N                N connections sending malformed messages: "closed=K"
+ *   bigreq MIB first|second  a call of MIB MiB, as the connection's first message or after an
+ *                            answered one: "sent= dropped=0|1" (sent: bytes configd took;
+ *                            dropped: closed instead of answered)
  *   bigpg FMRI PG MIB        makes FMRI's pg PG (type application) hold about MIB MiB
  *   churn FMRI N             N batches, each changing the 100 pgs "churnNN" (type churn) of FMRI
  */
@@ -504,6 +507,48 @@ static int mode_garbage(int n)
 	return 0;
 }
 
+static int mode_bigreq(int mib, bool first)
+{
+	_cleanup_close_ int fd = connect_door();
+	size_t n = (size_t)mib * 1024u * 1024u, sent = 0;
+	buf_t body = {0}, m = {0};
+	char *s = malloc(n + 1);
+
+	if (!s)
+		die("malloc");
+	memset(s, 'x', n);
+	s[n] = 0;
+	put_str(&body, s);
+	free(s);
+	m = method_call(SMF_BUS_INTERFACE, "ListServices", "s", &body, 2, 0);
+	free(body.p);
+	if (send_auth(fd, false) < 0 ||
+	        read_auth(fd, false, NULL, deadline_after_usec(DEADLINE_USEC)) <= 0 ||
+	        write_all(fd, "BEGIN\r\n", 7) < 0)
+		return 1;
+	if (!first) {
+		buf_t plain = call_list_services(1);
+
+		if (write_all(fd, plain.p, plain.n) < 0 || read_message(fd) < 0)
+			return 1;
+		free(plain.p);
+	} else
+		/* As an sd-bus client does: not in the same breath as BEGIN (see limits.c). */
+		(void)poll(NULL, 0, 100);
+	/* In slices, as a slow sender would: configd must not wait for all of it to judge. */
+	while (sent < m.n) {
+		size_t k = m.n - sent < 65536 ? m.n - sent : 65536;
+
+		if (write_all(fd, m.p + sent, k) < 0)
+			break;
+		sent += k;
+	}
+	free(m.p);
+	/* An answer (an error: ListServices takes no argument) or the end of the connection. */
+	printf("sent=%zu dropped=%d\n", sent, read_message(fd) < 0);
+	return 0;
+}
+
 /* ---- libscf, as a writer ----------------------------------------------------------------- */
 
 static int mode_bigpg(const char *fmri, const char *pg, int mib)
@@ -601,6 +646,8 @@ int main(int argc, char *argv[])
 		return mode_unread(atol(argv[2]), argv[3], argv[4], argv[5]);
 	if (streq(mode, "subscribe") && argc == 4)
 		return mode_subscribe(argv[2], atoi(argv[3]));
+	if (streq(mode, "bigreq") && argc == 4)
+		return mode_bigreq(atoi(argv[2]), streq(argv[3], "first"));
 	if (streq(mode, "garbage") && argc == 3)
 		return mode_garbage(atoi(argv[2]));
 	if (streq(mode, "bigpg") && argc == 5)
@@ -608,7 +655,7 @@ int main(int argc, char *argv[])
 	if (streq(mode, "churn") && argc == 4)
 		return mode_churn(argv[2], atoi(argv[3]));
 	fprintf(stderr,
-	        "usage: hostile fds|hold|unread|subscribe|garbage|bigpg|churn ARGS... "
+	        "usage: hostile fds|hold|unread|subscribe|garbage|bigreq|bigpg|churn ARGS... "
 	        "(see hostile.c)\n");
 	return 2;
 }

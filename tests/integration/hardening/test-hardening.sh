@@ -17,6 +17,9 @@
 #                    configd builds beside the one it holds
 #   unread-signals   a subscriber that never reads while root changes 70,000 pgs: dropped and
 #                    logged within the same bound
+#   big-request      nobody sends a 64 MiB call, as its first request and after one: configd
+#                    closes the connection from the header, its peak RSS does not move by 64 MiB;
+#                    root's 8 MiB call is served
 #   import-links     svccfg import DIR where DIR holds two links to "." and a link to ".." below
 #                    (2^40 paths before): each manifest once, each link named as skipped, quickly
 #   long-input       a manifest value of 5 MB, and a 1 MB value in a command file: the messages
@@ -206,6 +209,25 @@ case_unread_signals() {
 	assert_rss_back "$idle" "unread notifications"
 }
 
+case_big_request() {
+	sandbox_start
+	local idle w
+	idle=$(configd_kb VmRSS)
+	reset_peak
+	for w in first second; do
+		hostile bigreq 64 $w
+		log "64 MiB as the $w request: $OUT"
+		assert_eq 1 "$(kv dropped "$OUT")" "configd closed the connection of a 64 MiB request"
+		[ "$(kv sent "$OUT")" -lt $((8 * 1024 * 1024)) ] ||
+			fail "configd took $(kv sent "$OUT") bytes of a 64 MiB request before closing"
+	done
+	assert_match 'a request of [0-9]+ bytes \(at most 1048576 from this uid\)' \
+		"$(cat "$CONFIGD_LOG")" "configd's log"
+	assert_rss_bound "$idle" 0 "64 MiB requests"
+	run "$HOSTILE" bigreq 8 second
+	assert_eq 0 "$(kv dropped "$OUT")" "root's 8 MiB request: connection closed"
+}
+
 # manifest NAME VALUE: a small manifest for site/NAME whose config/v (a count) is VALUE.
 manifest() {
 	cat <<EOF
@@ -272,6 +294,7 @@ case_long_input() {
 }
 
 case "$CASE" in
+big-request) case_big_request ;;
 import-links) case_import_links ;;
 long-input) case_long_input ;;
 fd-passing) case_fd_passing ;;
