@@ -84,6 +84,13 @@ configd_stop() { sandbox_stop configd; }
 
 configd_kill9() { sandbox_kill configd; }
 
+# new_boot: the next configd starts as after a reboot: the marker of its non-persistent
+# database names another boot, so that database starts empty (configd/backend.c).  configd must
+# be stopped.
+new_boot() {
+	echo 00000000-0000-0000-0000-000000000000 >"$ROOT/etc/svc/volatile/svc_nonpersist.boot_id"
+}
+
 configd_restart() {
 	configd_stop
 	[ ! -S "$DOOR" ] || log "note: $DOOR still exists after a clean stop"

@@ -55,7 +55,7 @@ assert_match 'kept the non-persistent repository' "$(cat "$CONFIGD_LOG")" "confi
 
 log "a new boot starts without the non-persistent pgs"
 configd_stop
-echo 00000000-0000-0000-0000-000000000000 >"$ROOT/etc/svc/volatile/svc_nonpersist.boot_id"
+new_boot
 configd_start
 same_dump "$expected" "after a restart in another boot"
 assert_match 'from another boot' "$(cat "$CONFIGD_LOG")" "configd's log"
