@@ -31,6 +31,12 @@
 #define CONFIGD_MAX_CONNECTIONS 4096u
 #define CONFIGD_RESERVED_CONNECTIONS 256u
 #define CONFIGD_MAX_CONNECTIONS_PER_UID 256u
+/*
+ * sd-event priorities (lower goes first): the connections of root and the owner, then accepting
+ * new ones, then every other uid's connections (SD_EVENT_PRIORITY_NORMAL, 0).
+ */
+#define CONFIGD_PRIORITY_PRIVILEGED (-20)
+#define CONFIGD_PRIORITY_ACCEPT (-10)
 /* A connection with no request dispatched this long after it was accepted is closed. */
 #define CONFIGD_LOGIN_TIMEOUT_USEC (10u * 1000u * 1000u)
 /*
@@ -83,6 +89,7 @@ struct connection {
 	bool logged_in;               /* a request was dispatched */
 	bool at_boundary;             /* the socket's next bytes begin a message */
 	bool header_wait;             /* ... and they are fewer than a header: polled */
+	bool parked;                  /* a request waits in sd-bus's read queue (backpressure) */
 	uint64_t queued_bytes;        /* what its write queue holds, as counted (limits.c) */
 	uint64_t queued_high;         /* the most it ever held */
 	uint64_t *costs;              /* one count per queued message, oldest first */
@@ -160,6 +167,8 @@ bool connection_account(connection_t *c, uint64_t last_bytes);
  * is set), -1 when c announced a request over CONFIGD_MAX_REQUEST_BYTES (then it is dropped).
  */
 int limits_check_request(connection_t *c);
+/* Whether output for c waits in configd (sd-bus's write queue is not empty). */
+bool connection_output_waits(connection_t *c);
 /* sd_bus_message_send() for a reply that may be large: what it leaves queued is measured. */
 int connection_send_reply(sd_bus_message *reply);
 /* Sets the kernel send buffer of c's socket (CONFIGD_SOCKET_SNDBUF). */

@@ -292,6 +292,13 @@ bool connection_account(connection_t *c, uint64_t last_bytes)
 	return ok;
 }
 
+bool connection_output_waits(connection_t *c)
+{
+	uint64_t queued = 0;
+
+	return c->bus && sd_bus_get_n_queued_write(c->bus, &queued) >= 0 && queued > 0;
+}
+
 /* The bytes m's body takes on the wire, near enough: every element counted with 8 of padding. */
 static int body_bytes(sd_bus_message *m, uint64_t *n)
 {

@@ -137,15 +137,18 @@ void connection_update(connection_t *c)
 		connection_drop(c, "bus closed");
 		return;
 	}
-	/* A header in pieces is looked at again on the timer, not on every byte that comes. */
-	if (c->header_wait)
+	/*
+	 * A header in pieces is looked at again on the timer, not on every byte that comes; a
+	 * parked request waits for the socket to take c's output (EPOLLOUT).
+	 */
+	if (c->header_wait || c->parked)
 		events &= ~EPOLLIN;
 	(void)sd_event_source_set_io_events(c->io, (uint32_t)events);
 	/* 0 means "work is queued already": the timer then fires on the next iteration. */
 	if (c->header_wait) {
 		(void)sd_event_source_set_time_relative(c->timer, CONFIGD_HEADER_POLL_USEC);
 		(void)sd_event_source_set_enabled(c->timer, SD_EVENT_ONESHOT);
-	} else if (sd_bus_get_timeout(c->bus, &until) > 0 && until != UINT64_MAX) {
+	} else if (!c->parked && sd_bus_get_timeout(c->bus, &until) > 0 && until != UINT64_MAX) {
 		(void)sd_event_source_set_time(c->timer, until);
 		(void)sd_event_source_set_enabled(c->timer, SD_EVENT_ONESHOT);
 	} else
@@ -167,6 +170,11 @@ static void connection_process(connection_t *c)
 		/* The handshake is over: the first message comes next (limits.c). */
 		if (!was_ready && sd_bus_is_ready(c->bus) > 0)
 			c->at_boundary = true;
+		if (c->parked && r >= 0 && !c->defer_free) {
+			/* Its output comes first: EPOLLOUT brings it back (connection_update). */
+			(void)connection_account(c, 0);
+			break;
+		}
 
 		/* A request runs to completion: none leaves a transaction open for the next. */
 		assert(!c->configd->backend || backend_tx_depth(c->configd->backend) == 0);
@@ -227,6 +235,18 @@ static int on_incoming(sd_bus_message *msg, void *userdata, sd_bus_error *error)
 	}
 	/* sd-bus has read this message exactly: the socket's next bytes begin the next one. */
 	c->at_boundary = true;
+	/*
+	 * Backpressure: a request waits while output for c waits in configd (the kernel's buffer is
+	 * full).  It goes back to sd-bus's read queue, which sd-bus serves before it reads the
+	 * socket again, and comes back here once c has read what it was sent.  A peer that does
+	 * not read its replies thus stops being served, at the cost of one reply.
+	 */
+	c->parked = false;
+	if (sd_bus_message_is_method_call(msg, NULL, NULL) > 0 && connection_output_waits(c) &&
+	        sd_bus_enqueue_for_read(c->bus, msg) >= 0) {
+		c->parked = true;
+		return 1;
+	}
 	return 0;
 }
 
@@ -247,6 +267,14 @@ static int connection_add_sources(connection_t *c, int fd)
 	if (r < 0)
 		return r;
 	(void)sd_event_source_set_enabled(c->timer, SD_EVENT_OFF);
+	/*
+	 * sd-event dispatches one ready source at a time, the most urgent first: the requests of
+	 * root and the owner go before any other uid's, new connections before those too.
+	 */
+	if (c->peer && c->peer->privileged) {
+		(void)sd_event_source_set_priority(c->io, CONFIGD_PRIORITY_PRIVILEGED);
+		(void)sd_event_source_set_priority(c->timer, CONFIGD_PRIORITY_PRIVILEGED);
+	}
 	connection_update(c);
 	return 0;
 }
@@ -408,6 +436,7 @@ int server_start(configd_t *m)
 	r = sd_event_add_io(m->event, &m->listen_source, m->listen_fd, EPOLLIN, on_accept, m);
 	if (r < 0)
 		return log_error_errno(r, "cannot watch %s", m->door_path);
+	(void)sd_event_source_set_priority(m->listen_source, CONFIGD_PRIORITY_ACCEPT);
 	/* Made now, disarmed: when it is needed there may be no fd left for sd-event's timerfd. */
 	r = sd_event_add_time_relative(
 	        m->event, &m->accept_retry, CLOCK_MONOTONIC, 0, 1000, on_accept_retry, m);
