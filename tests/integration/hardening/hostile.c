@@ -18,9 +18,10 @@
  *                            closed by configd / neither within 10 s; "none" skips this), then,
  *                            with SECONDS, waits until configd has closed every accepted one:
  *                            "closed=K seconds=S"
- *   unread N ListServices | GetPg FMRI PG
- *                            one connection, N calls whose replies it never reads; then waits
- *                            (60 s at most) for configd to close it: "sent= dropped=0|1"
+ *   unread N HOLD ListServices | GetPg FMRI PG
+ *                            one connection, N calls whose replies it never reads, until
+ *                            configd stops reading them (a send blocked 2 s) or closes it:
+ *                            "sent= dropped=0|1"; then holds it HOLD seconds more
  *   subscribe TYPE SECONDS   registers for pg type TYPE and never reads: "dropped=0|1"
  *   garbage N                N connections sending malformed messages: "closed=K"
  *   bigreq MIB first|second  a call of MIB MiB, as the connection's first message or after an
@@ -40,6 +41,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -423,10 +425,18 @@ static int mode_hold(int n, const char *how, int seconds)
 	return 0;
 }
 
-static int mode_unread(long n, const char *method, const char *fmri, const char *pg)
+/*
+ * n calls whose replies are never read, until they are all sent, a send cannot go on for
+ * STALL_USEC (configd stopped reading them), or configd closes the connection ("dropped").
+ * With hold > 0 the connection then stays open that many seconds, still unread.
+ */
+#define STALL_USEC (2u * 1000u * 1000u)
+static int mode_unread(long n, int hold, const char *method, const char *fmri, const char *pg)
 {
 	_cleanup_close_ int fd = connect_door();
+	struct timeval tv = {.tv_sec = STALL_USEC / 1000000u};
 	long sent = 0;
+	int r = 0, dropped;
 
 	if (send_auth(fd, false) < 0 ||
 	        read_auth(fd, false, NULL, deadline_after_usec(DEADLINE_USEC)) <= 0 ||
@@ -434,16 +444,23 @@ static int mode_unread(long n, const char *method, const char *fmri, const char 
 		fprintf(stderr, "hostile: handshake failed\n");
 		return 1;
 	}
-	for (; sent < n; sent++) {
+	if (setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv)) < 0)
+		die("SO_SNDTIMEO");
+	for (; r >= 0 && sent < n; sent++) {
 		buf_t m = streq(method, "GetPg") ? call_get_pg(fmri, pg, (uint32_t)sent + 1)
 		                                 : call_list_services((uint32_t)sent + 1);
-		int r = write_all(fd, m.p, m.n);
 
+		r = write_all(fd, m.p, m.n);
 		free(m.p);
-		if (r < 0)
-			break; /* configd closed it */
 	}
-	printf("sent=%ld dropped=%d\n", sent, wait_closed(fd, deadline_after_usec(60000000u)));
+	if (r < 0)
+		sent--;
+	dropped = r == -EPIPE || r == -ECONNRESET ||
+	        wait_closed(fd, deadline_after_usec(r < 0 ? 1000000u : 2000000u));
+	printf("sent=%ld dropped=%d\n", sent, dropped);
+	fflush(stdout);
+	if (hold > 0 && !dropped)
+		(void)wait_closed(fd, deadline_after_usec((uint64_t)hold * 1000000u));
 	return 0;
 }
 
@@ -640,10 +657,10 @@ int main(int argc, char *argv[])
 		return mode_fds(atoi(argv[2]), atoi(argv[3]));
 	if (streq(mode, "hold") && (argc == 4 || argc == 5))
 		return mode_hold(atoi(argv[2]), argv[3], argc == 5 ? atoi(argv[4]) : 0);
-	if (streq(mode, "unread") && argc == 4 && streq(argv[3], "ListServices"))
-		return mode_unread(atol(argv[2]), argv[3], NULL, NULL);
-	if (streq(mode, "unread") && argc == 6 && streq(argv[3], "GetPg"))
-		return mode_unread(atol(argv[2]), argv[3], argv[4], argv[5]);
+	if (streq(mode, "unread") && argc == 5 && streq(argv[4], "ListServices"))
+		return mode_unread(atol(argv[2]), atoi(argv[3]), argv[4], NULL, NULL);
+	if (streq(mode, "unread") && argc == 7 && streq(argv[4], "GetPg"))
+		return mode_unread(atol(argv[2]), atoi(argv[3]), argv[4], argv[5], argv[6]);
 	if (streq(mode, "subscribe") && argc == 4)
 		return mode_subscribe(argv[2], atoi(argv[3]));
 	if (streq(mode, "bigreq") && argc == 4)

@@ -11,10 +11,12 @@
 #                    closed after the login deadline (1 s here); one that made a request is not
 #   connect-deadline configd stopped (SIGSTOP): svcprop fails with "timed out" after libscf's
 #                    25 s, not sd-bus's 90 s
-#   unread-replies   100,000 calls whose replies nobody reads: the connection is dropped and
-#                    logged, configd's peak RSS grows by less than BOUND_MIB, and RSS comes back
-#   unread-getpg     60 GetPg of a 15.6 MB pg, never read: the same, with room for the one reply
-#                    configd builds beside the one it holds
+#   unread-replies   100,000 calls whose replies nobody reads: configd stops reading them
+#                    (backpressure), its peak RSS grows by less than BOUND_MIB, root is served
+#                    meanwhile, and RSS comes back
+#   unread-getpg     60 GetPg of a 15.6 MB pg, never read: configd holds one reply; a second
+#                    such connection of the same uid goes over the uid's bound and is dropped and
+#                    logged
 #   unread-signals   a subscriber that never reads while root changes 70,000 pgs: dropped and
 #                    logged within the same bound
 #   big-request      nobody sends a 64 MiB call, as its first request and after one: configd
@@ -62,16 +64,17 @@ assert_rss_bound() {
 		fail "$3: configd's peak RSS grew by $grown MiB, over $((BOUND_MIB + $2)) MiB"
 }
 
-# assert_rss_back BEFORE_KB WHAT: RSS came back to within LEFT_MIB of BEFORE_KB.
+# rss_back BEFORE_KB: RSS is within LEFT_MIB of BEFORE_KB.
+rss_back() { [ $((($(configd_kb VmRSS) - $1) / 1024)) -lt "$LEFT_MIB" ]; }
+
+# assert_rss_back BEFORE_KB WHAT: RSS comes back to within LEFT_MIB of BEFORE_KB (configd frees
+# a connection on its next loop after the peer left: polled, 10 s at most).
 assert_rss_back() {
-	local rss
-	rss=$(configd_kb VmRSS)
-	[ $(((rss - $1) / 1024)) -lt "$LEFT_MIB" ] ||
-		fail "$2: configd's RSS is $((rss / 1024)) MiB after the peer left, was $(($1 / 1024)) MiB"
+	wait_until "rss_back $1" "$2: configd's RSS is \$((\$(configd_kb VmRSS) / 1024)) MiB after the peer left, was $(($1 / 1024)) MiB" 10
 }
 
 assert_dropped_logged() {
-	assert_eq 1 "$(kv dropped "$OUT")" "$1: configd closed the connection"
+	assert_eq 1 "$(kv dropped "${2:-$OUT}")" "$1: configd closed the connection"
 	wait_until "grep -q 'bytes of replies and notifications unread' '$CONFIGD_LOG'" \
 		"$1: configd did not log why it closed the connection"
 }
@@ -157,22 +160,42 @@ case_connect_deadline() {
 		fail "svcprop gave up after $took s, expected libscf's 25 s"
 }
 
+# unread_peer OUT ARGS...: "hostile unread ARGS" as nobody in the background, its output in
+# OUT; returns once it has reported (its calls are sent, or configd stopped reading them or
+# closed the connection); PEER is its pid.
+unread_peer() {
+	local out=$1
+	shift
+	"${AS_NOBODY[@]}" "$HOSTILE" unread "$@" >"$out" 2>&1 &
+	PEER=$!
+	wait_until "grep -q sent= '$out'" "the peer did not report: \$(cat '$out')" 90
+}
+
 case_unread_replies() {
 	sandbox_start
 	populate
-	local idle
+	local idle line
 	idle=$(configd_kb VmRSS)
 	reset_peak
-	hostile unread 100000 ListServices
-	log "ListServices x 100,000: $OUT"
-	assert_dropped_logged "unread ListServices"
+	unread_peer "$ROOT/peer.out" 100000 30 ListServices
+	line=$(cat "$ROOT/peer.out")
+	log "ListServices x 100,000, unread: $line"
+	# configd stopped reading them: the peer's sends blocked (its socket buffer holds a few).
+	[ "$(kv sent "$line")" -lt 100000 ] || fail "configd read all 100,000 calls: $line"
+	assert_eq 0 "$(kv dropped "$line")" "the unread peer's connection closed"
+	# While the peer holds its stalled connection, root is served.
+	run timeout 10 "$SVCPROP" -C -p config/v svc:/test/s1:i1
+	assert_rc 0 "root's svcprop beside the stalled peer"
+	assert_eq 7 "$OUT" "root's svcprop beside the stalled peer"
 	assert_rss_bound "$idle" 0 "unread ListServices"
+	kill "$PEER"
+	wait "$PEER" 2>/dev/null || true
 	assert_rss_back "$idle" "unread ListServices"
 }
 
 case_unread_getpg() {
 	sandbox_start
-	local idle bytes
+	local idle bytes first second
 	ok "$SVCCFG" add test/big
 	ok "$SVCCFG" -s test/big add default
 	run "$HOSTILE" bigpg svc:/test/big:default big 16
@@ -180,12 +203,19 @@ case_unread_getpg() {
 	bytes=$(kv bytes "$OUT")
 	idle=$(configd_kb VmRSS)
 	reset_peak
-	hostile unread 60 GetPg svc:/test/big:default big
-	log "GetPg of $bytes bytes x 60: $OUT"
-	assert_dropped_logged "unread GetPg"
-	# Beside the reply it holds, configd builds the one that goes over the bound (and reads
-	# the pg to build it) before it drops the connection: two more pgs' worth.
+	unread_peer "$ROOT/first.out" 60 30 GetPg svc:/test/big:default big
+	first=$PEER
+	log "GetPg of $bytes bytes x 60, unread: $(cat "$ROOT/first.out")"
+	assert_eq 0 "$(kv dropped "$(cat "$ROOT/first.out")")" "the first unread GetPg closed"
+	# The same uid again: its connections together may not hold two such replies.
+	unread_peer "$ROOT/second.out" 60 0 GetPg svc:/test/big:default big
+	second=$(cat "$ROOT/second.out")
+	log "a second connection of the same uid: $second"
+	assert_dropped_logged "the second unread GetPg" "$second"
+	# One reply held; the second built (with the pg it is read from) before it was refused.
 	assert_rss_bound "$idle" $((2 * bytes / 1048576 + 1)) "unread GetPg"
+	kill "$first"
+	wait "$first" 2>/dev/null || true
 	assert_rss_back "$idle" "unread GetPg"
 }
 
