@@ -50,6 +50,8 @@
 #define CONFIGD_MESSAGE_OVERHEAD_BYTES 1280u
 /* The largest request a uid other than root and the owner may send (sd-bus allows 128 MiB). */
 #define CONFIGD_MAX_REQUEST_BYTES (1024u * 1024u)
+/* How long a header gate waits in silence before sd-bus gets one look behind it (limits.c). */
+#define CONFIGD_GATE_BREAKER_USEC (50u * 1000u)
 /* How often a connection whose next header has not all arrived is looked at again. */
 #define CONFIGD_HEADER_POLL_USEC (20u * 1000u)
 /* The payload counted for a reply that is not measured (connection_send_reply() measures). */
@@ -89,7 +91,15 @@ struct connection {
 	bool logged_in;               /* a request was dispatched */
 	bool at_boundary;             /* the socket's next bytes begin a message */
 	bool header_wait;             /* ... and they are fewer than a header: polled */
-	bool parked;                  /* a request waits in sd-bus's read queue (backpressure) */
+	bool gated;                   /* the gate's placeholder is in sd-bus's read queue */
+	bool gate_bounced;            /* ... and was put back by the last dispatch */
+	bool gate_passed;             /* the last sd_bus_process() dispatched the placeholder */
+	bool gate_breaking;           /* sd-bus gets one look behind the gate (limits.c) */
+	bool gate_looked;             /* ... and had nothing, at this boundary */
+	bool dispatched;              /* the last sd_bus_process() dispatched a message */
+	uint64_t gate_idle_since;     /* the gate waits for a header since (monotonic usec) */
+	unsigned leftover;            /* judged messages sd-bus may hold from the handshake */
+	sd_bus_message *gate_msg;     /* the placeholder (limits.c), made when first needed */
 	uint64_t queued_bytes;        /* what its write queue holds, as counted (limits.c) */
 	uint64_t queued_high;         /* the most it ever held */
 	uint64_t *costs;              /* one count per queued message, oldest first */
@@ -169,6 +179,15 @@ bool connection_account(connection_t *c, uint64_t last_bytes);
 int limits_check_request(connection_t *c);
 /* Whether output for c waits in configd (sd-bus's write queue is not empty). */
 bool connection_output_waits(connection_t *c);
+/*
+ * The gate: closes it (puts the placeholder in sd-bus's read queue) when output for c waits or
+ * c's next header is to be judged; call after anything that may change either.
+ */
+int connection_gate(connection_t *c);
+/* For the filter: msg is c's placeholder (consumed, or put back while the gate stays closed). */
+int connection_gate_pass(connection_t *c, sd_bus_message *msg);
+/* After sd-bus's one look behind the gate (sd_bus_process() returned r): closes or drops c. */
+void limits_gate_looked(connection_t *c, int r);
 /* sd_bus_message_send() for a reply that may be large: what it leaves queued is measured. */
 int connection_send_reply(sd_bus_message *reply);
 /* Sets the kernel send buffer of c's socket (CONFIGD_SOCKET_SNDBUF). */

@@ -34,11 +34,23 @@
  *   A uid other than root and the owner only reads (its writes are refused), so its requests
  *   are small: at each message boundary (when the handshake is over, and after each message)
  *   limits_check_request() peeks at the next header and closes a connection that announces
- *   more than CONFIGD_MAX_REQUEST_BYTES, before sd-bus reads any of it.  A header that has not
- *   all arrived is waited for (polled, without reading).  One case escapes: sd-bus reads the
- *   handshake in blocks, so a peer that sends its first request in the same breath as its
- *   BEGIN may have part of it read with the handshake; what the socket then holds is no header
- *   and is not judged.  That first request must still be whole within the login deadline.
+ *   more than CONFIGD_MAX_REQUEST_BYTES, before sd-bus reads any of it: until the header is
+ *   judged the gate (below) keeps sd-bus from reading.  A header that has not all arrived is
+ *   waited for (polled, without reading).  One case escapes: sd-bus reads the handshake in
+ *   blocks, so a peer that sends its first request in the same breath as its BEGIN may have
+ *   part of it read with the handshake; what the socket then holds is no header and is not
+ *   judged.  That first request must still be whole within the login deadline.
+ * - The gate.  sd-bus reads a connection's socket only when its read queue is empty, and it
+ *   has no way to write without reading.  So while output for a connection waits in configd
+ *   (backpressure: a peer that does not read its replies is not read either, and costs one
+ *   reply), or while its next header is to be judged, a placeholder (a local signal) sits in
+ *   that queue; the filter consumes it when it comes round and the gate may open, or puts it
+ *   back.  One thing the gate cannot see is a whole message sd-bus read with the handshake (it
+ *   came after configd's look at the handshake): its sender waits for an answer and sends
+ *   nothing, so after CONFIGD_GATE_BREAKER_USEC of silence at a boundary sd-bus gets one look:
+ *   a message it held is served, nothing read closes the gate again for the rest of that
+ *   boundary, and the start of a request that came in that very instant (unjudged) closes the
+ *   connection.
  *
  * Invariants: a connection's account equals the sum of its entries, which correspond one to
  * one, oldest first, to the messages in its sd-bus write queue as of the last
@@ -299,6 +311,45 @@ bool connection_output_waits(connection_t *c)
 	return c->bus && sd_bus_get_n_queued_write(c->bus, &queued) >= 0 && queued > 0;
 }
 
+/* ---- the gate ----------------------------------------------------------------------------- */
+
+static bool gate_wanted(connection_t *c)
+{
+	return connection_output_waits(c) || (c->peer && !c->peer->privileged && c->at_boundary);
+}
+
+int connection_gate(connection_t *c)
+{
+	int r;
+
+	if (c->gated || c->defer_free || !c->bus || sd_bus_is_ready(c->bus) <= 0 || !gate_wanted(c))
+		return 0;
+	if (!c->gate_msg) {
+		r = sd_bus_message_new_signal(
+		        c->bus, &c->gate_msg, "/org/minismf/Gate", "org.minismf.Gate", "Closed");
+		if (r >= 0)
+			r = sd_bus_message_seal(c->gate_msg, UINT32_MAX, 0);
+		if (r < 0) {
+			c->gate_msg = sd_bus_message_unref(c->gate_msg);
+			return r;
+		}
+	}
+	r = sd_bus_enqueue_for_read(c->bus, c->gate_msg);
+	if (r >= 0)
+		c->gated = true;
+	return r;
+}
+
+int connection_gate_pass(connection_t *c, sd_bus_message *msg)
+{
+	if (!c->gate_msg || msg != c->gate_msg)
+		return 0;
+	c->gate_passed = true;
+	c->gated = false;
+	c->gate_bounced = gate_wanted(c) && connection_gate(c) >= 0 && c->gated;
+	return 1;
+}
+
 /* The bytes m's body takes on the wire, near enough: every element counted with 8 of padding. */
 static int body_bytes(sd_bus_message *m, uint64_t *n)
 {
@@ -356,6 +407,29 @@ void connection_set_sndbuf(connection_t *c)
 	(void)setsockopt(sd_bus_get_fd(c->bus), SOL_SOCKET, SO_SNDBUF, &size, sizeof(size));
 }
 
+void limits_gate_looked(connection_t *c, int r)
+{
+	unsigned suppressed;
+
+	c->gate_breaking = false;
+	if (c->dispatched)
+		return; /* a message sd-bus held: the next boundary follows it */
+	if (r == 0) {
+		/* sd-bus held nothing: the gate closes again, for good at this boundary. */
+		c->at_boundary = true;
+		c->gate_looked = true;
+		return;
+	}
+	/* sd-bus read the start of a request in that instant, unjudged: not allowed. */
+	if (limits_log_ok(c, &suppressed))
+		log_warning(
+		        "connection %llu (pid %d, uid %u): a request that could not be judged "
+		        "before it was read; closing it (%u lines about this uid suppressed since "
+		        "the last)",
+		        (unsigned long long)c->id, (int)c->pid, (unsigned)c->uid, suppressed);
+	connection_drop(c, "request not judged");
+}
+
 /* ---- requests ----------------------------------------------------------------------------- */
 
 /* The size a D-Bus message header announces (fixed part, fields, body); false if h is none. */
@@ -382,6 +456,20 @@ static ssize_t after_begin(const uint8_t *p, size_t n)
 	return -1;
 }
 
+static int request_too_large(connection_t *c, uint64_t size)
+{
+	unsigned suppressed;
+
+	if (limits_log_ok(c, &suppressed))
+		log_warning("connection %llu (pid %d, uid %u): a request of %llu bytes (at most %u "
+		            "from this uid); closing it (%u lines about this uid suppressed since "
+		            "the last)",
+		        (unsigned long long)c->id, (int)c->pid, (unsigned)c->uid,
+		        (unsigned long long)size, CONFIGD_MAX_REQUEST_BYTES, suppressed);
+	connection_drop(c, "request too large");
+	return -1;
+}
+
 int limits_check_request(connection_t *c)
 {
 	/* What sd-bus may read at once during the handshake (its limit is 8 KiB of lines). */
@@ -394,17 +482,58 @@ int limits_check_request(connection_t *c)
 	if (!c->peer || c->peer->privileged || (ready && !c->at_boundary))
 		return 0;
 	n = recv(fd, buf, ready ? 16 : sizeof(buf), MSG_PEEK | MSG_DONTWAIT);
-	if (n <= 0)
-		return 0; /* nothing yet, the end, or an error: sd-bus's to see */
+	if (n < 0 && errno == EAGAIN) {
+		uint64_t now;
+
+		if (!ready || !c->gated || connection_output_waits(c))
+			return 0;
+		/*
+		 * Nothing to judge yet: wait for it (POLLIN), the gate keeping sd-bus from reading.
+		 * But sd-bus may hold a whole message it read with the handshake (a client that sent
+		 * it in the same write as BEGIN), whose sender waits for the answer: after
+		 * CONFIGD_GATE_BREAKER_USEC without a byte, sd-bus gets one look
+		 * (limits_gate_looked()).
+		 */
+		if (c->gate_looked)
+			return 1; /* sd-bus held nothing: nothing but the socket can bring more */
+		now = now_monotonic_usec();
+		if (!c->gate_idle_since)
+			c->gate_idle_since = now;
+		if (now - c->gate_idle_since < CONFIGD_GATE_BREAKER_USEC)
+			return 1;
+		c->gate_idle_since = 0;
+		c->gate_breaking = true;
+		c->at_boundary = false;
+		return 0;
+	}
+	c->gate_idle_since = 0;
+	if (n <= 0) {
+		/* The end or an error, no request: nothing to judge; sd-bus is to read and see it. */
+		c->at_boundary = false;
+		return 0;
+	}
 	if (!ready) {
 		off = after_begin(buf, (size_t)n);
 		if (off < 0)
 			return 0; /* the handshake goes on */
-		if (off == n) {
-			/* sd-bus reads up to BEGIN now; the first message comes next. */
-			c->at_boundary = true;
-			return 0;
+		/*
+		 * sd-bus may read what follows BEGIN with it: judge every header there now, and
+		 * count the messages, which sd-bus then serves from what it read (server.c opens
+		 * the gate for them).  A header not all there yet is waited for.
+		 */
+		c->leftover = 0;
+		while (n - off >= 16) {
+			if (!announced_size(buf + off, &size))
+				return 0; /* not D-Bus: sd-bus says so */
+			if (size > CONFIGD_MAX_REQUEST_BYTES)
+				return request_too_large(c, size);
+			c->leftover++;
+			if (size > (uint64_t)(n - off))
+				return 0;
+			off += (ssize_t)size;
 		}
+		if (off == n)
+			return 0;
 	}
 	if (n - off < 16) {
 		struct pollfd p = {.fd = fd, .events = POLLRDHUP};
@@ -418,18 +547,5 @@ int limits_check_request(connection_t *c)
 	/* Not a header: sd-bus read past a boundary during the handshake; no judgement then. */
 	if (!announced_size(buf + off, &size) || size <= CONFIGD_MAX_REQUEST_BYTES)
 		return 0;
-	{
-		unsigned suppressed;
-
-		if (limits_log_ok(c, &suppressed))
-			log_warning("connection %llu (pid %d, uid %u): a request of %llu bytes (at "
-			            "most %u "
-			            "from this uid); closing it (%u lines about this uid "
-			            "suppressed since "
-			            "the last)",
-			        (unsigned long long)c->id, (int)c->pid, (unsigned)c->uid,
-			        (unsigned long long)size, CONFIGD_MAX_REQUEST_BYTES, suppressed);
-	}
-	connection_drop(c, "request too large");
-	return -1;
+	return request_too_large(c, size);
 }

@@ -25,7 +25,8 @@
  * request announces is checked (limits_check_request(): a header in pieces is polled on the
  * connection's timer instead of its fd); after every round of processing, every signal
  * and every large reply, the connection's output account is brought in line with sd-bus's write
- * queue, and a connection over its bound is dropped.  fd passing is never negotiated (the
+ * queue, and a connection over its bound is dropped; and the gate (a placeholder in sd-bus's
+ * read queue) keeps sd-bus from reading while output waits or a header is to be judged.  fd passing is never negotiated (the
  * protocol has no fds): sd-bus then closes any fd a peer sends anyway and fails the connection.
  * The kernel's send buffer is cut to CONFIGD_SOCKET_SNDBUF.
  *
@@ -79,6 +80,8 @@ static void connection_free(connection_t *c)
 	/* Off the epoll set before sd-bus closes the fd under it. */
 	sd_event_source_disable_unref(c->io);
 	sd_event_source_disable_unref(c->timer);
+	/* The placeholder holds a reference on the bus: first. */
+	c->gate_msg = sd_bus_message_unref(c->gate_msg);
 	if (c->bus) {
 		sd_bus_close(c->bus);
 		sd_bus_unref(c->bus);
@@ -132,23 +135,34 @@ void connection_update(connection_t *c)
 	/* Also sees the queue that a send or a round of processing has just emptied. */
 	if (!connection_account(c, 0))
 		return;
+	(void)connection_gate(c);
 	events = sd_bus_get_events(c->bus);
 	if (events < 0) {
 		connection_drop(c, "bus closed");
 		return;
 	}
 	/*
-	 * A header in pieces is looked at again on the timer, not on every byte that comes; a
-	 * parked request waits for the socket to take c's output (EPOLLOUT).
+	 * Behind the gate (limits.c) sd-bus reads nothing and asks for no POLLIN: a header still to
+	 * come is waited for here, and a header in pieces is looked at again on the timer rather
+	 * than on every byte that comes.  Output waiting asks for POLLOUT, as ever.
 	 */
-	if (c->header_wait || c->parked)
+	if (c->gated && c->at_boundary)
+		events |= EPOLLIN;
+	if (c->header_wait)
 		events &= ~EPOLLIN;
 	(void)sd_event_source_set_io_events(c->io, (uint32_t)events);
-	/* 0 means "work is queued already": the timer then fires on the next iteration. */
+	/*
+	 * 0 means "work is queued already": the timer then fires on the next iteration.  Behind
+	 * the gate the only work queued is the placeholder, which must wait.
+	 */
 	if (c->header_wait) {
 		(void)sd_event_source_set_time_relative(c->timer, CONFIGD_HEADER_POLL_USEC);
 		(void)sd_event_source_set_enabled(c->timer, SD_EVENT_ONESHOT);
-	} else if (!c->parked && sd_bus_get_timeout(c->bus, &until) > 0 && until != UINT64_MAX) {
+	} else if (c->gated && c->at_boundary && c->gate_idle_since && !c->gate_looked) {
+		(void)sd_event_source_set_time(
+		        c->timer, c->gate_idle_since + CONFIGD_GATE_BREAKER_USEC);
+		(void)sd_event_source_set_enabled(c->timer, SD_EVENT_ONESHOT);
+	} else if (!c->gated && sd_bus_get_timeout(c->bus, &until) > 0 && until != UINT64_MAX) {
 		(void)sd_event_source_set_time(c->timer, until);
 		(void)sd_event_source_set_enabled(c->timer, SD_EVENT_ONESHOT);
 	} else
@@ -165,15 +179,21 @@ static void connection_process(connection_t *c)
 		if (r < 0)
 			return; /* dropped */
 		if (r > 0)
-			break; /* the next header is not all there: polled */
+			break; /* the next header is to come: POLLIN or the timer */
+		c->gate_passed = c->dispatched = false;
 		r = sd_bus_process(c->bus, NULL);
-		/* The handshake is over: the first message comes next (limits.c). */
-		if (!was_ready && sd_bus_is_ready(c->bus) > 0)
-			c->at_boundary = true;
-		if (c->parked && r >= 0 && !c->defer_free) {
-			/* Its output comes first: EPOLLOUT brings it back (connection_update). */
-			(void)connection_account(c, 0);
-			break;
+		/*
+		 * The handshake is over: the first message comes next, unless sd-bus read (judged)
+		 * messages with it (limits.c).
+		 */
+		if (!was_ready && sd_bus_is_ready(c->bus) > 0) {
+			c->at_boundary = c->leftover == 0;
+			c->gate_looked = false;
+		}
+		if (c->gate_breaking && !c->gate_passed && r >= 0 && !c->defer_free) {
+			limits_gate_looked(c, r);
+			if (c->defer_free)
+				return;
 		}
 
 		/* A request runs to completion: none leaves a transaction open for the next. */
@@ -189,8 +209,13 @@ static void connection_process(connection_t *c)
 			connection_drop(c, "bus failure");
 			return;
 		}
-		if (r == 0)
+		/* Closed if its output waits now, or it is at a boundary (limits.c). */
+		(void)connection_gate(c);
+		if (r == 0 || c->gate_bounced) {
+			/* Nothing more, or the gate stays closed: POLLIN or POLLOUT brings it back. */
+			c->gate_bounced = false;
 			break;
+		}
 	}
 	connection_update(c);
 }
@@ -229,24 +254,23 @@ static int on_incoming(sd_bus_message *msg, void *userdata, sd_bus_error *error)
 {
 	connection_t *c = userdata;
 
+	if (msg == c->gate_msg) {
+		(void)connection_gate_pass(c, msg);
+		return 1;
+	}
 	if (!c->logged_in) {
 		c->logged_in = true;
 		sd_event_source_set_enabled(c->login_timer, SD_EVENT_OFF);
 	}
-	/* sd-bus has read this message exactly: the socket's next bytes begin the next one. */
-	c->at_boundary = true;
 	/*
-	 * Backpressure: a request waits while output for c waits in configd (the kernel's buffer is
-	 * full).  It goes back to sd-bus's read queue, which sd-bus serves before it reads the
-	 * socket again, and comes back here once c has read what it was sent.  A peer that does
-	 * not read its replies thus stops being served, at the cost of one reply.
+	 * sd-bus has read this message exactly: the socket's next bytes begin the next one, once
+	 * the messages judged with the handshake are served.
 	 */
-	c->parked = false;
-	if (sd_bus_message_is_method_call(msg, NULL, NULL) > 0 && connection_output_waits(c) &&
-	        sd_bus_enqueue_for_read(c->bus, msg) >= 0) {
-		c->parked = true;
-		return 1;
-	}
+	if (c->leftover > 0)
+		c->leftover--;
+	c->at_boundary = c->leftover == 0;
+	c->gate_looked = false;
+	c->dispatched = true;
 	return 0;
 }
 
