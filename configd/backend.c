@@ -115,12 +115,8 @@ static const char snapshot_size_sql[] =
 /* Every message of the backend: what it quotes of a request is cut (cut.h). */
 static void set_message(backend_t *b, const char *fmt, va_list ap)
 {
-	_cleanup_free_ char *msg = NULL;
-
-	if (vasprintf(&msg, fmt, ap) < 0)
-		msg = NULL;
 	free(b->errmsg);
-	b->errmsg = msg ? smf_cut_message(msg) : NULL;
+	b->errmsg = smf_cut_vformat(fmt, ap);
 }
 
 int backend_fail(backend_t *b, int err, const char *fmt, ...)

@@ -14,16 +14,15 @@
 
 int configd_errorf(sd_bus_error *error, const char *name, const char *fmt, ...)
 {
-	_cleanup_free_ char *msg = NULL, *cut = NULL;
+	_cleanup_free_ char *msg = NULL;
 	va_list ap;
-	int r;
 
 	va_start(ap, fmt);
-	r = vasprintf(&msg, fmt, ap);
+	msg = smf_cut_vformat(fmt, ap);
 	va_end(ap);
-	if (r < 0 || !(cut = smf_cut_message(msg)))
+	if (!msg)
 		return -ENOMEM;
-	return sd_bus_error_set(error, name, cut);
+	return sd_bus_error_set(error, name, msg);
 }
 
 int configd_reply_error(sd_bus_error *error, int err, const char *msg)

@@ -13,19 +13,16 @@
 
 void svccfg_error(svccfg_t *c, const char *fmt, ...)
 {
-	_cleanup_free_ char *msg = NULL, *cut = NULL;
+	_cleanup_free_ char *msg = NULL;
 	va_list ap;
-	int r;
 
 	/* What the message quotes of the input is cut (cut.h). */
 	va_start(ap, fmt);
-	r = vasprintf(&msg, fmt, ap);
+	msg = smf_cut_vformat(fmt, ap);
 	va_end(ap);
-	if (r >= 0)
-		cut = smf_cut_message(msg);
 	/* At the prompt the user reads stdout; elsewhere scripts read stderr. */
 	if (c->interactive) {
-		printf("%s\n", cut ? cut : "out of memory");
+		printf("%s\n", msg ? msg : "out of memory");
 		fflush(stdout);
 		return;
 	}
@@ -33,7 +30,7 @@ void svccfg_error(svccfg_t *c, const char *fmt, ...)
 		fprintf(stderr, "%s (%s, line %u): ", log_program(), c->input_name, c->lineno);
 	else
 		fprintf(stderr, "%s: ", log_program());
-	fprintf(stderr, "%s\n", cut ? cut : "out of memory");
+	fprintf(stderr, "%s\n", msg ? msg : "out of memory");
 }
 
 int svccfg_handle(svccfg_t *c, scf_handle_t **ret)

@@ -11,23 +11,19 @@
 
 int mf_diags_add(mf_diags_t *d, const char *file, unsigned line, const char *fmt, ...)
 {
-	_cleanup_free_ char *msg = NULL, *cut = NULL, *f = NULL;
+	_cleanup_free_ char *msg = NULL, *f = NULL;
 	va_list ap;
-	int r;
 
-	va_start(ap, fmt);
-	r = vasprintf(&msg, fmt, ap);
-	va_end(ap);
-	if (r < 0)
-		return -ENOMEM;
 	/* A diagnostic may quote a 5 MB attribute: cut (cut.h). */
-	cut = smf_cut_message(msg);
+	va_start(ap, fmt);
+	msg = smf_cut_vformat(fmt, ap);
+	va_end(ap);
 	f = strdup(file ? file : "(memory)");
-	if (!f || !cut)
+	if (!f || !msg)
 		return -ENOMEM;
 	if (GREEDY_REALLOC(d->v, d->n_allocated, d->n + 1) < 0)
 		return -ENOMEM;
-	d->v[d->n++] = (mf_diag_t){.file = TAKE_PTR(f), .line = line, .message = TAKE_PTR(cut)};
+	d->v[d->n++] = (mf_diag_t){.file = TAKE_PTR(f), .line = line, .message = TAKE_PTR(msg)};
 	return 0;
 }
 

@@ -74,3 +74,12 @@ char *smf_cut_message(const char *msg)
 	}
 	return out;
 }
+
+char *smf_cut_vformat(const char *fmt, va_list ap)
+{
+	_cleanup_free_ char *msg = NULL;
+
+	if (vasprintf(&msg, fmt, ap) < 0)
+		return NULL;
+	return smf_cut_message(msg);
+}

@@ -8,6 +8,7 @@
 #ifndef SMF_CUT_H
 #define SMF_CUT_H
 
+#include <stdarg.h>
 #include <stddef.h>
 
 /* The longest stretch of a message kept between two quoting characters. */
@@ -23,5 +24,8 @@
  * "...(N bytes in all)".  NULL when out of memory.
  */
 char *smf_cut_message(const char *msg);
+
+/* The message fmt makes, cut as smf_cut_message() cuts; NULL when out of memory. */
+char *smf_cut_vformat(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
 
 #endif

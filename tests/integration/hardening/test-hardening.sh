@@ -28,6 +28,7 @@
 #                    quote the first bytes, "..." and the length, not the whole input
 # usage: test-hardening.sh CASE
 source "$(dirname "$0")/../lib.sh"
+source "$(dirname "$0")/../../manifests.sh"
 CASE=${1:?usage: test-hardening.sh CASE}
 need_var SVCCFG SVCPROP HOSTILE
 case $CASE in
@@ -258,23 +259,14 @@ case_big_request() {
 	assert_eq 0 "$(kv dropped "$OUT")" "root's 8 MiB request: connection closed"
 }
 
-# manifest NAME VALUE: a small manifest for site/NAME whose config/v (a count) is VALUE.
+# manifest NAME VALUE: a transient service site/NAME (tests/manifests.sh) whose config/v, a
+# count, is VALUE.
 manifest() {
-	cat <<EOF
-<?xml version="1.0"?>
-<!DOCTYPE service_bundle SYSTEM "/usr/share/lib/xml/dtd/service_bundle.dtd.1">
-<service_bundle type="manifest" name="$1">
-  <service name="site/$1" type="service" version="1">
-    <create_default_instance enabled="false"/>
-    <single_instance/>
-    <exec_method type="method" name="start" exec=":true" timeout_seconds="60"/>
-    <exec_method type="method" name="stop" exec=":true" timeout_seconds="60"/>
-    <property_group name="config" type="application">
-      <propval name="v" type="count" value="$2"/>
-    </property_group>
-  </service>
-</service_bundle>
-EOF
+	local m pg="<property_group name=\"config\" type=\"application\">"
+	m=$(transient_manifest "site/$1" "$1")
+	pg+="<propval name=\"v\" type=\"count\" value=\"$2\"/></property_group>"
+	printf '%s\n' "${m/<property_group name=\"startd\"/$pg
+    <property_group name=\"startd\"}"
 }
 
 case_import_links() {
@@ -309,7 +301,7 @@ case_long_input() {
 	manifest big "$(repeat x $((5 * 1024 * 1024)))" >"$big"
 	refused "$SVCCFG" import "$big"
 	[ "${#ERR}" -lt 1024 ] || fail "svccfg import printed ${#ERR} bytes about a 5 MB value"
-	assert_match 'big\.xml:10: illegal value "x{200,}\.\.\.\(5242880 bytes\)" for count' "$ERR" \
+	assert_match 'big\.xml:9: illegal value "x{200,}\.\.\.\(5242880 bytes\)" for count' "$ERR" \
 		"the message about the 5 MB value"
 	refused "$SVCPROP" -p config/v site/big:default
 	{
