@@ -380,7 +380,8 @@ static int mode_fds(int conns, int nfds)
 static int mode_hold(int n, const char *how, int seconds)
 {
 	bool auth = !streq(how, "none"), request = streq(how, "request");
-	int *fds = calloc((size_t)n, sizeof(int)), *state = calloc((size_t)n, sizeof(int));
+	_cleanup_free_ int *fds = calloc((size_t)n, sizeof(int)),
+	                   *state = calloc((size_t)n, sizeof(int));
 	int accepted = 0, refused = 0, pending = 0, closed = 0;
 	uint64_t deadline, start;
 
@@ -468,6 +469,7 @@ static int mode_subscribe(const char *type, int seconds)
 {
 	_cleanup_close_ int fd = connect_door();
 	buf_t body = {0}, m;
+	int r;
 
 	if (send_auth(fd, false) < 0 ||
 	        read_auth(fd, false, NULL, deadline_after_usec(DEADLINE_USEC)) <= 0 ||
@@ -475,10 +477,11 @@ static int mode_subscribe(const char *type, int seconds)
 		return 1;
 	put_str(&body, type);
 	m = method_call(SMF_BUS_INTERFACE, "NotifyAddPgType", "s", &body, 1, 0);
-	if (write_all(fd, m.p, m.n) < 0 || read_message(fd) < 0)
-		return 1;
-	free(m.p);
 	free(body.p);
+	r = write_all(fd, m.p, m.n) < 0 || read_message(fd) < 0;
+	free(m.p);
+	if (r)
+		return 1;
 	printf("subscribed=1\n");
 	fflush(stdout);
 	printf("dropped=%d\n", wait_closed(fd, deadline_after_usec((uint64_t)seconds * 1000000u)));
@@ -541,14 +544,19 @@ static int mode_bigreq(int mib, bool first)
 	free(body.p);
 	if (send_auth(fd, false) < 0 ||
 	        read_auth(fd, false, NULL, deadline_after_usec(DEADLINE_USEC)) <= 0 ||
-	        write_all(fd, "BEGIN\r\n", 7) < 0)
+	        write_all(fd, "BEGIN\r\n", 7) < 0) {
+		free(m.p);
 		return 1;
+	}
 	if (!first) {
 		buf_t plain = call_list_services(1);
+		bool failed = write_all(fd, plain.p, plain.n) < 0 || read_message(fd) < 0;
 
-		if (write_all(fd, plain.p, plain.n) < 0 || read_message(fd) < 0)
-			return 1;
 		free(plain.p);
+		if (failed) {
+			free(m.p);
+			return 1;
+		}
 	} else
 		/* As an sd-bus client does: not in the same breath as BEGIN (see limits.c). */
 		(void)poll(NULL, 0, 100);
@@ -574,8 +582,8 @@ static int mode_bigpg(const char *fmri, const char *pg, int mib)
 	_cleanup_(scf_batch_freep) scf_batch_t *b = NULL;
 	/* 3,900 values of 4,000 bytes: 15.6 MB, under the 16 MiB a pg may hold. */
 	size_t per = 4000, nvals = 3900, n = (size_t)mib * 1024u * 1024u / per;
-	char *v = malloc(per);
-	const char **vals = calloc(nvals, sizeof(*vals));
+	_cleanup_free_ char *v = malloc(per);
+	_cleanup_free_ const char **vals = calloc(nvals, sizeof(*vals));
 	int r;
 
 	if (!v || !vals)
@@ -601,8 +609,6 @@ static int mode_bigpg(const char *fmri, const char *pg, int mib)
 		return 1;
 	}
 	printf("bytes=%zu\n", n * per);
-	free(v);
-	free(vals);
 	return 0;
 }
 
