@@ -135,8 +135,7 @@ static int check_np(backend_t *b)
 	if (version != NP_SCHEMA_VERSION)
 		return backend_fail(b, -SCF_ERROR_BACKEND_ACCESS,
 		        "non-persistent schema version %d, not %d", version, NP_SCHEMA_VERSION);
-	return exec(b,
-	        "DELETE FROM np.pgs WHERE entity NOT IN (SELECT id FROM main.entities);",
+	return exec(b, "DELETE FROM np.pgs WHERE entity NOT IN (SELECT id FROM main.entities);",
 	        "dropping the non-persistent pgs of deleted entities");
 }
 

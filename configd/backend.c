@@ -384,23 +384,30 @@ static int write_boot_marker(backend_t *b, const char *boot)
 static int choose_np(backend_t *b, const char *boot, bool allow_keep)
 {
 	char marker[BOOT_ID_MAX];
+	const char *why;
 	int r;
 
 	read_line(b->np_boot_path, marker);
 	b->np_kept = allow_keep && boot[0] && streq(marker, boot) && access(b->np_path, F_OK) == 0;
-	free(b->np_note);
-	b->np_note = NULL;
 	if (b->np_kept)
-		return asprintf(&b->np_note, "kept the non-persistent repository of this boot") < 0
-		               ? backend_oom(b)
-		               : 0;
-	if (asprintf(&b->np_note, "a fresh non-persistent repository (%s)",
-	            !allow_keep  ? "the previous one could not be used"
-	            : !boot[0]   ? "no boot id to tell a restart from a reboot"
-	            : marker[0]  ? "the previous one is from another boot"
-	                         : "none of this boot")
-	        < 0)
+		why = NULL;
+	else if (!allow_keep)
+		why = "the previous one could not be used";
+	else if (!boot[0])
+		why = "no boot id to tell a restart from a reboot";
+	else if (marker[0])
+		why = "the previous one is from another boot";
+	else
+		why = "none of this boot";
+	free(b->np_note);
+	r = why ? asprintf(&b->np_note, "a fresh non-persistent repository (%s)", why)
+	        : asprintf(&b->np_note, "kept the non-persistent repository of this boot");
+	if (r < 0) {
+		b->np_note = NULL;
 		return backend_oom(b);
+	}
+	if (b->np_kept)
+		return 0;
 	if (unlink(b->np_boot_path) < 0 && errno != ENOENT)
 		return backend_fail(b, -SCF_ERROR_BACKEND_ACCESS, "cannot remove %s: %s",
 		        b->np_boot_path, strerror(errno));
@@ -519,10 +526,11 @@ int backend_open(const char *root, backend_t **ret, char **errmsg)
 		r = open_all(b, root, boot, false);
 		free(b->np_note);
 		b->np_note = NULL;
-		if (r >= 0 && asprintf(&b->np_note,
-		                      "a fresh non-persistent repository: this boot's could not be "
-		                      "used (%s)",
-		                      strna(why)) < 0)
+		if (r >= 0 &&
+		        asprintf(&b->np_note,
+		                "a fresh non-persistent repository: this boot's could not be "
+		                "used (%s)",
+		                strna(why)) < 0)
 			b->np_note = NULL;
 	}
 	if (r < 0) {

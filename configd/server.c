@@ -241,7 +241,8 @@ static int on_login_timeout(sd_event_source *s, uint64_t usec, void *userdata)
 	if (c->logged_in)
 		return 0;
 	if (limits_log_ok(c, &suppressed))
-		log_info("connection %llu (pid %d, uid %u): no request within %llu ms of connecting; "
+		log_info("connection %llu (pid %d, uid %u): no request within %llu ms of "
+		         "connecting; "
 		         "closing it (%u lines about this uid suppressed since the last)",
 		        (unsigned long long)c->id, (int)c->pid, (unsigned)c->uid,
 		        (unsigned long long)(c->configd->login_timeout_usec / 1000), suppressed);
