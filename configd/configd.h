@@ -56,7 +56,7 @@
 #define CONFIGD_HEADER_POLL_USEC (20u * 1000u)
 /* The payload counted for a reply that is not measured (connection_send_reply() measures). */
 #define CONFIGD_SMALL_REPLY_BYTES 4096u
-/* The kernel's send buffer of a connection (sd-bus asks for 8 MiB). */
+/* The kernel's send buffer of an unprivileged peer's connection (sd-bus asks for 8 MiB). */
 #define CONFIGD_SOCKET_SNDBUF (256 * 1024)
 /* At exit, how long clients get to read the replies configd queued before it was stopped. */
 #define CONFIGD_EXIT_FLUSH_USEC (2000u * 1000u)
@@ -190,7 +190,7 @@ int connection_gate_pass(connection_t *c, sd_bus_message *msg);
 void limits_gate_looked(connection_t *c, int r);
 /* sd_bus_message_send() for a reply that may be large: what it leaves queued is measured. */
 int connection_send_reply(sd_bus_message *reply);
-/* Sets the kernel send buffer of c's socket (CONFIGD_SOCKET_SNDBUF). */
+/* Sets the kernel send buffer of an unprivileged c's socket (CONFIGD_SOCKET_SNDBUF). */
 void connection_set_sndbuf(connection_t *c);
 
 /* methods.c: the vtables added to every connection. */

@@ -27,7 +27,8 @@
  *   connection whose queue would exceed CONFIGD_MAX_QUEUED_BYTES, or a non-privileged uid
  *   whose connections together would exceed CONFIGD_MAX_QUEUED_BYTES_PER_UID, is closed and
  *   logged; a single message on an empty account always passes (a pg may be read whole).  The
- *   kernel's socket buffer holds at most CONFIGD_SOCKET_SNDBUF more per connection.  After a
+ *   kernel's socket buffer of an unprivileged peer's connection holds at most
+ *   CONFIGD_SOCKET_SNDBUF (doubled by the kernel) more.  After a
  *   connection that held a lot goes, malloc_trim() gives the memory back to the system.
  *
  * - Memory for a request.  sd-bus reads a message whole, up to 128 MiB, before configd sees it.
@@ -403,8 +404,13 @@ void connection_set_sndbuf(connection_t *c)
 {
 	int size = CONFIGD_SOCKET_SNDBUF;
 
-	/* After sd_bus_start(), which asked for 8 MiB: the kernel's share stays small. */
-	(void)setsockopt(sd_bus_get_fd(c->bus), SOL_SOCKET, SO_SNDBUF, &size, sizeof(size));
+	/*
+	 * After sd_bus_start(), which asked for 8 MiB (doubled by the kernel): an unprivileged
+	 * peer's share of kernel memory stays small.  Root's and the owner's connections keep it,
+	 * so a large reply to them (a 32 MiB composed pg) goes out in few rounds.
+	 */
+	if (c->peer && !c->peer->privileged)
+		(void)setsockopt(sd_bus_get_fd(c->bus), SOL_SOCKET, SO_SNDBUF, &size, sizeof(size));
 }
 
 void limits_gate_looked(connection_t *c, int r)

@@ -28,7 +28,7 @@
  * queue, and a connection over its bound is dropped; and the gate (a placeholder in sd-bus's
  * read queue) keeps sd-bus from reading while output waits or a header is to be judged.  fd passing is never negotiated (the
  * protocol has no fds): sd-bus then closes any fd a peer sends anyway and fails the connection.
- * The kernel's send buffer is cut to CONFIGD_SOCKET_SNDBUF.
+ * The kernel's send buffer of an unprivileged peer is cut to CONFIGD_SOCKET_SNDBUF.
  *
  * Connections in all are bounded (CONFIGD_MAX_CONNECTIONS): at the bound configd stops
  * accepting, with one log line, until one closes; new clients wait in the listen backlog
