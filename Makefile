@@ -12,7 +12,7 @@ MESON      ?= meson
 # Extra arguments for `meson test`, e.g. make test TESTARGS='--suite integration'
 TESTARGS   ?=
 
-.PHONY: all deps build build-asan build-fuzz test test-fast bench run install clean stress
+.PHONY: all deps build build-asan build-fuzz test test-fast bench run install clean stress soak
 
 all: build
 
@@ -98,6 +98,15 @@ MODEL_ARGS ?=
 .PHONY: model
 model: deps
 	@tools/model.sh $(MODEL_ARGS)
+
+# svc.configd under a flood of hostile local peers (as nobody: run as root), beside normal
+# clients importing and enabling (tools/soak.sh, docs/security.md; not part of make test).
+# About 5 minutes.  Knobs: SOAK_SECONDS per phase (120), SOAK_CLIENTS normal clients (2).
+SOAK_SECONDS ?=
+SOAK_CLIENTS ?=
+
+soak: build
+	@SOAK_SECONDS='$(SOAK_SECONDS)' SOAK_CLIENTS='$(SOAK_CLIENTS)' tools/soak.sh '$(BUILD)'
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD)

@@ -19,7 +19,7 @@ int auth_check_write(connection_t *c, sd_bus_error *error, const char *method, c
 {
 	if (auth_may_write(c))
 		return 0;
-	return sd_bus_error_setf(error, SMF_BUS_ERROR_PERMISSION_DENIED,
+	return configd_errorf(error, SMF_BUS_ERROR_PERMISSION_DENIED,
 	        "permission denied: uid %u may read but not modify the repository (%s%s%s)",
 	        (unsigned)c->uid, method, what ? " " : "", strempty(what));
 }

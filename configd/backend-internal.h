@@ -57,6 +57,10 @@ typedef struct pg_cache pg_cache_t;
 struct backend {
 	sqlite3 *db;
 	char *np_path;
+	char *np_boot_path; /* the marker: which boot the non-persistent database belongs to */
+	bool np_kept;       /* opened as it was (this boot's), not made afresh */
+	bool np_failed;     /* the last failure of opening concerned the non-persistent db */
+	char *np_note;      /* how it was opened, a sentence for the log */
 	char *errmsg;
 	/*
 	 * Nested backend_tx_begin()s: only the outermost touches SQLite.  Never below 0 (commit
@@ -127,6 +131,7 @@ int backend_tx_commit(backend_t *b);
 void backend_tx_rollback(backend_t *b);
 
 /* backend-schema.c: creates or migrates the persistent schema, creates the volatile one. */
+/* Creates or upgrades the tables; b->np_kept says whether np already has its own. */
 int backend_schema_setup(backend_t *b);
 
 /* backend-entity.c */

@@ -4,8 +4,10 @@
  * The persistent schema's version is PRAGMA user_version.  migrations[v] takes a database from
  * version v to v + 1 and runs in the same transaction as the user_version bump, so an
  * interrupted upgrade leaves the old version intact.  A database newer than this program is
- * refused rather than guessed at.  The non-persistent database is always new, so it is simply
- * created at the current version.
+ * refused rather than guessed at.  The non-persistent database has a version of its own
+ * (NP_SCHEMA_VERSION, its user_version): one kept from earlier in this boot (backend.c) must
+ * have exactly that version, else backend_open() starts it afresh; a new one is created at it.
+ * A kept one loses the pgs of entities that no longer exist.
  */
 #include <stdio.h>
 
@@ -78,7 +80,10 @@ static const char triggers[] =
         "    FROM main.pgs WHERE entity = OLD.id; END;";
 
 /* The non-persistent database: pgs (entity ids point into main) and their properties. */
+#define NP_SCHEMA_VERSION 1
+#define NP_SCHEMA_VERSION_SQL "1" /* the same, for the statement below */
 static const char schema_np[] =
+        "PRAGMA np.user_version = " NP_SCHEMA_VERSION_SQL ";"
         "CREATE TABLE np.pgs ("
         "  id INTEGER PRIMARY KEY AUTOINCREMENT,"
         "  entity INTEGER NOT NULL,"
@@ -111,6 +116,27 @@ static int read_user_version(backend_t *b, int *ret)
 	}
 	sqlite3_finalize(s);
 	return rc == SQLITE_OK ? 0 : backend_sqlite_fail(b, rc, "reading the schema version");
+}
+
+/* A kept non-persistent database must be this program's; its orphans go. */
+static int check_np(backend_t *b)
+{
+	sqlite3_stmt *s = NULL;
+	int rc, version = -1;
+
+	rc = sqlite3_prepare_v2(b->db, "PRAGMA np.user_version", -1, &s, NULL);
+	if (rc == SQLITE_OK && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+		version = sqlite3_column_int(s, 0);
+		rc = SQLITE_OK;
+	}
+	sqlite3_finalize(s);
+	if (rc != SQLITE_OK)
+		return backend_sqlite_fail(b, rc, "reading the non-persistent schema version");
+	if (version != NP_SCHEMA_VERSION)
+		return backend_fail(b, -SCF_ERROR_BACKEND_ACCESS,
+		        "non-persistent schema version %d, not %d", version, NP_SCHEMA_VERSION);
+	return exec(b, "DELETE FROM np.pgs WHERE entity NOT IN (SELECT id FROM main.entities);",
+	        "dropping the non-persistent pgs of deleted entities");
 }
 
 static int migrate_one(backend_t *b, int from)
@@ -148,8 +174,11 @@ int backend_schema_setup(backend_t *b)
 		if (r < 0)
 			return r;
 	}
-	r = exec(b, schema_np, "creating the non-persistent schema");
-	if (r < 0)
-		return r;
-	return exec(b, triggers, "creating the generation triggers");
+	b->np_failed = true; /* what fails from here on concerns the non-persistent database */
+	r = b->np_kept ? check_np(b) : exec(b, schema_np, "creating the non-persistent schema");
+	if (r >= 0)
+		r = exec(b, triggers, "creating the generation triggers");
+	if (r >= 0)
+		b->np_failed = false;
+	return r;
 }

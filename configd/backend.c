@@ -7,8 +7,22 @@
  * table for services and instances, keyed by canonical FMRI, an instance pointing at its
  * service), the pgs without the NONPERSISTENT flag, their properties, and the snapshots.  The
  * non-persistent database ($root/etc/svc/volatile/svc_nonpersist.db, attached as "np") holds
- * only NONPERSISTENT pgs and their properties; it is deleted at every open, so those pgs are
- * gone after a configd restart, as illumos' volatile repository is after a reboot.
+ * only NONPERSISTENT pgs and their properties.
+ *
+ * THE NON-PERSISTENT DATABASE'S LIFETIME.  On illumos it lives in /etc/svc/volatile, a tmpfs:
+ * it survives a restart of svc.configd and is lost when the system starts afresh.  Our volatile
+ * directory is on disk, so "the system started afresh" is told by the kernel's boot id
+ * (/proc/sys/kernel/random/boot_id): the database is made together with a marker next to it
+ * (svc_nonpersist.boot_id) holding the boot id of the moment, and at every open it is kept only
+ * if the marker holds the current boot id.  So a configd restart keeps the restarter and
+ * general_ovr pgs (startd finds its services' state again), while a reboot, a new volatile
+ * directory, a missing or different marker start with an empty one, as does a database that
+ * cannot be used (wrong schema version, corrupt: it is volatile data, not worth refusing to
+ * serve for).  A fresh database is written only after its marker is removed, and the marker
+ * only once the database is ready, so a crash between the two leaves no marker: the next open
+ * starts afresh again.  A kept database may hold pgs of entities that are gone (SQLite commits
+ * the two databases one after the other, and a crash may fall between): they are deleted at
+ * open, before anything could reuse an entity id.
  *
  * A property is one row: its name, its SMF type name and its values as one blob (each value in
  * canonical form followed by a NUL; values cannot contain NUL), so a pg is read with one lookup
@@ -38,6 +52,7 @@
 
 #include "backend-internal.h"
 #include "cache.h"
+#include "cut.h"
 #include "macro.h"
 #include "paths.h"
 
@@ -98,14 +113,11 @@ static const char snapshot_size_sql[] =
         "SELECT coalesce(sum(smf_wire_size(name, type, vals)), 0) FROM main.snap_props "
         "WHERE snap_pg = ?1";
 
+/* Every message of the backend: what it quotes of a request is cut (cut.h). */
 static void set_message(backend_t *b, const char *fmt, va_list ap)
 {
-	char *msg = NULL;
-
-	if (vasprintf(&msg, fmt, ap) < 0)
-		msg = NULL;
 	free(b->errmsg);
-	b->errmsg = msg;
+	b->errmsg = smf_cut_vformat(fmt, ap);
 }
 
 int backend_fail(backend_t *b, int err, const char *fmt, ...)
@@ -325,15 +337,93 @@ static int remove_np_files(const char *np_path)
 	return 0;
 }
 
-static int attach_np(backend_t *b)
-{
-	sqlite3_stmt *s = NULL;
-	int rc, r;
+#define BOOT_ID_PATH "/proc/sys/kernel/random/boot_id"
+#define BOOT_ID_MAX 64
 
+/* The first line of path into buf (at most BOOT_ID_MAX - 1 bytes), or "" when unreadable. */
+static void read_line(const char *path, char buf[static BOOT_ID_MAX])
+{
+	FILE *f = fopen(path, "re");
+
+	buf[0] = 0;
+	if (!f)
+		return;
+	if (!fgets(buf, BOOT_ID_MAX, f))
+		buf[0] = 0;
+	buf[strcspn(buf, "\n")] = 0;
+	fclose(f);
+}
+
+/* Records that the non-persistent database belongs to boot: written aside, then renamed. */
+static int write_boot_marker(backend_t *b, const char *boot)
+{
+	_cleanup_free_ char *tmp = NULL;
+	FILE *f;
+	int r = 0;
+
+	if (asprintf(&tmp, "%s.tmp", b->np_boot_path) < 0)
+		return backend_oom(b);
+	f = fopen(tmp, "we");
+	if (!f || fprintf(f, "%s\n", boot) < 0)
+		r = negative_errno();
+	if (f && fclose(f) != 0 && r == 0)
+		r = negative_errno();
+	if (r == 0 && rename(tmp, b->np_boot_path) < 0)
+		r = negative_errno();
+	if (r < 0) {
+		(void)unlink(tmp);
+		return backend_fail(b, -SCF_ERROR_BACKEND_ACCESS, "cannot write %s: %s",
+		        b->np_boot_path, strerror(-r));
+	}
+	return 0;
+}
+
+/*
+ * Decides whether the non-persistent database on disk may be kept (b->np_kept): it exists and
+ * its marker names this boot.  Otherwise the marker and then the files go.
+ */
+static int choose_np(backend_t *b, const char *boot, bool allow_keep)
+{
+	char marker[BOOT_ID_MAX];
+	const char *why;
+	int r;
+
+	read_line(b->np_boot_path, marker);
+	b->np_kept = allow_keep && boot[0] && streq(marker, boot) && access(b->np_path, F_OK) == 0;
+	if (b->np_kept)
+		why = NULL;
+	else if (!allow_keep)
+		why = "the previous one could not be used";
+	else if (!boot[0])
+		why = "no boot id to tell a restart from a reboot";
+	else if (marker[0])
+		why = "the previous one is from another boot";
+	else
+		why = "none of this boot";
+	free(b->np_note);
+	r = why ? asprintf(&b->np_note, "a fresh non-persistent repository (%s)", why)
+	        : asprintf(&b->np_note, "kept the non-persistent repository of this boot");
+	if (r < 0) {
+		b->np_note = NULL;
+		return backend_oom(b);
+	}
+	if (b->np_kept)
+		return 0;
+	if (unlink(b->np_boot_path) < 0 && errno != ENOENT)
+		return backend_fail(b, -SCF_ERROR_BACKEND_ACCESS, "cannot remove %s: %s",
+		        b->np_boot_path, strerror(errno));
 	r = remove_np_files(b->np_path);
 	if (r < 0)
 		return backend_fail(b, -SCF_ERROR_BACKEND_ACCESS, "cannot remove %s: %s",
 		        b->np_path, strerror(-r));
+	return 0;
+}
+
+static int attach_np(backend_t *b)
+{
+	sqlite3_stmt *s = NULL;
+	int rc;
+
 	rc = sqlite3_prepare_v2(b->db, "ATTACH DATABASE ?1 AS np", -1, &s, NULL);
 	if (rc == SQLITE_OK) {
 		sqlite3_bind_text(s, 1, b->np_path, -1, SQLITE_STATIC);
@@ -347,14 +437,18 @@ static int attach_np(backend_t *b)
 	return 0;
 }
 
-static int open_databases(backend_t *b, const char *root)
+static int open_databases(backend_t *b, const char *root, const char *boot, bool allow_keep)
 {
 	_cleanup_free_ char *path = NULL;
 	int rc, r;
 
 	if (smf_path(root, SMF_REL_REPOSITORY, &path) < 0 ||
-	        smf_path(root, SMF_REL_NONPERSIST_DB, &b->np_path) < 0)
+	        (!b->np_path && smf_path(root, SMF_REL_NONPERSIST_DB, &b->np_path) < 0) ||
+	        (!b->np_boot_path && smf_path(root, SMF_REL_NONPERSIST_BOOT, &b->np_boot_path) < 0))
 		return backend_oom(b);
+	r = choose_np(b, boot, allow_keep);
+	if (r < 0)
+		return r;
 	rc = sqlite3_open_v2(path, &b->db,
 	        SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL);
 	if (rc != SQLITE_OK)
@@ -379,24 +473,67 @@ static int open_databases(backend_t *b, const char *root)
 	r = values_register_sql(b);
 	if (r < 0)
 		return r;
+	/* From here on a failure is the non-persistent database's (backend_open() may retry). */
+	b->np_failed = true;
 	r = attach_np(b);
-	if (r < 0)
-		return r;
-	return exec_script(b, "PRAGMA np.journal_mode = WAL; PRAGMA np.synchronous = OFF;",
-	        "setting up the non-persistent database");
+	if (r >= 0)
+		r = exec_script(b, "PRAGMA np.journal_mode = WAL; PRAGMA np.synchronous = OFF;",
+		        "setting up the non-persistent database");
+	if (r >= 0)
+		b->np_failed = false;
+	return r;
+}
+
+/* Closes the connection and forgets its statements, so that it can be opened again. */
+static void close_db(backend_t *b)
+{
+	for (size_t i = 0; i < _STMT_MAX; i++)
+		for (size_t v = 0; v < _DB_VARIANTS; v++) {
+			sqlite3_finalize(b->stmts[i][v]);
+			b->stmts[i][v] = NULL;
+		}
+	if (b->db)
+		sqlite3_close_v2(b->db);
+	b->db = NULL;
+}
+
+static int open_all(backend_t *b, const char *root, const char *boot, bool allow_keep)
+{
+	int r = open_databases(b, root, boot, allow_keep);
+
+	if (r >= 0)
+		r = backend_schema_setup(b);
+	if (r >= 0 && !b->np_kept && boot[0])
+		r = write_boot_marker(b, boot);
+	return r;
 }
 
 int backend_open(const char *root, backend_t **ret, char **errmsg)
 {
 	backend_t *b = calloc(1, sizeof(*b));
+	char boot[BOOT_ID_MAX];
 	int r;
 
 	if (!b)
 		return -SCF_ERROR_NO_MEMORY;
 	b->thread = pthread_self();
-	r = open_databases(b, root);
-	if (r >= 0)
-		r = backend_schema_setup(b);
+	read_line(BOOT_ID_PATH, boot);
+	r = open_all(b, root, boot, true);
+	if (r < 0 && b->np_kept && b->np_failed) {
+		/* This boot's volatile database cannot be used: start it afresh, and say why. */
+		_cleanup_free_ char *why = strdup(backend_errmsg(b));
+
+		close_db(b);
+		r = open_all(b, root, boot, false);
+		free(b->np_note);
+		b->np_note = NULL;
+		if (r >= 0 &&
+		        asprintf(&b->np_note,
+		                "a fresh non-persistent repository: this boot's could not be "
+		                "used (%s)",
+		                strna(why)) < 0)
+			b->np_note = NULL;
+	}
 	if (r < 0) {
 		if (errmsg)
 			*errmsg = b->errmsg ? strdup(b->errmsg) : NULL;
@@ -408,17 +545,20 @@ int backend_open(const char *root, backend_t **ret, char **errmsg)
 	return 0;
 }
 
+const char *backend_np_note(const backend_t *b)
+{
+	return b->np_note ? b->np_note : "";
+}
+
 void backend_close(backend_t *b)
 {
 	if (!b)
 		return;
-	for (size_t i = 0; i < _STMT_MAX; i++)
-		for (size_t v = 0; v < _DB_VARIANTS; v++)
-			sqlite3_finalize(b->stmts[i][v]);
-	if (b->db)
-		sqlite3_close_v2(b->db);
+	close_db(b);
 	pg_cache_free(b->cache);
 	free(b->np_path);
+	free(b->np_boot_path);
+	free(b->np_note);
 	free(b->errmsg);
 	free(b);
 }

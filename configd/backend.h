@@ -45,11 +45,14 @@ enum { BACKEND_UNCHANGED = 0, BACKEND_COMMITTED = 1, BACKEND_NOT_LATEST = 2 };
 typedef struct backend backend_t;
 
 /*
- * Opens (creating it if needed) $root/etc/svc/repository.db and a fresh non-persistent database
- * $root/etc/svc/volatile/svc_nonpersist.db (any previous one is deleted first).  The
- * directories must exist.  On failure *errmsg (if given) gets a malloc'd sentence.
+ * Opens (creating it if needed) $root/etc/svc/repository.db and the non-persistent database
+ * $root/etc/svc/volatile/svc_nonpersist.db: the one there if it belongs to this boot (its
+ * marker holds this boot's id), else a fresh one (see backend.c).  The directories must exist.
+ * On failure *errmsg (if given) gets a malloc'd sentence.
  */
 int backend_open(const char *root, backend_t **ret, char **errmsg);
+/* How the non-persistent database was opened (kept or made afresh, and why), for the log. */
+const char *backend_np_note(const backend_t *b);
 void backend_close(backend_t *b);
 /* Open transactions (nested begins); 0 whenever no backend call runs. */
 unsigned backend_tx_depth(const backend_t *b);

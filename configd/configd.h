@@ -20,21 +20,44 @@
 #include <systemd/sd-id128.h>
 
 #include "backend.h"
+#include "hashmap.h"
 #include "protocol.h"
 
-/* More clients than this are turned away at accept() (each costs an fd and an sd_bus). */
+/*
+ * What one peer may cost configd (limits.c has the model, docs/security.md the reasons).
+ * Connections: all of them; those no uid but root and the root directory's owner may take; and
+ * each other uid's share.
+ */
 #define CONFIGD_MAX_CONNECTIONS 4096u
+#define CONFIGD_RESERVED_CONNECTIONS 256u
+#define CONFIGD_MAX_CONNECTIONS_PER_UID 256u
 /*
- * Signals queued for a connection that does not read them, beyond what its socket holds.  Past
- * this the connection is closed rather than let it grow without bound or skip a signal.
+ * sd-event priorities (lower goes first): the connections of root and the owner, then accepting
+ * new ones, then every other uid's connections (SD_EVENT_PRIORITY_NORMAL, 0).
  */
-#define CONFIGD_MAX_QUEUED_SIGNALS 65536u
+#define CONFIGD_PRIORITY_PRIVILEGED (-20)
+#define CONFIGD_PRIORITY_ACCEPT (-10)
+/* A connection with no request dispatched this long after it was accepted is closed. */
+#define CONFIGD_LOGIN_TIMEOUT_USEC (10u * 1000u * 1000u)
 /*
- * The same bound in bytes (each signal counted as NOTIFY_HEADER_BYTES plus its arguments), so
- * that long names cannot make 65536 signals cost 64 MiB: 16 MiB per connection.  Counted from
- * the last moment the connection's queue was seen empty, so it can only overestimate.
+ * Output waiting for a peer that does not read it (replies and notifications, as counted by
+ * connection_account()): per connection, and per uid other than root and the owner.  Past it the
+ * connection is closed rather than let configd grow or a notification be skipped.
  */
-#define CONFIGD_MAX_QUEUED_SIGNAL_BYTES (16u * 1024u * 1024u)
+#define CONFIGD_MAX_QUEUED_BYTES (16u * 1024u * 1024u)
+#define CONFIGD_MAX_QUEUED_BYTES_PER_UID (16u * 1024u * 1024u)
+/* What a queued message costs besides its body: sd-bus's message object and header. */
+#define CONFIGD_MESSAGE_OVERHEAD_BYTES 1280u
+/* The largest request a uid other than root and the owner may send (sd-bus allows 128 MiB). */
+#define CONFIGD_MAX_REQUEST_BYTES (1024u * 1024u)
+/* How long a header gate waits in silence before sd-bus gets one look behind it (limits.c). */
+#define CONFIGD_GATE_BREAKER_USEC (50u * 1000u)
+/* How often a connection whose next header has not all arrived is looked at again. */
+#define CONFIGD_HEADER_POLL_USEC (20u * 1000u)
+/* The payload counted for a reply that is not measured (connection_send_reply() measures). */
+#define CONFIGD_SMALL_REPLY_BYTES 4096u
+/* The kernel's send buffer of an unprivileged peer's connection (sd-bus asks for 8 MiB). */
+#define CONFIGD_SOCKET_SNDBUF (256 * 1024)
 /* At exit, how long clients get to read the replies configd queued before it was stopped. */
 #define CONFIGD_EXIT_FLUSH_USEC (2000u * 1000u)
 /* Interests (names plus types) one connection may register. */
@@ -42,6 +65,16 @@
 
 typedef struct configd configd_t;
 typedef struct connection connection_t;
+
+/* One uid with connections open (limits.c). */
+typedef struct peer {
+	uid_t uid;
+	bool privileged;            /* root or the root directory's owner */
+	unsigned n_connections;
+	uint64_t queued_bytes;      /* the sum of its connections' */
+	uint64_t logged_at;         /* rate limit of the lines about it (limits_log_ok()) */
+	unsigned suppressed;        /* lines not logged since the last one */
+} peer_t;
 
 struct connection {
 	configd_t *configd;
@@ -53,7 +86,24 @@ struct connection {
 	sd_event_source *defer_free; /* set once the peer is gone: frees us outside sd-bus */
 	uid_t uid;                   /* the peer's credentials, from SO_PEERCRED at accept */
 	pid_t pid;
-	uint64_t queued_signal_bytes; /* signals queued since the queue was last seen empty */
+	peer_t *peer;                 /* its uid's account (limits.c) */
+	sd_event_source *login_timer; /* closes it unless a request came first */
+	bool logged_in;               /* a request was dispatched */
+	bool at_boundary;             /* the socket's next bytes begin a message */
+	bool header_wait;             /* ... and they are fewer than a header: polled */
+	bool gated;                   /* the gate's placeholder is in sd-bus's read queue */
+	bool gate_bounced;            /* ... and was put back by the last dispatch */
+	bool gate_passed;             /* the last sd_bus_process() dispatched the placeholder */
+	bool gate_breaking;           /* sd-bus gets one look behind the gate (limits.c) */
+	bool gate_looked;             /* ... and had nothing, at this boundary */
+	bool dispatched;              /* the last sd_bus_process() dispatched a message */
+	uint64_t gate_idle_since;     /* the gate waits for a header since (monotonic usec) */
+	unsigned leftover;            /* judged messages sd-bus may hold from the handshake */
+	sd_bus_message *gate_msg;     /* the placeholder (limits.c), made when first needed */
+	uint64_t queued_bytes;        /* what its write queue holds, as counted (limits.c) */
+	uint64_t queued_high;         /* the most it ever held */
+	uint64_t *costs;              /* one count per queued message, oldest first */
+	size_t costs_head, n_costs, costs_allocated;
 	char **notify_names;          /* interests; NULL when none */
 	char **notify_types;
 	bool notify_instances; /* NotifyAddInstances: wants InstanceAdded */
@@ -76,6 +126,9 @@ struct configd {
 	unsigned n_connections;
 	uint64_t next_connection_id;
 	bool refused_logged;     /* the "too many connections" line is logged once per episode */
+	hashmap_t *peers;        /* uid (decimal) -> peer_t, while it has connections */
+	unsigned n_unprivileged; /* connections of uids other than root and the owner */
+	uint64_t login_timeout_usec;
 	connection_t *restarter; /* the connection registered as restarter, or NULL */
 	pthread_t thread;        /* the one that serves (server_start()'s) */
 };
@@ -101,12 +154,47 @@ void server_stop(configd_t *m);
 void connection_drop(connection_t *c, const char *why);
 /* Re-arms the connection's fd events and timer; call after queueing a message on it. */
 void connection_update(connection_t *c);
+
+/* limits.c */
+int limits_init(configd_t *m);
+void limits_done(configd_t *m);
+bool limits_privileged(const configd_t *m, uid_t uid);
 /*
- * The messages waiting in c's write queue, in *ret.  Seeing the queue empty restarts the count
- * of queued signal bytes (CONFIGD_MAX_QUEUED_SIGNAL_BYTES), so that count only overestimates.
- * < 0 when the bus is closed.
+ * Whether a line about c's uid may be logged now (one per 10 s per uid, so that a flood does
+ * not flood the log); *suppressed is how many were not since the last one (then reset).
  */
-int connection_queued(connection_t *c, uint64_t *ret);
+bool limits_log_ok(connection_t *c, unsigned *suppressed);
+/* Takes a slot for c's uid (0), or -EUSERS (logged) when its uid is over its share. */
+int limits_admit(connection_t *c);
+/* Gives back c's slot and its output account. */
+void limits_release(connection_t *c);
+/*
+ * Brings c's output account in line with its sd-bus write queue after anything that may have
+ * queued or written messages on it; a message queued since counts last_bytes of payload if it
+ * is the newest and last_bytes is not 0 (else CONFIGD_SMALL_REPLY_BYTES).  Returns false when c
+ * went over a bound: then it is logged and dropped.
+ */
+bool connection_account(connection_t *c, uint64_t last_bytes);
+/*
+ * Before sd-bus reads on from c: 0 to go ahead, 1 to wait (a header in pieces; c->header_wait
+ * is set), -1 when c announced a request over CONFIGD_MAX_REQUEST_BYTES (then it is dropped).
+ */
+int limits_check_request(connection_t *c);
+/* Whether output for c waits in configd (sd-bus's write queue is not empty). */
+bool connection_output_waits(connection_t *c);
+/*
+ * The gate: closes it (puts the placeholder in sd-bus's read queue) when output for c waits or
+ * c's next header is to be judged; call after anything that may change either.
+ */
+int connection_gate(connection_t *c);
+/* For the filter: msg is c's placeholder (consumed, or put back while the gate stays closed). */
+int connection_gate_pass(connection_t *c, sd_bus_message *msg);
+/* After sd-bus's one look behind the gate (sd_bus_process() returned r): closes or drops c. */
+void limits_gate_looked(connection_t *c, int r);
+/* sd_bus_message_send() for a reply that may be large: what it leaves queued is measured. */
+int connection_send_reply(sd_bus_message *reply);
+/* Sets the kernel send buffer of an unprivileged c's socket (CONFIGD_SOCKET_SNDBUF). */
+void connection_set_sndbuf(connection_t *c);
 
 /* methods.c: the vtables added to every connection. */
 int methods_add_to_bus(connection_t *c);
@@ -121,6 +209,9 @@ int auth_check_write(connection_t *c, sd_bus_error *error, const char *method, c
 int configd_reply_error(sd_bus_error *error, int err, const char *msg);
 /* The same with the backend's last message. */
 int configd_backend_error(connection_t *c, sd_bus_error *error, int err);
+/* sd_bus_error_setf() with the input it quotes cut (smf_cut_message()). */
+int configd_errorf(sd_bus_error *error, const char *name, const char *fmt, ...)
+        __attribute__((format(printf, 3, 4)));
 
 /* notify.c */
 int notify_add_interest(connection_t *c, bool by_type, const char *name, sd_bus_error *error);

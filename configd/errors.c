@@ -5,8 +5,25 @@
  * from; a code without a name of its own (it should not reach a client) travels as
  * org.minismf.Error.Internal.
  */
+#include <stdarg.h>
+#include <stdio.h>
+
 #include "configd.h"
+#include "cut.h"
 #include "macro.h"
+
+int configd_errorf(sd_bus_error *error, const char *name, const char *fmt, ...)
+{
+	_cleanup_free_ char *msg = NULL;
+	va_list ap;
+
+	va_start(ap, fmt);
+	msg = smf_cut_vformat(fmt, ap);
+	va_end(ap);
+	if (!msg)
+		return -ENOMEM;
+	return sd_bus_error_set(error, name, msg);
+}
 
 int configd_reply_error(sd_bus_error *error, int err, const char *msg)
 {

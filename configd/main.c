@@ -5,7 +5,8 @@
  *
  * configd owns the SMF repository of one root directory: services, instances, property groups
  * with typed properties, and snapshots, kept in SQLite (backend*.c: a persistent database and
- * a non-persistent one that every start recreates).  Clients (libscf, busctl) reach it through
+ * a non-persistent one that lives as long as the boot: a configd restart keeps it, a reboot or
+ * a new volatile directory starts it afresh).  Clients (libscf, busctl) reach it through
  * $ROOT/etc/svc/volatile/repository_door, a UNIX socket speaking D-Bus peer-to-peer: each
  * accepted connection is its own sd_bus server object (server.c) exposing
  * org.minismf.Repository1 (methods*.c, docs/protocol.md).
@@ -25,6 +26,9 @@
  *   for it are queued only after the commit (notify.c), on the connections that asked.
  * - Authorization is by the peer's kernel credentials (auth.c): root and the owner of the
  *   root directory write, everyone else reads.
+ * - Any local user may connect, so what one peer may cost is bounded (limits.c): connection
+ *   slots per uid with a reserve for root and the owner, a deadline for the first request, a
+ *   bound on the output a peer leaves unread, no fd passing.
  * - A restarter (svc.startd) registers on its connection; configd forgets it when that
  *   connection closes.  With --native (building a repository with no restarter) none may
  *   register and RestarterAttached is always false.
@@ -181,6 +185,7 @@ static int open_backend(configd_t *m)
 		log_error("cannot open the repository of %s: %s", m->root, strna(msg));
 		return -EIO;
 	}
+	log_info("%s", backend_np_note(m->backend));
 	return 0;
 }
 

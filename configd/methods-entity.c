@@ -22,7 +22,7 @@ int reply_strv(sd_bus_message *m, char **l)
 	if (r >= 0)
 		r = sd_bus_message_append_strv(reply, l);
 	if (r >= 0)
-		r = sd_bus_message_send(reply);
+		r = connection_send_reply(reply); /* counted: it may be large */
 	return r;
 }
 

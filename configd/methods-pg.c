@@ -43,7 +43,7 @@ int method_list_pgs(sd_bus_message *m, void *userdata, sd_bus_error *error)
 	if (r >= 0)
 		r = sd_bus_message_close_container(reply);
 	if (r >= 0)
-		r = sd_bus_message_send(reply);
+		r = connection_send_reply(reply); /* counted: it may be large */
 	return r;
 }
 
@@ -341,7 +341,7 @@ int method_read_pgs(sd_bus_message *m, void *userdata, sd_bus_error *error)
 	if (r >= 0)
 		r = sd_bus_message_append(reply, "b", more > 0);
 	if (r >= 0)
-		r = sd_bus_message_send(reply);
+		r = connection_send_reply(reply); /* counted: it may be large */
 	return r;
 }
 

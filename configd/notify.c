@@ -14,9 +14,10 @@
  * stretches exactly the time a subscriber (startd) waits to hear of a change that already
  * exists.
  *
- * A subscriber that does not read is not allowed to grow configd without bound: past
- * CONFIGD_MAX_QUEUED_SIGNALS messages or CONFIGD_MAX_QUEUED_SIGNAL_BYTES bytes waiting in its
- * write queue, its connection is closed (skipping a signal would break the promise above).
+ * A subscriber that does not read is not allowed to grow configd without bound: every signal
+ * left in its write queue is counted against the one bound on its output (limits.c: replies and
+ * signals together, CONFIGD_MAX_QUEUED_BYTES), and past it the connection is closed (skipping a
+ * signal would break the promise above).
  */
 #include <string.h>
 
@@ -33,7 +34,7 @@ int notify_add_interest(connection_t *c, bool by_type, const char *name, sd_bus_
 
 	r = scf_name_validate(name);
 	if (r < 0)
-		return sd_bus_error_setf(error, smf_bus_error_name(r),
+		return configd_errorf(error, smf_bus_error_name(r),
 		        "\"%s\" is not a valid property group %s", name, by_type ? "type" : "name");
 	if (strv_contains(*l, name))
 		return 0;
@@ -73,28 +74,6 @@ static uint64_t signal_bytes(const scf_pg_t *pg)
 	        3 * 8 + 2 * 8;
 }
 
-/* Whether c has fallen so far behind that it must go; logs why. */
-static bool too_far_behind(connection_t *c, uint64_t more)
-{
-	uint64_t queued = 0;
-
-	if (connection_queued(c, &queued) < 0)
-		return false; /* closed: sd_bus_send() says so below */
-	if (queued >= CONFIGD_MAX_QUEUED_SIGNALS) {
-		log_warning("connection %llu (pid %d): %llu notifications unread; closing it",
-		        (unsigned long long)c->id, (int)c->pid, (unsigned long long)queued);
-		return true;
-	}
-	if (c->queued_signal_bytes + more > CONFIGD_MAX_QUEUED_SIGNAL_BYTES) {
-		log_warning("connection %llu (pid %d): %llu bytes of notifications unread; closing "
-		            "it",
-		        (unsigned long long)c->id, (int)c->pid,
-		        (unsigned long long)c->queued_signal_bytes);
-		return true;
-	}
-	return false;
-}
-
 /* The single exit of every notification. */
 static void notify_send(connection_t *c, const scf_pg_t *pg, bool deleted)
 {
@@ -102,10 +81,6 @@ static void notify_send(connection_t *c, const scf_pg_t *pg, bool deleted)
 	uint64_t bytes = signal_bytes(pg);
 	int r;
 
-	if (too_far_behind(c, bytes)) {
-		connection_drop(c, "too many unread notifications");
-		return;
-	}
 	smf_point(SMF_POINT_CONFIGD_NOTIFY_BEFORE_SEND);
 	r = sd_bus_message_new_signal(c->bus, &msg, SMF_BUS_PATH, SMF_BUS_INTERFACE,
 	        deleted ? SMF_BUS_SIGNAL_PG_DELETED : SMF_BUS_SIGNAL_PG_CHANGED);
@@ -123,10 +98,9 @@ static void notify_send(connection_t *c, const scf_pg_t *pg, bool deleted)
 		probe_notify_sent(c, pg);
 		r = sd_bus_send(c->bus, msg, NULL);
 	}
-	if (r >= 0) {
-		c->queued_signal_bytes += bytes;
+	/* Counted if the socket did not take it all; past the bound, c is dropped (logged). */
+	if (r >= 0 && connection_account(c, bytes))
 		connection_update(c); /* what the socket did not take needs EPOLLOUT */
-	}
 	if (r < 0) {
 		/*
 		 * The peer does not read (its queue is full) or is gone.  Skipping this signal would

@@ -17,11 +17,25 @@
  * The Disconnected match does not free the connection itself (sd-bus is still dispatching on
  * it): it schedules a defer event that does, and until then the connection is "dying"
  * (defer_free set) and gets no more notifications.  Freeing drops the connection's interests
- * and, if it was the restarter, the registration.  Connections are bounded
- * (CONFIGD_MAX_CONNECTIONS): at the bound configd stops accepting, with one log line, until
- * one closes; new clients wait in the listen backlog meanwhile.  When accept() itself fails for
- * want of fds or memory, accepting pauses the same way but also resumes on a short timer, since
- * no connection may be open whose closing would resume it.
+ * and, if it was the restarter, the registration.
+ *
+ * What a peer may cost is bounded by limits.c, called from here: a connection over its uid's
+ * share is closed as soon as it is accepted; one that has no request dispatched within the
+ * login deadline is closed by its login timer; before sd-bus reads on, the size the next
+ * request announces is checked (limits_check_request(): a header in pieces is polled on the
+ * connection's timer instead of its fd); after every round of processing, every signal
+ * and every large reply, the connection's output account is brought in line with sd-bus's write
+ * queue, and a connection over its bound is dropped; and the gate (a placeholder in sd-bus's
+ * read queue) keeps sd-bus from reading while output waits or a header is to be judged.  fd passing is never negotiated (the
+ * protocol has no fds): sd-bus then closes any fd a peer sends anyway and fails the connection.
+ * The kernel's send buffer of an unprivileged peer is cut to CONFIGD_SOCKET_SNDBUF.
+ *
+ * Connections in all are bounded (CONFIGD_MAX_CONNECTIONS): at the bound configd stops
+ * accepting, with one log line, until one closes; new clients wait in the listen backlog
+ * meanwhile.  Since unprivileged uids can never fill the slots reserved for root and the owner,
+ * only those can reach this bound.  When accept() itself fails for want of fds or memory,
+ * accepting pauses the same way but also resumes on a short timer, since no connection may be
+ * open whose closing would resume it.
  */
 #include <fcntl.h>
 #include <poll.h>
@@ -62,13 +76,18 @@ static void connection_free(connection_t *c)
 	}
 	notify_reset(c);
 	sd_event_source_disable_unref(c->defer_free);
+	sd_event_source_disable_unref(c->login_timer);
 	/* Off the epoll set before sd-bus closes the fd under it. */
 	sd_event_source_disable_unref(c->io);
 	sd_event_source_disable_unref(c->timer);
+	/* The placeholder holds a reference on the bus: first. */
+	c->gate_msg = sd_bus_message_unref(c->gate_msg);
 	if (c->bus) {
 		sd_bus_close(c->bus);
 		sd_bus_unref(c->bus);
 	}
+	/* Last: the bus and what it held are gone, so the memory can go back too. */
+	limits_release(c);
 	free(c);
 }
 
@@ -93,6 +112,7 @@ void connection_drop(connection_t *c, const char *why)
 	/* A closed peer stays readable (EOF): stop listening to it until it is freed. */
 	sd_event_source_set_enabled(c->io, SD_EVENT_OFF);
 	sd_event_source_set_enabled(c->timer, SD_EVENT_OFF);
+	sd_event_source_set_enabled(c->login_timer, SD_EVENT_OFF);
 	r = sd_event_add_defer(c->configd->event, &c->defer_free, on_defer_free, c);
 	if (r < 0)
 		log_error_errno(r, "connection %llu: cannot schedule its release",
@@ -105,35 +125,44 @@ static int on_disconnected(sd_bus_message *msg, void *userdata, sd_bus_error *er
 	return 0;
 }
 
-int connection_queued(connection_t *c, uint64_t *ret)
-{
-	int r = sd_bus_get_n_queued_write(c->bus, ret);
-
-	if (r >= 0 && *ret == 0)
-		c->queued_signal_bytes = 0;
-	return r;
-}
-
 void connection_update(connection_t *c)
 {
-	uint64_t until = UINT64_MAX, queued = 0;
+	uint64_t until = UINT64_MAX;
 	int events;
 
 	if (c->defer_free || !c->io)
 		return;
-	/*
-	 * Not redundant with notify.c's look before a send: this one also sees the queue that a
-	 * send or a round of processing has just emptied, which keeps the byte count tight.
-	 */
-	(void)connection_queued(c, &queued);
+	/* Also sees the queue that a send or a round of processing has just emptied. */
+	if (!connection_account(c, 0))
+		return;
+	(void)connection_gate(c);
 	events = sd_bus_get_events(c->bus);
 	if (events < 0) {
 		connection_drop(c, "bus closed");
 		return;
 	}
+	/*
+	 * Behind the gate (limits.c) sd-bus reads nothing and asks for no POLLIN: a header still to
+	 * come is waited for here, and a header in pieces is looked at again on the timer rather
+	 * than on every byte that comes.  Output waiting asks for POLLOUT, as ever.
+	 */
+	if (c->gated && c->at_boundary)
+		events |= EPOLLIN;
+	if (c->header_wait)
+		events &= ~EPOLLIN;
 	(void)sd_event_source_set_io_events(c->io, (uint32_t)events);
-	/* 0 means "work is queued already": the timer then fires on the next iteration. */
-	if (sd_bus_get_timeout(c->bus, &until) > 0 && until != UINT64_MAX) {
+	/*
+	 * 0 means "work is queued already": the timer then fires on the next iteration.  Behind
+	 * the gate the only work queued is the placeholder, which must wait.
+	 */
+	if (c->header_wait) {
+		(void)sd_event_source_set_time_relative(c->timer, CONFIGD_HEADER_POLL_USEC);
+		(void)sd_event_source_set_enabled(c->timer, SD_EVENT_ONESHOT);
+	} else if (c->gated && c->at_boundary && c->gate_idle_since && !c->gate_looked) {
+		(void)sd_event_source_set_time(
+		        c->timer, c->gate_idle_since + CONFIGD_GATE_BREAKER_USEC);
+		(void)sd_event_source_set_enabled(c->timer, SD_EVENT_ONESHOT);
+	} else if (!c->gated && sd_bus_get_timeout(c->bus, &until) > 0 && until != UINT64_MAX) {
 		(void)sd_event_source_set_time(c->timer, until);
 		(void)sd_event_source_set_enabled(c->timer, SD_EVENT_ONESHOT);
 	} else
@@ -144,11 +173,35 @@ static void connection_process(connection_t *c)
 {
 	assert(pthread_equal(c->configd->thread, pthread_self()));
 	for (unsigned i = 0; i < CONNECTION_BATCH; i++) {
-		int r = sd_bus_process(c->bus, NULL);
+		int r = limits_check_request(c);
+		bool was_ready = sd_bus_is_ready(c->bus) > 0;
+
+		if (r < 0)
+			return; /* dropped */
+		if (r > 0)
+			break; /* the next header is to come: POLLIN or the timer */
+		c->gate_passed = c->dispatched = false;
+		r = sd_bus_process(c->bus, NULL);
+		/*
+		 * The handshake is over: the first message comes next, unless sd-bus read (judged)
+		 * messages with it (limits.c).
+		 */
+		if (!was_ready && sd_bus_is_ready(c->bus) > 0) {
+			c->at_boundary = c->leftover == 0;
+			c->gate_looked = false;
+		}
+		if (c->gate_breaking && !c->gate_passed && r >= 0 && !c->defer_free) {
+			limits_gate_looked(c, r);
+			if (c->defer_free)
+				return;
+		}
 
 		/* A request runs to completion: none leaves a transaction open for the next. */
 		assert(!c->configd->backend || backend_tx_depth(c->configd->backend) == 0);
 		if (c->defer_free) /* it went away during this message */
+			return;
+		/* The replies it queued count against its output bound. */
+		if (r >= 0 && !connection_account(c, 0))
 			return;
 		if (r < 0) {
 			log_msg_errno(LOG_LEVEL_DEBUG, r, "connection %llu: bus failed",
@@ -156,8 +209,13 @@ static void connection_process(connection_t *c)
 			connection_drop(c, "bus failure");
 			return;
 		}
-		if (r == 0)
+		/* Closed if its output waits now, or it is at a boundary (limits.c). */
+		(void)connection_gate(c);
+		if (r == 0 || c->gate_bounced) {
+			/* Nothing more, or the gate stays closed: POLLIN or POLLOUT brings it back. */
+			c->gate_bounced = false;
 			break;
+		}
 	}
 	connection_update(c);
 }
@@ -174,10 +232,58 @@ static int on_connection_timer(sd_event_source *s, uint64_t usec, void *userdata
 	return 0;
 }
 
+/* The login deadline: a connection that has not had a request by now goes. */
+static int on_login_timeout(sd_event_source *s, uint64_t usec, void *userdata)
+{
+	connection_t *c = userdata;
+	unsigned suppressed;
+
+	if (c->logged_in)
+		return 0;
+	if (limits_log_ok(c, &suppressed))
+		log_info("connection %llu (pid %d, uid %u): no request within %llu ms of "
+		         "connecting; "
+		         "closing it (%u lines about this uid suppressed since the last)",
+		        (unsigned long long)c->id, (int)c->pid, (unsigned)c->uid,
+		        (unsigned long long)(c->configd->login_timeout_usec / 1000), suppressed);
+	connection_drop(c, "login deadline");
+	return 0;
+}
+
+/* Every incoming message passes here before it is dispatched: the first one logs c in. */
+static int on_incoming(sd_bus_message *msg, void *userdata, sd_bus_error *error)
+{
+	connection_t *c = userdata;
+
+	if (msg == c->gate_msg) {
+		(void)connection_gate_pass(c, msg);
+		return 1;
+	}
+	if (!c->logged_in) {
+		c->logged_in = true;
+		sd_event_source_set_enabled(c->login_timer, SD_EVENT_OFF);
+	}
+	/*
+	 * sd-bus has read this message exactly: the socket's next bytes begin the next one, once
+	 * the messages judged with the handshake are served.
+	 */
+	if (c->leftover > 0)
+		c->leftover--;
+	c->at_boundary = c->leftover == 0;
+	c->gate_looked = false;
+	c->dispatched = true;
+	return 0;
+}
+
 static int connection_add_sources(connection_t *c, int fd)
 {
 	sd_event *e = c->configd->event;
 	int r;
+
+	r = sd_event_add_time_relative(e, &c->login_timer, CLOCK_MONOTONIC,
+	        c->configd->login_timeout_usec, 10 * 1000, on_login_timeout, c);
+	if (r < 0)
+		return r;
 
 	r = sd_event_add_io(e, &c->io, fd, EPOLLIN, on_connection_io, c);
 	if (r < 0)
@@ -186,6 +292,14 @@ static int connection_add_sources(connection_t *c, int fd)
 	if (r < 0)
 		return r;
 	(void)sd_event_source_set_enabled(c->timer, SD_EVENT_OFF);
+	/*
+	 * sd-event dispatches one ready source at a time, the most urgent first: the requests of
+	 * root and the owner go before any other uid's, new connections before those too.
+	 */
+	if (c->peer && c->peer->privileged) {
+		(void)sd_event_source_set_priority(c->io, CONFIGD_PRIORITY_PRIVILEGED);
+		(void)sd_event_source_set_priority(c->timer, CONFIGD_PRIORITY_PRIVILEGED);
+	}
 	connection_update(c);
 	return 0;
 }
@@ -204,17 +318,25 @@ static int connection_setup_bus(connection_t *c, int fd)
 	/*
 	 * No sd_bus_negotiate_creds(): the peer's uid and pid are read once, from SO_PEERCRED at
 	 * accept (connection_new), so the kernel need not attach credentials to every message.
+	 * No fd passing: the protocol has no fds, and with it refused sd-bus closes any fd that
+	 * arrives (and fails the connection) instead of keeping it.
 	 */
-	r = sd_bus_set_server(c->bus, 1, m->server_id);
+	r = sd_bus_negotiate_fds(c->bus, false);
+	if (r >= 0)
+		r = sd_bus_set_server(c->bus, 1, m->server_id);
 	if (r >= 0)
 		r = methods_add_to_bus(c);
+	if (r >= 0)
+		r = sd_bus_add_filter(c->bus, NULL, on_incoming, c);
 	if (r >= 0)
 		r = sd_bus_match_signal(c->bus, NULL, NULL, "/org/freedesktop/DBus/Local",
 		        "org.freedesktop.DBus.Local", "Disconnected", on_disconnected, c);
 	if (r >= 0)
 		r = sd_bus_start(c->bus);
-	if (r >= 0)
+	if (r >= 0) {
+		connection_set_sndbuf(c);
 		r = connection_add_sources(c, fd);
+	}
 	return r;
 }
 
@@ -240,6 +362,12 @@ static int connection_new(configd_t *m, int fd)
 	        .uid = cred.uid,
 	        .pid = cred.pid,
 	        .next = m->connections};
+	r = limits_admit(c);
+	if (r < 0) {
+		close(fd);
+		free(c);
+		return r;
+	}
 	if (m->connections)
 		m->connections->prev = c;
 	m->connections = c;
@@ -310,7 +438,7 @@ static int on_accept(sd_event_source *s, int fd, uint32_t revents, void *userdat
 			return 0;
 		}
 		r = connection_new(m, cfd);
-		if (r < 0)
+		if (r < 0 && r != -EUSERS) /* over its uid's share: logged already */
 			log_warning_errno(r, "cannot set up a client connection");
 	}
 	return 0;
@@ -321,6 +449,9 @@ int server_start(configd_t *m)
 	int r;
 
 	m->thread = pthread_self();
+	r = limits_init(m);
+	if (r < 0)
+		return log_error_errno(r, "out of memory");
 	r = sd_id128_randomize(&m->server_id);
 	if (r < 0)
 		return log_error_errno(r, "cannot make a server id");
@@ -330,6 +461,7 @@ int server_start(configd_t *m)
 	r = sd_event_add_io(m->event, &m->listen_source, m->listen_fd, EPOLLIN, on_accept, m);
 	if (r < 0)
 		return log_error_errno(r, "cannot watch %s", m->door_path);
+	(void)sd_event_source_set_priority(m->listen_source, CONFIGD_PRIORITY_ACCEPT);
 	/* Made now, disarmed: when it is needed there may be no fd left for sd-event's timerfd. */
 	r = sd_event_add_time_relative(
 	        m->event, &m->accept_retry, CLOCK_MONOTONIC, 0, 1000, on_accept_retry, m);
@@ -416,4 +548,5 @@ void server_stop(configd_t *m)
 	server_flush(m);
 	while (m->connections)
 		connection_free(m->connections);
+	limits_done(m);
 }

@@ -12,7 +12,8 @@
 
 /*
  * Appends path to *files, or, for a directory, every regular file ending in ".xml" below it,
- * recursively, in strcmp order.  Returns 0 or a negative errno (reported).
+ * recursively, in strcmp order, reading each directory once: a link to one read already is
+ * skipped with a warning naming it.  Returns 0 or a negative errno (reported).
  */
 int bundles_collect(svccfg_t *c, const char *path, char ***files);
 

@@ -8,19 +8,22 @@
 
 #include "cli-error.h"
 #include "cli-resolve.h"
+#include "cut.h"
 #include "log.h"
 #include "svccfg.h"
 
 void svccfg_error(svccfg_t *c, const char *fmt, ...)
 {
+	_cleanup_free_ char *msg = NULL;
 	va_list ap;
 
+	/* What the message quotes of the input is cut (cut.h). */
+	va_start(ap, fmt);
+	msg = smf_cut_vformat(fmt, ap);
+	va_end(ap);
 	/* At the prompt the user reads stdout; elsewhere scripts read stderr. */
 	if (c->interactive) {
-		va_start(ap, fmt);
-		vprintf(fmt, ap);
-		va_end(ap);
-		putchar('\n');
+		printf("%s\n", msg ? msg : "out of memory");
 		fflush(stdout);
 		return;
 	}
@@ -28,10 +31,7 @@ void svccfg_error(svccfg_t *c, const char *fmt, ...)
 		fprintf(stderr, "%s (%s, line %u): ", log_program(), c->input_name, c->lineno);
 	else
 		fprintf(stderr, "%s: ", log_program());
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
+	fprintf(stderr, "%s\n", msg ? msg : "out of memory");
 }
 
 int svccfg_handle(svccfg_t *c, scf_handle_t **ret)

@@ -17,8 +17,9 @@
  *   not), so threads each own one, exactly as on illumos.
  * - Never hang on a dead daemon.  A missing socket or a refused connect is NO_SERVER at
  *   creation (PERMISSION_DENIED when the socket or a directory above it may not be reached);
- *   a configd that does not accept (its backlog is full) is TIMEOUT after the
- *   handle's timeout; once created, a configd that goes away makes the pending call fail with
+ *   a configd that does not accept (its backlog is full) or does not answer the handshake is
+ *   TIMEOUT once the handle's timeout has passed since connect() began (sd-bus alone would wait
+ *   up to 90 s for the handshake); once created, a configd that goes away makes the pending call fail with
  *   CONNECTION_BROKEN (sd-bus sees EOF/ECONNRESET at once), and every later call too.  A live
  *   but stuck configd costs at most the per-call timeout.
  * - Every public entry point clears the handle's error first and sets it on failure, so
@@ -34,6 +35,7 @@
 #include "client-internal.h"
 #include "paths.h"
 #include "strv.h"
+#include "timeutil.h"
 #include "unixsock.h"
 
 static int check_version(scf_handle_t *h)
@@ -56,10 +58,38 @@ static int check_version(scf_handle_t *h)
 	return 0;
 }
 
+/*
+ * Runs the D-Bus handshake until deadline.  sd_bus_call() would also run it, but bounded only by
+ * sd-bus's own authentication timeout (90 s), not by ours.
+ */
+static int wait_ready(scf_handle_t *h, uint64_t deadline)
+{
+	for (;;) {
+		uint64_t left;
+		int r = sd_bus_is_ready(h->bus);
+
+		if (r > 0)
+			return 0;
+		if (r == 0)
+			r = sd_bus_process(h->bus, NULL);
+		if (r < 0)
+			return r == -ENOMEM ? -SCF_ERROR_NO_MEMORY : -SCF_ERROR_NO_SERVER;
+		if (r > 0)
+			continue;
+		left = deadline_left_usec(deadline);
+		if (left == 0)
+			return -SCF_ERROR_TIMEOUT;
+		r = sd_bus_wait(h->bus, left);
+		if (r < 0 && r != -EINTR)
+			return -SCF_ERROR_NO_SERVER;
+	}
+}
+
 static int connect_bus(scf_handle_t *h)
 {
 	_cleanup_free_ char *door = NULL;
 	_cleanup_close_ int fd = -1;
+	uint64_t deadline = deadline_after_usec(h->timeout_usec);
 	int r;
 
 	r = smf_path(h->root, SMF_REL_DOOR, &door);
@@ -88,7 +118,7 @@ static int connect_bus(scf_handle_t *h)
 	r = sd_bus_start(h->bus);
 	if (r < 0)
 		return r == -ENOMEM ? -SCF_ERROR_NO_MEMORY : -SCF_ERROR_NO_SERVER;
-	return 0;
+	return wait_ready(h, deadline);
 }
 
 int scf_handle_create(const char *root, scf_handle_t **ret)
@@ -113,6 +143,8 @@ int scf_handle_create(const char *root, scf_handle_t **ret)
 	if (r >= 0)
 		r = check_version(h);
 	if (r < 0) {
+		/* Not flushed: sd_bus_flush() waits for a handshake nobody answers (up to 90 s). */
+		h->bus = sd_bus_close_unref(h->bus);
 		scf_handle_destroy(h);
 		return r;
 	}

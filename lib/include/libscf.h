@@ -181,7 +181,8 @@ typedef struct scf_handle scf_handle_t;
  * root ("repository unavailable"), -SCF_ERROR_PERMISSION_DENIED when
  * this user may not connect to its socket (the socket or a directory above it denies access),
  * -SCF_ERROR_TIMEOUT when configd did not accept the
- * connection within the default per-call timeout (it is at its connection bound, or stuck),
+ * connection and answer its handshake within the default per-call timeout, 25 s from the start of
+ * the call (configd is at its connection bound, or stuck),
  * -SCF_ERROR_VERSION_MISMATCH, -SCF_ERROR_NO_MEMORY.
  */
 int scf_handle_create(const char *root, scf_handle_t **ret);

@@ -6,21 +6,20 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "cut.h"
 #include "diag.h"
 
 int mf_diags_add(mf_diags_t *d, const char *file, unsigned line, const char *fmt, ...)
 {
 	_cleanup_free_ char *msg = NULL, *f = NULL;
 	va_list ap;
-	int r;
 
+	/* A diagnostic may quote a 5 MB attribute: cut (cut.h). */
 	va_start(ap, fmt);
-	r = vasprintf(&msg, fmt, ap);
+	msg = smf_cut_vformat(fmt, ap);
 	va_end(ap);
-	if (r < 0)
-		return -ENOMEM;
 	f = strdup(file ? file : "(memory)");
-	if (!f)
+	if (!f || !msg)
 		return -ENOMEM;
 	if (GREEDY_REALLOC(d->v, d->n_allocated, d->n + 1) < 0)
 		return -ENOMEM;

@@ -43,6 +43,23 @@ skip() {
 	exit 77
 }
 
+# need_nobody: AS_NOBODY becomes the command prefix that runs a command as nobody, or the test
+# skips (not root, no setpriv/runuser, or the build is not reachable by nobody).
+need_nobody() {
+	[ "$(id -u)" -eq 0 ] || skip "not running as root: no other user to become"
+	if setpriv --reuid=nobody --regid=nogroup --clear-groups true 2>/dev/null; then
+		AS_NOBODY=(setpriv --reuid=nobody --regid=nogroup --clear-groups)
+	elif runuser -u nobody -- true 2>/dev/null; then
+		AS_NOBODY=(runuser -u nobody --)
+	else
+		skip "neither setpriv nor runuser can run a command as nobody here"
+	fi
+	local exe
+	for exe in "$@"; do
+		"${AS_NOBODY[@]}" test -x "$exe" || skip "$exe is not executable by nobody"
+	done
+}
+
 need_var() {
 	local v
 	for v in "$@"; do
@@ -66,6 +83,13 @@ configd_start() { sandbox_start_configd "$@"; }
 configd_stop() { sandbox_stop configd; }
 
 configd_kill9() { sandbox_kill configd; }
+
+# new_boot: the next configd starts as after a reboot: the marker of its non-persistent
+# database names another boot, so that database starts empty (configd/backend.c).  configd must
+# be stopped.
+new_boot() {
+	echo 00000000-0000-0000-0000-000000000000 >"$ROOT/etc/svc/volatile/svc_nonpersist.boot_id"
+}
 
 configd_restart() {
 	configd_stop
@@ -169,17 +193,19 @@ dump() {
 	printf '%s\n' "$out"
 }
 
-# The dump without non-persistent pgs (flags with bit 0x1), which a configd restart drops by
-# design: what must survive a restart.
-dump_persistent() {
+# Filters a dump (stdin) down to what a new boot keeps: no non-persistent pgs (flags with bit
+# 0x1).  A configd restart in the same boot keeps those too.
+persistent_only() {
 	# A pg's properties are indented deeper than the pg line; a line at the pg's depth or
 	# shallower ends the skipped pg.
-	dump | awk '
+	awk '
 		{ ind = match($0, /[^ ]/) }
 		/^ *pg / { skip = ($0 ~ / flags=0x[0-9a-f]*[13579bdf] /); pgind = ind; if (skip) next }
 		skip && ind > pgind { next }
 		{ skip = 0; print }'
 }
+
+dump_persistent() { dump | persistent_only; }
 
 assert_unchanged() {
 	local before=$1 what=$2 after

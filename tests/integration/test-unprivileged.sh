@@ -4,18 +4,9 @@
 # repository is unchanged.  The root's owner (here root) still writes.
 source "$(dirname "$0")/lib.sh"
 need_var SVCCFG SVCPROP
-[ "$(id -u)" -eq 0 ] || skip "not running as root: no other user to become"
-
-as_nobody=()
-if setpriv --reuid=nobody --regid=nogroup --clear-groups true 2>/dev/null; then
-	as_nobody=(setpriv --reuid=nobody --regid=nogroup --clear-groups)
-elif runuser -u nobody -- true 2>/dev/null; then
-	as_nobody=(runuser -u nobody --)
-else
-	skip "neither setpriv nor runuser can run a command as nobody here"
-fi
 # The programs must be reachable by nobody (a build tree under a private home is not).
-"${as_nobody[@]}" test -x "$SVCPROP" || skip "$SVCPROP is not executable by nobody"
+need_nobody "$SVCPROP"
+as_nobody=("${AS_NOBODY[@]}")
 
 sandbox_start
 S=svc:/test/priv

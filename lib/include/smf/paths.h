@@ -13,6 +13,8 @@
 #define SMF_REL_VOLATILE_DIR "etc/svc/volatile"
 #define SMF_REL_DOOR "etc/svc/volatile/repository_door"
 #define SMF_REL_NONPERSIST_DB "etc/svc/volatile/svc_nonpersist.db"
+/* The boot the non-persistent database belongs to (configd/backend.c). */
+#define SMF_REL_NONPERSIST_BOOT "etc/svc/volatile/svc_nonpersist.boot_id"
 #define SMF_REL_CONFIGD_LOCK "etc/svc/volatile/svc.configd.lock"
 #define SMF_REL_LOG_DIR "var/svc/log"
 #define SMF_REL_MANIFEST_DIR "var/svc/manifest"

@@ -117,14 +117,19 @@ case_temporary() {
 	assert_eq disabled "$(state $TR)" "after disable -ts"
 	assert_eq true "$("$SVCPROP" -c -p general/enabled $TR)" "general/enabled after disable -t"
 
-	log "the override does not survive a configd restart"
+	log "the override survives a configd restart, not a new boot"
 	ok "$SVCADM" enable -t $TR
 	ok "$SVCADM" disable -t $TR
 	startd_stop
 	configd_restart
+	assert_eq false "$("$SVCPROP" -c -p general_ovr/enabled $TR)" \
+		"general_ovr/enabled after a configd restart"
+	configd_stop
+	new_boot
+	configd_start
 	run "$SVCPROP" -c -p general_ovr/enabled $TR
-	[ "$RC" -ne 0 ] || fail "general_ovr/enabled survived a configd restart: $OUT"
-	assert_eq true "$("$SVCPROP" -c -p general/enabled $TR)" "general/enabled after restart"
+	[ "$RC" -ne 0 ] || fail "general_ovr/enabled survived a new boot: $OUT"
+	assert_eq true "$("$SVCPROP" -c -p general/enabled $TR)" "general/enabled after a new boot"
 	startd_start
 	wait_state $TR online
 	startd_stop

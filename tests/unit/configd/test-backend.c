@@ -412,6 +412,32 @@ static void test_recreated_pg_new_generation(void **state)
 	assert_int_equal(generation(f->b, INST, "fresh"), 1);
 }
 
+/* Closes and opens the backend again: a configd restart. */
+static void reopen(Fixture *f)
+{
+	backend_close(f->b);
+	f->b = NULL;
+	assert_int_equal(open_backend(f), 0);
+}
+
+/* Writes text over a file below the root (the volatile database's marker, or the database). */
+static void overwrite(Fixture *f, const char *rel, const char *text)
+{
+	_cleanup_free_ char *path = NULL;
+	FILE *fp;
+
+	assert_int_equal(smf_path(f->root, rel, &path), 0);
+	fp = fopen(path, "we");
+	assert_non_null(fp);
+	assert_true(fputs(text, fp) >= 0);
+	assert_int_equal(fclose(fp), 0);
+}
+
+/*
+ * Non-persistent pgs live in np, and as long as the boot: a reopen in the same boot keeps them
+ * (configd restarted), one whose marker names another boot or whose database cannot be used
+ * starts afresh, and a kept database loses the pgs of entities that are gone.
+ */
 static void test_nonpersistent(void **state)
 {
 	Fixture *f = *state;
@@ -428,14 +454,54 @@ static void test_nonpersistent(void **state)
 	        count_rows(f->b, "SELECT count(*) FROM main.pgs WHERE name = 'restarter'"), 0);
 	assert_int_equal(count_rows(f->b, "SELECT count(*) FROM np.props"), 1);
 	assert_string_equal(pg_values(f->b, INST, "restarter", NULL, false, "state"), "online");
+	assert_non_null(strstr(backend_np_note(f->b), "fresh"));
 
-	/* Reopen (a configd restart): the persistent pg stays, the non-persistent one is gone. */
-	backend_close(f->b);
-	f->b = NULL;
-	assert_int_equal(open_backend(f), 0);
+	/* A configd restart in the same boot: both kinds of pg stay. */
+	reopen(f);
+	assert_non_null(strstr(backend_np_note(f->b), "kept"));
+	assert_string_equal(pg_values(f->b, INST, "restarter", NULL, false, "state"), "online");
+	assert_int_equal(generation(f->b, INST, "restarter"), 2);
+	assert_int_equal(generation(f->b, INST, "general"), 1);
+
+	/* A pg left of an entity that is gone (a crash between the two commits) goes at open. */
+	assert_int_equal(backend_add_instance(f->b, SVC ":other"), 0);
+	assert_int_equal(backend_add_pg(f->b, SVC ":other", "restarter", "framework", 1, NULL), 0);
+	assert_int_equal(
+	        sqlite3_exec(f->b->db, "DELETE FROM main.entities WHERE fmri = '" SVC ":other'",
+	                NULL, NULL, NULL),
+	        SQLITE_OK);
+	assert_int_equal(count_rows(f->b, "SELECT count(*) FROM np.pgs"), 2);
+	reopen(f);
+	assert_int_equal(count_rows(f->b, "SELECT count(*) FROM np.pgs"), 1);
+
+	/* Another boot: the persistent pg stays, the non-persistent one is gone. */
+	overwrite(f, SMF_REL_NONPERSIST_BOOT, "00000000-0000-0000-0000-000000000000\n");
+	reopen(f);
+	assert_non_null(strstr(backend_np_note(f->b), "another boot"));
 	assert_string_equal(pg_values(f->b, INST, "restarter", NULL, false, "state"), "<no pg>");
 	assert_int_equal(generation(f->b, INST, "general"), 1);
 	assert_int_equal(backend_add_pg(f->b, INST, "restarter", "framework", 1, NULL), 0);
+
+	/* This boot's, but not a database: afresh, saying why. */
+	backend_close(f->b);
+	f->b = NULL;
+	overwrite(f, SMF_REL_NONPERSIST_DB, "not a database, not a database, not a database");
+	assert_int_equal(open_backend(f), 0);
+	assert_non_null(strstr(backend_np_note(f->b), "could not be used"));
+	assert_string_equal(pg_values(f->b, INST, "restarter", NULL, false, "state"), "<no pg>");
+	assert_int_equal(backend_add_pg(f->b, INST, "restarter", "framework", 1, NULL), 0);
+}
+
+/* A refusal quotes what it refuses, cut (cut.h): a 600-byte FMRI is not echoed whole. */
+static void test_message_cut(void **state)
+{
+	Fixture *f = *state;
+	char fmri[601] = "svc:/";
+
+	memset(fmri + 5, '!', sizeof(fmri) - 6);
+	assert_true(backend_add_service(f->b, fmri) < 0);
+	assert_true(strlen(backend_errmsg(f->b)) < 400);
+	assert_non_null(strstr(backend_errmsg(f->b), "!!!...(600 bytes)\" is not a valid FMRI"));
 }
 
 static void test_schema_version(void **state)
@@ -607,6 +673,7 @@ int main(void)
 	        cmocka_unit_test_setup_teardown(test_composed, setup, teardown),
 	        cmocka_unit_test_setup_teardown(test_snapshots, setup, teardown),
 	        cmocka_unit_test_setup_teardown(test_nonpersistent, setup, teardown),
+	        cmocka_unit_test_setup_teardown(test_message_cut, setup, teardown),
 	        cmocka_unit_test_setup_teardown(test_schema_version, setup, teardown),
 	        cmocka_unit_test_setup_teardown(test_recreated_pg_new_generation, setup, teardown),
 	        cmocka_unit_test_setup_teardown(test_backend_full, setup, teardown),

@@ -4,8 +4,9 @@
  * No daemon and no SQLite: one connection_t on one end of a socketpair whose peer never
  * authenticates, so sd-bus keeps every signal in its write queue (nothing reaches the socket)
  * and the queue grows exactly as it would for a stalled subscriber.  notify_pg_changed() must
- * close the connection at CONFIGD_MAX_QUEUED_SIGNALS signals, or earlier at
- * CONFIGD_MAX_QUEUED_SIGNAL_BYTES when the names are long.
+ * close the connection once its queued signals, each counted as CONFIGD_MESSAGE_OVERHEAD_BYTES
+ * and half again its payload (limits.c), would pass CONFIGD_MAX_QUEUED_BYTES: sooner when names
+ * are long.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -81,17 +82,32 @@ static unsigned send_until_dropped(Fixture *f, const char *entity, unsigned max)
 	return f->c->defer_free ? n - 1 : n;
 }
 
-/* Short names: the count bound comes first. */
-static void test_count_bound(void **state)
+/*
+ * Checks that the connection went after sent signals whose names take names bytes: each counts
+ * CONFIGD_MESSAGE_OVERHEAD_BYTES and half again its payload, which is the names and at most 256
+ * bytes of header and padding.
+ */
+static void assert_bound(unsigned sent, size_t names)
 {
-	Fixture *f = *state;
-	unsigned sent = send_until_dropped(f, "svc:/a", CONFIGD_MAX_QUEUED_SIGNALS + 10);
+	uint64_t lo = CONFIGD_MESSAGE_OVERHEAD_BYTES + names * 3 / 2,
+	         hi = CONFIGD_MESSAGE_OVERHEAD_BYTES + (names + 256) * 3 / 2;
 
-	assert_int_equal(sent, CONFIGD_MAX_QUEUED_SIGNALS);
+	assert_true((uint64_t)sent * lo <= CONFIGD_MAX_QUEUED_BYTES);
+	assert_true((uint64_t)(sent + 1) * hi > CONFIGD_MAX_QUEUED_BYTES);
 }
 
-/* Names near their limits (about 800 bytes a signal): the byte bound comes first. */
-static void test_byte_bound(void **state)
+/* Short names: about 10,000 signals. */
+static void test_short_names(void **state)
+{
+	Fixture *f = *state;
+	unsigned sent = send_until_dropped(f, "svc:/a", 1u << 20);
+
+	assert_true(f->c->defer_free);
+	assert_bound(sent, strlen("svc:/a") + strlen("p10000") + 1);
+}
+
+/* Names near their limits (about 800 bytes a signal): fewer. */
+static void test_long_names(void **state)
 {
 	Fixture *f = *state;
 	char entity[SCF_LIMIT_MAX_FMRI_LENGTH + 1] = "svc:/";
@@ -103,19 +119,16 @@ static void test_byte_bound(void **state)
 		memset(entity + l, 'a' + i, 110);
 		strcpy(entity + l + 110, i < 4 ? "/" : "");
 	}
-	sent = send_until_dropped(f, entity, CONFIGD_MAX_QUEUED_SIGNALS + 10);
-	assert_true(sent < CONFIGD_MAX_QUEUED_SIGNALS);
-	/* Each counts at least its names and at most twice that plus the header. */
-	assert_true((uint64_t)sent * (strlen(entity) + 4) <= CONFIGD_MAX_QUEUED_SIGNAL_BYTES);
-	assert_true((uint64_t)(sent + 1) * (2 * strlen(entity) + 256) >
-	        CONFIGD_MAX_QUEUED_SIGNAL_BYTES);
+	sent = send_until_dropped(f, entity, 1u << 20);
+	assert_true(f->c->defer_free);
+	assert_bound(sent, strlen(entity) + strlen("p1000") + 1);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	        cmocka_unit_test_setup_teardown(test_count_bound, setup, teardown),
-	        cmocka_unit_test_setup_teardown(test_byte_bound, setup, teardown),
+	        cmocka_unit_test_setup_teardown(test_short_names, setup, teardown),
+	        cmocka_unit_test_setup_teardown(test_long_names, setup, teardown),
 	};
 
 	log_set_level(LOG_LEVEL_ERROR);
