@@ -100,7 +100,7 @@ int method_get_pg(sd_bus_message *m, void *userdata, sd_bus_error *error)
 	if (r >= 0)
 		r = append_props(reply, &pg);
 	if (r >= 0)
-		r = sd_bus_message_send(reply);
+		r = connection_send_reply(reply); /* counted: it may be large */
 	return r;
 }
 
@@ -270,7 +270,7 @@ int method_read_pg(sd_bus_message *m, void *userdata, sd_bus_error *error)
 	if (r >= 0)
 		r = sd_bus_message_append_array(reply, 'y', props.buf, props.len);
 	if (r >= 0)
-		r = sd_bus_message_send(reply);
+		r = connection_send_reply(reply); /* counted: it may be large */
 	return r;
 }
 

@@ -74,6 +74,28 @@ static uint64_t signal_bytes(const scf_pg_t *pg)
 	        3 * 8 + 2 * 8;
 }
 
+/*
+ * After sd_bus_send() of a signal of the given cost: counted if the socket did not take it
+ * all (past the bound, c is dropped, logged); a send that failed ends the connection.
+ */
+static void signal_queued(connection_t *c, int r, uint64_t bytes, const char *what, const char *pg)
+{
+	if (r >= 0 && connection_account(c, bytes))
+		connection_update(c); /* what the socket did not take needs EPOLLOUT */
+	if (r < 0) {
+		/*
+		 * The peer does not read (its queue is full) or is gone.  Skipping this signal would
+		 * break the promise that a subscriber sees every change in order, so the connection
+		 * ends instead; the client sees it broken and starts over.
+		 */
+		log_warning_errno(r,
+		        "connection %llu (pid %d): cannot queue a notification for %s%s%s; "
+		        "closing it",
+		        (unsigned long long)c->id, (int)c->pid, what, pg ? "/" : "", strempty(pg));
+		connection_drop(c, "notification undeliverable");
+	}
+}
+
 /* The single exit of every notification. */
 static void notify_send(connection_t *c, const scf_pg_t *pg, bool deleted)
 {
@@ -98,21 +120,7 @@ static void notify_send(connection_t *c, const scf_pg_t *pg, bool deleted)
 		probe_notify_sent(c, pg);
 		r = sd_bus_send(c->bus, msg, NULL);
 	}
-	/* Counted if the socket did not take it all; past the bound, c is dropped (logged). */
-	if (r >= 0 && connection_account(c, bytes))
-		connection_update(c); /* what the socket did not take needs EPOLLOUT */
-	if (r < 0) {
-		/*
-		 * The peer does not read (its queue is full) or is gone.  Skipping this signal would
-		 * break the promise that a subscriber sees every change in order, so the connection
-		 * ends instead; the client sees it broken and starts over.
-		 */
-		log_warning_errno(r,
-		        "connection %llu (pid %d): cannot queue a notification for "
-		        "%s/%s; closing it",
-		        (unsigned long long)c->id, (int)c->pid, pg->entity, pg->name);
-		connection_drop(c, "notification undeliverable");
-	}
+	signal_queued(c, r, bytes, pg->entity, pg->name);
 }
 
 static void notify_all(configd_t *m, const scf_pg_t *pg, bool deleted)
@@ -134,7 +142,7 @@ void notify_pg_deleted(configd_t *m, const scf_pg_t *pg)
 
 /*
  * InstanceAdded, to the connections that asked (NotifyAddInstances): the same rules as a pg
- * signal (the delay point, the bound on a subscriber that does not read, a connection dropped
+ * signal (the delay point, the one bound on a connection's unread output, a connection dropped
  * rather than a signal skipped, configd.notify_sent traced before the send), with the instance
  * FMRI and the commit id of the write that created it.
  */
@@ -144,10 +152,6 @@ static void notify_send_instance(connection_t *c, const char *fmri)
 	uint64_t bytes = NOTIFY_HEADER_BYTES + strlen(fmri) + 8 + 8;
 	int r;
 
-	if (too_far_behind(c, bytes)) {
-		connection_drop(c, "too many unread notifications");
-		return;
-	}
 	smf_point(SMF_POINT_CONFIGD_NOTIFY_BEFORE_SEND);
 	r = sd_bus_message_new_signal(
 	        c->bus, &msg, SMF_BUS_PATH, SMF_BUS_INTERFACE, SMF_BUS_SIGNAL_INSTANCE_ADDED);
@@ -158,15 +162,7 @@ static void notify_send_instance(connection_t *c, const char *fmri)
 		probe_instance_notify_sent(c, fmri); /* before the send, as notify_send()'s */
 		r = sd_bus_send(c->bus, msg, NULL);
 	}
-	if (r >= 0) {
-		c->queued_signal_bytes += bytes;
-		connection_update(c);
-		return;
-	}
-	log_warning_errno(r,
-	        "connection %llu (pid %d): cannot queue a notification for %s; closing it",
-	        (unsigned long long)c->id, (int)c->pid, fmri);
-	connection_drop(c, "notification undeliverable");
+	signal_queued(c, r, bytes, fmri, NULL);
 }
 
 void notify_instance_added(configd_t *m, const char *fmri)
