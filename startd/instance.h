@@ -148,11 +148,13 @@ typedef struct rpg_batch {
 /* Adds i's write under the calling thread's cause (it holds i's worker bit).  0, -ENOMEM. */
 int rpg_batch_add(rpg_batch_t *b, instance_t *i, const state_update_t *u, bool first, bool report);
 /*
- * Commits the writes over h in one batch: startd.write for each pg, with its item's cause,
- * before the commit, startd.restarter_pg_written for each after it.  When configd refuses the
- * batch (an instance deleted meanwhile, say), each write is made on its own instead, so one
- * instance cannot cost the others theirs.  0, or instance_connection_lost()'s codes when the
- * connection broke (nothing applied: the caller rebinds and commits again).
+ * Commits the writes over h in one batch per cause (the writes that descend from one commit:
+ * svctrace links a commit to one cause), startd.write for each pg, with the cause, before the
+ * commit, startd.restarter_pg_written for each after it.  When configd refuses a batch (an
+ * instance deleted meanwhile, say), each of its writes is made on its own instead, so one
+ * instance cannot cost the others theirs.  0, -ENOMEM, or instance_connection_lost()'s codes
+ * when the connection broke (the caller rebinds and commits again: a write repeated is the
+ * same write).
  */
 int rpg_batch_commit(scf_handle_t *h, rpg_batch_t *b);
 /* Empties b (the items' instances are the caller's). */

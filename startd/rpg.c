@@ -110,42 +110,49 @@ void rpg_batch_clear(rpg_batch_t *b)
 	*b = (rpg_batch_t){};
 }
 
-int rpg_batch_commit(scf_handle_t *h, rpg_batch_t *b)
+/*
+ * The items of b from `from` on whose cause is b->items[from].cause (and not done yet), in one
+ * scf_batch; done[] marks them.  Refused: each on its own.  0, or a lost connection.
+ */
+static int commit_cause(scf_handle_t *h, rpg_batch_t *b, size_t from, bool *done)
 {
 	_cleanup_(scf_batch_freep) scf_batch_t *sb = NULL;
+	uint64_t cause = b->items[from].cause;
+	size_t n = 0;
 	char ts[64];
 	int r;
 
-	if (b->n == 0)
-		return 0;
 	timestamp(ts, sizeof(ts));
 	r = scf_batch_new(h, &sb);
-	for (size_t k = 0; r >= 0 && k < b->n; k++) {
-		instance_assert_worker(b->items[k].i);
-		r = add_steps(sb, b->items[k].i->fmri, &b->items[k].u, ts);
-	}
-	/* Each pg announced with its own cause: svctrace links each to this one commit. */
-	for (size_t k = 0; r >= 0 && k < b->n; k++) {
-		event_cause_set(b->items[k].cause);
-		probe_write(b->items[k].i->fmri, SCF_PG_RESTARTER);
-	}
+	for (size_t k = from; r >= 0 && k < b->n; k++)
+		if (!done[k] && b->items[k].cause == cause) {
+			instance_assert_worker(b->items[k].i);
+			r = add_steps(sb, b->items[k].i->fmri, &b->items[k].u, ts);
+			done[k] = true;
+			n++;
+		}
+	event_cause_set(cause);
+	/* Each pg announced, right before the commit that writes them all. */
+	for (size_t k = from; r >= 0 && k < b->n; k++)
+		if (b->items[k].cause == cause)
+			probe_write(b->items[k].i->fmri, SCF_PG_RESTARTER);
 	if (r >= 0)
 		r = scf_batch_commit(sb);
 	if (r >= 0) {
-		for (size_t k = 0; k < b->n; k++) {
-			event_cause_set(b->items[k].cause);
-			probe_restarter_pg_written(b->items[k].i->fmri);
-		}
+		for (size_t k = from; k < b->n; k++)
+			if (b->items[k].cause == cause)
+				probe_restarter_pg_written(b->items[k].i->fmri);
 		return 0;
 	}
 	if (instance_connection_lost(r))
 		return r;
-	log_warning("a batch of %zu restarter pg writes failed (%s); writing them one by one", b->n,
+	log_warning("a batch of %zu restarter pg writes failed (%s); writing them one by one", n,
 	        scf_handle_errmsg(h));
-	for (size_t k = 0; k < b->n; k++) {
+	for (size_t k = from; k < b->n; k++) {
 		const rpg_item_t *it = &b->items[k];
 
-		event_cause_set(it->cause);
+		if (it->cause != cause)
+			continue;
 		r = write_batch(h, it->i->fmri, &it->u);
 		if (instance_connection_lost(r))
 			return r;
@@ -155,6 +162,24 @@ int rpg_batch_commit(scf_handle_t *h, rpg_batch_t *b)
 			        scf_handle_errmsg(h));
 	}
 	return 0;
+}
+
+int rpg_batch_commit(scf_handle_t *h, rpg_batch_t *b)
+{
+	_cleanup_free_ bool *done = calloc(b->n + 1, sizeof(*done));
+	int r = 0;
+
+	if (!done)
+		return -ENOMEM;
+	/*
+	 * One commit per cause: svctrace gives each commit one cause (the announcement of its
+	 * first pg), so writes descending from different commits (two imports' instances in one
+	 * round) go in commits of their own.  A burst from one import is one commit.
+	 */
+	for (size_t k = 0; r >= 0 && k < b->n; k++)
+		if (!done[k])
+			r = commit_cause(h, b, k, done);
+	return r;
 }
 
 int rpg_write(instance_t *i, const state_update_t *u)
