@@ -788,6 +788,8 @@ int graph_thread_start(startd_t *m)
 		return -EIO;
 	}
 	r = -pthread_create(&m->graph_thread, NULL, graph_main, &graph);
+	if (r == 0)
+		(void)pthread_setname_np(m->graph_thread, "startd-graph");
 	if (r < 0)
 		return log_error_errno(r, "cannot start the graph thread");
 	return 0;

@@ -198,6 +198,8 @@ int repo_thread_start(startd_t *m)
 	if (r < 0)
 		return r;
 	r = -pthread_create(&m->repo_thread, NULL, repo_main, m);
+	if (r == 0)
+		(void)pthread_setname_np(m->repo_thread, "startd-repo");
 	if (r < 0)
 		return log_error_errno(r, "cannot start the repository thread");
 	return 0;

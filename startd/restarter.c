@@ -112,6 +112,7 @@ static void *worker_main(void *userdata)
 	instance_t *i = userdata;
 	startd_t *m = i->m;
 
+	(void)pthread_setname_np(pthread_self(), "startd-worker"); /* for top -H, perf */
 	event_queue_worker_enter(&i->q);
 	(void)worker_bind(i);
 	for (;;) {
@@ -439,9 +440,11 @@ int restarter_start(startd_t *m)
 	r = -pthread_create(&bulk.thread, NULL, bulk_main, NULL);
 	if (r < 0)
 		return log_error_errno(r, "cannot start the restarter's bulk worker");
+	(void)pthread_setname_np(bulk.thread, "startd-bulk");
 	r = -pthread_create(&m->dispatch_thread, NULL, dispatch_main, m);
 	if (r < 0)
 		return log_error_errno(r, "cannot start the restarter dispatcher");
+	(void)pthread_setname_np(m->dispatch_thread, "startd-dispatch");
 	return 0;
 }
 
