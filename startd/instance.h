@@ -33,7 +33,8 @@ typedef struct instance {
 	event_queue_t q;
 
 	/* worker-owned */
-	scf_handle_t *h; /* the worker's own connection (handles are not thread-safe) */
+	scf_handle_t *h;  /* the worker's connection while it has events (not thread-safe) */
+	unsigned h_epoch; /* restarter.c's handle pool: when h was bound */
 	bool inserted;
 	restarter_instance_state_t state, next_state;
 	const char *aux; /* the auxiliary_state last committed (a static string) */

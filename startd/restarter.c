@@ -54,11 +54,64 @@ static void worker_exited(startd_t *m)
 }
 
 /*
- * Binds the worker's handle; a configd that is away is waited for as the repository thread
- * waits (repo_wait_for_configd()), so an event is never dropped for a configd restart.
+ * Idle handles.  A worker holds a repository handle only while it has events: when its queue
+ * is empty it puts the handle here (handle_release()), and binds one from here, or a new one,
+ * for its next event.  So a burst of instances that each run a method costs as many
+ * connections as workers busy at once, not one per instance for as long as each lingers.  A
+ * handle is used by one thread at a time, as ever: it passes from one to the next through the
+ * pool's lock.  The epoch moves when configd restarts (resync_all()): a handle from before is
+ * dead, and is destroyed instead of kept.
+ */
+#define HANDLE_POOL_MAX 32
+static struct {
+	pthread_mutex_t lock;
+	scf_handle_t *h[HANDLE_POOL_MAX];
+	size_t n;
+	unsigned epoch;
+} pool = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+static void handle_release(instance_t *i)
+{
+	scf_handle_t *h = TAKE_PTR(i->h);
+
+	pthread_mutex_lock(&pool.lock);
+	if (h && i->h_epoch == pool.epoch && pool.n < HANDLE_POOL_MAX)
+		pool.h[pool.n++] = TAKE_PTR(h);
+	pthread_mutex_unlock(&pool.lock);
+	scf_handle_destroy(h);
+}
+
+/* Destroys the idle handles; with new_epoch, every handle bound before is dead (configd). */
+static void pool_flush(bool new_epoch)
+{
+	scf_handle_t *h[HANDLE_POOL_MAX];
+	size_t n;
+
+	pthread_mutex_lock(&pool.lock);
+	n = pool.n;
+	memcpy(h, pool.h, n * sizeof(*h));
+	pool.n = 0;
+	if (new_epoch)
+		pool.epoch++;
+	pthread_mutex_unlock(&pool.lock);
+	for (size_t k = 0; k < n; k++)
+		scf_handle_destroy(h[k]);
+}
+
+/*
+ * Binds the worker's handle: an idle one, else a new one; a configd that is away is waited for
+ * as the repository thread waits (repo_wait_for_configd()), so an event is never dropped for a
+ * configd restart.
  */
 static int worker_bind(instance_t *i)
 {
+	if (i->h)
+		return 0;
+	pthread_mutex_lock(&pool.lock);
+	i->h_epoch = pool.epoch;
+	if (pool.n > 0)
+		i->h = pool.h[--pool.n];
+	pthread_mutex_unlock(&pool.lock);
 	if (i->h || scf_handle_create(i->m->root, &i->h) >= 0)
 		return 0;
 	log_warning("%s: the repository is unavailable; waiting for svc.configd", i->fmri);
@@ -114,7 +167,6 @@ static void *worker_main(void *userdata)
 
 	(void)pthread_setname_np(pthread_self(), "startd-worker"); /* for top -H, perf */
 	event_queue_worker_enter(&i->q);
-	(void)worker_bind(i);
 	for (;;) {
 		event_t *e = worker_next(i);
 		bool quit;
@@ -135,6 +187,9 @@ static void *worker_main(void *userdata)
 		if (i->h || e->type == RE_SHUTDOWN)
 			instance_handle(i, e);
 		event_free(e);
+		/* Nothing queued: the handle goes back to the pool while the worker lingers. */
+		if (!quit && event_queue_length(&i->q) == 0)
+			handle_release(i);
 		if (quit) {
 			scf_handle_destroy(i->h);
 			i->h = NULL;
@@ -400,6 +455,8 @@ static void resync_all(startd_t *m)
 	size_t st = 0, n = 0;
 	instance_t *i;
 
+	/* The idle handles died with the old configd. */
+	pool_flush(true);
 	pthread_mutex_lock(&m->insts_lock);
 	while ((i = hashmap_next(m->insts, &st, NULL))) {
 		inst_enqueue(m, i, RE_RESYNC, 0);
@@ -489,6 +546,7 @@ void restarter_stop(startd_t *m)
 		pthread_cond_wait(&m->workers_cond, &m->workers_lock);
 	pthread_mutex_unlock(&m->workers_lock);
 
+	pool_flush(false);
 	st = 0;
 	while ((i = hashmap_next(m->insts, &st, &key)))
 		instance_free(i);
