@@ -4,16 +4,29 @@
  * The graph learns about the repository from the repository thread (pg changed/deleted) and
  * about states from the instance workers (GE_STATE); it reads what it needs into the vertices
  * with its own handle and leaves every decision to graph-eval.c, whose only output is events
- * (restarter events, and the milestone's override writes).  On first sight of an instance (first_sight(): configd's InstanceAdded, a pg
- * notification, or a scan), in illumos' order:
+ * (restarter events, and the milestone's override writes).  On first sight of an instance
+ * (first_sight(): configd's InstanceAdded, a pg notification, or a scan), in illumos' order:
  * - an instance with a general pg of its own gets a vertex: the graph queues RE_INSERT and then
  *   RE_ENABLE or RE_DISABLE (general_ovr/enabled, else general/enabled); the restarter pg is
- *   written later, by the instance's worker: the window between the instance's creation and
- *   that write is the race this project studies;
+ *   written later, by the thread that handles the instance's INSERT (for a new instance, the
+ *   bulk worker, in a batch): the window between the instance's creation and that write is
+ *   the race this project studies.  RE_INSERT's arg says what first sight found (no restarter
+ *   pg, a running snapshot), so that nothing is read twice;
  * - one without general (svccfg add, a libscf program) gets no vertex, but gets its
  *   uninitialized restarter pg here, at once, if it has none (illumos' configure_vertex writes
  *   it before it reads general), so that a creator waiting for the pg (svccfg add) has an end
  *   to its wait; it is inserted once its general pg is written.
+ *
+ * BURSTS.  The thread takes every event queued (up to GRAPH_BURST_MAX) at once and handles them
+ * in order, except that an instance with no vertex that an event names is only noted (sight()):
+ * at the end of the burst, or before an event that must see it (a scan, a reconnection, a
+ * milestone change), every instance noted is read (graph_read_burst(), the one place that
+ * reads new instances' pgs), configured, admitted by the milestone once and announced, each
+ * under the cause of the event that named it first.  The burst's other events about those
+ * instances need no handling: they were queued before the reads, which see what they
+ * announced.  And the graph is evaluated once, at the end of the burst (graph_defer_begin()).
+ * So an import of 10,000 instances costs one milestone update and a few evaluations, not
+ * 10,000 of each, and no second read for the general notification that follows InstanceAdded.
  *
  * A new vertex is configured (checked for a dependency cycle) and admitted by the milestone
  * before it is announced (RE_INSERT, then RE_ENABLE or RE_DISABLE); whenever its dependencies

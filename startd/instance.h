@@ -119,7 +119,8 @@ typedef struct state_update {
 
 /*
  * rpg.c: i's restarter pg, written with one atomic batch over i->h (startd is its only
- * writer, and only i's worker writes it).
+ * writer, and only the thread that holds i's worker bit writes it: its worker; the bulk
+ * worker writes with rpg_batch_*).
  */
 int rpg_write(instance_t *i, const state_update_t *u);
 /*

@@ -3,11 +3,16 @@
  *
  * The dispatcher thread drains the restarter queue (fed by the graph and by the reaper) and
  * moves each event onto its instance's own queue, creating the instance on RE_INSERT.  An
- * instance's queue is drained by a worker thread started on demand; the worker binds its own
- * repository handle, runs events one at a time (methods included, so a slow method delays only
- * its own instance), and retires after WORKER_LINGER_USEC without events, as illumos' lingering
- * instance threads do.  Instances are freed only at exit, so a worker never outlives its
- * instance.
+ * instance's queue is drained by whichever thread holds its worker bit (queue.h).  A push that
+ * finds no worker hands the queue to the bulk worker when the event may need neither a method
+ * nor a read (a fresh insert, enable, disable: bulk_event()), else to a worker thread started
+ * on demand.  The bulk worker (below) handles such events of many instances at once and writes
+ * their restarter pgs in batches; the first event it cannot handle passes the instance, bit
+ * and all, to a worker thread.  A worker binds a repository handle (from a pool of idle ones)
+ * while it has events, runs them one at a time (methods included, so a slow method delays only
+ * its own instance), and retires after WORKER_LINGER_USEC without events, as illumos'
+ * lingering instance threads do.  Instances are freed only at exit, so a worker never outlives
+ * its instance.
  *
  * Traced (startd.restarter_enqueue / _dequeue, string: the event's name) where an event goes
  * onto its instance's own queue and where the worker takes it off, so the two pair up one to
@@ -16,7 +21,8 @@
  * points startd.restarter.before_enqueue (in the dispatcher, before an event from the graph or
  * the reaper goes on its instance's queue: the dispatcher is one thread, so every instance's
  * events wait behind it) and startd.worker.after_dequeue (in the worker, right after the
- * dequeue is traced: only that instance waits) sit on either side of the queue.
+ * dequeue is traced: only that instance waits; in the bulk worker once per round, after the
+ * round's dequeues: the round's instances wait together) sit on either side of the queue.
  */
 #include <errno.h>
 #include <pthread.h>

@@ -1,12 +1,16 @@
 /*
  * rpg.c: commits to an instance's restarter pg.
  *
- * startd is the only writer of the restarter pg, and within startd only the instance's worker
- * (asserted), so a batch (pg ensure + property sets, one SQLite transaction, one notification)
- * is enough: no read-modify-write, no generation to check.  It also means the pg is never seen half-written: it appears with its state.
- * One exception, before any worker exists for the instance: the graph's first sight of an
+ * startd is the only writer of the restarter pg, and within startd only the thread that holds
+ * the instance's worker bit (asserted: its worker, or the bulk worker), so a batch (pg ensure
+ * + property sets, one SQLite transaction, one notification) is enough: no read-modify-write,
+ * no generation to check.  It also means the pg is never seen half-written: it appears with
+ * its state.  The bulk worker puts the writes of many instances in one batch (rpg_batch_*):
+ * one transaction, still one generation and one notification per pg, each pg announced
+ * (startd.write) with its own cause, and one commit per cause, since svctrace gives a commit
+ * one cause.  One exception, before the instance has a queue: the graph's first sight of an
  * instance without a general pg writes the uninitialized pg (rpg_write_initial()); the
- * instance gets a worker only once the graph inserts it, later, on the same graph thread.
+ * instance gets a queue only once the graph inserts it, later, on the same graph thread.
  * (With configd-eager, configd writes that first generation itself: docs/decisions.md.)
  * startd.restarter_pg_written is traced once configd has answered the commit; the instant the
  * pg came to exist is configd's own configd.commit, before that answer.
