@@ -14,40 +14,18 @@ I=${BENCH_BURST_INSTANCES:-100}
 ROUNDS=${BENCH_BURST_ROUNDS:-3}
 N=$((S * I))
 
-# manifest FILE: the burst, every instance disabled (its pg is startd's whole work).
-manifest() {
-	local s i
-	{
-		echo '<?xml version="1.0"?>'
-		echo '<!DOCTYPE service_bundle SYSTEM "/usr/share/lib/xml/dtd/service_bundle.dtd.1">'
-		echo '<service_bundle type="manifest" name="bench-burst">'
-		for ((s = 0; s < S; s++)); do
-			echo "<service name=\"bench/burst$s\" type=\"service\" version=\"1\">"
-			echo '<exec_method type="method" name="start" exec=":true" timeout_seconds="60"/>'
-			echo '<exec_method type="method" name="stop" exec=":true" timeout_seconds="60"/>'
-			echo '<property_group name="startd" type="framework">'
-			echo '<propval name="duration" type="astring" value="transient"/>'
-			echo '</property_group>'
-			for ((i = 0; i < I; i++)); do
-				echo "<instance name=\"i$i\" enabled=\"false\"/>"
-			done
-			echo '</service>'
-		done
-		echo '</service_bundle>'
-	} >"$1"
-}
-
 ms_since() { echo $((($(date +%s%N) - $1) / 1000000)); }
 
 # One round, in a process of its own (each sandbox is its own, with its own traps).
 if [ "${2:-}" = --round ]; then
 	source "$(dirname "$0")/../../tools/sandbox.sh"
+	source "$(dirname "$0")/../manifests.sh"
 	BUILD=$(cd "$1" && pwd)
 	sandbox_use_build "$BUILD"
 	unset SMF_DELAY SVCCFG_IMPORT_TIMEOUT
 	export SVCCFG_IMPORT_NOWAIT=1
 	sandbox_tmpdir work minismf-bench-burst
-	manifest "$work/burst.xml"
+	burst_manifest bench/burst "$S" "$I" 0 >"$work/burst.xml"
 
 	sandbox_new minismf-bench
 	sandbox_start_configd

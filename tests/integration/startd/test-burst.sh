@@ -16,6 +16,7 @@
 #                 commit (one race per instance: this script read them before they existed)
 # usage: test-burst.sh CASE SVC_STARTD SVCADM SVCTRACE
 source "$(dirname "$0")/lib-startd.sh"
+source "$(dirname "$0")/../../manifests.sh"
 
 CASE=${1:?usage: test-burst.sh CASE SVC_STARTD SVCADM SVCTRACE}
 SVC_STARTD=${2:-${SVC_STARTD:-}}
@@ -26,32 +27,6 @@ SVCTRACE=${4:?}
 # Both daemons and every command traced: the oracle reads their causality.
 export SMF_TRACE=1
 sandbox_startd
-
-# manifest FILE SERVICES INSTANCES EVERY: svc:/burst/sS:iI, transient, start ":true"; instance
-# I enabled when EVERY > 0 and I % EVERY == 0.
-manifest() {
-	local s i en
-	{
-		echo '<?xml version="1.0"?>'
-		echo '<!DOCTYPE service_bundle SYSTEM "/usr/share/lib/xml/dtd/service_bundle.dtd.1">'
-		echo '<service_bundle type="manifest" name="burst">'
-		for ((s = 0; s < $2; s++)); do
-			echo "<service name=\"burst/s$s\" type=\"service\" version=\"1\">"
-			echo '<exec_method type="method" name="start" exec=":true" timeout_seconds="60"/>'
-			echo '<exec_method type="method" name="stop" exec=":true" timeout_seconds="60"/>'
-			echo '<property_group name="startd" type="framework">'
-			echo '<propval name="duration" type="astring" value="transient"/>'
-			echo '</property_group>'
-			for ((i = 0; i < $3; i++)); do
-				en=false
-				[ "$4" -gt 0 ] && [ $((i % $4)) -eq 0 ] && en=true
-				echo "<instance name=\"i$i\" enabled=\"$en\"/>"
-			done
-			echo '</service>'
-		done
-		echo '</service_bundle>'
-	} >"$1"
-}
 
 # count STATE: how many burst instances have restarter/state STATE.
 count() {
@@ -73,7 +48,7 @@ dump() { ok "$SVCTRACE" dump "$ROOT"; }
 
 case_burst() {
 	local n=500 enabled=100 tids commits pgs
-	manifest "$ROOT/burst.xml" 5 100 5
+	burst_manifest burst 5 100 5 >"$ROOT/burst.xml"
 	startd_start
 	ok "$SVCCFG" import "$ROOT/burst.xml"
 	log "the import waited: every instance has its restarter pg"
@@ -104,7 +79,7 @@ case_burst() {
 
 case_burst_enable() {
 	local n=100 f en=() ins off
-	manifest "$ROOT/burst.xml" 1 $n 0
+	burst_manifest burst 1 $n 0 >"$ROOT/burst.xml"
 	for ((i = 0; i < n; i += 5)); do
 		en+=("svc:/burst/s0:i$i")
 	done
