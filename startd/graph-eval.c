@@ -165,6 +165,8 @@ int graph_vertex_add(graph_t *g, const char *fmri, vertex_t **ret)
 	}
 	v->state = RESTARTER_STATE_UNINIT;
 	v->enabled_ovr = -1;
+	/* Under "all" every vertex is inside, so graph_milestone_update() has nothing to walk. */
+	v->in_subgraph = v->ms_known = !g->milestone;
 	*ret = v;
 	return 0;
 }
@@ -376,6 +378,10 @@ void graph_evaluate(graph_t *g)
 	vertex_t *v;
 
 	graph_assert_owner(g);
+	if (g->deferred) {
+		g->eval_due = true;
+		return;
+	}
 	while ((v = hashmap_next(g->vertices, &st, NULL))) {
 		if (v->enabled && v->state == RESTARTER_STATE_OFFLINE && !v->start_pending &&
 		        !v->in_cycle && graph_deps_satisfied(g, v)) {
@@ -385,6 +391,22 @@ void graph_evaluate(graph_t *g)
 			v->stop_pending = true;
 			emit(g, RE_STOP, v->fmri);
 		}
+	}
+}
+
+void graph_defer_begin(graph_t *g)
+{
+	graph_assert_owner(g);
+	g->deferred = true;
+}
+
+void graph_defer_end(graph_t *g)
+{
+	graph_assert_owner(g);
+	g->deferred = false;
+	if (g->eval_due) {
+		g->eval_due = false;
+		graph_evaluate(g);
 	}
 }
 
@@ -784,12 +806,13 @@ void graph_milestone_update(graph_t *g)
 	vertex_t *v;
 
 	graph_assert_owner(g);
-	/* Under "all" (illumos: no milestone) nothing is written, whatever comes and goes. */
-	if (!g->milestone) {
-		while ((v = hashmap_next(g->vertices, &st, NULL)))
-			v->in_subgraph = v->ms_known = true;
+	/*
+	 * Under "all" (illumos: no milestone) nothing is written, whatever comes and goes, and
+	 * every vertex is marked inside already: graph_milestone_apply() marked those there were
+	 * when "all" was set, graph_vertex_add() every one since.
+	 */
+	if (!g->milestone)
 		return;
-	}
 	while ((v = hashmap_next(g->vertices, &st, NULL)))
 		v->was_in_subgraph = v->in_subgraph;
 	compute_subgraph(g);

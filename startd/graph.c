@@ -4,16 +4,29 @@
  * The graph learns about the repository from the repository thread (pg changed/deleted) and
  * about states from the instance workers (GE_STATE); it reads what it needs into the vertices
  * with its own handle and leaves every decision to graph-eval.c, whose only output is events
- * (restarter events, and the milestone's override writes).  On first sight of an instance (first_sight(): configd's InstanceAdded, a pg
- * notification, or a scan), in illumos' order:
+ * (restarter events, and the milestone's override writes).  On first sight of an instance
+ * (first_sight(): configd's InstanceAdded, a pg notification, or a scan), in illumos' order:
  * - an instance with a general pg of its own gets a vertex: the graph queues RE_INSERT and then
  *   RE_ENABLE or RE_DISABLE (general_ovr/enabled, else general/enabled); the restarter pg is
- *   written later, by the instance's worker: the window between the instance's creation and
- *   that write is the race this project studies;
+ *   written later, by the thread that handles the instance's INSERT (for a new instance, the
+ *   bulk worker, in a batch): the window between the instance's creation and that write is
+ *   the race this project studies.  RE_INSERT's arg says what first sight found (no restarter
+ *   pg, a running snapshot), so that nothing is read twice;
  * - one without general (svccfg add, a libscf program) gets no vertex, but gets its
  *   uninitialized restarter pg here, at once, if it has none (illumos' configure_vertex writes
  *   it before it reads general), so that a creator waiting for the pg (svccfg add) has an end
  *   to its wait; it is inserted once its general pg is written.
+ *
+ * BURSTS.  The thread takes every event queued (up to GRAPH_BURST_MAX) at once and handles them
+ * in order, except that an instance with no vertex that an event names is only noted (sight()):
+ * at the end of the burst, or before an event that must see it (a scan, a reconnection, a
+ * milestone change), every instance noted is read (graph_read_burst(), the one place that
+ * reads new instances' pgs), configured, admitted by the milestone once and announced, each
+ * under the cause of the event that named it first.  The burst's other events about those
+ * instances need no handling: they were queued before the reads, which see what they
+ * announced.  And the graph is evaluated once, at the end of the burst (graph_defer_begin()).
+ * So an import of 10,000 instances costs one milestone update and a few evaluations, not
+ * 10,000 of each, and no second read for the general notification that follows InstanceAdded.
  *
  * A new vertex is configured (checked for a dependency cycle) and admitted by the milestone
  * before it is announced (RE_INSERT, then RE_ENABLE or RE_DISABLE); whenever its dependencies
@@ -40,11 +53,32 @@
 #include "strv.h"
 #include "timeutil.h"
 
+/* Up to this many events are taken off the graph queue and handled as one burst. */
+#define GRAPH_BURST_MAX 512
+
+/* SEEN_* (vertex_t.seen): what first_sight() found. */
+enum {
+	SEEN_NO_RPG = 0x1,     /* no restarter pg: RE_INSERT_FRESH */
+	SEEN_RUNNING = 0x2,    /* a running snapshot: RE_INSERT_RUNNING */
+	SEEN_NO_ACTIONS = 0x4, /* no restarter_actions pg: nothing to read at announce() */
+};
+
+/* An instance whose first sight is due in the burst being handled, and what caused it. */
+typedef struct due {
+	char *fmri;
+	uint64_t cause;
+} due_t;
+
 /* The graph thread's state: the graph, and how it reads the repository and reaches the rest. */
 typedef struct graph_thread {
 	graph_t graph;
 	startd_t *m;
 	scf_handle_t *h;
+
+	/* The burst being handled (graph_main()): first sights due, in order, and as a set. */
+	due_t *due;
+	size_t n_due, cap_due;
+	hashmap_t *due_set;
 } graph_thread_t;
 
 static graph_thread_t graph;
@@ -69,16 +103,17 @@ static bool read_enabled_pg(
 
 /*
  * general/enabled (composed; absent: disabled) and the override general_ovr/enabled
- * (temporary enable/disable, which wins) into v.
+ * (temporary enable/disable, which wins) into v; with no_ovr the caller knows that the
+ * instance has no general_ovr pg (just listed), and it is not read.
  */
-static void read_enabled(scf_handle_t *h, vertex_t *v)
+static void read_enabled(scf_handle_t *h, vertex_t *v, bool no_ovr)
 {
 	bool noovr = false, ovr = false;
 
 	if (!read_enabled_pg(h, v->fmri, SCF_PG_GENERAL, SCF_READ_COMPOSED, &noovr))
 		noovr = false;
-	vertex_set_enabled(
-	        v, noovr, read_enabled_pg(h, v->fmri, SCF_PG_GENERAL_OVR, 0, &ovr) ? ovr : -1);
+	vertex_set_enabled(v, noovr,
+	        !no_ovr && read_enabled_pg(h, v->fmri, SCF_PG_GENERAL_OVR, 0, &ovr) ? ovr : -1);
 }
 
 /* A string property's value, NULL when absent or not a string. */
@@ -136,6 +171,8 @@ static void read_deps(graph_thread_t *gt, vertex_t *v)
 
 	vertex_deps_clear(v);
 	r = scf_pg_list(gt->h, v->fmri, snap, SCF_READ_COMPOSED, &infos, &n);
+	if (r >= 0)
+		v->seen |= SEEN_RUNNING;
 	if (r == -SCF_ERROR_NOT_FOUND) {
 		snap = NULL;
 		r = scf_pg_list(gt->h, v->fmri, NULL, SCF_READ_COMPOSED, &infos, &n);
@@ -156,8 +193,20 @@ static void read_deps(graph_thread_t *gt, vertex_t *v)
 
 static void process_actions(graph_thread_t *gt, vertex_t *v);
 
-/* An instance with a general pg of its own and no vertex yet: a vertex, read, not announced. */
-static vertex_t *prepare(graph_thread_t *gt, const char *fmri)
+/* Whether a pg of that name is among infos (the instance's own pgs, as listed). */
+static bool listed(const scf_pg_info_t *infos, size_t n, const char *name)
+{
+	for (size_t k = 0; k < n; k++)
+		if (streq(infos[k].name, name))
+			return true;
+	return false;
+}
+
+/*
+ * An instance with a general pg of its own and no vertex yet: a vertex, read, not announced.
+ * own: its own pgs as first_sight() listed them, which says what need not be read.
+ */
+static vertex_t *prepare(graph_thread_t *gt, const char *fmri, const scf_pg_info_t *own, size_t n)
 {
 	vertex_t *v;
 
@@ -165,21 +214,29 @@ static vertex_t *prepare(graph_thread_t *gt, const char *fmri)
 		log_error("%s: out of memory, not inserted", fmri);
 		return NULL;
 	}
-	read_enabled(gt->h, v);
+	if (!listed(own, n, SCF_PG_RESTARTER))
+		v->seen |= SEEN_NO_RPG;
+	if (!listed(own, n, SCF_PG_RESTARTER_ACTIONS))
+		v->seen |= SEEN_NO_ACTIONS;
+	read_enabled(gt->h, v, !listed(own, n, SCF_PG_GENERAL_OVR));
 	read_deps(gt, v);
 	return v;
 }
 
-/* A prepared vertex, configured and admitted by the milestone: to the restarter. */
+/*
+ * A prepared vertex, configured and admitted by the milestone: to the restarter.  Its
+ * restarter_actions are read unless first_sight() found none (one created since is notified).
+ */
 static void announce(graph_thread_t *gt, vertex_t *v)
 {
 	smf_point(SMF_POINT_STARTD_GRAPH_BEFORE_INSERT);
 	probe_graph_insert(v->fmri);
 	graph_announce(&gt->graph, v);
-	process_actions(gt, v);
+	if (!(v->seen & SEEN_NO_ACTIONS))
+		process_actions(gt, v);
 }
 
-/* One new vertex at run time: configured (cycle check), milestone, announced. */
+/* One new vertex at once: configured (cycle check), milestone, announced (scan()'s fallback). */
 static void insert(graph_thread_t *gt, vertex_t *v)
 {
 	if (!v)
@@ -196,28 +253,129 @@ static void insert(graph_thread_t *gt, vertex_t *v)
  */
 static vertex_t *first_sight(graph_thread_t *gt, const char *fmri)
 {
-	_cleanup_(scf_pg_freep) scf_pg_t *general = NULL, *rpg = NULL;
+	scf_pg_info_t *own = NULL;
+	size_t n = 0;
+	vertex_t *v = NULL;
+	bool general, rpg;
 	int r;
 
 	if (graph_vertex_get(&gt->graph, fmri))
 		return NULL;
-	r = scf_pg_get(gt->h, fmri, SCF_PG_GENERAL, NULL, 0, &general);
-	if (r >= 0 && !streq(fmri, SCF_SERVICE_STARTD)) {
-		probe_first_sight(fmri, "insert");
-		return prepare(gt, fmri);
-	}
+	/*
+	 * One list of the instance's own pgs says whether it has general, and whether a restarter
+	 * pg, general_ovr and restarter_actions need reading at all (a new instance has none of
+	 * them).  An instance gone meanwhile lists as not found, as each pg would read.
+	 */
+	r = scf_pg_list(gt->h, fmri, NULL, 0, &own, &n);
 	if (r < 0 && r != -SCF_ERROR_NOT_FOUND)
 		return NULL;
-	r = scf_pg_get(gt->h, fmri, SCF_PG_RESTARTER, NULL, 0, &rpg);
-	if (r != -SCF_ERROR_NOT_FOUND) {
-		/* Written already: by startd (seen before), or by configd-eager. */
-		probe_first_sight(fmri, r >= 0 ? "present" : "error");
-		return NULL;
-	}
-	probe_first_sight(fmri, "write");
+	general = listed(own, n, SCF_PG_GENERAL) && !streq(fmri, SCF_SERVICE_STARTD);
+	rpg = listed(own, n, SCF_PG_RESTARTER);
+	if (general) {
+		probe_first_sight(fmri, "insert");
+		v = prepare(gt, fmri, own, n);
+	} else
+		/* A restarter pg written already: by startd (seen before), or by configd-eager. */
+		probe_first_sight(fmri, rpg ? "present" : "write");
+	scf_pg_info_free(own, n);
+	if (general || rpg)
+		return v;
 	smf_point(SMF_POINT_STARTD_RESTARTER_BEFORE_PG_WRITE);
 	(void)rpg_write_initial(gt->h, fmri);
 	return NULL;
+}
+
+/*
+ * The reads of a burst of new instances (due[0..n)): each one's first sight, in order, under
+ * its own cause; the vertices made, in *added (n of them at most, in the same order), their
+ * causes in causes[].  Today's calls, instance by instance: a list of its own pgs, general
+ * (composed), the running snapshot's pg list and its dependency pgs (first_sight(),
+ * prepare()): about three round trips each.
+ *
+ * TODO(issue 14, H14-read's bulk reads): one call that lists every instance with its restarter
+ * state (for SEEN_NO_RPG) and one call per pg name for all of due[] (general composed,
+ * general_ovr, restarter_actions) replace the per-instance list and general reads; only the
+ * dependency pgs (from the running snapshot, names not known in advance) stay per instance.
+ * This is the one place to switch: scan() reaches the same reads through first_sight().
+ */
+static size_t graph_read_burst(
+        graph_thread_t *gt, const due_t *due, size_t n, vertex_t **added, uint64_t *causes)
+{
+	size_t k = 0;
+
+	for (size_t j = 0; j < n; j++) {
+		vertex_t *v;
+
+		event_cause_set(due[j].cause);
+		v = first_sight(gt, due[j].fmri);
+		if (!v)
+			continue;
+		causes[k] = due[j].cause;
+		added[k++] = v;
+	}
+	return k;
+}
+
+/*
+ * The burst's new instances, read, configured (each checked for a cycle, in order), admitted
+ * by the milestone (once for them all) and announced, each under its own cause: what insert()
+ * did for one instance at a time before bursts.
+ */
+static void flush_due(graph_thread_t *gt)
+{
+	_cleanup_free_ vertex_t **added = NULL;
+	_cleanup_free_ uint64_t *causes = NULL;
+	uint64_t cause = event_cause();
+	size_t n;
+
+	if (gt->n_due == 0)
+		return;
+	added = calloc(gt->n_due, sizeof(*added));
+	causes = calloc(gt->n_due, sizeof(*causes));
+	if (!added || !causes) {
+		log_error("out of memory: %zu new instances not inserted", gt->n_due);
+		n = 0;
+	} else
+		n = graph_read_burst(gt, gt->due, gt->n_due, added, causes);
+	for (size_t k = 0; k < n; k++)
+		graph_configure(&gt->graph, added[k]);
+	if (n > 0)
+		graph_milestone_update(&gt->graph);
+	for (size_t k = 0; k < n; k++) {
+		event_cause_set(causes[k]);
+		announce(gt, added[k]);
+	}
+	for (size_t k = 0; k < gt->n_due; k++)
+		free(hashmap_remove(gt->due_set, gt->due[k].fmri) ? gt->due[k].fmri : NULL);
+	gt->n_due = 0;
+	event_cause_set(cause);
+}
+
+/* Whether fmri's first sight is due in this burst: its events so far are covered by it. */
+static bool due(graph_thread_t *gt, const char *fmri)
+{
+	return fmri && hashmap_get(gt->due_set, fmri);
+}
+
+/*
+ * An instance with no vertex was named by an event: its first sight is due, at the end of the
+ * burst (flush_due()), with this event's cause; the reads come after every event of the burst
+ * that names it, so those need no handling of their own.
+ */
+static void sight(graph_thread_t *gt, const char *fmri)
+{
+	char *f;
+
+	if (graph_vertex_get(&gt->graph, fmri) || due(gt, fmri))
+		return;
+	f = strdup(fmri);
+	if (!f || GREEDY_REALLOC(gt->due, gt->cap_due, gt->n_due + 1) < 0 ||
+	        hashmap_put(gt->due_set, f, f) < 0) {
+		free(f);
+		log_error("%s: out of memory, not inserted", fmri);
+		return;
+	}
+	gt->due[gt->n_due++] = (due_t){.fmri = f, .cause = event_cause()};
 }
 
 /* v's dependencies may have changed: read again, checked for a cycle, milestone recomputed. */
@@ -380,7 +538,7 @@ static void refresh_enabled(graph_thread_t *gt, vertex_t *v)
 {
 	bool was = v->enabled, was_noovr = v->enabled_noovr;
 
-	read_enabled(gt->h, v);
+	read_enabled(gt->h, v, false);
 	if (v->enabled != was) {
 		/* Being enabled is a start: what was refreshed by then counts (svccfg refresh
 		 * is silent). */
@@ -419,6 +577,8 @@ static void pg_event(graph_thread_t *gt, const event_t *e)
 	/* Milestones: startd's own options (illumos' process_pg_event()). */
 	if (streq(e->fmri, SCF_SERVICE_STARTD) &&
 	        (streq(e->pg, SCF_PG_OPTIONS) || streq(e->pg, SCF_PG_OPTIONS_OVR))) {
+		/* Instances the burst named so far are inserted under the milestone as it was. */
+		flush_due(gt);
 		milestone_changed(gt, false, false);
 		return;
 	}
@@ -426,10 +586,12 @@ static void pg_event(graph_thread_t *gt, const event_t *e)
 		service_pg_changed(gt, e->fmri, e->pg, e->pgtype);
 		return;
 	}
+	if (due(gt, e->fmri))
+		return;
 	v = graph_vertex_get(&gt->graph, e->fmri);
 	if (!v) {
 		if (!deleted)
-			insert(gt, first_sight(gt, e->fmri));
+			sight(gt, e->fmri);
 		return;
 	}
 	if (deleted && scf_entity_exists(gt->h, e->fmri) == 0) {
@@ -582,39 +744,66 @@ static void state_event(graph_thread_t *gt, const event_t *e)
 		graph_set_state(&gt->graph, v, (restarter_instance_state_t)e->arg, e->pg);
 }
 
+/* One event of a burst, under its own cause (queue.h: it was taken off the queue with it). */
+static void handle(graph_thread_t *gt, const event_t *e)
+{
+	event_cause_set(e->cause);
+	switch (e->type) {
+	case GE_SCAN:
+		flush_due(gt);
+		scan(gt, true);
+		break;
+	case GE_RECONNECT:
+		flush_due(gt);
+		reconnect(gt);
+		break;
+	case GE_PG_CHANGED:
+	case GE_PG_DELETED:
+		pg_event(gt, e);
+		break;
+	case GE_INSTANCE_ADDED:
+		if (e->fmri)
+			sight(gt, e->fmri);
+		break;
+	case GE_STATE:
+		state_event(gt, e);
+		break;
+	default:
+		break;
+	}
+}
+
+/*
+ * The graph thread takes every event queued (up to GRAPH_BURST_MAX) as one burst: the events
+ * are handled in order, except that new instances are read and inserted together at its end
+ * (or before an event that must see them: a scan, a reconnection, a milestone change), and
+ * that the graph is evaluated once, at its end (graph_defer_begin()).  A burst of one event is
+ * handled as events always were.
+ */
 static void *graph_main(void *userdata)
 {
 	graph_thread_t *gt = userdata;
+	event_t *burst[GRAPH_BURST_MAX];
 
 	/* From here on only this thread touches the graph (graph.h). */
 	graph_claim(&gt->graph);
 	for (;;) {
-		event_t *e = event_queue_pop(&gt->m->graph_q, USEC_INFINITY);
-		int type = e->type;
+		size_t n = 0;
+		bool quit = false;
 
-		switch (type) {
-		case GE_SCAN:
-			scan(gt, true);
-			break;
-		case GE_RECONNECT:
-			reconnect(gt);
-			break;
-		case GE_PG_CHANGED:
-		case GE_PG_DELETED:
-			pg_event(gt, e);
-			break;
-		case GE_INSTANCE_ADDED:
-			if (e->fmri)
-				insert(gt, first_sight(gt, e->fmri));
-			break;
-		case GE_STATE:
-			state_event(gt, e);
-			break;
-		default:
-			break;
+		burst[n++] = event_queue_pop(&gt->m->graph_q, USEC_INFINITY);
+		while (n < GRAPH_BURST_MAX && burst[n - 1]->type != GE_QUIT &&
+		        (burst[n] = event_queue_pop(&gt->m->graph_q, 0)))
+			n++;
+		graph_defer_begin(&gt->graph);
+		for (size_t k = 0; k < n; k++) {
+			handle(gt, burst[k]);
+			quit = quit || burst[k]->type == GE_QUIT;
+			event_free(burst[k]);
 		}
-		event_free(e);
-		if (type == GE_QUIT)
+		flush_due(gt);
+		graph_defer_end(&gt->graph);
+		if (quit)
 			return NULL;
 	}
 }
@@ -659,10 +848,18 @@ static void emit_to_restarter(void *userdata, int event, const char *fmri)
 {
 	graph_thread_t *gt = userdata;
 
-	if (event == GRAPH_OVR_DELETE || event == GRAPH_OVR_DISABLE)
+	vertex_t *v;
+	int64_t arg = 0;
+
+	if (event == GRAPH_OVR_DELETE || event == GRAPH_OVR_DISABLE) {
 		write_override(gt, event, fmri);
-	else
-		(void)restarter_enqueue(gt->m, event, fmri, 0);
+		return;
+	}
+	/* What first sight found tells the worker what it need not read or take (startd.h). */
+	if (event == RE_INSERT && (v = graph_vertex_get(&gt->graph, fmri)))
+		arg = (v->seen & SEEN_NO_RPG ? RE_INSERT_FRESH : 0) |
+		        (v->seen & SEEN_RUNNING ? RE_INSERT_RUNNING : 0);
+	(void)restarter_enqueue(gt->m, event, fmri, arg);
 }
 
 int graph_thread_start(startd_t *m)
@@ -670,7 +867,8 @@ int graph_thread_start(startd_t *m)
 	int r;
 
 	graph.m = m;
-	if (graph_init(&graph.graph, emit_to_restarter, &graph) < 0)
+	graph.due_set = hashmap_new();
+	if (!graph.due_set || graph_init(&graph.graph, emit_to_restarter, &graph) < 0)
 		return log_error_errno(-ENOMEM, "out of memory");
 	r = scf_handle_create(m->root, &graph.h);
 	if (r < 0) {
@@ -678,6 +876,8 @@ int graph_thread_start(startd_t *m)
 		return -EIO;
 	}
 	r = -pthread_create(&m->graph_thread, NULL, graph_main, &graph);
+	if (r == 0)
+		(void)pthread_setname_np(m->graph_thread, "startd-graph");
 	if (r < 0)
 		return log_error_errno(r, "cannot start the graph thread");
 	return 0;
@@ -692,4 +892,8 @@ void graph_thread_stop(startd_t *m)
 	graph_done(&graph.graph);
 	scf_handle_destroy(graph.h);
 	graph.h = NULL;
+	graph.due_set = hashmap_free(graph.due_set);
+	free(graph.due);
+	graph.due = NULL;
+	graph.cap_due = 0;
 }

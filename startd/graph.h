@@ -93,6 +93,8 @@ typedef struct vertex {
 	unsigned mark;         /* == graph's search generation: visited by the current search */
 	bool has_up_dependent; /* milestone: an up vertex outside the subgraph depends on it */
 	bool was_in_subgraph;  /* milestone: in_subgraph before it was recomputed */
+
+	unsigned seen; /* graph.c's: what its first read of the instance found (SEEN_* there) */
 } vertex_t;
 
 /* What the graph knows about a dependency's target (an instance, or a service's instances). */
@@ -118,6 +120,8 @@ typedef struct graph {
 	pthread_t owner;
 	char *milestone; /* NULL: "all"; else "none" or the milestone's FMRI */
 	unsigned search; /* the current search's generation (vertex_t.mark) */
+	bool deferred;   /* graph_defer_begin(): evaluations wait for graph_defer_end() */
+	bool eval_due;   /* ... and one was asked for meanwhile */
 } graph_t;
 
 /* The calling thread owns the graph.  0 or -ENOMEM. */
@@ -212,6 +216,17 @@ bool graph_deps_satisfied(graph_t *g, const vertex_t *v);
 
 /* Emits RE_START and RE_STOP as the vertices' states and groups call for (see above). */
 void graph_evaluate(graph_t *g);
+/*
+ * A burst of events (graph.c): between graph_defer_begin() and graph_defer_end(),
+ * graph_evaluate() only notes that an evaluation is due, and graph_defer_end() runs it once.
+ * An evaluation depends only on the vertices as they are when it runs, so the one at the end
+ * decides what the last of those it replaces would have, and a request that a later event of
+ * the burst made moot (a start of an instance the burst disables) is never sent: evaluating
+ * later is an order the events could have arrived in anyway.  One walk of every vertex per
+ * burst instead of one per event.
+ */
+void graph_defer_begin(graph_t *g);
+void graph_defer_end(graph_t *g);
 /*
  * v's worker settled in state (aux: the auxiliary_state it recorded, NULL for none): clears
  * v's pending requests, marks the groups that tolerate the way v went down, and evaluates.

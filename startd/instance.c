@@ -98,6 +98,13 @@ static int write_state(instance_t *i, restarter_instance_state_t state,
 	i->state = state;
 	i->next_state = next;
 	i->aux = aux;
+	/* The bulk worker's batch: committed, its delay points passed, its reports made later. */
+	if (i->batch) {
+		r = rpg_batch_add(i->batch, i, &u, first, next == RESTARTER_STATE_NONE);
+		if (r < 0)
+			log_warning("%s: out of memory; restarter pg not written", i->fmri);
+		return r;
+	}
 	if (!first)
 		smf_point(SMF_POINT_STARTD_RESTARTER_BEFORE_STATE_WRITE);
 	r = INSTANCE_RETRY(i, rpg_write(i, &u));
@@ -283,14 +290,17 @@ static void take_running_snapshot(instance_t *i)
 		        scf_handle_errmsg(i->h));
 }
 
-static void handle_insert(instance_t *i)
+/* arg: RE_INSERT_* (startd.h), what the graph's first sight found. */
+static void handle_insert(instance_t *i, int64_t arg)
 {
 	_cleanup_(scf_pg_freep) scf_pg_t *pg = NULL;
 	/* What a previous startd left running (taken once): settled once the pg is read. */
 	_cleanup_(survivors_freep) survivors_t *sv = survivors_take(i->fmri);
-	int r;
+	int r = -SCF_ERROR_NOT_FOUND;
 
-	r = INSTANCE_RETRY(i, scf_pg_get(i->h, i->fmri, SCF_PG_RESTARTER, NULL, 0, &pg));
+	/* The graph saw no restarter pg, and nobody but this instance's INSERT writes one. */
+	if (!(arg & RE_INSERT_FRESH))
+		r = INSTANCE_RETRY(i, scf_pg_get(i->h, i->fmri, SCF_PG_RESTARTER, NULL, 0, &pg));
 	if (r >= 0) {
 		/*
 		 * A pg startd did not write in this run: a predecessor's (recovered), or the
@@ -302,8 +312,10 @@ static void handle_insert(instance_t *i)
 		recover(i, pg);
 	} else {
 		i->state = RESTARTER_STATE_UNINIT;
-		smf_point(SMF_POINT_STARTD_RESTARTER_BEFORE_PG_WRITE);
-		/* RACE WINDOW ENDS HERE */
+		/* In the bulk worker, passed once for the whole batch, before its commit. */
+		if (!i->batch)
+			smf_point(SMF_POINT_STARTD_RESTARTER_BEFORE_PG_WRITE);
+		/* RACE WINDOW ENDS HERE (in the bulk worker: when its batch commits) */
 		(void)write_state(i, RESTARTER_STATE_UNINIT, RESTARTER_STATE_NONE,
 		        RESTARTER_AUX_INSERT_IN_GRAPH, false, true);
 	}
@@ -311,7 +323,8 @@ static void handle_insert(instance_t *i)
 		settle_survivors(i, sv, r >= 0 && i->state != RESTARTER_STATE_UNINIT);
 	if (i->state == RESTARTER_STATE_UNINIT)
 		log_info("%s: inserted, uninitialized", i->fmri);
-	take_running_snapshot(i);
+	if (!(arg & RE_INSERT_RUNNING))
+		take_running_snapshot(i);
 	i->inserted = true;
 }
 
@@ -523,7 +536,7 @@ void instance_handle(instance_t *i, const event_t *e)
 		return;
 	switch (e->type) {
 	case RE_INSERT:
-		handle_insert(i);
+		handle_insert(i, e->arg);
 		break;
 	case RE_ENABLE:
 		handle_enable(i);
@@ -563,5 +576,45 @@ void instance_handle(instance_t *i, const event_t *e)
 		break;
 	default:
 		break;
+	}
+}
+
+bool instance_bulk_accepts(instance_t *i, int type, int64_t arg)
+{
+	instance_assert_worker(i);
+	switch (type) {
+	case RE_INSERT:
+		/* No read, no snapshot to take, no survivor to settle: one write. */
+		return !i->inserted && (arg & RE_INSERT_FRESH) && (arg & RE_INSERT_RUNNING) &&
+		        !survivors_pending(i->fmri);
+	case RE_ENABLE:
+		/* A commit of offline, or a report (or nothing, before the insert). */
+		return true;
+	case RE_DISABLE:
+		/* No stop method, no contract: a report, or one commit. */
+		return !i->inserted ||
+		        ((i->state == RESTARTER_STATE_UNINIT ||
+		                 i->state == RESTARTER_STATE_DISABLED) &&
+		                i->pgid <= 0);
+	default:
+		return false;
+	}
+}
+
+void instance_handle_bulk(instance_t *i, const event_t *e, rpg_batch_t *b)
+{
+	assert(instance_bulk_accepts(i, e->type, e->arg));
+	i->batch = b;
+	instance_handle(i, e);
+	i->batch = NULL;
+}
+
+void instance_bulk_report(rpg_batch_t *b)
+{
+	for (size_t k = 0; k < b->n; k++) {
+		if (!b->items[k].report)
+			continue;
+		event_cause_set(b->items[k].cause);
+		report(b->items[k].i);
 	}
 }

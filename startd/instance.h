@@ -33,7 +33,8 @@ typedef struct instance {
 	event_queue_t q;
 
 	/* worker-owned */
-	scf_handle_t *h; /* the worker's own connection (handles are not thread-safe) */
+	scf_handle_t *h;  /* the worker's connection while it has events (not thread-safe) */
+	unsigned h_epoch; /* restarter.c's handle pool: when h was bound */
 	bool inserted;
 	restarter_instance_state_t state, next_state;
 	const char *aux; /* the auxiliary_state last committed (a static string) */
@@ -43,7 +44,8 @@ typedef struct instance {
 	char *logfile;
 	uint64_t restarts[INST_RESTART_HISTORY]; /* monotonic usec of the last restarts */
 	unsigned n_restarts;
-	bool active; /* up or owning processes (atomic: read at shutdown) */
+	bool active;             /* up or owning processes (atomic: read at shutdown) */
+	struct rpg_batch *batch; /* set while the bulk worker handles an event: writes join it */
 } instance_t;
 
 instance_t *instance_new(startd_t *m, const char *fmri);
@@ -59,6 +61,21 @@ void instance_note_pids(instance_t *i);
 /* Runs one event on the instance (in its worker thread, with i->h bound; RE_SHUTDOWN also
  * without a handle, when configd is gone). */
 void instance_handle(instance_t *i, const event_t *e);
+
+/*
+ * The bulk worker (restarter.c) holds the worker bits of many instances and handles the events
+ * that need neither a method nor a read of their own, writing their restarter pgs together:
+ * instance_bulk_accepts() says whether the next event (type, arg) of i is one of them in i's
+ * state (a fresh INSERT whose survivors, if any, are settled elsewhere; ENABLE; DISABLE of an
+ * instance that never ran or is disabled), and instance_handle_bulk() handles it as
+ * instance_handle() would, except that its restarter pg write (at most one per event) joins b
+ * and its state is reported to the graph only once b is committed (instance_bulk_report()).
+ * Both run in the thread that holds i's worker bit.
+ */
+struct rpg_batch;
+bool instance_bulk_accepts(instance_t *i, int type, int64_t arg);
+void instance_handle_bulk(instance_t *i, const event_t *e, struct rpg_batch *b);
+void instance_bulk_report(struct rpg_batch *b);
 
 /* Whether a repository call's result r means the connection is gone, not a refusal. */
 static inline bool instance_connection_lost(int r)
@@ -102,7 +119,8 @@ typedef struct state_update {
 
 /*
  * rpg.c: i's restarter pg, written with one atomic batch over i->h (startd is its only
- * writer, and only i's worker writes it).
+ * writer, and only the thread that holds i's worker bit writes it: its worker; the bulk
+ * worker writes with rpg_batch_*).
  */
 int rpg_write(instance_t *i, const state_update_t *u);
 /*
@@ -112,6 +130,37 @@ int rpg_write(instance_t *i, const state_update_t *u);
  * logged, except -SCF_ERROR_NOT_FOUND (the instance is gone).
  */
 int rpg_write_initial(scf_handle_t *h, const char *fmri);
+
+/* One write of a batch: i's state as u says, under the cause of the event it is for. */
+typedef struct rpg_item {
+	instance_t *i;
+	state_update_t u;
+	uint64_t cause;
+	bool report; /* the state is reported to the graph once written (instance_bulk_report()) */
+} rpg_item_t;
+
+/* The restarter pg writes of many instances, committed in one scf_batch (one transaction). */
+typedef struct rpg_batch {
+	rpg_item_t *items;
+	size_t n, cap;
+	bool first; /* an item is the first write of its pg (startd.restarter.before_pg_write) */
+	bool later; /* an item is a later one (startd.restarter.before_state_write) */
+} rpg_batch_t;
+
+/* Adds i's write under the calling thread's cause (it holds i's worker bit).  0, -ENOMEM. */
+int rpg_batch_add(rpg_batch_t *b, instance_t *i, const state_update_t *u, bool first, bool report);
+/*
+ * Commits the writes over h in one batch per cause (the writes that descend from one commit:
+ * svctrace links a commit to one cause), startd.write for each pg, with the cause, before the
+ * commit, startd.restarter_pg_written for each after it.  When configd refuses a batch (an
+ * instance deleted meanwhile, say), each of its writes is made on its own instead, so one
+ * instance cannot cost the others theirs.  0, -ENOMEM, or instance_connection_lost()'s codes
+ * when the connection broke (the caller rebinds and commits again: a write repeated is the
+ * same write).
+ */
+int rpg_batch_commit(scf_handle_t *h, rpg_batch_t *b);
+/* Empties b (the items' instances are the caller's). */
+void rpg_batch_clear(rpg_batch_t *b);
 
 /* method.c */
 typedef enum method_result {

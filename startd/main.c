@@ -7,22 +7,30 @@
  * learns about instances from repository notifications, runs their methods and records what
  * happened in each instance's non-persistent "restarter" pg.  The threads are illumos':
  *
- *   repository thread (repo.c)   own handle, subscribed to pg types framework and dependency;
- *        |                       each notification becomes a graph event, in commit order
+ *   repository thread (repo.c)   own handle, subscribed to the framework pgs the graph acts
+ *        |                       on (by name), pg type dependency and instance creation; each
+ *        |                       notification becomes a graph event, in commit order
  *        v
  *   graph thread (graph.c)       owns the vertices (instances with a general pg) and their
- *        |                       dependencies, read with its own handle; on first sight queues
- *        |                       INSERT + ENABLE/DISABLE; what to start, stop or restart as
- *        |                       dependencies are met or lost is decided by graph-eval.c, pure
- *        |                       code over the vertices (graph.h), unit tested without configd
+ *        |                       dependencies, read with its own handle; takes its queue in
+ *        |                       bursts and reads a burst's new instances together, then queues
+ *        |                       INSERT + ENABLE/DISABLE for each; what to start, stop or
+ *        |                       restart as dependencies are met or lost is decided by
+ *        |                       graph-eval.c, pure code over the vertices (graph.h), unit
+ *        |                       tested without configd, evaluated once per burst
  *        v
  *   restarter dispatcher         moves each event to its instance's own queue
  *   (restarter.c)
  *        v
- *   one queue per instance       drained in order by the instance's worker (started on
- *   (instance.c, method.c)       demand, lingering 3 s), which owns the instance's state,
- *                                runs its methods and commits its restarter pg; it reports
- *                                every settled state back to the graph
+ *   one queue per instance       drained in order by whichever thread holds its worker bit:
+ *   (instance.c, method.c)       the bulk worker (one thread) for the events that need no
+ *                                method and no read (a new instance's insert, enable, disable),
+ *                                whose restarter pg writes it commits in batches, one
+ *                                transaction for many instances; else the instance's own
+ *                                worker (started on demand, lingering 3 s), which runs its
+ *                                methods and commits its restarter pg; both own the instance's
+ *                                state while they hold the bit and report every settled state
+ *                                back to the graph
  *
  *   reaper thread (proc.c)       startd is a child subreaper; the reaper is the only caller
  *                                of wait*(), hands exit statuses to method waits and tells
@@ -35,15 +43,19 @@
  * exists and is enabled) is run to completion and marked online (emi.c).
  *
  * Invariants:
- * - Every thread that talks to configd has its own handle (handles are not thread-safe); the
- *   main thread's handle carries the restarter registration for startd's whole life.
+ * - A handle is used by one thread at a time (handles are not thread-safe): the repository
+ *   thread, the graph and the bulk worker have their own; an instance worker binds one while
+ *   it has events and puts it back in a pool when it is idle.  The main thread's handle carries
+ *   the restarter registration for startd's whole life.
  * - Only the graph thread touches the graph (asserted at graph.h's entry points).
- * - An instance's events and methods run one at a time, in queue order, in its worker only:
- *   the thread that holds its queue's worker bit, asserted where its state is used and where
- *   its restarter pg is written (instance.h).
- * - The restarter pg of a new instance is written by its worker when it handles INSERT, never
- *   synchronously with the instance's creation: between the two, the instance exists without
- *   a restarter pg (the race; see docs/restarter.md).
+ * - An instance's events and methods run one at a time, in queue order, in the thread that
+ *   holds its queue's worker bit (its worker, or the bulk worker, which hands the bit on to a
+ *   worker when an event needs more), asserted where its state is used and where its restarter
+ *   pg is written (instance.h).
+ * - The restarter pg of a new instance is written when its INSERT is handled (in a batch, by
+ *   the bulk worker, for an instance the graph found without one), never synchronously with
+ *   the instance's creation: between the two, the instance exists without a restarter pg (the
+ *   race; see docs/restarter.md).
  * - An instance's processes are one process group (its "contract"); stopping it kills the
  *   group, grandchildren included, and, where cgroup v2 is writable, whatever is left in the
  *   instance's cgroup leaf (a process that called setsid()).  A restarted startd adopts the

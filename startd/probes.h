@@ -26,8 +26,9 @@ void probe_restarter_pg_written(const char *fmri);
  * startd.write: this thread is about to commit fmri's pg, because of its current cause (arg0).
  * Call right before the write, on every write of a pg: svctrace links configd's next commit of
  * that pg by startd's pid to this cause (docs/trace-format.md, "Causality"), which holds
- * because one thread only ever writes a given pg (restarter: the instance's worker;
- * restarter_actions: the graph thread).
+ * because one thread at a time writes a given pg (restarter: the holder of the instance's
+ * worker bit, which passes it on only between writes; restarter_actions: the graph thread).
+ * A batch of restarter pgs announces each one, all with the batch's one cause.
  */
 void probe_write(const char *fmri, const char *pg);
 /* startd.state_change: "<from>><to>". */

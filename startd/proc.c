@@ -212,6 +212,8 @@ int proc_start(startd_t *m)
 	if (prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) < 0)
 		return log_error_errno(negative_errno(), "cannot become a child subreaper");
 	r = -pthread_create(&m->reaper_thread, NULL, reaper_main, m);
+	if (r == 0)
+		(void)pthread_setname_np(m->reaper_thread, "startd-reaper");
 	if (r < 0)
 		return log_error_errno(r, "cannot start the reaper thread");
 	return 0;

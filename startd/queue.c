@@ -189,6 +189,40 @@ void event_queue_retire(event_queue_t *q)
 	pthread_mutex_unlock(&q->lock);
 }
 
+int event_queue_peek(event_queue_t *q, int64_t *arg)
+{
+	int type = 0;
+
+	pthread_mutex_lock(&q->lock);
+	assert(q->has_owner && pthread_equal(q->worker_owner, pthread_self()));
+	if (q->head) {
+		type = q->head->type;
+		*arg = q->head->arg;
+	}
+	pthread_mutex_unlock(&q->lock);
+	return type;
+}
+
+bool event_queue_retire_if_empty(event_queue_t *q)
+{
+	bool empty;
+
+	pthread_mutex_lock(&q->lock);
+	empty = !q->head;
+	if (empty)
+		retire_locked(q);
+	pthread_mutex_unlock(&q->lock);
+	return empty;
+}
+
+void event_queue_worker_leave(event_queue_t *q)
+{
+	pthread_mutex_lock(&q->lock);
+	assert(q->worker && q->has_owner && pthread_equal(q->worker_owner, pthread_self()));
+	q->has_owner = false;
+	pthread_mutex_unlock(&q->lock);
+}
+
 size_t event_queue_length(event_queue_t *q)
 {
 	size_t n;

@@ -84,6 +84,18 @@ bool event_queue_is_worker(event_queue_t *q);
 /* Drops the worker bit at once (a worker that exits for another reason). */
 void event_queue_retire(event_queue_t *q);
 
+/*
+ * For a worker that holds the bits of many queues at once (restarter.c's bulk worker):
+ * event_queue_peek() copies the type and arg of the next event without taking it (0 when the
+ * queue is empty; only the bit's owner takes events, so the head stays until it does);
+ * event_queue_retire_if_empty() drops the bit only if no event is queued, under the lock, so
+ * that no event is left without a worker (true: dropped); event_queue_worker_leave() gives up
+ * the ownership but keeps the bit, for a thread the caller starts and that enters.
+ */
+int event_queue_peek(event_queue_t *q, int64_t *arg);
+bool event_queue_retire_if_empty(event_queue_t *q);
+void event_queue_worker_leave(event_queue_t *q);
+
 size_t event_queue_length(event_queue_t *q);
 
 /* The calling thread's current cause (CAUSES above), and setting it (repo.c, from a notification). */

@@ -1,16 +1,17 @@
 /*
  * repo.c: the repository-event thread.
  *
- * It owns one handle subscribed to pg types "framework" (general, general_ovr, restarter,
- * restarter_actions) and "dependency", and to the creation of instances (InstanceAdded, which
- * illumos' configd does not send: an instance created with no pg, by svccfg add, would
- * otherwise be seen only when a pg of it is written), and turns each notification into a graph
- * event, in the order configd sent them.  It subscribes before the graph's first scan is
- * queued, so an instance created during start-up is seen by one or the other (the graph
- * ignores the second sight).  Changes to the restarter pg are startd's own writes and are
- * dropped here (after startd.notify_received is traced: every notification read is, whatever
- * becomes of it).  The delay point startd.repo.notify_received sits between that trace and
- * the hand-over to the graph.
+ * It owns one handle subscribed to the framework pgs the graph acts on, by name (general,
+ * general_ovr, restarter_actions, options, options_ovr: not restarter, whose changes are
+ * startd's own writes), to pg type "dependency", and to the creation of instances
+ * (InstanceAdded, which illumos' configd does not send: an instance created with no pg, by
+ * svccfg add, would otherwise be seen only when a pg of it is written), and turns each
+ * notification into a graph event, in the order configd sent them.  It subscribes before the
+ * graph's first scan is queued, so an instance created during start-up is seen by one or the
+ * other (the graph ignores the second sight).  A pg of one of those names but not of type
+ * framework (an application's "options") is dropped here (after startd.notify_received is
+ * traced: every notification read is, whatever becomes of it).  The delay point
+ * startd.repo.notify_received sits between that trace and the hand-over to the graph.
  *
  * When the connection breaks, configd is presumed restarting: this thread polls its socket
  * (every RECONNECT_POLL_MSEC, until SVC_STARTD_RECONNECT_TIMEOUT seconds, default 60),
@@ -43,13 +44,29 @@
 static scf_handle_t *repo_h;
 static int exit_status_lost; /* set when configd went away: main exits 1 */
 
+/*
+ * The framework pgs the graph acts on (general and its override, restarter_actions, and
+ * startd's own options for the milestone), by name: subscribing to the type "framework" as a
+ * whole, as illumos does, also brought back every write of startd's own restarter pgs, two per
+ * new instance in a burst, which configd sent and this thread dropped.
+ */
+static const char *const pg_names[] = {
+        SCF_PG_GENERAL,
+        SCF_PG_GENERAL_OVR,
+        SCF_PG_RESTARTER_ACTIONS,
+        SCF_PG_OPTIONS,
+        SCF_PG_OPTIONS_OVR,
+};
+
 static void forward(startd_t *m, const scf_notification_t *n)
 {
 	int type = n->kind == SCF_NOTIFY_PG_DELETED ? GE_PG_DELETED : GE_PG_CHANGED;
 
 	if (n->kind == SCF_NOTIFY_INSTANCE_ADDED)
 		type = GE_INSTANCE_ADDED;
-	else if (n->pg && streq(n->pg, SCF_PG_RESTARTER))
+	/* A pg of one of those names but of another type (an application's "options"). */
+	else if (n->pgtype && !streq(n->pgtype, SCF_GROUP_FRAMEWORK) &&
+	        !streq(n->pgtype, SCF_GROUP_DEPENDENCY))
 		return;
 	(void)event_queue_push(&m->graph_q, type, n->entity, n->pg, n->pgtype, 0, NULL);
 }
@@ -77,8 +94,8 @@ static int subscribe(startd_t *m)
 {
 	int r = scf_handle_create(m->root, &repo_h);
 
-	if (r >= 0)
-		r = scf_notify_add_pgtype(repo_h, SCF_GROUP_FRAMEWORK);
+	for (size_t k = 0; r >= 0 && k < ELEMENTSOF(pg_names); k++)
+		r = scf_notify_add_pgname(repo_h, pg_names[k]);
 	if (r >= 0)
 		r = scf_notify_add_pgtype(repo_h, SCF_GROUP_DEPENDENCY);
 	if (r >= 0)
@@ -198,6 +215,8 @@ int repo_thread_start(startd_t *m)
 	if (r < 0)
 		return r;
 	r = -pthread_create(&m->repo_thread, NULL, repo_main, m);
+	if (r == 0)
+		(void)pthread_setname_np(m->repo_thread, "startd-repo");
 	if (r < 0)
 		return log_error_errno(r, "cannot start the repository thread");
 	return 0;

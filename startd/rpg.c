@@ -1,18 +1,24 @@
 /*
  * rpg.c: commits to an instance's restarter pg.
  *
- * startd is the only writer of the restarter pg, and within startd only the instance's worker
- * (asserted), so a batch (pg ensure + property sets, one SQLite transaction, one notification)
- * is enough: no read-modify-write, no generation to check.  It also means the pg is never seen half-written: it appears with its state.
- * One exception, before any worker exists for the instance: the graph's first sight of an
+ * startd is the only writer of the restarter pg, and within startd only the thread that holds
+ * the instance's worker bit (asserted: its worker, or the bulk worker), so a batch (pg ensure
+ * + property sets, one SQLite transaction, one notification) is enough: no read-modify-write,
+ * no generation to check.  It also means the pg is never seen half-written: it appears with
+ * its state.  The bulk worker puts the writes of many instances in one batch (rpg_batch_*):
+ * one transaction, still one generation and one notification per pg, each pg announced
+ * (startd.write) with its own cause, and one commit per cause, since svctrace gives a commit
+ * one cause.  One exception, before the instance has a queue: the graph's first sight of an
  * instance without a general pg writes the uninitialized pg (rpg_write_initial()); the
- * instance gets a worker only once the graph inserts it, later, on the same graph thread.
+ * instance gets a queue only once the graph inserts it, later, on the same graph thread.
  * (With configd-eager, configd writes that first generation itself: docs/decisions.md.)
  * startd.restarter_pg_written is traced once configd has answered the commit; the instant the
  * pg came to exist is configd's own configd.commit, before that answer.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "instance.h"
 #include "log.h"
@@ -37,19 +43,19 @@ static int set_pid(scf_batch_t *b, const char *fmri, const char *prop, pid_t pid
 	return set1(b, fmri, prop, SCF_TYPE_COUNT, buf);
 }
 
-static int write_batch(scf_handle_t *h, const char *fmri, const state_update_t *u)
+static void timestamp(char *ts, size_t size)
 {
-	scf_batch_t *b = NULL;
 	uint64_t now = now_realtime_usec();
-	char ts[64];
-	int r;
 
-	snprintf(ts, sizeof(ts), "%" PRIu64 ".%06" PRIu64, now / USEC_PER_SEC, now % USEC_PER_SEC);
-	r = scf_batch_new(h, &b);
-	if (r < 0)
-		return r;
-	r = scf_batch_pg_ensure(
+	snprintf(ts, size, "%" PRIu64 ".%06" PRIu64, now / USEC_PER_SEC, now % USEC_PER_SEC);
+}
+
+/* The steps of one restarter pg write: the pg (made if missing), then its properties. */
+static int add_steps(scf_batch_t *b, const char *fmri, const state_update_t *u, const char *ts)
+{
+	int r = scf_batch_pg_ensure(
 	        b, fmri, SCF_PG_RESTARTER, SCF_GROUP_FRAMEWORK, SCF_PG_FLAG_NONPERSISTENT);
+
 	if (r >= 0)
 		r = set1(b, fmri, SCF_PROPERTY_STATE, SCF_TYPE_ASTRING,
 		        restarter_state_to_string(u->state));
@@ -67,13 +73,116 @@ static int write_batch(scf_handle_t *h, const char *fmri, const state_update_t *
 		r = set_pid(b, fmri, SCF_PROPERTY_CONTRACT, u->contract);
 	if (r >= 0 && u->logfile)
 		r = set1(b, fmri, SCF_PROPERTY_LOGFILE, SCF_TYPE_ASTRING, u->logfile);
+	return r;
+}
+
+static int write_batch(scf_handle_t *h, const char *fmri, const state_update_t *u)
+{
+	_cleanup_(scf_batch_freep) scf_batch_t *b = NULL;
+	char ts[64];
+	int r;
+
+	timestamp(ts, sizeof(ts));
+	r = scf_batch_new(h, &b);
+	if (r >= 0)
+		r = add_steps(b, fmri, u, ts);
 	if (r >= 0) {
 		probe_write(fmri, SCF_PG_RESTARTER);
 		r = scf_batch_commit(b);
 	}
 	if (r >= 0)
 		probe_restarter_pg_written(fmri);
-	scf_batch_free(b);
+	return r;
+}
+
+int rpg_batch_add(rpg_batch_t *b, instance_t *i, const state_update_t *u, bool first, bool report)
+{
+	instance_assert_worker(i);
+	if (GREEDY_REALLOC(b->items, b->cap, b->n + 1) < 0)
+		return -ENOMEM;
+	b->items[b->n++] = (rpg_item_t){.i = i, .u = *u, .cause = event_cause(), .report = report};
+	if (first)
+		b->first = true;
+	else
+		b->later = true;
+	return 0;
+}
+
+void rpg_batch_clear(rpg_batch_t *b)
+{
+	free(b->items);
+	*b = (rpg_batch_t){};
+}
+
+/*
+ * The items of b from `from` on whose cause is b->items[from].cause (and not done yet), in one
+ * scf_batch; done[] marks them.  Refused: each on its own.  0, or a lost connection.
+ */
+static int commit_cause(scf_handle_t *h, rpg_batch_t *b, size_t from, bool *done)
+{
+	_cleanup_(scf_batch_freep) scf_batch_t *sb = NULL;
+	uint64_t cause = b->items[from].cause;
+	size_t n = 0;
+	char ts[64];
+	int r;
+
+	timestamp(ts, sizeof(ts));
+	r = scf_batch_new(h, &sb);
+	for (size_t k = from; r >= 0 && k < b->n; k++)
+		if (!done[k] && b->items[k].cause == cause) {
+			instance_assert_worker(b->items[k].i);
+			r = add_steps(sb, b->items[k].i->fmri, &b->items[k].u, ts);
+			done[k] = true;
+			n++;
+		}
+	event_cause_set(cause);
+	/* Each pg announced, right before the commit that writes them all. */
+	for (size_t k = from; r >= 0 && k < b->n; k++)
+		if (b->items[k].cause == cause)
+			probe_write(b->items[k].i->fmri, SCF_PG_RESTARTER);
+	if (r >= 0)
+		r = scf_batch_commit(sb);
+	if (r >= 0) {
+		for (size_t k = from; k < b->n; k++)
+			if (b->items[k].cause == cause)
+				probe_restarter_pg_written(b->items[k].i->fmri);
+		return 0;
+	}
+	if (instance_connection_lost(r))
+		return r;
+	log_warning("a batch of %zu restarter pg writes failed (%s); writing them one by one", n,
+	        scf_handle_errmsg(h));
+	for (size_t k = from; k < b->n; k++) {
+		const rpg_item_t *it = &b->items[k];
+
+		if (it->cause != cause)
+			continue;
+		r = write_batch(h, it->i->fmri, &it->u);
+		if (instance_connection_lost(r))
+			return r;
+		/* An instance deleted since: its RE_REMOVE is on the way. */
+		if (r < 0 && r != -SCF_ERROR_NOT_FOUND)
+			log_warning("%s: cannot write the restarter pg: %s", it->i->fmri,
+			        scf_handle_errmsg(h));
+	}
+	return 0;
+}
+
+int rpg_batch_commit(scf_handle_t *h, rpg_batch_t *b)
+{
+	_cleanup_free_ bool *done = calloc(b->n + 1, sizeof(*done));
+	int r = 0;
+
+	if (!done)
+		return -ENOMEM;
+	/*
+	 * One commit per cause: svctrace gives each commit one cause (the announcement of its
+	 * first pg), so writes descending from different commits (two imports' instances in one
+	 * round) go in commits of their own.  A burst from one import is one commit.
+	 */
+	for (size_t k = 0; r >= 0 && k < b->n; k++)
+		if (!done[k])
+			r = commit_cause(h, b, k, done);
 	return r;
 }
 

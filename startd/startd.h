@@ -26,9 +26,19 @@ enum {
 	GE_INSTANCE_ADDED, /* fmri: an instance was created (configd's InstanceAdded) */
 };
 
+/*
+ * RE_INSERT's arg: what the graph's first sight of the instance found.  Only startd writes a
+ * restarter pg, and for an instance with general only through that instance's INSERT, so what
+ * the graph saw absent is still absent when the INSERT is handled.
+ */
+enum {
+	RE_INSERT_FRESH = 0x1,   /* no restarter pg: nothing to recover, the first write is due */
+	RE_INSERT_RUNNING = 0x2, /* a running snapshot exists: nothing to take */
+};
+
 /* Restarter events: the dispatcher's queue, then each instance's own queue. */
 enum {
-	RE_INSERT = 1,     /* first sight: write the restarter pg, take "running" */
+	RE_INSERT = 1,     /* first sight (arg: RE_INSERT_*): write the pg, take "running" */
 	RE_ENABLE,         /* general(_ovr)/enabled became (or was found) true */
 	RE_DISABLE,        /* ... false */
 	RE_START,          /* the graph found the instance offline, enabled, dependencies met */

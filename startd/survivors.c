@@ -266,6 +266,16 @@ survivors_t *survivors_take(const char *fmri)
 	return s;
 }
 
+bool survivors_pending(const char *fmri)
+{
+	bool found;
+
+	pthread_mutex_lock(&lock);
+	found = table && hashmap_get(table, fmri);
+	pthread_mutex_unlock(&lock);
+	return found;
+}
+
 void survivors_done(void)
 {
 	survivors_t *s;

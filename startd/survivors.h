@@ -36,6 +36,8 @@ typedef struct survivors {
 void survivors_scan(startd_t *m);
 /* Takes what was found for fmri out of the table (the caller frees it); NULL if nothing. */
 survivors_t *survivors_take(const char *fmri);
+/* Whether something was found for fmri and not taken yet (the bulk insert leaves it to a worker). */
+bool survivors_pending(const char *fmri);
 survivors_t *survivors_free(survivors_t *s);
 static inline void survivors_freep(survivors_t **s)
 {

@@ -1021,6 +1021,63 @@ static void test_milestone_new_vertex(void **state)
 	assert_int_equal(f->n, 0);
 }
 
+/* ---- bursts (graph.c handles the events of a burst with evaluation deferred) ---- */
+
+static void test_deferred_evaluation(void **state)
+{
+	fixture_t *f = *state;
+	vertex_t *a = add(f, "svc:/a:default", true, RESTARTER_STATE_UNINIT);
+	vertex_t *b = add(f, "svc:/b:default", true, RESTARTER_STATE_UNINIT);
+	vertex_t *c = add(f, "svc:/c:default", false, OFF);
+
+	dep(b, "require_all", NULL, "svc:/a:default", NULL);
+	/* A burst: a and b report offline, then b is disabled; nothing is asked meanwhile. */
+	graph_defer_begin(&f->g);
+	graph_set_state(&f->g, a, OFF, RESTARTER_AUX_ENABLE_REQUEST);
+	graph_set_state(&f->g, b, OFF, RESTARTER_AUX_ENABLE_REQUEST);
+	graph_set_state(&f->g, c, OFF, RESTARTER_AUX_NONE);
+	assert_int_equal(f->n, 0);
+	vertex_set_enabled(b, false, -1);
+	/* One evaluation at the end, over the vertices as they are then: b's start is moot. */
+	graph_defer_end(&f->g);
+	assert_int_equal(count(f, RE_START, "svc:/a:default"), 1);
+	assert_int_equal(f->n, 1);
+	assert_false(b->start_pending);
+
+	/* Nothing asked for during a burst: nothing evaluated at its end. */
+	take(f);
+	a->start_pending = false;
+	graph_defer_begin(&f->g);
+	graph_defer_end(&f->g);
+	assert_int_equal(f->n, 0);
+	/* Outside a burst, evaluations are immediate again. */
+	graph_evaluate(&f->g);
+	assert_int_equal(count(f, RE_START, "svc:/a:default"), 1);
+}
+
+/* Under "all", a new vertex is inside at once, and the update has nothing to do. */
+static void test_milestone_all_new_vertex(void **state)
+{
+	fixture_t *f = *state;
+	vertex_t *v = NULL;
+
+	assert_int_equal(graph_vertex_add(&f->g, "svc:/n:default", &v), 0);
+	assert_true(v->in_subgraph);
+	assert_true(v->ms_known);
+	graph_milestone_update(&f->g);
+	assert_int_equal(f->n, 0);
+	/* Leaving "all" for "none" and coming back marks every vertex inside again. */
+	vertex_set_enabled(v, true, -1);
+	assert_int_equal(graph_set_milestone(&f->g, RESTARTER_MILESTONE_NONE), 0);
+	assert_false(v->in_subgraph);
+	assert_int_equal(graph_set_milestone(&f->g, RESTARTER_MILESTONE_ALL), 0);
+	assert_true(v->in_subgraph);
+	/* Under "none", a new vertex is outside until the update decides. */
+	assert_int_equal(graph_set_milestone(&f->g, RESTARTER_MILESTONE_NONE), 0);
+	assert_int_equal(graph_vertex_add(&f->g, "svc:/m:default", &v), 0);
+	assert_false(v->ms_known);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1062,6 +1119,8 @@ int main(void)
 	        cmocka_unit_test_setup_teardown(test_milestone_stops_outside, setup, teardown),
 	        cmocka_unit_test_setup_teardown(test_milestone_none_leaves_first, setup, teardown),
 	        cmocka_unit_test_setup_teardown(test_milestone_new_vertex, setup, teardown),
+	        cmocka_unit_test_setup_teardown(test_deferred_evaluation, setup, teardown),
+	        cmocka_unit_test_setup_teardown(test_milestone_all_new_vertex, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

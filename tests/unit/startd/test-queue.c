@@ -111,12 +111,79 @@ static void test_claim_worker(void **state)
 	event_queue_done(&q);
 }
 
+/* A thread that takes over a bit another left (the bulk worker's hand-off), and drains it. */
+static void *successor(void *userdata)
+{
+	worker_check_t *w = userdata;
+	event_t *e;
+
+	event_queue_worker_enter(w->q);
+	w->mine_after = event_queue_is_worker(w->q);
+	e = event_queue_pop(w->q, 0);
+	w->type = e ? e->type : 0;
+	event_free(e);
+	w->retired_empty = event_queue_retire_if_empty(w->q);
+	return NULL;
+}
+
+/* What restarter.c's bulk worker does with the bits it holds: peek, take, let go, hand on. */
+static void test_bulk_holder(void **state)
+{
+	worker_check_t w = {};
+	event_queue_t q;
+	bool need = false;
+	int64_t arg = 0;
+	event_t *e;
+	pthread_t t;
+
+	event_queue_init(&q);
+	w.q = &q;
+	assert_int_equal(event_queue_push(&q, 1, NULL, NULL, NULL, 11, &need), 0);
+	assert_true(need);
+	event_queue_worker_enter(&q);
+
+	/* Peeking shows the head and leaves it: the holder decides, then takes. */
+	assert_int_equal(event_queue_peek(&q, &arg), 1);
+	assert_int_equal(arg, 11);
+	assert_int_equal(event_queue_length(&q), 1);
+	e = event_queue_pop(&q, 0);
+	assert_int_equal(e->type, 1);
+	event_free(e);
+	assert_int_equal(event_queue_peek(&q, &arg), 0);
+
+	/* An event queued meanwhile keeps the bit: it is not left without a worker. */
+	assert_int_equal(event_queue_push(&q, 2, NULL, NULL, NULL, 0, &need), 0);
+	assert_false(need);
+	assert_false(event_queue_retire_if_empty(&q));
+	assert_true(event_queue_is_worker(&q));
+
+	/* Handed on: the bit stays set (a push starts nobody), another thread enters and drains. */
+	event_queue_worker_leave(&q);
+	assert_false(event_queue_is_worker(&q));
+	assert_int_equal(event_queue_push(&q, 3, NULL, NULL, NULL, 0, &need), 0);
+	assert_false(need);
+	e = event_queue_pop(&q, 0); /* as the holder would have: its events go in order */
+	assert_int_equal(e->type, 2);
+	event_free(e);
+	assert_int_equal(pthread_create(&t, NULL, successor, &w), 0);
+	assert_int_equal(pthread_join(t, NULL), 0);
+	assert_true(w.mine_after);
+	assert_int_equal(w.type, 3);
+	assert_true(w.retired_empty);
+
+	/* Let go when empty: the next push asks for a worker again. */
+	assert_int_equal(event_queue_push(&q, 4, NULL, NULL, NULL, 0, &need), 0);
+	assert_true(need);
+	event_queue_done(&q);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	        cmocka_unit_test(test_fifo_order),
 	        cmocka_unit_test(test_worker_bit),
 	        cmocka_unit_test(test_claim_worker),
+	        cmocka_unit_test(test_bulk_holder),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
