@@ -520,6 +520,13 @@ static bool prefault_covers(uint32_t idx)
 	return (uint32_t)(run >> 32) <= idx && idx < (uint32_t)run;
 }
 
+/* Faults page idx in; false when the kernel will not (before Linux 5.14, no memory, no disk). */
+static bool prefault_page(uint8_t *pages, uint64_t idx)
+{
+	return madvise(pages + idx * TRACE_PAGE_SIZE, TRACE_PAGE_SIZE, MADV_POPULATE_WRITE) == 0 ||
+	        errno == EINTR || errno == EAGAIN;
+}
+
 static void *prefault_main(void *arg)
 {
 	trace_header_t *h = arg; /* close() joins this thread before it unmaps the file */
@@ -537,14 +544,26 @@ static void *prefault_main(void *arg)
 
 		if (target > h->npages)
 			target = h->npages;
-		if (to < next)
-			from = to = next; /* claimed before the helper came: their claimers' */
+		/*
+		 * Pages claimed before the helper came are their claimers'.  Caught up (no lead
+		 * left, and not at its start), it leaves the next page to its claimer too, which
+		 * faults it in at once, and works on the one after: two CPUs supplying pages, not
+		 * both on one.  Once ahead again it fills that page in, backwards.
+		 */
+		if (to <= next && run != 0)
+			from = to = next + 1;
+		else if (to < next)
+			from = to = next;
 		if (to < target) {
-			if (madvise(pages + to * TRACE_PAGE_SIZE, TRACE_PAGE_SIZE,
-			            MADV_POPULATE_WRITE) < 0 &&
-			        errno != EINTR && errno != EAGAIN)
-				break; /* before Linux 5.14, or no memory, or no disk: claimers fault */
+			if (!prefault_page(pages, to))
+				break;
 			__atomic_store_n(&pf.run, from << 32 | (to + 1), __ATOMIC_RELEASE);
+			continue;
+		}
+		if (from > next && from <= target) {
+			if (!prefault_page(pages, from - 1))
+				break;
+			__atomic_store_n(&pf.run, (from - 1) << 32 | to, __ATOMIC_RELEASE);
 			continue;
 		}
 		/* Ahead: sleep until a claim moves next_page (Dekker with prefault_kick()). */
