@@ -55,6 +55,21 @@
  * child's only thread drops its page (the parent may still be filling it) and claims new pages
  * in the same file, marked with its own pid.
  *
+ * The recorder's real cost is the kernel's: a fresh page of the file for every 4 KiB the
+ * events add, zeroed and mapped, microseconds each, ten times more where the VM's host has taken
+ * back the free memory it is cut from (docs/performance.md).  So a helper thread per process,
+ * the *prefaulter*, keeps the pages after next_page faulted in (MADV_POPULATE_WRITE, into this
+ * process's page table): as many as the process has claimed, at most SMF_TRACE_PREFAULT_PAGES
+ * (4 MiB).  A thread that claims one finds it mapped and writable and does not enter the
+ * kernel.  The first thread that fills a page starts it (a short-lived command that uses one
+ * page never has one); it runs at SCHED_IDLE, on idle CPU time only, so it never takes the CPU
+ * from the threads it serves or from anyone (on a busy machine a claimer faults its page in
+ * itself, with one madvise(), as before); it has every signal blocked; it sleeps on a futex
+ * once ahead and a claim wakes it (a syscall then, on the claim path, never in an append); close
+ * joins it; a forked child does not inherit it and starts its own.  What it faults in ahead is
+ * zeros past next_page, which a reader never walks: a killed process leaves every event it
+ * recorded, as before, and at most 4 MiB of zeros more in the file.
+ *
  * When tracing is off, smf_trace() (inline, trace.h) is a relaxed load of one global and a
  * branch predicted not taken.  Opening and closing are not thread safe against concurrent
  * emitters: open at start, close at exit.
@@ -62,7 +77,10 @@
 #include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/futex.h>
 #include <pthread.h>
+#include <sched.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -169,6 +187,22 @@ static struct {
 
 int smf_trace_enabled_;
 static unsigned trace_gen;
+
+/* The prefaulter's state ("The prefaulter" below); reset in a forked child. */
+/* A process's lead is min(the pages it used, SMF_TRACE_PREFAULT_PAGES). */
+#define PREFAULT_MAX_AHEAD SMF_TRACE_PREFAULT_PAGES
+
+enum { PF_NONE, PF_RUNNING, PF_FAILED };
+
+static struct {
+	uint32_t state;   /* PF_*; PF_NONE -> PF_RUNNING by one claimer's compare-and-swap */
+	uint32_t seq;     /* futex word: bumped at every claim and at stop */
+	uint32_t waiting; /* the helper is about to sleep on seq: a claimer must wake it */
+	uint32_t stop;
+	/* The helper's run of faulted-in pages, [from, to): from << 32 | to, one atomic word. */
+	uint64_t run;
+	pthread_t thread;
+} pf;
 
 /*
  * The TSC clock (x86-64 only); see the theory statement.  Two things could make its times
@@ -459,11 +493,145 @@ static void trace_atfork_child(void)
 	/* This thread's page belongs to the parent; claim fresh ones under our own pid. */
 	g.pid = (uint32_t)getpid();
 	tls.gen = 0;
+	/* The parent's prefaulter did not come along; a child that fills a page starts its own. */
+	memset(&pf, 0, sizeof(pf));
 }
 
 static void trace_register_atfork(void)
 {
 	(void)pthread_atfork(trace_atfork_prepare, trace_atfork_parent, trace_atfork_child);
+}
+
+/*
+ * The prefaulter (see the theory statement): one helper thread per process, started by the
+ * first thread that fills a page, which keeps the pages after next_page faulted in so that
+ * the threads that claim them never wait for the kernel's page supply.
+ */
+static long futex(uint32_t *word, int op, uint32_t val)
+{
+	return syscall(SYS_futex, word, op, val, NULL, NULL, 0);
+}
+
+/* Was page idx faulted in by the prefaulter?  Then its claimer need not do it. */
+static bool prefault_covers(uint32_t idx)
+{
+	uint64_t run = __atomic_load_n(&pf.run, __ATOMIC_ACQUIRE);
+
+	return (uint32_t)(run >> 32) <= idx && idx < (uint32_t)run;
+}
+
+/* Faults page idx in; false when the kernel will not (before Linux 5.14, no memory, no disk). */
+static bool prefault_page(uint8_t *pages, uint64_t idx)
+{
+	return madvise(pages + idx * TRACE_PAGE_SIZE, TRACE_PAGE_SIZE, MADV_POPULATE_WRITE) == 0 ||
+	        errno == EINTR || errno == EAGAIN;
+}
+
+static void *prefault_main(void *arg)
+{
+	trace_header_t *h = arg; /* close() joins this thread before it unmaps the file */
+	uint8_t *pages = (uint8_t *)h + h->pages_offset;
+	struct sched_param idle = {.sched_priority = 0};
+
+	/* Only idle CPU time: the helper never takes the CPU from the threads it serves. */
+	(void)pthread_setschedparam(pthread_self(), SCHED_IDLE, &idle);
+	while (!__atomic_load_n(&pf.stop, __ATOMIC_ACQUIRE)) {
+		uint32_t seq = __atomic_load_n(&pf.seq, __ATOMIC_SEQ_CST);
+		uint64_t next = __atomic_load_n(&h->next_page, __ATOMIC_RELAXED);
+		uint64_t run = __atomic_load_n(&pf.run, __ATOMIC_RELAXED);
+		uint64_t from = run >> 32, to = (uint32_t)run;
+		uint64_t target = next + (next < PREFAULT_MAX_AHEAD ? next : PREFAULT_MAX_AHEAD);
+
+		if (target > h->npages)
+			target = h->npages;
+		/*
+		 * Pages claimed before the helper came are their claimers'.  Caught up (no lead
+		 * left, and not at its start), it leaves the next page to its claimer too, which
+		 * faults it in at once, and works on the one after: two CPUs supplying pages, not
+		 * both on one.  Once ahead again it fills that page in, backwards.
+		 */
+		if (to <= next && run != 0)
+			from = to = next + 1;
+		else if (to < next)
+			from = to = next;
+		if (to < target) {
+			if (!prefault_page(pages, to))
+				break;
+			__atomic_store_n(&pf.run, from << 32 | (to + 1), __ATOMIC_RELEASE);
+			continue;
+		}
+		if (from > next && from <= target) {
+			if (!prefault_page(pages, from - 1))
+				break;
+			__atomic_store_n(&pf.run, (from - 1) << 32 | to, __ATOMIC_RELEASE);
+			continue;
+		}
+		/* Ahead: sleep until a claim moves next_page (Dekker with prefault_kick()). */
+		__atomic_store_n(&pf.waiting, 1, __ATOMIC_SEQ_CST);
+		if (__atomic_load_n(&pf.seq, __ATOMIC_SEQ_CST) == seq)
+			(void)futex(&pf.seq, FUTEX_WAIT_PRIVATE, seq);
+		__atomic_store_n(&pf.waiting, 0, __ATOMIC_RELAXED);
+	}
+	__atomic_store_n(&pf.state, PF_FAILED, __ATOMIC_RELEASE); /* not restarted in this file */
+	return NULL;
+}
+
+/* Starts the helper (signals blocked: they are the other threads' business). */
+static void prefault_start(void)
+{
+	uint32_t none = PF_NONE;
+	pthread_attr_t attr;
+	sigset_t all, old;
+	int r;
+
+	if (!__atomic_compare_exchange_n(
+	            &pf.state, &none, PF_RUNNING, false, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
+		return;
+	sigfillset(&all);
+	if (pthread_attr_init(&attr) != 0) {
+		__atomic_store_n(&pf.state, PF_FAILED, __ATOMIC_RELEASE);
+		return;
+	}
+	(void)pthread_attr_setstacksize(&attr, 64 * 1024);
+	(void)pthread_sigmask(SIG_SETMASK, &all, &old);
+	r = pthread_create(&pf.thread, &attr, prefault_main, g.hdr);
+	(void)pthread_sigmask(SIG_SETMASK, &old, NULL);
+	(void)pthread_attr_destroy(&attr);
+	if (r != 0)
+		__atomic_store_n(&pf.state, PF_FAILED, __ATOMIC_RELEASE);
+	else
+		(void)pthread_setname_np(pf.thread, "smf-trace-pf");
+}
+
+/* A claim moved next_page: the helper has work again (a syscall only if it sleeps). */
+static void prefault_kick(void)
+{
+	__atomic_fetch_add(&pf.seq, 1, __ATOMIC_SEQ_CST);
+	if (__atomic_load_n(&pf.waiting, __ATOMIC_SEQ_CST))
+		(void)futex(&pf.seq, FUTEX_WAKE_PRIVATE, 1);
+}
+
+/* At close: the helper stops and is joined before the file is unmapped. */
+static void prefault_stop(void)
+{
+	if (__atomic_load_n(&pf.state, __ATOMIC_ACQUIRE) == PF_NONE)
+		return;
+	if (pf.thread) {
+		__atomic_store_n(&pf.stop, 1, __ATOMIC_RELEASE);
+		prefault_kick();
+		(void)pthread_join(pf.thread, NULL);
+	}
+	memset(&pf, 0, sizeof(pf));
+}
+
+uint32_t smf_trace_pages_ready(void)
+{
+	uint64_t run = __atomic_load_n(&pf.run, __ATOMIC_ACQUIRE), next;
+
+	if (!g.hdr)
+		return 0;
+	next = __atomic_load_n(&g.hdr->next_page, __ATOMIC_RELAXED);
+	return (uint32_t)(run >> 32) <= next && next < (uint32_t)run ? (uint32_t)run - next : 0;
 }
 
 /* Slow path: a new page for this thread; 0 or -ENOSPC (counted as a drop). */
@@ -489,14 +657,21 @@ static int trace_claim_page(void)
 			assert(h->pages_offset + ((uint64_t)idx + 1) * TRACE_PAGE_SIZE <= g.size);
 
 			/*
-			 * A thread that filled a page will likely fill this one: fault it in
-			 * with one syscall here, on the slow path, rather than 16 faults inside
-			 * events on the hot path (a fresh page of a sparse file costs the kernel
-			 * microseconds each).  Not a thread's first page: a short-lived svcadm
-			 * would then allocate 64 KiB of disk for a few events.  Best effort:
-			 * before Linux 5.14 it fails and events fault the page in as before.
+			 * A thread that filled a page will likely fill this one and more: the
+			 * prefaulter takes over from here (started once per process).  If it
+			 * has not reached this page, fault it in with one syscall here, on the
+			 * slow path, rather than 16 faults inside events on the hot path (a
+			 * fresh page of a sparse file costs the kernel microseconds each).  Not
+			 * a thread's first page: a short-lived svcadm would then allocate 64 KiB
+			 * of disk for a few events.  Best effort: before Linux 5.14 it fails and
+			 * events fault the page in as before.
 			 */
-			if (tls.seq > 0)
+			if (tls.seq > 0 &&
+			        _unlikely_(__atomic_load_n(&pf.state, __ATOMIC_RELAXED) == PF_NONE))
+				prefault_start();
+			if (__atomic_load_n(&pf.state, __ATOMIC_RELAXED) == PF_RUNNING)
+				prefault_kick();
+			if (tls.seq > 0 && !prefault_covers(idx))
 				(void)madvise(ph, TRACE_PAGE_SIZE, MADV_POPULATE_WRITE);
 			ph->pid = g.pid;
 			ph->tid = tls.tid;
@@ -750,6 +925,7 @@ void smf_trace_close(void)
 	__atomic_store_n(&smf_trace_enabled_, 0, __ATOMIC_RELEASE);
 	if (!g.map)
 		return;
+	prefault_stop();
 	(void)munmap(g.map, g.size);
 	g.map = NULL;
 	g.hdr = NULL;

@@ -116,6 +116,16 @@ void smf_trace_close(void);
 const char *smf_trace_path(void);
 
 /*
+ * How many pages after the next one to be claimed are faulted in already (by the prefaulter,
+ * lib/util/trace.c): what a thread may record without waiting for the kernel's page supply.
+ * 0 while no thread has filled a page.  For tests and benchmarks.
+ */
+uint32_t smf_trace_pages_ready(void);
+
+/* The prefaulter's lead once a process has used that many pages (64 KiB each): 4 MiB. */
+#define SMF_TRACE_PREFAULT_PAGES 64u
+
+/*
  * Copies s into the file's string table once per process and returns its id (never 0), or
  * 0 when tracing is off, the table is full (counted in the header's str_drops) or s is NULL.
  * The first time a thread meets a string it takes a lock; after that the thread's own cache

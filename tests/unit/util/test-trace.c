@@ -1,19 +1,25 @@
 /*
  * test-trace.c: the trace recorder.  What is written is read back exactly once and whole, from
- * many threads at once, from a process killed with SIGKILL mid-run, and when the file is full
- * the loss is counted; without SMF_TRACE nothing is created.
+ * many threads at once, from a process killed with SIGKILL mid-run (its prefaulter running),
+ * and when the file is full the loss is counted; without SMF_TRACE nothing is created.  The
+ * prefaulter keeps its lead of faulted-in pages, stays out of the way (idle priority, signals
+ * blocked) and is gone after close; a forked child runs its own.
  */
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -23,6 +29,7 @@
 #include "hash.h"
 #include "macro.h"
 #include "test-root.h"
+#include "timeutil.h"
 #include "trace.h"
 
 #define THREADS 8
@@ -55,6 +62,39 @@ static char *trace_file_of(const char *root, pid_t pid)
 
 	assert_true(asprintf(&p, "%s/var/svc/trace/test-trace.%d.trace", root, (int)pid) > 0);
 	return p;
+}
+
+/* Threads of process pid (its /proc/<pid>/task entries), -1 if unreadable. */
+static int task_count(pid_t pid)
+{
+	char path[64];
+	struct dirent *de;
+	DIR *d;
+	int n = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	d = opendir(path);
+	if (!d)
+		return -1;
+	while ((de = readdir(d)))
+		n += de->d_name[0] != '.';
+	closedir(d);
+	return n;
+}
+
+/* The one thread of this process that is not the caller (the prefaulter), or 0. */
+static pid_t other_task(void)
+{
+	struct dirent *de;
+	pid_t tid = 0;
+	DIR *d = opendir("/proc/self/task");
+
+	assert_non_null(d);
+	while ((de = readdir(d)))
+		if (de->d_name[0] != '.' && atoi(de->d_name) != gettid())
+			tid = atoi(de->d_name);
+	closedir(d);
+	return tid;
 }
 
 typedef struct collected {
@@ -290,6 +330,8 @@ static void test_sigkill(void **state)
 	}
 	close(pfd[1]);
 	assert_int_equal(read(pfd[0], &c, 1), 1);
+	/* Its prefaulter runs (it filled pages): the kill catches pages faulted in ahead too. */
+	assert_int_equal(task_count(k.pid), 2);
 	assert_int_equal(kill(k.pid, SIGKILL), 0);
 	assert_int_equal(waitpid(k.pid, &status, 0), k.pid);
 	close(pfd[0]);
@@ -324,35 +366,45 @@ static int check_forked(const smf_trace_record_t *rec, void *userdata)
 	return 0;
 }
 
-/* A forked child keeps tracing into the parent's file, on pages of its own, under its pid. */
+/*
+ * A forked child keeps tracing into the parent's file, on pages of its own, under its pid.  The
+ * parent's prefaulter does not come along: a child that fills a page starts its own, and the
+ * parent's goes on serving the parent.
+ */
 static void test_fork(void **state)
 {
 	const char *root = *state;
 	_cleanup_free_ char *path = trace_file_of(root, getpid());
+	const uint64_t n = 2 * EVENTS_PER_PAGE + 1; /* fills pages: starts a prefaulter */
 	forked_t f = {};
 	int status;
 
 	assert_int_equal(smf_trace_open(root, "test-trace"), 0);
-	smf_trace(SMF_TRACE_TEST, 0, 0);
+	for (uint64_t i = 0; i < n; i++)
+		smf_trace(SMF_TRACE_TEST, 0, 0);
+	assert_int_equal(task_count(getpid()), 2);
 	f.child = fork();
 	assert_true(f.child >= 0);
 	if (f.child == 0) {
 		uint32_t s = smf_trace_intern("svc:/child:default");
+		int before = task_count(getpid());
 
-		for (uint64_t i = 0; i < 1000; i++)
+		for (uint64_t i = 0; i < n; i++)
 			smf_trace(SMF_TRACE_TEST, i, s);
-		_exit(s != 0 ? 0 : 1);
+		_exit(s == 0 ? 1 : before != 1 ? 2 : task_count(getpid()) != 2 ? 3 : 0);
 	}
 	assert_int_equal(waitpid(f.child, &status, 0), f.child);
-	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
 	smf_trace(SMF_TRACE_TEST, 1, 0);
 
 	assert_int_equal(smf_trace_read(path, check_forked, &f, NULL), 0);
 	assert_int_equal(f.bad, 0);
-	assert_int_equal(f.parent_events, 2);
-	assert_int_equal(f.child_events, 1000);
+	assert_int_equal(f.parent_events, n + 1);
+	assert_int_equal(f.child_events, n);
 	assert_true(f.parent_page != f.child_page);
 	smf_trace_close();
+	assert_int_equal(task_count(getpid()), 1);
 }
 
 /* Without SMF_TRACE=1 nothing is opened or written; with it, the file exists. */
@@ -737,6 +789,157 @@ static void test_not_a_trace(void **state)
 	assert_int_equal(smf_trace_read("/nonexistent/x.trace", count, NULL, NULL), -ENOENT);
 }
 
+/* Field 41 of /proc/self/task/<tid>/stat (the scheduling policy). */
+static int task_policy(pid_t tid)
+{
+	char path[64], buf[1024], *p;
+	int field = 3, policy = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", (int)tid);
+	f = fopen(path, "re");
+	assert_non_null(f);
+	assert_non_null(fgets(buf, sizeof(buf), f));
+	fclose(f);
+	p = strrchr(buf, ')'); /* after the command name, which may hold blanks */
+	assert_non_null(p);
+	for (p = strtok(p + 2, " "); p && field <= 41; p = strtok(NULL, " "), field++)
+		if (field == 41)
+			policy = atoi(p);
+	return policy;
+}
+
+/* The blocked-signal mask of a thread (SigBlk in its status). */
+static uint64_t task_sigblk(pid_t tid)
+{
+	char path[64], line[256];
+	uint64_t mask = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/status", (int)tid);
+	f = fopen(path, "re");
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f))
+		if (strncmp(line, "SigBlk:", 7) == 0)
+			mask = strtoull(line + 7, NULL, 16);
+	fclose(f);
+	return mask;
+}
+
+/* Where the recorder mapped the file at path (its line in /proc/self/maps). */
+static uint8_t *recorder_map(const char *path)
+{
+	char line[4096];
+	uint8_t *start = NULL;
+	unsigned long long lo, off;
+	size_t len = strlen(path);
+	FILE *f = fopen("/proc/self/maps", "re");
+
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f)) {
+		size_t n = strlen(line);
+
+		if (n > len && line[n - 1] == '\n' && strncmp(line + n - 1 - len, path, len) == 0 &&
+		        sscanf(line, "%llx-%*x %*s %llx", &lo, &off) == 2 && off == 0)
+			start = (uint8_t *)(uintptr_t)lo;
+	}
+	fclose(f);
+	assert_non_null(start);
+	return start;
+}
+
+/* Is the page at addr mapped in this process (present in its page table: /proc/self/pagemap)? */
+static bool page_mapped(const void *addr)
+{
+	uint64_t entry = 0;
+	int fd = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
+
+	assert_true(fd >= 0);
+	assert_int_equal(pread(fd, &entry, sizeof(entry), (off_t)((uintptr_t)addr / 4096 * 8)),
+	        sizeof(entry));
+	close(fd);
+	return entry >> 63;
+}
+
+/* Polls (deadline 30 s: the helper only has idle CPU time) until it leads by want pages. */
+static bool lead_reaches(uint32_t want)
+{
+	uint64_t deadline = deadline_after_usec(30 * USEC_PER_SEC);
+	const struct timespec tick = {.tv_nsec = 1000000};
+
+	while (smf_trace_pages_ready() < want) {
+		if (deadline_left_usec(deadline) == 0)
+			return false;
+		(void)nanosleep(&tick, NULL);
+	}
+	return true;
+}
+
+/*
+ * The prefaulter: none until a thread fills a page; then one helper thread, at idle priority
+ * with every signal blocked, faults in as many pages after the next claim as the process has
+ * used, 64 at most (they are in the page cache), without counting them as used; the events
+ * recorded into them are all read back; close stops it.
+ */
+static void test_prefault(void **state)
+{
+	const char *root = *state;
+	_cleanup_free_ char *path = trace_file_of(root, getpid());
+	const uint64_t sig = 1ull << (SIGTERM - 1) | 1ull << (SIGCHLD - 1) | 1ull << (SIGINT - 1) |
+	        1ull << (SIGHUP - 1) | 1ull << (SIGUSR1 - 1) | 1ull << (SIGALRM - 1);
+	smf_trace_file_info_t info;
+	uint64_t pages_offset, events = 0;
+	size_t seen = 0;
+	pid_t helper;
+	uint8_t *map;
+	int fd;
+
+	assert_int_equal(task_count(getpid()), 1);
+	assert_int_equal(smf_trace_open(root, "test-trace"), 0);
+	for (; events < EVENTS_PER_PAGE; events++)
+		smf_trace(SMF_TRACE_TEST, events, 0);
+	/* One page used, none filled: a short-lived command never starts a helper. */
+	assert_int_equal(task_count(getpid()), 1);
+	assert_int_equal(smf_trace_pages_ready(), 0);
+
+	for (; events < 3 * EVENTS_PER_PAGE + 1; events++) /* pages 0-3 */
+		smf_trace(SMF_TRACE_TEST, events, 0);
+	assert_int_equal(task_count(getpid()), 2);
+	helper = other_task();
+	assert_true(helper > 0);
+	assert_int_equal(task_sigblk(helper) & sig, sig);
+
+	/* Four pages used: pages 4-7 faulted in (mapped in this process), no further. */
+	assert_true(lead_reaches(4));
+	assert_int_equal(smf_trace_pages_ready(), 4);
+	assert_int_equal(task_policy(helper), SCHED_IDLE); /* set first thing, before any page */
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	assert_true(fd >= 0);
+	assert_int_equal(pread(fd, &pages_offset, sizeof(pages_offset), 56), sizeof(pages_offset));
+	close(fd);
+	map = recorder_map(path);
+	for (unsigned i = 4; i < 8; i++)
+		for (unsigned k = 0; k < 16; k++)
+			assert_true(page_mapped(map + pages_offset + i * 65536 + k * 4096));
+	assert_false(page_mapped(map + pages_offset + 8 * 65536));
+	assert_int_equal(smf_trace_read(path, NULL, NULL, &info), 0);
+	assert_int_equal(info.pages_used, 4);
+
+	/* 100 pages used: the lead is the most it may be, 64 pages. */
+	for (; events < 100 * EVENTS_PER_PAGE; events++)
+		smf_trace(SMF_TRACE_TEST, events, 0);
+	assert_true(lead_reaches(SMF_TRACE_PREFAULT_PAGES));
+	assert_int_equal(smf_trace_pages_ready(), SMF_TRACE_PREFAULT_PAGES);
+
+	assert_int_equal(smf_trace_read(path, count, &seen, &info), 0);
+	assert_int_equal(seen, events);
+	assert_int_equal(info.pages_used, 100);
+	assert_int_equal(info.drops, 0);
+	smf_trace_close();
+	assert_int_equal(task_count(getpid()), 1);
+	assert_int_equal(smf_trace_pages_ready(), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -745,6 +948,7 @@ int main(void)
 	        cmocka_unit_test_setup_teardown(test_threads, setup_root, teardown_root),
 	        cmocka_unit_test_setup_teardown(test_sigkill, setup_root, teardown_root),
 	        cmocka_unit_test_setup_teardown(test_fork, setup_root, teardown_root),
+	        cmocka_unit_test_setup_teardown(test_prefault, setup_root, teardown_root),
 	        cmocka_unit_test_setup_teardown(test_off_by_default, setup_root, teardown_root),
 	        cmocka_unit_test_setup_teardown(test_trace_dir, setup_root, teardown_root),
 	        cmocka_unit_test_setup_teardown(test_reopen, setup_root, teardown_root),
