@@ -421,7 +421,8 @@ static char *read_milestone(scf_handle_t *h)
 /*
  * Reads the milestone and sets it.  At start (boot) a milestone that cannot be set leaves
  * "all", as illumos' set_initial_milestone(); later it leaves the milestone as it was.  With
- * reapply, an unchanged milestone is applied again (configd restarted: overrides were lost).
+ * reapply, an unchanged milestone is applied again (configd restarted: its overrides are kept
+ * within a boot, but are written again in case the volatile database was started afresh).
  */
 static void milestone_changed(graph_thread_t *gt, bool boot, bool reapply)
 {
@@ -540,8 +541,8 @@ static void refresh_enabled(graph_thread_t *gt, vertex_t *v)
 
 	read_enabled(gt->h, v, false);
 	if (v->enabled != was) {
-		/* Being enabled is a start: what was refreshed by then counts (svccfg refresh
-		 * is silent). */
+		/* Being enabled is a start: the dependencies it starts on are read now, from the
+		 * running snapshot as it is by then. */
 		if (v->enabled)
 			deps_changed(gt, v);
 		graph_send_enabled(&gt->graph, v);
@@ -732,7 +733,10 @@ static void reconnect(graph_thread_t *gt)
 		process_actions(gt, v);
 	}
 	scan(gt, false);
-	/* The overrides startd wrote, and options_ovr, went with the non-persistent pgs. */
+	/*
+	 * The milestone (options_ovr is kept within a boot) and the overrides startd wrote are read
+	 * and applied again: a volatile database started afresh meanwhile has lost them.
+	 */
 	milestone_changed(gt, false, true);
 }
 

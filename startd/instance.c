@@ -565,7 +565,10 @@ void instance_handle(instance_t *i, const event_t *e)
 		update_active(i);
 		break;
 	case RE_RESYNC:
-		/* The pg is non-persistent: a restarted configd lost it.  Processes are untouched. */
+		/*
+		 * configd restarted: the pg is kept within a boot, but a volatile database started
+		 * afresh has lost it; written from our state either way.  Processes are untouched.
+		 */
 		(void)commit_full(i, i->state, i->next_state, i->aux, true);
 		break;
 	case RE_SHUTDOWN:

@@ -62,9 +62,11 @@
  *   groups of instances that were online and kills any other leftover group; where the
  *   restarter pgs were lost too, it adopts or stops the groups it found itself, before any
  *   instance can start (instance.c, settle_survivors()).  So no service ever runs twice.
- * - A restarted configd has lost every restarter pg (non-persistent): startd reconnects,
- *   registers and subscribes again, and each worker rewrites its instance's pg from its own
- *   state; services are not touched (repo.c).  A worker that meets the broken connection in
+ * - A restarted configd keeps the restarter pgs (non-persistent, but the volatile database
+ *   lives as long as the boot), not its connections: startd reconnects, registers and
+ *   subscribes again, re-reads what the graph knows, and each worker rewrites its instance's
+ *   pg from its own state (the same values, unless the volatile database was started afresh
+ *   meanwhile); services are not touched (repo.c).  A worker that meets the broken connection in
  *   the middle of a step waits for configd the same way and repeats the step
  *   (instance_rebind()): a lost connection is never a failed method or a bad configuration.
  * - SIGTERM: stop listening, stop every service startd runs (stop method, then the group),

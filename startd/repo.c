@@ -17,8 +17,9 @@
  * (every RECONNECT_POLL_MSEC, until SVC_STARTD_RECONNECT_TIMEOUT seconds, default 60),
  * then registers again as the restarter (on the main handle, which nobody else uses after
  * start-up), subscribes again, and asks the graph to re-read and rescan and every instance to
- * rewrite its restarter pg, which died with the old configd.  Services keep running through
- * all of it.  If configd does not come back in time, startd stops its services and exits 1.
+ * rewrite its restarter pg (kept by configd within a boot, but lost if the volatile database
+ * was started afresh; a rewrite of what is there changes nothing).  Services keep running
+ * through all of it.  If configd does not come back in time, startd stops its services and exits 1.
  * An instance worker whose call meets the broken connection first waits the same way
  * (repo_wait_for_configd(), instance_rebind()) and retries its step; the stop eventfd, closed
  * only when startd_t goes, ends every such wait once startd stops.

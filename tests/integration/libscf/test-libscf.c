@@ -941,7 +941,14 @@ static const sd_bus_vtable old_vtable[] = {
 
 static void *old_configd(void *arg)
 {
-	int fd = accept4(*(int *)arg, NULL, NULL, SOCK_CLOEXEC);
+	/*
+	 * The listening socket is non-blocking (smf_unix_listen(), as configd's): an accept before
+	 * the client's connect() would fail with EAGAIN and leave the client's handshake to time
+	 * out, so wait for the connection first: for longer than the client's connect deadline
+	 * (25 s), so that only a client that never connects ends the wait.
+	 */
+	struct pollfd p = {.fd = *(int *)arg, .events = POLLIN};
+	int fd = poll(&p, 1, 30 * 1000) == 1 ? accept4(p.fd, NULL, NULL, SOCK_CLOEXEC) : -1;
 	sd_bus *bus = NULL;
 	sd_id128_t id;
 

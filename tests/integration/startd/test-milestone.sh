@@ -8,7 +8,8 @@
 #                   options_ovr/milestone is refused and changes nothing
 #   milestone-boot  options/milestone (svcadm milestone -d) read when startd starts: what is
 #                   outside never runs; the same after a startd restart; options_ovr/milestone
-#                   (svcadm milestone) is non-persistent: gone with a configd restart, when
+#                   (svcadm milestone) is non-persistent: kept across a configd restart (the
+#                   volatile database lives as long as the boot), gone at a new boot, when
 #                   options/milestone applies again
 #   cycle           a 2-cycle: the instance that completes it goes to maintenance
 #                   (auxiliary_state dependency_cycle, illumos' restarter_str_dependency_cycle),
@@ -18,6 +19,7 @@
 #                   through a dependency on a service.
 # usage: test-milestone.sh CASE SVC_STARTD SVCADM SVCS
 source "$(dirname "$0")/lib-startd.sh"
+source "$(dirname "$0")/../../manifests.sh"
 
 CASE=${1:?usage: test-milestone.sh CASE SVC_STARTD SVCADM SVCS}
 SVC_STARTD=${2:-${SVC_STARTD:-}}
@@ -170,14 +172,35 @@ case_milestone_boot() {
 	wait_state $APP disabled
 	[ ! -e "$ROOT/app.ran" ] || fail "app ran after a startd restart"
 
-	log "svcadm milestone none is temporary: a configd restart forgets it"
+	log "svcadm milestone none survives a configd restart (the same boot)"
 	ok "$SVCADM" milestone none
 	wait_state $BASE disabled
 	wait_sleepers 0
 	startd_stop
 	configd_restart
+	assert_eq none "$("$SVCPROP" -p options_ovr/milestone $STARTD_FMRI)" \
+		"options_ovr/milestone after a configd restart"
+	startd_start
+	# startd has read the milestone once the graph has handled an instance imported after its
+	# start (one graph thread, in order): under "none" one that appears enabled is disabled
+	# by an override, and base keeps its own, which any other milestone would have deleted.
+	burst_manifest late 1 1 1 >"$ROOT/late.xml"
+	ok "$SVCCFG" import "$ROOT/late.xml"
+	wait_state svc:/late/s0:i0 disabled
+	assert_eq false/false "$(ovr svc:/late/s0:i0)/$(ovr $BASE)" \
+		"an imported instance's and base's overrides under milestone none"
+	assert_eq disabled/disabled "$(rprop $BASE state)/$(rprop $MU state)" "base/multi-user"
+	assert_eq 0 "$(count_sleepers)" "service processes under milestone none"
+
+	log "a new boot forgets svcadm milestone: options/milestone applies again"
+	startd_stop
+	configd_stop
+	new_boot
+	configd_start
 	run "$SVCPROP" -p options_ovr/milestone $STARTD_FMRI
-	assert_rc 1 "options_ovr/milestone after a configd restart"
+	assert_rc 1 "options_ovr/milestone after a new boot"
+	assert_eq $MU "$("$SVCPROP" -p options/milestone $STARTD_FMRI)" \
+		"options/milestone after a new boot"
 	startd_start
 	wait_state $BASE online
 	wait_state $MU online
