@@ -129,6 +129,9 @@ class Model:
     # Two-valued placeholders: (text for 0, text for anything else).
     FLAGS = {"bool": ("false", "true"), "created": ("exists", "created (empty)"),
              "endis": ("DISABLE", "ENABLE"), "method": ("fails (maintenance)", "succeeds")}
+    # OP_LIST_PGS's answer (LISTED_* bits).
+    LISTED = {0: "neither general nor restarter", 1: "general, no restarter",
+              2: "restarter, no general", 3: "general and restarter"}
 
     def fmt(self, value, typ):
         if typ in self.FLAGS:
@@ -136,7 +139,7 @@ class Model:
         if typ == "ostate":
             return "" if value == 0 else ": " + self.states.get(value, str(value))
         table = {"state": self.states, "enabled": self.enabled, "gevent": self.gevents,
-                 "event": self.events, "kind": self.kind_names}[typ]
+                 "event": self.events, "kind": self.kind_names, "listed": self.LISTED}[typ]
         return table.get(value, str(value))
 
     def parse_trail(self, text, client):
@@ -168,7 +171,7 @@ class Model:
                 nums = [int(x) for x in f[3:]]
                 c, commit = nums[-1], 0
                 vals = {"a1": nums[0], "a2": nums[1] if len(nums) > 2 else 0}
-                if key in ("step.graph.take", "step.worker.take"):
+                if key in ("step.graph.take", "step.graph.sight", "step.worker.take"):
                     cause[key.split(".")[1]] = c
             s = self.steps.get(key)
             if not s:

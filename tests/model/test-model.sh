@@ -39,7 +39,7 @@ cell() { # NAME VARIANT CLIENT DEFINE: one search, its JSON in $OUT/NAME.json
 cell mutant1 import-wait import+enable MUTANT=1
 cell mutant2 import-wait import+enable MUTANT=2
 # The queue bounds are the smallest that hold: one less overflows in some cell.
-cell bound-nq_startd configd-eager import+enable NQ_STARTD=2
+cell bound-nq_startd configd-eager import+enable NQ_STARTD=3
 cell bound-graph_q configd-eager import+enable GRAPH_Q=3
 cell bound-inst_q configd-eager import+enable RESTARTER_Q=2
 cell bound-nq_cmd svcadm-wait import+enable NQ_CMD=4
