@@ -79,6 +79,9 @@ typedef struct graph_thread {
 	due_t *due;
 	size_t n_due, cap_due;
 	hashmap_t *due_set;
+
+	/* A lost connection met by an enabled read was logged (once per outage: reconnect()). */
+	bool lost_logged;
 } graph_thread_t;
 
 static graph_thread_t graph;
@@ -91,29 +94,48 @@ static bool pg_enabled(const scf_pg_t *pg, bool *ret)
 	return p && scf_property_get_boolean(p, ret) >= 0;
 }
 
-static bool read_enabled_pg(
+/*
+ * pgname/enabled of fmri into *ret: 1 when read, 0 when the pg or the property is absent or not
+ * a boolean (the caller's default stands), or the error when the repository did not answer.
+ * Only "not there" may read as a default: a lost connection (instance_connection_lost()) says
+ * nothing about the instance, and taking it for "disabled" would stop a running service.
+ */
+static int read_enabled_pg(
         scf_handle_t *h, const char *fmri, const char *pgname, unsigned fl, bool *ret)
 {
 	_cleanup_(scf_pg_freep) scf_pg_t *pg = NULL;
+	int r;
 
-	if (scf_pg_get(h, fmri, pgname, NULL, fl, &pg) < 0)
-		return false;
+	r = scf_pg_get(h, fmri, pgname, NULL, fl, &pg);
+	if (r == -SCF_ERROR_NOT_FOUND)
+		return 0;
+	if (r < 0)
+		return r;
 	return pg_enabled(pg, ret);
 }
 
 /*
  * general/enabled (composed; absent: disabled) and the override general_ovr/enabled
  * (temporary enable/disable, which wins) into v; with no_ovr the caller knows that the
- * instance has no general_ovr pg (just listed), and it is not read.
+ * instance has no general_ovr pg (just listed), and it is not read.  0, or the repository's
+ * error with v left as it was: the caller reads again once the repository answers.
  */
-static void read_enabled(scf_handle_t *h, vertex_t *v, bool no_ovr)
+static int read_enabled(scf_handle_t *h, vertex_t *v, bool no_ovr)
 {
 	bool noovr = false, ovr = false;
+	int r, o = 0;
 
-	if (!read_enabled_pg(h, v->fmri, SCF_PG_GENERAL, SCF_READ_COMPOSED, &noovr))
+	r = read_enabled_pg(h, v->fmri, SCF_PG_GENERAL, SCF_READ_COMPOSED, &noovr);
+	if (r < 0)
+		return r;
+	if (r == 0)
 		noovr = false;
-	vertex_set_enabled(v, noovr,
-	        !no_ovr && read_enabled_pg(h, v->fmri, SCF_PG_GENERAL_OVR, 0, &ovr) ? ovr : -1);
+	if (!no_ovr)
+		o = read_enabled_pg(h, v->fmri, SCF_PG_GENERAL_OVR, 0, &ovr);
+	if (o < 0)
+		return o;
+	vertex_set_enabled(v, noovr, o > 0 ? ovr : -1);
+	return 0;
 }
 
 /* A string property's value, NULL when absent or not a string. */
@@ -218,7 +240,12 @@ static vertex_t *prepare(graph_thread_t *gt, const char *fmri, const scf_pg_info
 		v->seen |= SEEN_NO_RPG;
 	if (!listed(own, n, SCF_PG_RESTARTER_ACTIONS))
 		v->seen |= SEEN_NO_ACTIONS;
-	read_enabled(gt->h, v, !listed(own, n, SCF_PG_GENERAL_OVR));
+	/*
+	 * Unread (the connection broke since the list), the new vertex keeps graph_vertex_add()'s
+	 * "disabled": it was never started by this startd, so that stops nothing, and the
+	 * GE_RECONNECT that follows every lost connection reads it again (reconnect()).
+	 */
+	(void)read_enabled(gt->h, v, !listed(own, n, SCF_PG_GENERAL_OVR));
 	read_deps(gt, v);
 	return v;
 }
@@ -535,11 +562,35 @@ static void process_actions(graph_thread_t *gt, vertex_t *v)
 		graph_evaluate(&gt->graph);
 }
 
+/*
+ * v's enabled state could not be read (r): v keeps what it had, since a repository that does
+ * not answer has not disabled anything.  A lost connection is logged once per outage: every
+ * vertex is read again by reconnect() once configd is back.
+ */
+static void enabled_unread(graph_thread_t *gt, const vertex_t *v, int r)
+{
+	const char *kept = v->enabled ? "enabled" : "disabled";
+
+	if (!instance_connection_lost(r))
+		log_warning("%s: cannot read whether it is enabled: %s; kept %s", v->fmri,
+		        scf_strerror(r), kept);
+	else if (!gt->lost_logged)
+		log_info("%s: enabled state not read (repository connection lost); kept %s until "
+		         "reconnected",
+		        v->fmri, kept);
+	gt->lost_logged = gt->lost_logged || instance_connection_lost(r);
+}
+
 static void refresh_enabled(graph_thread_t *gt, vertex_t *v)
 {
 	bool was = v->enabled, was_noovr = v->enabled_noovr;
+	int r;
 
-	read_enabled(gt->h, v, false);
+	r = read_enabled(gt->h, v, false);
+	if (r < 0) {
+		enabled_unread(gt, v, r);
+		return;
+	}
 	if (v->enabled != was) {
 		/* Being enabled is a start: the dependencies it starts on are read now, from the
 		 * running snapshot as it is by then. */
@@ -727,6 +778,7 @@ static void reconnect(graph_thread_t *gt)
 	}
 	scf_handle_destroy(gt->h);
 	gt->h = h;
+	gt->lost_logged = false;
 	while ((v = hashmap_next(gt->graph.vertices, &st, NULL))) {
 		refresh_enabled(gt, v);
 		deps_changed(gt, v);
