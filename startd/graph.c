@@ -183,15 +183,20 @@ static int read_dep_group(
  * Re-reads the dependency pgs, as illumos from the "running" snapshot (composed with the
  * service): an edit counts once the instance is refreshed.  An instance not yet refreshed
  * (no snapshot) has only its current view.  A group that cannot be read is left out.
+ *
+ * The groups are read into a list of their own and replace v's only once all are read: when
+ * the repository stops answering halfway (instance_connection_lost()), v keeps the
+ * dependencies it had and the error is returned.  An unreachable repository is not a service
+ * without dependencies, which the graph would start at once; reconnect() reads them again.
  */
-static void read_deps(graph_thread_t *gt, vertex_t *v)
+static int read_deps(graph_thread_t *gt, vertex_t *v)
 {
 	const char *snap = SCF_SNAPSHOT_RUNNING;
 	scf_pg_info_t *infos = NULL;
+	vertex_t fresh = {}; /* only its dependency list is used */
 	size_t n = 0;
 	int r;
 
-	vertex_deps_clear(v);
 	r = scf_pg_list(gt->h, v->fmri, snap, SCF_READ_COMPOSED, &infos, &n);
 	if (r >= 0)
 		v->seen |= SEEN_RUNNING;
@@ -199,18 +204,30 @@ static void read_deps(graph_thread_t *gt, vertex_t *v)
 		snap = NULL;
 		r = scf_pg_list(gt->h, v->fmri, NULL, SCF_READ_COMPOSED, &infos, &n);
 	}
-	if (r < 0)
-		return;
-	for (size_t k = 0; k < n; k++) {
+	if (instance_connection_lost(r))
+		return r;
+	for (size_t k = 0; r >= 0 && k < n; k++) {
 		depgroup_t d = {};
+		int q;
 
 		if (!streq(infos[k].type, SCF_GROUP_DEPENDENCY))
 			continue;
-		if (read_dep_group(gt->h, v->fmri, snap, infos[k].name, &d) < 0 ||
-		        vertex_dep_append(v, &d) < 0)
+		q = read_dep_group(gt->h, v->fmri, snap, infos[k].name, &d);
+		if (instance_connection_lost(q))
+			r = q;
+		if (q < 0 || vertex_dep_append(&fresh, &d) < 0)
 			depgroup_done(&d);
 	}
 	scf_pg_info_free(infos, n);
+	if (instance_connection_lost(r)) {
+		vertex_deps_clear(&fresh);
+		return r;
+	}
+	vertex_deps_clear(v);
+	v->deps = fresh.deps;
+	v->n_deps = fresh.n_deps;
+	v->n_deps_allocated = fresh.n_deps_allocated;
+	return 0;
 }
 
 static void process_actions(graph_thread_t *gt, vertex_t *v);
@@ -243,10 +260,12 @@ static vertex_t *prepare(graph_thread_t *gt, const char *fmri, const scf_pg_info
 	/*
 	 * Unread (the connection broke since the list), the new vertex keeps graph_vertex_add()'s
 	 * "disabled": it was never started by this startd, so that stops nothing, and the
-	 * GE_RECONNECT that follows every lost connection reads it again (reconnect()).
+	 * GE_RECONNECT that follows every lost connection reads it again (reconnect()).  So it
+	 * is when its dependencies could not be read: enabled without them, it would start.
 	 */
-	(void)read_enabled(gt->h, v, !listed(own, n, SCF_PG_GENERAL_OVR));
-	read_deps(gt, v);
+	if (read_enabled(gt->h, v, !listed(own, n, SCF_PG_GENERAL_OVR)) >= 0 &&
+	        read_deps(gt, v) < 0)
+		vertex_set_enabled(v, false, -1); /* its dependencies unknown: not started either */
 	return v;
 }
 
@@ -405,10 +424,32 @@ static void sight(graph_thread_t *gt, const char *fmri)
 	gt->due[gt->n_due++] = (due_t){.fmri = f, .cause = event_cause()};
 }
 
+/*
+ * What of v could not be read (r): v keeps what it had (kept), since a repository that does
+ * not answer has not disabled anything nor removed a dependency.  A lost connection is logged
+ * once per outage: every vertex is read again by reconnect() once configd is back.
+ */
+static void not_read(
+        graph_thread_t *gt, const vertex_t *v, const char *what, const char *kept, int r)
+{
+	if (!instance_connection_lost(r))
+		log_warning(
+		        "%s: cannot read %s: %s; kept %s", v->fmri, what, scf_strerror(r), kept);
+	else if (!gt->lost_logged)
+		log_info("%s: %s not read (repository connection lost); kept %s until reconnected",
+		        v->fmri, what, kept);
+	gt->lost_logged = gt->lost_logged || instance_connection_lost(r);
+}
+
 /* v's dependencies may have changed: read again, checked for a cycle, milestone recomputed. */
 static void deps_changed(graph_thread_t *gt, vertex_t *v)
 {
-	read_deps(gt, v);
+	int r = read_deps(gt, v);
+
+	if (r < 0) {
+		not_read(gt, v, "dependencies", "its dependencies", r);
+		return;
+	}
 	graph_configure(&gt->graph, v);
 	graph_milestone_update(&gt->graph);
 }
@@ -562,25 +603,6 @@ static void process_actions(graph_thread_t *gt, vertex_t *v)
 		graph_evaluate(&gt->graph);
 }
 
-/*
- * v's enabled state could not be read (r): v keeps what it had, since a repository that does
- * not answer has not disabled anything.  A lost connection is logged once per outage: every
- * vertex is read again by reconnect() once configd is back.
- */
-static void enabled_unread(graph_thread_t *gt, const vertex_t *v, int r)
-{
-	const char *kept = v->enabled ? "enabled" : "disabled";
-
-	if (!instance_connection_lost(r))
-		log_warning("%s: cannot read whether it is enabled: %s; kept %s", v->fmri,
-		        scf_strerror(r), kept);
-	else if (!gt->lost_logged)
-		log_info("%s: enabled state not read (repository connection lost); kept %s until "
-		         "reconnected",
-		        v->fmri, kept);
-	gt->lost_logged = gt->lost_logged || instance_connection_lost(r);
-}
-
 static void refresh_enabled(graph_thread_t *gt, vertex_t *v)
 {
 	bool was = v->enabled, was_noovr = v->enabled_noovr;
@@ -588,7 +610,7 @@ static void refresh_enabled(graph_thread_t *gt, vertex_t *v)
 
 	r = read_enabled(gt->h, v, false);
 	if (r < 0) {
-		enabled_unread(gt, v, r);
+		not_read(gt, v, "enabled state", v->enabled ? "enabled" : "disabled", r);
 		return;
 	}
 	if (v->enabled != was) {

@@ -1,12 +1,16 @@
 #!/bin/bash
-# svc.startd's graph when configd dies while it holds an event (one case, no argument):
-#   an enabled, online service's general pg is changed (general/comment); startd's repository
+# svc.startd's graph when configd dies while it holds an event (two outages, no argument):
+# 1. an enabled, online service's general pg is changed (general/comment); startd's repository
 #   thread holds the notification (startd.repo.notify_received=1s) while configd is killed -9,
 #   so the graph handles the event with a dead handle; configd is started again.  The service
 #   must never be stopped: same process, same contract, still online and enabled, and no state
 #   change in startd's log.  A refresh method that writes a marker is the barrier: the worker
 #   runs it after whatever the outage queued before it (events of an instance run in order).
 #   The log line of the graph's unread state shows that the interleaving was forced, not missed.
+# 2. an enabled service waiting offline for a disabled one (require_all) has its dependency pg
+#    changed, and configd dies the same way: the graph must keep the dependency it could not
+#    read again, not start the service.  The barrier: svcadm mark maintenance, which its worker
+#    handles after any START the outage queued; the start method's marker must not exist.
 # usage: test-graph-lost.sh [svc.startd [svcadm [svcs [svctrace]]]]
 source "$(dirname "$0")/lib-startd.sh"
 
@@ -27,9 +31,25 @@ received() {
 		awk -v pg="$GL/:properties/$1" '$3 == "startd.notify_received" && $5 == pg' | grep -q .
 }
 
+# lines PATTERN: how many lines of startd's log match PATTERN.
+lines() { grep -c -- "$1" "$STARTD_LOG" || true; }
+
 # Made before startd runs: its creation's notifications go to nobody, so the delay below holds
 # only the test's own (startd's restarter pg writes are not subscribed to).
 make_instance gl "/bin/sh -c 'sleep $SLEEP_N & echo started'" contract 10 true
+make_instance ga ":true" transient 10 false
+make_instance gb "touch $ROOT/gb-started" transient 10 true
+cat >"$ROOT/gb-dep.svccfg" <<'EOT'
+select svc:/test/gb:default
+addpg need_a dependency
+setprop need_a/grouping = astring: require_all
+setprop need_a/restart_on = astring: none
+setprop need_a/type = astring: service
+setprop need_a/entities = fmri: svc:/test/ga:default
+refresh
+EOT
+ok "$SVCCFG" -f "$ROOT/gb-dep.svccfg"
+ok "$SVCCFG" -s svc:/test/gb:default delpg restarter_actions
 ok "$SVCCFG" -s $GL addpg refresh method
 ok "$SVCCFG" -s $GL setprop refresh/exec = astring: "\"touch $ROOT/refreshed\""
 ok "$SVCCFG" -s $GL setprop refresh/timeout_seconds = count: 10
@@ -66,6 +86,26 @@ ok "$SVCS" -l $GL
 assert_line "enabled true" "$OUT" "svcs -l"
 assert_line "state online" "$OUT" "svcs -l"
 log "outage to barrier: $((SECONDS - t0)) s"
+
+GB=svc:/test/gb:default
+GL=$GB
+wait_state $GB offline
+assert_eq 1 "$(lines "lost the repository connection; waiting")" "outages logged so far"
+log "gb's dependency pg changed; configd killed while startd holds the notification"
+ok "$SVCCFG" -s $GB setprop need_a/comment = astring: x
+wait_until 'received need_a' "startd never received the dependency pg's notification"
+configd_kill9
+wait_until '[ "$(lines "lost the repository connection; waiting")" -ge 2 ]' \
+	"startd's repository thread did not notice the second outage"
+configd_start
+wait_until '[ "$(lines "reconnected to the repository of")" -ge 2 ]' \
+	"startd did not reconnect the second time"
+ok "$SVCADM" mark maintenance $GB
+wait_state $GB maintenance
+[ ! -e "$ROOT/gb-started" ] || fail "$GB was started without its dependency (svc:/test/ga disabled)"
+assert_no_match "$GB: offline -> online" "$(cat "$STARTD_LOG")" "startd log"
+assert_match "$GB: dependencies not read \(repository connection lost\)" \
+	"$(cat "$STARTD_LOG")" "startd log (the graph did not read them with the dead handle)"
 startd_stop
 assert_eq 0 "$(count_sleepers)" "service processes after SIGTERM"
 log "ok"
