@@ -17,7 +17,9 @@
  *
  * "The first": once C's consequences have reached O, a reader has seen C's effect, and later
  * writes that descend from C too (startd's next state) are progress it can wait on, not a
- * window.  "Of P's script": two commands belong to one script when they share session and
+ * window.  C's own commit counts among them: when C itself wrote O (configd-eager creates the
+ * restarter pg in the instance's own transaction; svcadm writes restarter_actions, which
+ * startd then clears), a reader that saw C's O has seen C's effect.  "Of P's script": two commands belong to one script when they share session and
  * process group (a shell script's commands do: without job control every command of it runs
  * in the script's process group; an interactive shell gives each command line its own group).
  * Daemons are never commands.
@@ -465,13 +467,16 @@ static int cmp_effect(const void *a, const void *b)
 	return c ? c : cmp_u64(wx->ns, wy->ns);
 }
 
-/* For every (ancestor commit, object): the first write of the object that descends from it. */
+/*
+ * For every (ancestor commit, object): the first write of the object that descends from it,
+ * the ancestor's own write of the object included (THE MODEL: "the first").
+ */
 static int find_effects(oracle_t *o)
 {
 	size_t n = 0;
 
 	for (size_t w = 0; w < o->n_writes; w++) {
-		size_t c = o->commits[o->writes[w].commit].cause;
+		size_t c = o->writes[w].commit;
 
 		if (o->writes[w].kind == W_DELETED)
 			continue;

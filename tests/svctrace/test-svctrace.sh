@@ -223,6 +223,13 @@ addwait)
 	grep -q "startd.first_sight $A write (cause 1)$" "$tmp/dump" ||
 		fail "first_sight's cause: $(cat "$tmp/dump")"
 	;;
+eager)
+	# configd-eager: the import's own commit created the restarter pg, the import wait read
+	# it; startd's later write descends from that commit but follows what the reader saw.
+	root=$(gen eager)
+	check_json "$root" 0
+	jqt '.findings == [] and .summary.caused_commits == 1' "no race, startd's write caused"
+	;;
 svcadmwait)
 	# svcadm-wait's reads are waits: the add's return alone opened a window (latent).
 	root=$(gen svcadmwait)

@@ -469,6 +469,33 @@ static const step_t scenario_svcadmwait[] = {
         {},
 };
 
+/*
+ * configd-eager: the import's own batch (commit 1) creates A's restarter pg with its general;
+ * the import wait reads it at generation 1 and returns; startd's later write (generation 2,
+ * caused by commit 1) is progress past what the import created, not a window.  No race.
+ */
+static const step_t scenario_eager[] = {
+        START(SVCCFG),
+        S(SVCCFG, IMPORT_BEGIN, NULL, "/tmp/a.xml"),
+        WRITE(1, SVCCFG, "Batch"),
+        CREATED(1, A, "general", 1),
+        CREATED(1, A, "restarter", 1),
+        NOTIFIED(1, A, "general", STARTD),
+        S(SVCCFG, IMPORT_INSTANCE_COMMITTED, A, A),
+        S(SVCCFG, IMPORT_WAIT_BEGIN, NULL, "1"),
+        INTEREST(SVCCFG, "restarter"),
+        READ(SVCCFG, A, "restarter", 1),
+        S(SVCCFG, IMPORT_WAIT_DONE, NULL, "ok"),
+        S(SVCCFG, IMPORT_RETURN, NULL, "exit 0"),
+        EXIT(SVCCFG, 0),
+        X(0, STARTD, STARTD_NOTIFY_RECEIVED, A, PG(A, "general"), 1, 1),
+        X(0, STARTD, STARTD_GRAPH_INSERT, A, A, 1, 0),
+        X(0, STARTD, STARTD_RESTARTER_ENQUEUE, A, "insert", 1, 0),
+        X(0, STARTD, STARTD_RESTARTER_DEQUEUE, A, "insert", 1, 0),
+        RPG_UPDATE(3, A, 2, 1, 2, "uninitialized>disabled"),
+        {},
+};
+
 /* Only svcadm was traced: reads, but no write of configd to link them to. */
 static const step_t scenario_noconfigd[] = {
         START(SVCADM),
@@ -503,6 +530,7 @@ static const scenario_t scenarios[] = {
         {"noconfigd", scenario_noconfigd, 0},
         {"addwait", scenario_addwait, 0},
         {"svcadmwait", scenario_svcadmwait, 0},
+        {"eager", scenario_eager, 0},
 };
 
 /* A step as handed to a child: its index and its arguments with the pids resolved. */
