@@ -370,6 +370,14 @@ static int gather(inst_t *in, const char **why)
 		*why = "its creating command left no trace file";
 		return 0;
 	}
+	/* The model's creating command is svccfg (import or add), which exits before the next
+	 * command acts; a libscf program that creates, enables and waits in one process is not. */
+	if (!in->p1->prog || !streq(in->p1->prog, "svccfg")) {
+		*why = "created by a program other than svccfg (the model's clients are svccfg, "
+		       "then "
+		       "svcadm or svcs)";
+		return 0;
+	}
 	snprintf(buf, sizeof(buf), "%.*s/:properties/general",
 	        (int)(strrchr(in->fmri, ':') - in->fmri), in->fmri);
 	in->svc_general = hashmap_key(t->pool, buf);

@@ -30,12 +30,14 @@
  *   to the handle's FIFO.  Arrival order is commit order (configd sends them in commit order on
  *   one stream), and the FIFO keeps it.
  */
+#include <errno.h>
 #include <stdarg.h>
 
 #include "client-internal.h"
 #include "paths.h"
 #include "strv.h"
 #include "timeutil.h"
+#include "trace.h"
 #include "unixsock.h"
 
 static int check_version(scf_handle_t *h)
@@ -136,6 +138,8 @@ int scf_handle_create(const char *root, scf_handle_t **ret)
 	r = smf_root_resolve(root, &h->root);
 	if (r < 0)
 		r = r == -ENOMEM ? -SCF_ERROR_NO_MEMORY : -SCF_ERROR_NO_SERVER;
+	if (r >= 0) /* a libscf program under SMF_TRACE=1: traced; no trace is no error */
+		(void)smf_trace_open_client(h->root, program_invocation_short_name);
 	if (r >= 0)
 		r = connect_bus(h);
 	if (r >= 0)

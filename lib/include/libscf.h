@@ -184,6 +184,9 @@ typedef struct scf_handle scf_handle_t;
  * connection and answer its handshake within the default per-call timeout, 25 s from the start of
  * the call (configd is at its connection bound, or stuck),
  * -SCF_ERROR_VERSION_MISMATCH, -SCF_ERROR_NO_MEMORY.
+ * With SMF_TRACE=1 in the environment, the first handle of a program that has not opened a
+ * trace file itself opens one (as svcadm does): its reads, commits and exit status are then
+ * in the trace that svctrace and svcrace read (docs/trace-format.md).
  */
 int scf_handle_create(const char *root, scf_handle_t **ret);
 /* Closes the connection and frees the handle; NULL is fine. */

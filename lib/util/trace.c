@@ -798,6 +798,9 @@ static int trace_create_file(
 	return 0;
 }
 
+/* Whether this process ever tried to open a trace file (smf_trace_open_client()). */
+static bool trace_tried;
+
 static int trace_open(const char *root, const char *dir, const char *prog, uint64_t size)
 {
 	static pthread_once_t once = PTHREAD_ONCE_INIT;
@@ -807,6 +810,7 @@ static int trace_open(const char *root, const char *dir, const char *prog, uint6
 	void *map;
 	int r;
 
+	__atomic_store_n(&trace_tried, true, __ATOMIC_RELAXED);
 	if (!prog || !*prog)
 		return -EINVAL;
 	if (g.map)
@@ -918,6 +922,17 @@ int smf_trace_open_command(const char *root, const char *prog)
 	if (!registered && on_exit(trace_command_exit, NULL) == 0)
 		registered = true;
 	return r;
+}
+
+int smf_trace_open_client(const char *root, const char *prog)
+{
+	static bool claimed;
+
+	/* Only the first handle of a process that never opened a trace itself; and one thread. */
+	if (__atomic_load_n(&trace_tried, __ATOMIC_RELAXED) ||
+	        __atomic_exchange_n(&claimed, true, __ATOMIC_ACQ_REL))
+		return 0;
+	return smf_trace_open_command(root, prog);
 }
 
 void smf_trace_close(void)

@@ -6,6 +6,9 @@
 #   import-race   the import/enable race with the fixes off: 20 runs, seeds 1000..1019: a race
 #                 in some run, a manifested one (svcadm "misconfigured") among them; exit 1
 #   add-race      the svccfg add race with the fixes off: the first race within 20 runs
+#   libscf-race   the libscf program create-enable, fixes off: traced as a command through
+#                 its first handle, so a run that fails shows a manifested race, not a mere
+#                 failure; with configd-eager: no race, no failure
 #   import-clean  --fix default on the import script: 10 runs, no race, no failure; exit 0
 #   add-clean     --fix default on the add script: needs add-wait (SVCCFG_ADD_NOWAIT); skipped,
 #                 saying so, in a build whose svccfg has no such switch
@@ -130,6 +133,19 @@ add-race)
 	if [ "$(q "$work/run.json" .summary.manifested)" -gt 0 ]; then
 		grep -q 'svc:/site/app:default is misconfigured' "$OUT" || fail "svcadm's message missing"
 	fi
+	;;
+libscf-race)
+	svcrace run --runs 10 --jobs 2 --seed 1 --fix none --json "$work/run.json" \
+		"$EXAMPLES/create-enable.sh"
+	expect_rc 1
+	[ "$(q "$work/run.json" .summary.manifested)" -gt 0 ] || fail "no manifested race in 10 runs"
+	grep -q 'create-enable: svc:/site/prog:default is misconfigured' "$OUT" ||
+		fail "the program's message missing"
+	svcrace run --runs 5 --jobs 2 --seed 1 --fix configd-eager --json "$work/run.json" \
+		"$EXAMPLES/create-enable.sh"
+	expect_rc 0
+	[ "$(q "$work/run.json" '.summary.failures + .summary.manifested + .summary.latent')" -eq 0 ] ||
+		fail "configd-eager: not clean"
 	;;
 import-clean)
 	expect_clean 1000 import-enable.sh
