@@ -205,7 +205,10 @@ shrink)
 	delay=$(sed -n "s/^SMF_DELAY='\(.*\)'$/\1/p" "$OUT")
 	n=$(points "$delay")
 	[ "$n" -le "$(points "$SCHEDULE")" ] || fail "'$delay' has more points than '$SCHEDULE'"
-	grep -q "^minimal schedule: $n delay points\?, 12 of 12 replays gave: manifested race" "$OUT" ||
+	# The verdict of the seed's first replay is the target: manifested, or latent when the
+	# machine's timing let svcadm through that once (then manifested replays count too).
+	gave='(manifested race|a race \(latent or manifested\))'
+	grep -Eq "^minimal schedule: $n delay points?, 12 of 12 replays gave: $gave" "$OUT" ||
 		fail "no confirmed minimal schedule"
 	grep -q '<html' "$work/report.html" || fail "no HTML report"
 	grep -q 'site/web' "$work/report.html" || fail "the report is not about the run's instance"
