@@ -14,6 +14,7 @@
 #include "libscf.h"
 #include "log.h"
 #include "macro.h"
+#include "queue.h"
 #include "startd.h"
 #include "strv.h"
 
@@ -204,9 +205,13 @@ void graph_vertex_remove(graph_t *g, vertex_t *v)
 
 void vertex_set_enabled(vertex_t *v, bool noovr, int ovr)
 {
+	bool was = v->enabled;
+
 	v->enabled_noovr = noovr;
 	v->enabled_ovr = ovr < 0 ? -1 : ovr > 0;
 	v->enabled = ovr < 0 ? noovr : ovr > 0;
+	if (v->enabled != was)
+		v->cause = event_cause();
 }
 
 void graph_send_enabled(graph_t *g, const vertex_t *v)
@@ -372,26 +377,48 @@ void graph_propagate_refresh(graph_t *g, const vertex_t *dep)
 	}
 }
 
-void graph_evaluate(graph_t *g)
+/*
+ * A START or STOP descends from the event that made it due.  Evaluated at once, that is the
+ * current event.  At a burst's end (graph_defer_end()) the current event is the burst's last,
+ * whichever instance it named, so each vertex's own last cause is used instead: its state
+ * report or its enabled change.  (A vertex started there because a dependency came up in the
+ * same burst carries its own cause, not the dependency's: still an ancestor of the START.)
+ */
+static void emit_due(graph_t *g, int event, const vertex_t *v, bool deferred)
+{
+	uint64_t cause = event_cause();
+
+	if (deferred && v->cause)
+		event_cause_set(v->cause);
+	emit(g, event, v->fmri);
+	event_cause_set(cause);
+}
+
+static void evaluate(graph_t *g, bool deferred)
 {
 	size_t st = 0;
 	vertex_t *v;
 
+	while ((v = hashmap_next(g->vertices, &st, NULL))) {
+		if (v->enabled && v->state == RESTARTER_STATE_OFFLINE && !v->start_pending &&
+		        !v->in_cycle && graph_deps_satisfied(g, v)) {
+			v->start_pending = true;
+			emit_due(g, RE_START, v, deferred);
+		} else if (restarter_state_is_up(v->state) && !v->stop_pending && must_stop(g, v)) {
+			v->stop_pending = true;
+			emit_due(g, RE_STOP, v, deferred);
+		}
+	}
+}
+
+void graph_evaluate(graph_t *g)
+{
 	graph_assert_owner(g);
 	if (g->deferred) {
 		g->eval_due = true;
 		return;
 	}
-	while ((v = hashmap_next(g->vertices, &st, NULL))) {
-		if (v->enabled && v->state == RESTARTER_STATE_OFFLINE && !v->start_pending &&
-		        !v->in_cycle && graph_deps_satisfied(g, v)) {
-			v->start_pending = true;
-			emit(g, RE_START, v->fmri);
-		} else if (restarter_state_is_up(v->state) && !v->stop_pending && must_stop(g, v)) {
-			v->stop_pending = true;
-			emit(g, RE_STOP, v->fmri);
-		}
-	}
+	evaluate(g, false);
 }
 
 void graph_defer_begin(graph_t *g)
@@ -406,7 +433,7 @@ void graph_defer_end(graph_t *g)
 	g->deferred = false;
 	if (g->eval_due) {
 		g->eval_due = false;
-		graph_evaluate(g);
+		evaluate(g, true);
 	}
 }
 
@@ -416,6 +443,7 @@ void graph_set_state(graph_t *g, vertex_t *v, restarter_instance_state_t state, 
 
 	graph_assert_owner(g);
 	v->state = state;
+	v->cause = event_cause();
 	v->start_pending = v->stop_pending = false;
 	if (restarter_state_is_up(old) && !restarter_state_is_up(state))
 		tolerate_down(g, v, restart_on_reason(aux));

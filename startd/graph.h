@@ -59,6 +59,7 @@
 #include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "hashmap.h"
 #include "restarter.h"
@@ -85,6 +86,9 @@ typedef struct vertex {
 	bool ms_known;    /* in_subgraph was decided (and acted on) at least once */
 	depgroup_t *deps;
 	size_t n_deps, n_deps_allocated;
+	/* The cause (queue.h) of its last state report or enabled change: what a START or STOP
+	 * evaluated at a burst's end descends from (graph_defer_end()). */
+	uint64_t cause;
 
 	/* Owned by graph-eval.c: the service's list, and one search's scratch state. */
 	struct vertex *svc_next;

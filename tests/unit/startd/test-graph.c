@@ -22,6 +22,7 @@
 #include "macro.h"
 #include "probes.h"
 #include "startd.h"
+#include "queue.h"
 #include "strv.h"
 
 #define MAX_EMITTED 64
@@ -29,6 +30,7 @@
 typedef struct emitted {
 	int event;
 	char fmri[256];
+	uint64_t cause; /* the emitting thread's cause (queue.h) */
 } emitted_t;
 
 /* The graph under test and what it emitted since the last take(). */
@@ -44,6 +46,7 @@ static void record(void *userdata, int event, const char *fmri)
 
 	assert_true(f->n < MAX_EMITTED);
 	f->ev[f->n].event = event;
+	f->ev[f->n].cause = event_cause();
 	snprintf(f->ev[f->n].fmri, sizeof(f->ev[f->n].fmri), "%s", fmri);
 	f->n++;
 }
@@ -1055,6 +1058,39 @@ static void test_deferred_evaluation(void **state)
 	assert_int_equal(count(f, RE_START, "svc:/a:default"), 1);
 }
 
+/*
+ * A START decided at a burst's end descends from the event that made it due (the vertex's
+ * state report), not from the burst's last event, which named another instance; an immediate
+ * one from the current event.
+ */
+static void test_deferred_cause(void **state)
+{
+	fixture_t *f = *state;
+	vertex_t *a = add(f, "svc:/a:default", true, RESTARTER_STATE_UNINIT);
+	vertex_t *b = add(f, "svc:/b:default", false, RESTARTER_STATE_UNINIT);
+
+	graph_defer_begin(&f->g);
+	event_cause_set(5);
+	graph_set_state(&f->g, a, OFF, RESTARTER_AUX_ENABLE_REQUEST);
+	event_cause_set(9);
+	graph_set_state(&f->g, b, OFF, RESTARTER_AUX_NONE);
+	graph_defer_end(&f->g);
+	assert_int_equal(f->n, 1);
+	assert_int_equal(f->ev[0].event, RE_START);
+	assert_int_equal(f->ev[0].cause, 5);
+	assert_int_equal(event_cause(), 9); /* the thread's own cause is left as it was */
+
+	/* b enabled by commit 12, immediately evaluated: START under the current cause. */
+	take(f);
+	event_cause_set(12);
+	vertex_set_enabled(b, true, -1);
+	assert_int_equal(b->cause, 12);
+	graph_evaluate(&f->g);
+	assert_int_equal(count(f, RE_START, "svc:/b:default"), 1);
+	assert_int_equal(f->ev[0].cause, 12);
+	event_cause_set(0);
+}
+
 /* Under "all", a new vertex is inside at once, and the update has nothing to do. */
 static void test_milestone_all_new_vertex(void **state)
 {
@@ -1120,6 +1156,7 @@ int main(void)
 	        cmocka_unit_test_setup_teardown(test_milestone_none_leaves_first, setup, teardown),
 	        cmocka_unit_test_setup_teardown(test_milestone_new_vertex, setup, teardown),
 	        cmocka_unit_test_setup_teardown(test_deferred_evaluation, setup, teardown),
+	        cmocka_unit_test_setup_teardown(test_deferred_cause, setup, teardown),
 	        cmocka_unit_test_setup_teardown(test_milestone_all_new_vertex, setup, teardown),
 	};
 
