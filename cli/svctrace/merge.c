@@ -408,6 +408,8 @@ int trace_load(const char *path, trace_t *ret)
 	if (r < 0)
 		goto fail;
 	r = read_files(&t, files);
+	if (r >= 0)
+		r = trace_unreuse_pids(&t);
 	if (r < 0)
 		goto fail;
 	qsort(t.events, t.n_events, sizeof(*t.events), cmp_event);
@@ -479,7 +481,10 @@ const char *trace_proc_name(const trace_t *t, uint32_t pid, char buf[static 64])
 {
 	const tr_proc_t *p = trace_find_proc(t, pid);
 
-	if (p)
+	if (p && pid >= TRACE_PID_REUSED) /* pids.c: the n-th reuse of pid % TRACE_PID_REUSED */
+		snprintf(buf, 64, "%s[%" PRIu32 "#%" PRIu32 "]", p->prog, pid % TRACE_PID_REUSED,
+		        pid / TRACE_PID_REUSED);
+	else if (p)
 		snprintf(buf, 64, "%s[%" PRIu32 "]", p->prog, pid);
 	else
 		snprintf(buf, 64, "pid %" PRIu32, pid);
