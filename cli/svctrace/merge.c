@@ -409,7 +409,7 @@ int trace_load(const char *path, trace_t *ret)
 		goto fail;
 	r = read_files(&t, files);
 	if (r >= 0)
-		r = trace_unreuse_pids(&t);
+		r = trace_resolve_pids(&t);
 	if (r < 0)
 		goto fail;
 	qsort(t.events, t.n_events, sizeof(*t.events), cmp_event);

@@ -20,6 +20,9 @@
  * A pid that an event names (configd.write's committer, configd.notify_sent's subscriber) is
  * mapped to the process of that pid that had started by the event's time: a committer is alive
  * when it commits, after its first event (a program opens its trace before its first request).
+ * When that process had already exited, or none of that pid had started yet, the pid names
+ * one that left no file here (another phase's command, whose file is in another directory; an
+ * untraced client): it becomes 0, no process, rather than one it cannot be.
  * proc.start's parent and the files' session and process group ids are left as they are: they
  * name shells and harnesses, which are not traced.
  */
@@ -94,7 +97,10 @@ static int collect(const trace_t *t, use_t **ret, size_t *n_ret)
 		last = (size_t)(u - v);
 		if (e->ns < u->first_ns)
 			u->first_ns = e->ns;
-		if (e->event == SMF_TRACE_PROC_EXIT && e->ns < u->exit_ns)
+		/* Its last: a process records one, but a synthetic one (tests) may run as several
+		 * commands one after the other. */
+		if (e->event == SMF_TRACE_PROC_EXIT &&
+		        (u->exit_ns == NS_NEVER || e->ns > u->exit_ns))
 			u->exit_ns = e->ns;
 	}
 	*ret = v;
@@ -128,7 +134,7 @@ static bool assign(use_t *v, size_t n)
 	return reused;
 }
 
-/* The process of pid that had started by ns (the first one of pid if none had). */
+/* The process of pid alive at ns; 0 when none of pid was; pid itself when pid left no file. */
 static uint32_t pid_at(const use_t *v, size_t n, uint32_t pid, uint64_t ns)
 {
 	size_t lo = 0, hi = n, at = SIZE_MAX;
@@ -144,23 +150,17 @@ static uint32_t pid_at(const use_t *v, size_t n, uint32_t pid, uint64_t ns)
 	for (size_t k = lo; k < n && v[k].pid == pid && (at == SIZE_MAX || v[k].first_ns <= ns);
 	        k++)
 		at = k;
-	return at == SIZE_MAX ? pid : v[at].vpid;
+	if (at == SIZE_MAX)
+		return pid;
+	return v[at].first_ns > ns || v[at].exit_ns < ns ? 0 : v[at].vpid;
 }
 
-int trace_unreuse_pids(trace_t *t)
+/* Each event's own pid: its process's, told apart from the others of that pid. */
+static int rename_processes(trace_t *t, const use_t *v, size_t n)
 {
-	_cleanup_free_ use_t *v = NULL, *by_file = NULL;
+	_cleanup_free_ use_t *by_file = malloc(n * sizeof(*v));
 	const use_t *hit = NULL;
-	size_t n = 0;
-	int r;
 
-	r = collect(t, &v, &n);
-	if (r < 0 || n < 2)
-		return r;
-	qsort(v, n, sizeof(*v), cmp_by_time);
-	if (!assign(v, n))
-		return 0;
-	by_file = malloc(n * sizeof(*v));
 	if (!by_file)
 		return -ENOMEM;
 	memcpy(by_file, v, n * sizeof(*v));
@@ -175,9 +175,30 @@ int trace_unreuse_pids(trace_t *t)
 		if (e->tid == e->pid)
 			e->tid = hit->vpid;
 		e->pid = hit->vpid;
+	}
+	return 0;
+}
+
+int trace_resolve_pids(trace_t *t)
+{
+	_cleanup_free_ use_t *v = NULL;
+	size_t n = 0;
+	bool reused;
+	int r;
+
+	r = collect(t, &v, &n);
+	if (r < 0)
+		return r;
+	qsort(v, n, sizeof(*v), cmp_by_time);
+	reused = assign(v, n);
+	if (reused && (r = rename_processes(t, v, n)) < 0)
+		return r;
+	for (size_t i = 0; i < t->n_events; i++) {
+		tr_event_t *e = &t->events[i];
+
 		if (e->event == SMF_TRACE_CONFIGD_WRITE ||
 		        e->event == SMF_TRACE_CONFIGD_NOTIFY_SENT)
 			e->arg1 = pid_at(v, n, (uint32_t)e->arg1, e->ns);
 	}
-	return 1;
+	return reused;
 }

@@ -89,11 +89,12 @@ typedef struct trace {
 
 /*
  * pids.c: the n-th later process of a reused pid is pid + n x TRACE_PID_REUSED in the merged
- * trace (above any pid_max).  trace_unreuse_pids(), run by trace_load() before indexing:
- * 1 when some pid was reused, 0 when none, -ENOMEM.
+ * trace (above any pid_max), and a pid an event names after its process exited is 0 (none).
+ * trace_resolve_pids(), run by trace_load() before indexing: 1 when some pid was reused, 0
+ * when none, -ENOMEM.
  */
 #define TRACE_PID_REUSED 10000000u
-int trace_unreuse_pids(trace_t *t);
+int trace_resolve_pids(trace_t *t);
 
 /* merge.c: reads every *.trace file of dir (a trace directory or a root holding one). */
 int trace_load(const char *path, trace_t *ret);
