@@ -80,7 +80,14 @@ typedef struct graph_thread {
 	size_t n_due, cap_due;
 	hashmap_t *due_set;
 
-	/* A lost connection met by an enabled read was logged (once per outage: reconnect()). */
+	/*
+	 * Vertices whose enabled state or dependencies the repository did not answer for
+	 * (not_read()), as a set of FMRIs: read again at the end of a later burst once it answers
+	 * (retry_stale()), or all at once by reconnect().  A configd that is slow past libscf's
+	 * call timeout, not gone, looks the same as a lost connection and brings no GE_RECONNECT.
+	 */
+	hashmap_t *stale;
+	/* A lost connection met by a read was logged (once, until the repository answers). */
 	bool lost_logged;
 } graph_thread_t;
 
@@ -231,6 +238,8 @@ static int read_deps(graph_thread_t *gt, vertex_t *v)
 }
 
 static void process_actions(graph_thread_t *gt, vertex_t *v);
+static void not_read(
+        graph_thread_t *gt, const vertex_t *v, const char *what, const char *kept, int r);
 
 /* Whether a pg of that name is among infos (the instance's own pgs, as listed). */
 static bool listed(const scf_pg_info_t *infos, size_t n, const char *name)
@@ -248,6 +257,7 @@ static bool listed(const scf_pg_info_t *infos, size_t n, const char *name)
 static vertex_t *prepare(graph_thread_t *gt, const char *fmri, const scf_pg_info_t *own, size_t n)
 {
 	vertex_t *v;
+	int r;
 
 	if (graph_vertex_add(&gt->graph, fmri, &v) < 0) {
 		log_error("%s: out of memory, not inserted", fmri);
@@ -263,9 +273,11 @@ static vertex_t *prepare(graph_thread_t *gt, const char *fmri, const scf_pg_info
 	 * GE_RECONNECT that follows every lost connection reads it again (reconnect()).  So it
 	 * is when its dependencies could not be read: enabled without them, it would start.
 	 */
-	if (read_enabled(gt->h, v, !listed(own, n, SCF_PG_GENERAL_OVR)) >= 0 &&
-	        read_deps(gt, v) < 0)
+	r = read_enabled(gt->h, v, !listed(own, n, SCF_PG_GENERAL_OVR));
+	if (r >= 0 && (r = read_deps(gt, v)) < 0)
 		vertex_set_enabled(v, false, -1); /* its dependencies unknown: not started either */
+	if (r < 0)
+		not_read(gt, v, "enabled state and dependencies", "disabled", r);
 	return v;
 }
 
@@ -426,8 +438,8 @@ static void sight(graph_thread_t *gt, const char *fmri)
 
 /*
  * What of v could not be read (r): v keeps what it had (kept), since a repository that does
- * not answer has not disabled anything nor removed a dependency.  A lost connection is logged
- * once per outage: every vertex is read again by reconnect() once configd is back.
+ * not answer has not disabled anything nor removed a dependency, and v is read again later
+ * (gt->stale).  A lost connection is logged once, until the repository answers again.
  */
 static void not_read(
         graph_thread_t *gt, const vertex_t *v, const char *what, const char *kept, int r)
@@ -439,6 +451,8 @@ static void not_read(
 		log_info("%s: %s not read (repository connection lost); kept %s until reconnected",
 		        v->fmri, what, kept);
 	gt->lost_logged = gt->lost_logged || instance_connection_lost(r);
+	if (hashmap_put(gt->stale, v->fmri, gt) < 0)
+		log_error("%s: out of memory: not read again until its next event", v->fmri);
 }
 
 /* v's dependencies may have changed: read again, checked for a cycle, milestone recomputed. */
@@ -784,6 +798,76 @@ static void scan(graph_thread_t *gt, bool first)
 }
 
 /*
+ * The graph's repository handle.  SVC_STARTD_GRAPH_TIMEOUT_MS, when set, replaces libscf's
+ * 25 s call timeout on it: a test's way to make a stalled configd (SIGSTOP) look like one that
+ * does not answer, without waiting 25 s (test-graph-lost.sh).
+ */
+static int graph_handle_create(const char *root, scf_handle_t **ret)
+{
+	const char *e = getenv("SVC_STARTD_GRAPH_TIMEOUT_MS");
+	char *end = NULL;
+	unsigned long ms = e && *e ? strtoul(e, &end, 10) : 0;
+	int r = scf_handle_create(root, ret);
+
+	if (r >= 0 && ms > 0 && end && !*end)
+		scf_handle_set_timeout(*ret, ms * USEC_PER_MSEC);
+	return r;
+}
+
+/* Empties gt->stale. */
+static void stale_clear(graph_thread_t *gt)
+{
+	const char *key;
+	size_t st = 0;
+
+	while (hashmap_next(gt->stale, &st, &key)) {
+		_cleanup_free_ char *k = strdup(key);
+
+		/* The table must not change while it is walked: start again after each removal. */
+		if (!k)
+			break;
+		(void)hashmap_remove(gt->stale, k);
+		st = 0;
+	}
+}
+
+/*
+ * The start of a burst (the graph woke: something happened since): the vertices the
+ * repository did not answer for are read again, the first one, and the rest only if it
+ * answered (a configd that stalls would cost a call timeout per vertex).  Under no cause:
+ * whatever changed, the burst's events did not cause it.
+ */
+static void retry_stale(graph_thread_t *gt)
+{
+	uint64_t cause = event_cause();
+	const char *key;
+	size_t st = 0;
+
+	if (hashmap_size(gt->stale) == 0)
+		return;
+	event_cause_set(0);
+	while (hashmap_next(gt->stale, &st, &key)) {
+		_cleanup_free_ char *fmri = strdup(key);
+		vertex_t *v;
+
+		if (!fmri)
+			break;
+		(void)hashmap_remove(gt->stale, fmri);
+		st = 0;
+		v = graph_vertex_get(&gt->graph, fmri);
+		if (!v)
+			continue;
+		refresh_enabled(gt, v);
+		deps_changed(gt, v);
+		if (hashmap_get(gt->stale, fmri))
+			break; /* still no answer: the rest wait for the next burst */
+		gt->lost_logged = false;
+	}
+	graph_evaluate(&gt->graph);
+	event_cause_set(cause);
+}
+
+/*
  * configd restarted (repo.c has re-registered and re-subscribed): the old handle is dead.
  * Whatever changed while it was away is read again, and instances created meanwhile are
  * found by a new scan (the subscription is already back, so nothing falls in between).
@@ -794,13 +878,14 @@ static void reconnect(graph_thread_t *gt)
 	size_t st = 0;
 	vertex_t *v;
 
-	if (scf_handle_create(gt->m->root, &h) < 0) {
+	if (graph_handle_create(gt->m->root, &h) < 0) {
 		log_error("graph: cannot reach the restarted repository");
 		return;
 	}
 	scf_handle_destroy(gt->h);
 	gt->h = h;
 	gt->lost_logged = false;
+	stale_clear(gt); /* every vertex is read again below */
 	while ((v = hashmap_next(gt->graph.vertices, &st, NULL))) {
 		refresh_enabled(gt, v);
 		deps_changed(gt, v);
@@ -874,6 +959,7 @@ static void *graph_main(void *userdata)
 		        (burst[n] = event_queue_pop(&gt->m->graph_q, 0)))
 			n++;
 		graph_defer_begin(&gt->graph);
+		retry_stale(gt);
 		for (size_t k = 0; k < n; k++) {
 			handle(gt, burst[k]);
 			quit = quit || burst[k]->type == GE_QUIT;
@@ -946,9 +1032,11 @@ int graph_thread_start(startd_t *m)
 
 	graph.m = m;
 	graph.due_set = hashmap_new();
-	if (!graph.due_set || graph_init(&graph.graph, emit_to_restarter, &graph) < 0)
+	graph.stale = hashmap_new();
+	if (!graph.due_set || !graph.stale ||
+	        graph_init(&graph.graph, emit_to_restarter, &graph) < 0)
 		return log_error_errno(-ENOMEM, "out of memory");
-	r = scf_handle_create(m->root, &graph.h);
+	r = graph_handle_create(m->root, &graph.h);
 	if (r < 0) {
 		log_error("graph: cannot reach the repository: %s", scf_strerror(r));
 		return -EIO;

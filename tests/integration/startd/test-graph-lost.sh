@@ -1,7 +1,7 @@
 #!/bin/bash
 # svc.startd's graph when configd dies while it holds an event (two outages, no argument):
 # 1. an enabled, online service's general pg is changed (general/comment); startd's repository
-#   thread holds the notification (startd.repo.notify_received=1s) while configd is killed -9,
+#   thread holds the notification (startd.repo.notify_received=2s) while configd is killed -9,
 #   so the graph handles the event with a dead handle; configd is started again.  The service
 #   must never be stopped: same process, same contract, still online and enabled, and no state
 #   change in startd's log.  A refresh method that writes a marker is the barrier: the worker
@@ -11,6 +11,11 @@
 #    changed, and configd dies the same way: the graph must keep the dependency it could not
 #    read again, not start the service.  The barrier: svcadm mark maintenance, which its worker
 #    handles after any START the outage queued; the start method's marker must not exist.
+# 3. configd stalls (SIGSTOP), not dies, while the graph reads a service's general after
+#    svcadm disable: the read times out (SVC_STARTD_GRAPH_TIMEOUT_MS=500), the graph keeps the
+#    service enabled, and no reconnection follows (the connection still works once configd
+#    goes on).  The disable must still happen: the graph reads the instance again when it next
+#    wakes, here for another instance's event.
 # usage: test-graph-lost.sh [svc.startd [svcadm [svcs [svctrace]]]]
 source "$(dirname "$0")/lib-startd.sh"
 
@@ -38,6 +43,7 @@ lines() { grep -c -- "$1" "$STARTD_LOG" || true; }
 # only the test's own (startd's restarter pg writes are not subscribed to).
 make_instance gl "/bin/sh -c 'sleep $SLEEP_N & echo started'" contract 10 true
 make_instance ga ":true" transient 10 false
+make_instance gs "/bin/sh -c 'sleep $SLEEP_N & echo started'" contract 10 true
 make_instance gb "touch $ROOT/gb-started" transient 10 true
 cat >"$ROOT/gb-dep.svccfg" <<'EOT'
 select svc:/test/gb:default
@@ -55,9 +61,10 @@ ok "$SVCCFG" -s $GL setprop refresh/exec = astring: "\"touch $ROOT/refreshed\""
 ok "$SVCCFG" -s $GL setprop refresh/timeout_seconds = count: 10
 # make_instance's refresh left a request: gone, so that the one refresh is the barrier's.
 ok "$SVCCFG" -s $GL delpg restarter_actions
-SMF_DELAY=startd.repo.notify_received=1s startd_start
+SMF_DELAY=startd.repo.notify_received=2s SVC_STARTD_GRAPH_TIMEOUT_MS=500 startd_start
+wait_state svc:/test/gs:default online
 wait_state $GL online
-wait_sleepers 1
+wait_sleepers 2
 pid=$(sleeper_pids)
 g=$(rprop $GL contract)
 SEEN_PGIDS="$SEEN_PGIDS $g"
@@ -106,6 +113,21 @@ wait_state $GB maintenance
 assert_no_match "$GB: offline -> online" "$(cat "$STARTD_LOG")" "startd log"
 assert_match "$GB: dependencies not read \(repository connection lost\)" \
 	"$(cat "$STARTD_LOG")" "startd log (the graph did not read them with the dead handle)"
+
+GS=svc:/test/gs:default
+GL=$GS
+log "gs disabled; configd stopped (SIGSTOP) while startd holds the notification"
+ok "$SVCADM" disable $GS
+wait_until 'received general' "startd never received gs's general notification"
+kill -STOP "$CONFIGD_PID"
+wait_until '[ "$(lines "$GS: enabled state not read")" -ge 1 ]' \
+	"the graph's read of gs did not time out"
+kill -CONT "$CONFIGD_PID"
+assert_eq online "$(rprop $GS state)" "gs's state right after the stall (kept enabled)"
+log "another instance's event wakes the graph: gs is read again and stopped"
+ok "$SVCCFG" -s svc:/test/ga:default setprop general/comment = astring: wake
+wait_state $GS disabled
+assert_eq 2 "$(lines "reconnected to the repository of")" "reconnections (none for a stall)"
 startd_stop
 assert_eq 0 "$(count_sleepers)" "service processes after SIGTERM"
 log "ok"
