@@ -898,14 +898,22 @@ static void read_cmdline(char *buf, size_t size)
 			buf[i] = ' ';
 }
 
-/* on_exit(): a command's end, then the file closed (the command is single threaded by then). */
+/*
+ * A libscf program's trace (smf_trace_open_client()) stays mapped at exit: unlike the CLI,
+ * such a program may still have threads inside libscf, and they would trace into the unmapped
+ * file.  exit() unmaps it soon enough.
+ */
+static bool command_keep_mapped;
+
+/* on_exit(): a command's end, then the file closed (the CLI is single threaded by then). */
 static void trace_command_exit(int status, void *userdata)
 {
 	char buf[32];
 
 	snprintf(buf, sizeof(buf), "exit %d", status);
 	smf_trace_str_args(SMF_TRACE_PROC_EXIT, 0, buf, (uint64_t)(int64_t)status, 0);
-	smf_trace_close();
+	if (!__atomic_load_n(&command_keep_mapped, __ATOMIC_RELAXED))
+		smf_trace_close();
 }
 
 int smf_trace_open_command(const char *root, const char *prog)
@@ -932,6 +940,7 @@ int smf_trace_open_client(const char *root, const char *prog)
 	if (__atomic_load_n(&trace_tried, __ATOMIC_RELAXED) ||
 	        __atomic_exchange_n(&claimed, true, __ATOMIC_ACQ_REL))
 		return 0;
+	__atomic_store_n(&command_keep_mapped, true, __ATOMIC_RELAXED);
 	return smf_trace_open_command(root, prog);
 }
 

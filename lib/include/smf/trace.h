@@ -110,7 +110,8 @@ int smf_trace_open_command(const char *root, const char *prog);
  * smf_trace_open_command() for libscf's first handle in a process that has not tried to open
  * a trace file itself (the daemons and the CLI open theirs first, before any handle): a
  * program written against libscf and run with SMF_TRACE=1 (by svcrace, say) is then traced as
- * a command, its reads, commits and exit included.  Later calls do nothing.  Returns as
+ * a command, its reads, commits and exit included (the file stays mapped at exit: other
+ * threads of the program may still trace).  Later calls do nothing.  Returns as
  * smf_trace_open_env().
  */
 int smf_trace_open_client(const char *root, const char *prog);
