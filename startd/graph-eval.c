@@ -378,18 +378,35 @@ void graph_propagate_refresh(graph_t *g, const vertex_t *dep)
 }
 
 /*
+ * The latest cause among v and the vertices its groups name: what last changed in what v's
+ * START or STOP depends on.  Commit ids grow, so the latest is the largest (0: none).
+ */
+static uint64_t due_cause(graph_t *g, const vertex_t *v)
+{
+	uint64_t c = v->cause;
+	bool one;
+
+	for (size_t k = 0; k < v->n_deps; k++)
+		STRV_FOREACH (e, v->deps[k].entities)
+			for (const vertex_t *t = graph_entity_first(g, *e, &one); t;
+			        t = graph_entity_next((vertex_t *)t, one))
+				if (t->cause > c)
+					c = t->cause;
+	return c;
+}
+
+/*
  * A START or STOP descends from the event that made it due.  Evaluated at once, that is the
  * current event.  At a burst's end (graph_defer_end()) the current event is the burst's last,
- * whichever instance it named, so each vertex's own last cause is used instead: its state
- * report or its enabled change.  (A vertex started there because a dependency came up in the
- * same burst carries its own cause, not the dependency's: still an ancestor of the START.)
+ * whichever instance it named, so the latest change among the vertex and what it depends on
+ * is used instead (due_cause()), none (0) included: a report of a reaped process has no cause.
  */
 static void emit_due(graph_t *g, int event, const vertex_t *v, bool deferred)
 {
 	uint64_t cause = event_cause();
 
-	if (deferred && v->cause)
-		event_cause_set(v->cause);
+	if (deferred)
+		event_cause_set(due_cause(g, v));
 	emit(g, event, v->fmri);
 	event_cause_set(cause);
 }

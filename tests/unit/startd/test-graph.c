@@ -1091,6 +1091,42 @@ static void test_deferred_cause(void **state)
 	event_cause_set(0);
 }
 
+/*
+ * At a burst's end: a dependent started because its dependency came up carries the
+ * dependency's (later) cause; a report with no cause (a reaped process) starts under none,
+ * not under the burst's last event.
+ */
+static void test_deferred_cause_deps(void **state)
+{
+	fixture_t *f = *state;
+	vertex_t *a = add(f, "svc:/a:default", true, RESTARTER_STATE_UNINIT);
+	vertex_t *b = add(f, "svc:/b:default", true, RESTARTER_STATE_UNINIT);
+	vertex_t *c = add(f, "svc:/c:default", true, RESTARTER_STATE_UNINIT);
+	vertex_t *x = add(f, "svc:/x:default", false, RESTARTER_STATE_UNINIT);
+
+	dep(b, "require_all", NULL, "svc:/a:default", NULL);
+	event_cause_set(3);
+	graph_set_state(&f->g, b, OFF, RESTARTER_AUX_ENABLE_REQUEST); /* waits for a */
+	assert_int_equal(f->n, 0);
+
+	graph_defer_begin(&f->g);
+	event_cause_set(0);
+	graph_set_state(&f->g, c, OFF, RESTARTER_AUX_METHOD_FAILED); /* no cause */
+	event_cause_set(8);
+	graph_set_state(&f->g, a, ON, RESTARTER_AUX_NONE); /* a comes up */
+	event_cause_set(11);
+	graph_set_state(&f->g, x, OFF, RESTARTER_AUX_NONE); /* another instance */
+	graph_defer_end(&f->g);
+	assert_int_equal(count(f, RE_START, "svc:/b:default"), 1);
+	assert_int_equal(count(f, RE_START, "svc:/c:default"), 1);
+	for (size_t k = 0; k < f->n; k++)
+		if (streq(f->ev[k].fmri, "svc:/b:default"))
+			assert_int_equal(f->ev[k].cause, 8);
+		else if (streq(f->ev[k].fmri, "svc:/c:default"))
+			assert_int_equal(f->ev[k].cause, 0);
+	event_cause_set(0);
+}
+
 /* Under "all", a new vertex is inside at once, and the update has nothing to do. */
 static void test_milestone_all_new_vertex(void **state)
 {
@@ -1157,6 +1193,7 @@ int main(void)
 	        cmocka_unit_test_setup_teardown(test_milestone_new_vertex, setup, teardown),
 	        cmocka_unit_test_setup_teardown(test_deferred_evaluation, setup, teardown),
 	        cmocka_unit_test_setup_teardown(test_deferred_cause, setup, teardown),
+	        cmocka_unit_test_setup_teardown(test_deferred_cause_deps, setup, teardown),
 	        cmocka_unit_test_setup_teardown(test_milestone_all_new_vertex, setup, teardown),
 	};
 
