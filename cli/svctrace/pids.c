@@ -39,7 +39,15 @@
 typedef struct use {
 	uint32_t pid, file, vpid;
 	uint64_t first_ns, exit_ns; /* exit_ns: NS_NEVER without a proc.exit */
+	bool command;               /* it recorded proc.start: its first event opens its life */
 } use_t;
+
+/*
+ * How far apart two processes' clocks may be when one names the other: each converts its own
+ * TSC reads (lib/util/trace.c), so a commit recorded by configd may come a few microseconds
+ * "after" its committer's exit.  A pid is reused only after pid_max others, far later.
+ */
+#define CLOCK_SLACK_NS (10 * 1000 * 1000ull)
 
 static int cmp_by_file(const void *a, const void *b)
 {
@@ -97,6 +105,7 @@ static int collect(const trace_t *t, use_t **ret, size_t *n_ret)
 		last = (size_t)(u - v);
 		if (e->ns < u->first_ns)
 			u->first_ns = e->ns;
+		u->command = u->command || e->event == SMF_TRACE_PROC_START;
 		/* Its last: a process records one, but a synthetic one (tests) may run as several
 		 * commands one after the other. */
 		if (e->event == SMF_TRACE_PROC_EXIT &&
@@ -134,7 +143,10 @@ static bool assign(use_t *v, size_t n)
 	return reused;
 }
 
-/* The process of pid alive at ns; 0 when none of pid was; pid itself when pid left no file. */
+/*
+ * The process of pid alive at ns (give or take CLOCK_SLACK_NS); 0 when none of pid was; pid
+ * itself when pid left no file.
+ */
 static uint32_t pid_at(const use_t *v, size_t n, uint32_t pid, uint64_t ns)
 {
 	size_t lo = 0, hi = n, at = SIZE_MAX;
@@ -147,12 +159,16 @@ static uint32_t pid_at(const use_t *v, size_t n, uint32_t pid, uint64_t ns)
 		else
 			hi = mid;
 	}
-	for (size_t k = lo; k < n && v[k].pid == pid && (at == SIZE_MAX || v[k].first_ns <= ns);
+	for (size_t k = lo; k < n && v[k].pid == pid &&
+	        (at == SIZE_MAX || v[k].first_ns <= ns + CLOCK_SLACK_NS);
 	        k++)
 		at = k;
 	if (at == SIZE_MAX)
 		return pid;
-	return v[at].first_ns > ns || v[at].exit_ns < ns ? 0 : v[at].vpid;
+	/* A daemon records no proc.start: its first event may come after its first request. */
+	if (v[at].command && v[at].first_ns > ns + CLOCK_SLACK_NS)
+		return 0;
+	return v[at].exit_ns != NS_NEVER && v[at].exit_ns + CLOCK_SLACK_NS < ns ? 0 : v[at].vpid;
 }
 
 /* Each event's own pid: its process's, told apart from the others of that pid. */

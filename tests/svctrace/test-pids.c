@@ -19,11 +19,15 @@
 #define REUSED 100u
 #define R1 (REUSED + TRACE_PID_REUSED)
 
-/* An event of pid in file at ns; arg1 a pid for configd.write. */
-static tr_event_t ev(uint32_t file, uint32_t pid, uint64_t ns, uint16_t event, uint64_t arg1)
+/* An event of pid in file at t tenths of a second (far above pids.c's clock slack). */
+static tr_event_t ev(uint32_t file, uint32_t pid, uint64_t t, uint16_t event, uint64_t arg1)
 {
-	return (tr_event_t){
-	        .file = file, .pid = pid, .tid = pid, .ns = ns, .event = event, .arg1 = arg1};
+	return (tr_event_t){.file = file,
+	        .pid = pid,
+	        .tid = pid,
+	        .ns = t * 100000000ull,
+	        .event = event,
+	        .arg1 = arg1};
 }
 
 /*
@@ -88,11 +92,35 @@ static void test_same_process(void **state)
 	assert_int_equal(e[5].arg1, 50);
 }
 
+/*
+ * Clocks: configd's record of a commit may read a few microseconds after its committer's
+ * exit (each process converts its own TSC reads), and a daemon (no proc.start) may be named
+ * before its first event.  Neither is "no process".
+ */
+static void test_clock_slack(void **state)
+{
+	tr_event_t e[] = {
+	        ev(0, 300, 1, SMF_TRACE_PROC_START, 0),
+	        ev(0, 300, 2, SMF_TRACE_PROC_EXIT, 0),
+	        ev(1, 50, 5, SMF_TRACE_STARTD_NOTIFY_RECEIVED, 0),
+	        ev(2, CONFIGD, 2, SMF_TRACE_CONFIGD_WRITE, 300),
+	        ev(2, CONFIGD, 3, SMF_TRACE_CONFIGD_NOTIFY_SENT, 50),
+	};
+	trace_t t = {.events = e, .n_events = ELEMENTSOF(e)};
+
+	(void)state;
+	e[3].ns += 5000; /* 5 us after svccfg's exit */
+	assert_int_equal(trace_resolve_pids(&t), 0);
+	assert_int_equal(e[3].arg1, 300);
+	assert_int_equal(e[4].arg1, 50);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	        cmocka_unit_test(test_reused_pid),
 	        cmocka_unit_test(test_same_process),
+	        cmocka_unit_test(test_clock_slack),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
