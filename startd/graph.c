@@ -55,6 +55,8 @@
 
 /* Up to this many events are taken off the graph queue and handled as one burst. */
 #define GRAPH_BURST_MAX 512
+/* How long the graph waits, with vertices left unread (retry_stale()), before it reads again. */
+#define STALE_RETRY_USEC (1 * USEC_PER_SEC)
 
 /* SEEN_* (vertex_t.seen): what first_sight() found. */
 enum {
@@ -438,8 +440,9 @@ static void sight(graph_thread_t *gt, const char *fmri)
 
 /*
  * What of v could not be read (r): v keeps what it had (kept), since a repository that does
- * not answer has not disabled anything nor removed a dependency, and v is read again later
- * (gt->stale).  A lost connection is logged once, until the repository answers again.
+ * not answer has not disabled anything nor removed a dependency, and, when the connection is
+ * lost (or a call timed out), v is read again later (gt->stale).  A lost connection is logged
+ * once, until the repository answers again.
  */
 static void not_read(
         graph_thread_t *gt, const vertex_t *v, const char *what, const char *kept, int r)
@@ -451,7 +454,10 @@ static void not_read(
 		log_info("%s: %s not read (repository connection lost); kept %s until reconnected",
 		        v->fmri, what, kept);
 	gt->lost_logged = gt->lost_logged || instance_connection_lost(r);
-	if (hashmap_put(gt->stale, v->fmri, gt) < 0)
+	/* Read again later under the cause of the event that asked (+ 1: a value is never NULL);
+	 * another error would only fail again. */
+	if (instance_connection_lost(r) &&
+	        hashmap_put(gt->stale, v->fmri, (void *)(uintptr_t)(event_cause() + 1)) < 0)
 		log_error("%s: out of memory: not read again until its next event", v->fmri);
 }
 
@@ -832,23 +838,23 @@ static void stale_clear(graph_thread_t *gt)
 }
 
 /*
- * The start of a burst (the graph woke: something happened since): the vertices the
- * repository did not answer for are read again, the first one, and the rest only if it
- * answered (a configd that stalls would cost a call timeout per vertex).  Under no cause:
- * whatever changed, the burst's events did not cause it.
+ * The vertices the repository did not answer for are read again: the first one, and the rest
+ * only if it answered (a configd that stalls would cost a call timeout per vertex).  Each
+ * under the cause of the event that had asked for the read.  Called at the start of a burst
+ * (the graph woke: something happened since) and when the graph has waited STALE_RETRY_USEC
+ * with nothing to do, so that a stall that ends with no further event is still caught up.
  */
 static void retry_stale(graph_thread_t *gt)
 {
 	uint64_t cause = event_cause();
 	const char *key;
 	size_t st = 0;
+	void *value;
 
-	if (hashmap_size(gt->stale) == 0)
-		return;
-	event_cause_set(0);
-	while (hashmap_next(gt->stale, &st, &key)) {
+	while ((value = hashmap_next(gt->stale, &st, &key))) {
 		_cleanup_free_ char *fmri = strdup(key);
 		vertex_t *v;
+		bool was;
 
 		if (!fmri)
 			break;
@@ -857,10 +863,13 @@ static void retry_stale(graph_thread_t *gt)
 		v = graph_vertex_get(&gt->graph, fmri);
 		if (!v)
 			continue;
+		event_cause_set((uint64_t)(uintptr_t)value - 1);
+		was = v->enabled;
 		refresh_enabled(gt, v);
-		deps_changed(gt, v);
+		if (!hashmap_get(gt->stale, fmri) && !(v->enabled && !was))
+			deps_changed(gt, v); /* (being enabled read them already) */
 		if (hashmap_get(gt->stale, fmri))
-			break; /* still no answer: the rest wait for the next burst */
+			break; /* still no answer: the rest wait */
 		gt->lost_logged = false;
 	}
 	graph_evaluate(&gt->graph);
@@ -951,18 +960,23 @@ static void *graph_main(void *userdata)
 	/* From here on only this thread touches the graph (graph.h). */
 	graph_claim(&gt->graph);
 	for (;;) {
+		bool stale = hashmap_size(gt->stale) > 0, quit = false;
 		size_t n = 0;
-		bool quit = false;
 
-		burst[n++] = event_queue_pop(&gt->m->graph_q, USEC_INFINITY);
-		while (n < GRAPH_BURST_MAX && burst[n - 1]->type != GE_QUIT &&
+		burst[0] =
+		        event_queue_pop(&gt->m->graph_q, stale ? STALE_RETRY_USEC : USEC_INFINITY);
+		if (burst[0])
+			n++;
+		while (n > 0 && n < GRAPH_BURST_MAX && burst[n - 1]->type != GE_QUIT &&
 		        (burst[n] = event_queue_pop(&gt->m->graph_q, 0)))
 			n++;
+		for (size_t k = 0; k < n; k++)
+			quit = quit || burst[k]->type == GE_QUIT;
 		graph_defer_begin(&gt->graph);
-		retry_stale(gt);
+		if (stale && !quit)
+			retry_stale(gt);
 		for (size_t k = 0; k < n; k++) {
 			handle(gt, burst[k]);
-			quit = quit || burst[k]->type == GE_QUIT;
 			event_free(burst[k]);
 		}
 		flush_due(gt);
