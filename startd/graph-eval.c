@@ -203,6 +203,18 @@ void graph_vertex_remove(graph_t *g, vertex_t *v)
 	graph_evaluate(g);
 }
 
+/*
+ * v changed under the current cause.  The stamp orders changes across vertices; only the
+ * graph's thread changes vertices (graph.h), so a plain counter does.
+ */
+static void vertex_changed(vertex_t *v)
+{
+	static uint64_t clock;
+
+	v->cause = event_cause();
+	v->cause_stamp = ++clock;
+}
+
 void vertex_set_enabled(vertex_t *v, bool noovr, int ovr)
 {
 	bool was = v->enabled;
@@ -211,7 +223,7 @@ void vertex_set_enabled(vertex_t *v, bool noovr, int ovr)
 	v->enabled_ovr = ovr < 0 ? -1 : ovr > 0;
 	v->enabled = ovr < 0 ? noovr : ovr > 0;
 	if (v->enabled != was)
-		v->cause = event_cause();
+		vertex_changed(v);
 }
 
 void graph_send_enabled(graph_t *g, const vertex_t *v)
@@ -378,28 +390,29 @@ void graph_propagate_refresh(graph_t *g, const vertex_t *dep)
 }
 
 /*
- * The latest cause among v and the vertices its groups name: what last changed in what v's
- * START or STOP depends on.  Commit ids grow, so the latest is the largest (0: none).
+ * The cause of the latest change among v and the vertices its groups name (by stamp): what
+ * last changed in what v's START or STOP depends on, none (0) included.
  */
 static uint64_t due_cause(graph_t *g, const vertex_t *v)
 {
-	uint64_t c = v->cause;
+	const vertex_t *latest = v;
 	bool one;
 
 	for (size_t k = 0; k < v->n_deps; k++)
 		STRV_FOREACH (e, v->deps[k].entities)
 			for (const vertex_t *t = graph_entity_first(g, *e, &one); t;
 			        t = graph_entity_next((vertex_t *)t, one))
-				if (t->cause > c)
-					c = t->cause;
-	return c;
+				if (t->cause_stamp > latest->cause_stamp)
+					latest = t;
+	return latest->cause;
 }
 
 /*
  * A START or STOP descends from the event that made it due.  Evaluated at once, that is the
  * current event.  At a burst's end (graph_defer_end()) the current event is the burst's last,
- * whichever instance it named, so the latest change among the vertex and what it depends on
- * is used instead (due_cause()), none (0) included: a report of a reaped process has no cause.
+ * whichever instance it named, so the cause of the latest change among the vertex and what it
+ * depends on is used instead (due_cause()), none (0) included: a reaped process's report has
+ * no cause.
  */
 static void emit_due(graph_t *g, int event, const vertex_t *v, bool deferred)
 {
@@ -460,7 +473,7 @@ void graph_set_state(graph_t *g, vertex_t *v, restarter_instance_state_t state, 
 
 	graph_assert_owner(g);
 	v->state = state;
-	v->cause = event_cause();
+	vertex_changed(v);
 	v->start_pending = v->stop_pending = false;
 	if (restarter_state_is_up(old) && !restarter_state_is_up(state))
 		tolerate_down(g, v, restart_on_reason(aux));

@@ -86,9 +86,10 @@ typedef struct vertex {
 	bool ms_known;    /* in_subgraph was decided (and acted on) at least once */
 	depgroup_t *deps;
 	size_t n_deps, n_deps_allocated;
-	/* The cause (queue.h) of its last state report or enabled change: what a START or STOP
-	 * evaluated at a burst's end descends from (graph_defer_end()). */
-	uint64_t cause;
+	/* The cause (queue.h) of its last state report or enabled change, and when that was (the
+	 * graph's own count of such changes: commit ids restart with configd): what a START or
+	 * STOP evaluated at a burst's end descends from (graph_defer_end()). */
+	uint64_t cause, cause_stamp;
 
 	/* Owned by graph-eval.c: the service's list, and one search's scratch state. */
 	struct vertex *svc_next;

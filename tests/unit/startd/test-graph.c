@@ -1124,6 +1124,21 @@ static void test_deferred_cause_deps(void **state)
 			assert_int_equal(f->ev[k].cause, 8);
 		else if (streq(f->ev[k].fmri, "svc:/c:default"))
 			assert_int_equal(f->ev[k].cause, 0);
+
+	/*
+	 * The latest change, not the largest id: configd's ids start again after it restarts, so
+	 * d's report under commit 2, after a's under 8, is what d's START descends from.
+	 */
+	vertex_t *d = add(f, "svc:/d:default", true, RESTARTER_STATE_UNINIT);
+
+	dep(d, "require_all", NULL, "svc:/a:default", NULL);
+	take(f);
+	graph_defer_begin(&f->g);
+	event_cause_set(2);
+	graph_set_state(&f->g, d, OFF, RESTARTER_AUX_ENABLE_REQUEST);
+	graph_defer_end(&f->g);
+	assert_int_equal(count(f, RE_START, "svc:/d:default"), 1);
+	assert_int_equal(f->ev[0].cause, 2);
 	event_cause_set(0);
 }
 
