@@ -128,8 +128,11 @@ static int read_one_file(trace_t *t, const char *path)
 		        path, info.drops, info.str_drops);
 	if (GREEDY_REALLOC(t->files, t->cap_files, t->n_files + 1) < 0)
 		return -ENOMEM;
-	t->files[t->n_files] =
-	        (tr_file_t){.pid = info.pid, .ppid = info.ppid, .sid = info.sid, .pgid = info.pgid};
+	t->files[t->n_files] = (tr_file_t){.pid = info.pid,
+	        .ppid = info.ppid,
+	        .sid = info.sid,
+	        .pgid = info.pgid,
+	        .start_ns = info.start_ns};
 	r = trace_pool_string(t, basename(path), &t->files[t->n_files].name);
 	if (r < 0)
 		return r;

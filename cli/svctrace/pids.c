@@ -22,7 +22,9 @@
  * when it commits, after its first event (a program opens its trace before its first request).
  * When that process had already exited, or none of that pid had started yet, the pid names
  * one that left no file here (another phase's command, whose file is in another directory; an
- * untraced client): it becomes 0, no process, rather than one it cannot be.
+ * untraced client): it becomes 0, no process, rather than one it cannot be.  (A libscf
+ * program's other threads may still commit after its proc.exit, its file kept mapped: more
+ * than CLOCK_SLACK_NS later, such a commit is "no process".)
  * proc.start's parent and the files' session and process group ids are left as they are: they
  * name shells and harnesses, which are not traced.
  */
@@ -39,7 +41,6 @@
 typedef struct use {
 	uint32_t pid, file, vpid;
 	uint64_t first_ns, exit_ns; /* exit_ns: NS_NEVER without a proc.exit */
-	bool command;               /* it recorded proc.start: its first event opens its life */
 } use_t;
 
 /*
@@ -105,13 +106,18 @@ static int collect(const trace_t *t, use_t **ret, size_t *n_ret)
 		last = (size_t)(u - v);
 		if (e->ns < u->first_ns)
 			u->first_ns = e->ns;
-		u->command = u->command || e->event == SMF_TRACE_PROC_START;
 		/* Its last: a process records one, but a synthetic one (tests) may run as several
 		 * commands one after the other. */
 		if (e->event == SMF_TRACE_PROC_EXIT &&
 		        (u->exit_ns == NS_NEVER || e->ns > u->exit_ns))
 			u->exit_ns = e->ns;
 	}
+	/* A file's own process began when it opened the file: a daemon (no proc.start) may be
+	 * named by configd before its first event. */
+	for (size_t k = 0; k < n; k++)
+		if (v[k].file < t->n_files && t->files[v[k].file].pid == v[k].pid &&
+		        t->files[v[k].file].start_ns < v[k].first_ns)
+			v[k].first_ns = t->files[v[k].file].start_ns;
 	*ret = v;
 	*n_ret = n;
 	return 0;
@@ -165,8 +171,7 @@ static uint32_t pid_at(const use_t *v, size_t n, uint32_t pid, uint64_t ns)
 		at = k;
 	if (at == SIZE_MAX)
 		return pid;
-	/* A daemon records no proc.start: its first event may come after its first request. */
-	if (v[at].command && v[at].first_ns > ns + CLOCK_SLACK_NS)
+	if (v[at].first_ns > ns + CLOCK_SLACK_NS)
 		return 0;
 	return v[at].exit_ns != NS_NEVER && v[at].exit_ns + CLOCK_SLACK_NS < ns ? 0 : v[at].vpid;
 }

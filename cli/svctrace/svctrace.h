@@ -40,6 +40,7 @@ typedef struct tr_file {
 	const char *name; /* pooled: the file's name in the trace directory */
 	const char *prog; /* pooled */
 	uint32_t pid, ppid, sid, pgid;
+	uint64_t start_ns; /* when the process opened it: its life began before */
 } tr_file_t;
 
 #define EXIT_UNKNOWN INT32_MIN /* no proc.exit: killed, or still running */

@@ -95,7 +95,7 @@ static void test_same_process(void **state)
 /*
  * Clocks: configd's record of a commit may read a few microseconds after its committer's
  * exit (each process converts its own TSC reads), and a daemon (no proc.start) may be named
- * before its first event.  Neither is "no process".
+ * before its first event, though not before it opened its file.  Neither is "no process".
  */
 static void test_clock_slack(void **state)
 {
@@ -106,7 +106,10 @@ static void test_clock_slack(void **state)
 	        ev(2, CONFIGD, 2, SMF_TRACE_CONFIGD_WRITE, 300),
 	        ev(2, CONFIGD, 3, SMF_TRACE_CONFIGD_NOTIFY_SENT, 50),
 	};
-	trace_t t = {.events = e, .n_events = ELEMENTSOF(e)};
+	/* svccfg's file, startd's (opened at 0.1 s, its first event at 0.5 s), configd's */
+	tr_file_t files[] = {{.pid = 300, .start_ns = 100000000},
+	        {.pid = 50, .start_ns = 100000000}, {.pid = CONFIGD}};
+	trace_t t = {.events = e, .n_events = ELEMENTSOF(e), .files = files, .n_files = 3};
 
 	(void)state;
 	e[3].ns += 5000; /* 5 us after svccfg's exit */
