@@ -820,21 +820,17 @@ static int graph_handle_create(const char *root, scf_handle_t **ret)
 	return r;
 }
 
-/* Empties gt->stale. */
+/* Empties gt->stale (a new set: emptying one entry at a time restarts its walk each time). */
 static void stale_clear(graph_thread_t *gt)
 {
-	const char *key;
-	size_t st = 0;
+	hashmap_t *h = hashmap_new();
 
-	while (hashmap_next(gt->stale, &st, &key)) {
-		_cleanup_free_ char *k = strdup(key);
-
-		/* The table must not change while it is walked: start again after each removal. */
-		if (!k)
-			break;
-		(void)hashmap_remove(gt->stale, k);
-		st = 0;
+	if (!h) {
+		log_error("out of memory: the unread instances stay marked");
+		return;
 	}
+	hashmap_free(gt->stale);
+	gt->stale = h;
 }
 
 /*
