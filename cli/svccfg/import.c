@@ -20,6 +20,7 @@
  * the command returns, whatever the path.  An import that returns before the restarter pg of
  * an instance it committed exists is the latent race svctrace looks for.
  */
+#include <assert.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -180,10 +181,13 @@ static int add_bookkeeping(map_ctx_t *m, const char *abspath, const char *pg, co
 /* Snapshots and refreshes come last, so they see everything the manifest wrote. */
 static int add_snapshots(svccfg_t *c, map_ctx_t *m, const import_opts_t *o)
 {
+	char *const *next_new = m->new_instances;
 	int r;
 
+	/* new_instances is a subsequence of instances (mapping.h): one walk over both. */
 	STRV_FOREACH (i, m->instances) {
-		if (strv_contains(m->new_instances, *i)) {
+		if (next_new && *next_new && streq(*next_new, *i)) {
+			next_new++;
 			if (c->verbose)
 				svccfg_warn(c, "Taking \"%s\" snapshot for %s.",
 				        SCF_SNAPSHOT_INITIAL, *i);
@@ -198,6 +202,7 @@ static int add_snapshots(svccfg_t *c, map_ctx_t *m, const import_opts_t *o)
 		if (!o->no_refresh && (r = scf_batch_refresh(m->b, *i)) < 0)
 			return r;
 	}
+	assert(!next_new || !*next_new);
 	return 0;
 }
 

@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hashmap.h"
 #include "macro.h"
 #include "mapping.h"
 #include "strv.h"
@@ -50,7 +51,9 @@ void map_ctx_done(map_ctx_t *ctx)
 	strv_free(ctx->instances);
 	strv_free(ctx->new_instances);
 	free(ctx->step_lines);
+	ctx->existing = hashmap_free(ctx->existing);
 	ctx->instances = ctx->new_instances = NULL;
+	ctx->n_instances = ctx->n_new_instances = 0;
 	ctx->step_lines = NULL;
 	ctx->n_step_lines = ctx->n_step_lines_allocated = 0;
 }
@@ -534,6 +537,81 @@ static void warn(map_ctx_t *ctx, const char *fmt, ...)
 	ctx->warnings++;
 }
 
+/* Values of ctx->existing (never NULL, which hashmap_get() returns for a missing key). */
+#define INSTANCE_EXISTS ((void *)1)
+#define INSTANCE_ABSENT ((void *)2)
+
+typedef struct existing_read {
+	hashmap_t *set;
+	char **fmris; /* as listed: the answers come in this order */
+	size_t next;
+} existing_read_t;
+
+static int note_existing(const scf_bulk_entity_t *e, void *userdata)
+{
+	existing_read_t *x = userdata;
+	const char *fmri = x->fmris[x->next++];
+
+	/* Any other error (not an instance FMRI) is left to scf_entity_exists() to report. */
+	if (e->error != 0 && e->error != -SCF_ERROR_NOT_FOUND)
+		return 0;
+	if (hashmap_put(x->set, fmri, e->error == 0 ? INSTANCE_EXISTS : INSTANCE_ABSENT) < 0)
+		return -SCF_ERROR_NO_MEMORY;
+	return 0;
+}
+
+/*
+ * Which of the bundle's instances exist, in one bulk read (a manifest of 10,000 instances asked
+ * one by one cost 10,000 round trips, a third of its import).  A configd without bulk reads
+ * leaves ctx->existing NULL: each instance is then asked on its own.
+ */
+static int read_existing(map_ctx_t *ctx)
+{
+	const mf_bundle_t *bd = ctx->bundle;
+	_cleanup_strv_free_ char **l = NULL;
+	_cleanup_(hashmap_freep) hashmap_t *set = hashmap_new();
+	existing_read_t x;
+	size_t n = 0;
+	int r;
+
+	if (!set)
+		return -SCF_ERROR_NO_MEMORY;
+	for (size_t i = 0; i < bd->n_services; i++) {
+		const mf_service_t *s = bd->services[i];
+
+		for (size_t j = 0; j < s->n_instances; j++) {
+			_cleanup_free_ char *f =
+			        map_instance_fmri(s->e.name, s->instances[j]->e.name);
+
+			if (!f || strv_extend_counted(&l, &n, f) < 0)
+				return -SCF_ERROR_NO_MEMORY;
+		}
+	}
+	if (n == 0)
+		return 0;
+	x = (existing_read_t){.set = set, .fmris = l};
+	r = scf_bulk_read(ctx->h,
+	        &(scf_bulk_query_t){.fmris = (const char *const *)l, .n_fmris = n}, note_existing,
+	        &x);
+	if (r == -SCF_ERROR_VERSION_MISMATCH)
+		return 0;
+	if (r < 0)
+		return r;
+	assert(x.next == n);
+	ctx->existing = TAKE_PTR(set);
+	return 0;
+}
+
+/* 1 if the instance fmri exists, 0 if not, or < 0. */
+static int instance_exists(map_ctx_t *ctx, const char *fmri)
+{
+	void *v = ctx->existing ? hashmap_get(ctx->existing, fmri) : NULL;
+
+	if (v)
+		return v == INSTANCE_EXISTS;
+	return scf_entity_exists(ctx->h, fmri);
+}
+
 static int map_instance(map_ctx_t *ctx, const char *svc, const mf_instance_t *i)
 {
 	_cleanup_free_ char *fmri = map_instance_fmri(svc, i->e.name);
@@ -543,7 +621,7 @@ static int map_instance(map_ctx_t *ctx, const char *svc, const mf_instance_t *i)
 	if (!fmri)
 		return -SCF_ERROR_NO_MEMORY;
 	ctx->line = i->e.line;
-	exists = scf_entity_exists(ctx->h, fmri);
+	exists = instance_exists(ctx, fmri);
 	if (exists < 0)
 		return exists;
 	if (ctx->mode == MAP_APPLY && !exists) {
@@ -553,12 +631,13 @@ static int map_instance(map_ctx_t *ctx, const char *svc, const mf_instance_t *i)
 	if (ctx->mode == MAP_IMPORT) {
 		if ((r = step(ctx, scf_batch_instance_ensure(ctx->b, fmri))) < 0)
 			return r;
-		if (!exists && strv_extend(&ctx->new_instances, fmri) < 0)
+		if (!exists &&
+		        strv_extend_counted(&ctx->new_instances, &ctx->n_new_instances, fmri) < 0)
 			return -SCF_ERROR_NO_MEMORY;
 		set_enabled = !exists;
 	} else
 		set_enabled = i->enabled_set;
-	if (strv_extend(&ctx->instances, fmri) < 0)
+	if (strv_extend_counted(&ctx->instances, &ctx->n_instances, fmri) < 0)
 		return -SCF_ERROR_NO_MEMORY;
 	if (set_enabled &&
 	        ((r = pg_ensure(ctx, fmri, SCF_PG_GENERAL, SCF_GROUP_FRAMEWORK)) < 0 ||
@@ -653,8 +732,9 @@ static char *format_error(const map_ctx_t *ctx, unsigned line, const char *msg)
 int map_bundle(map_ctx_t *ctx, char **errmsg)
 {
 	const mf_bundle_t *bd = ctx->bundle;
-	int r = 0;
+	int r;
 
+	r = read_existing(ctx);
 	for (size_t i = 0; r >= 0 && i < bd->n_services; i++)
 		r = map_service(ctx, bd->services[i]);
 	for (size_t i = 0; r >= 0 && i < bd->n_services; i++)

@@ -21,6 +21,7 @@
 #include <stdio.h>
 
 #include "bundle.h"
+#include "hashmap.h"
 #include "libscf.h"
 
 typedef enum map_mode {
@@ -35,10 +36,20 @@ typedef struct map_ctx {
 	map_mode_t mode;
 	FILE *warn; /* where apply's warnings go (stderr) */
 
-	/* Out: the instances the bundle wrote, and which of them did not exist before. */
+	/*
+	 * Out: the instances the bundle wrote, and which of them did not exist before, both in
+	 * the bundle's order (new_instances is a subsequence of instances).
+	 */
 	char **instances;
 	char **new_instances;
+	size_t n_instances, n_new_instances;
 
+	/*
+	 * Internal: which of the bundle's instances exist (INSTANCE_EXISTS or INSTANCE_ABSENT by
+	 * FMRI), read in one bulk call before the walk; NULL (a configd without bulk reads) or a
+	 * missing key: asked one at a time.
+	 */
+	hashmap_t *existing;
 	/* Internal: the element line of every step, for reports. */
 	unsigned line;
 	unsigned *step_lines; /* one per step of b so far */
