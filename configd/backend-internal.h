@@ -40,11 +40,10 @@ typedef enum stmt_id_t {
 	STMT_SNAP_INSERT,
 	STMT_SNAP_DELETE,
 	STMT_SNAP_RENAME,
-	STMT_SNAP_PG_INSERT,
+	STMT_SNAP_PGS_COPY,
 	STMT_SNAP_PROPS_COPY,
 	STMT_SNAP_PG_LOOKUP,
 	STMT_SNAP_PG_LIST,
-	STMT_PGS_MAIN_OF_ENTITY,
 	STMT_PG_WIRE_SIZE,
 	_STMT_MAX
 } stmt_id_t;
@@ -196,8 +195,6 @@ int backend_cmd_apply(
 int backend_pg_set_generation(backend_t *b, const pg_loc_t *loc, uint64_t gen);
 
 /* backend-snapshot.c */
-/* Copies the persistent pgs of entity_id into snapshot snap_id at level (0 instance, 1 service). */
-int backend_snapshot_copy_level(backend_t *b, int64_t snap_id, int level, int64_t entity_id);
 /* Finds the snapshot id; 1 found, 0 not, < 0 error. */
 int backend_snapshot_find(backend_t *b, int64_t instance_id, const char *name, int64_t *ret);
 

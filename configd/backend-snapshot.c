@@ -29,52 +29,36 @@ int backend_snapshot_find(backend_t *b, int64_t instance_id, const char *name, i
 	return r;
 }
 
-static int copy_props(backend_t *b, int64_t snap_pg, int64_t pg)
+/*
+ * Level `level` of snapshot snap_id := the persistent pgs of entity_id with their properties.
+ * main.pgs holds exactly the persistent pgs (NONPERSISTENT ones live in np); a snapshot's pgs
+ * are found again by (level, name), which is unique in a snapshot as (entity, name) is in
+ * main.pgs, so the properties follow with one join.
+ */
+static int copy_level(backend_t *b, int64_t snap_id, int level, int64_t entity_id)
 {
-	_cleanup_stmt_ sqlite3_stmt *s = backend_stmt(b, STMT_SNAP_PROPS_COPY, DB_MAIN);
+	static const struct {
+		int stmt;
+		const char *what;
+	} steps[] = {
+	        {STMT_SNAP_PGS_COPY, "copying property groups into a snapshot"},
+	        {STMT_SNAP_PROPS_COPY, "copying properties into a snapshot"},
+	};
 
-	if (!s)
-		return -SCF_ERROR_BACKEND_ACCESS;
-	sqlite3_bind_int64(s, 1, snap_pg);
-	sqlite3_bind_int64(s, 2, pg);
-	return backend_step_done(b, s, "copying properties into a snapshot");
-}
+	for (size_t i = 0; i < ELEMENTSOF(steps); i++) {
+		_cleanup_stmt_ sqlite3_stmt *s = backend_stmt(b, steps[i].stmt, DB_MAIN);
+		int r;
 
-/* Copies one pg row (the current row of src) and its properties. */
-static int copy_pg(backend_t *b, int64_t snap_id, int level, sqlite3_stmt *src)
-{
-	_cleanup_stmt_ sqlite3_stmt *s = backend_stmt(b, STMT_SNAP_PG_INSERT, DB_MAIN);
-	int r;
-
-	if (!s)
-		return -SCF_ERROR_BACKEND_ACCESS;
-	sqlite3_bind_int64(s, 1, snap_id);
-	sqlite3_bind_int(s, 2, level);
-	sqlite3_bind_value(s, 3, sqlite3_column_value(src, 1));
-	sqlite3_bind_value(s, 4, sqlite3_column_value(src, 2));
-	sqlite3_bind_value(s, 5, sqlite3_column_value(src, 3));
-	sqlite3_bind_value(s, 6, sqlite3_column_value(src, 4));
-	r = backend_step_done(b, s, "copying a property group into a snapshot");
-	if (r < 0)
-		return r;
-	return copy_props(b, sqlite3_last_insert_rowid(b->db), sqlite3_column_int64(src, 0));
-}
-
-int backend_snapshot_copy_level(backend_t *b, int64_t snap_id, int level, int64_t entity_id)
-{
-	/* main.pgs holds exactly the persistent pgs: NONPERSISTENT ones live in np. */
-	_cleanup_stmt_ sqlite3_stmt *s = backend_stmt(b, STMT_PGS_MAIN_OF_ENTITY, DB_MAIN);
-	int r;
-
-	if (!s)
-		return -SCF_ERROR_BACKEND_ACCESS;
-	sqlite3_bind_int64(s, 1, entity_id);
-	while ((r = backend_step_row(b, s, "listing property groups")) > 0) {
-		r = copy_pg(b, snap_id, level, s);
+		if (!s)
+			return -SCF_ERROR_BACKEND_ACCESS;
+		sqlite3_bind_int64(s, 1, snap_id);
+		sqlite3_bind_int(s, 2, level);
+		sqlite3_bind_int64(s, 3, entity_id);
+		r = backend_step_done(b, s, steps[i].what);
 		if (r < 0)
 			return r;
 	}
-	return r;
+	return 0;
 }
 
 /* Looks up an instance for a snapshot operation. */
@@ -130,10 +114,10 @@ static int take(backend_t *b, const entity_t *e, const char *name)
 	if (r < 0)
 		return r;
 	id = sqlite3_last_insert_rowid(b->db);
-	r = backend_snapshot_copy_level(b, id, 0, e->id);
+	r = copy_level(b, id, 0, e->id);
 	if (r < 0)
 		return r;
-	return backend_snapshot_copy_level(b, id, 1, e->parent);
+	return copy_level(b, id, 1, e->parent);
 }
 
 static int finish(backend_t *b, int r)

@@ -93,16 +93,19 @@ static const char *const stmt_sql[_STMT_MAX] = {
         [STMT_SNAP_INSERT] = "INSERT INTO main.snapshots (instance, name) VALUES (?1, ?2)",
         [STMT_SNAP_DELETE] = "DELETE FROM main.snapshots WHERE id = ?1",
         [STMT_SNAP_RENAME] = "UPDATE main.snapshots SET name = ?2 WHERE id = ?1",
-        [STMT_SNAP_PG_INSERT] = "INSERT INTO main.snap_pgs (snap, level, name, type, flags, gen) "
-                                "VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        /* One level of a snapshot is copied by two statements, whatever its size. */
+        [STMT_SNAP_PGS_COPY] = "INSERT INTO main.snap_pgs (snap, level, name, type, flags, gen) "
+                               "SELECT ?1, ?2, name, type, flags, gen FROM main.pgs "
+                               "WHERE entity = ?3",
         [STMT_SNAP_PROPS_COPY] = "INSERT INTO main.snap_props (snap_pg, name, type, vals) "
-                                 "SELECT ?1, name, type, vals FROM main.props WHERE pg = ?2",
+                                 "SELECT sp.id, p.name, p.type, p.vals FROM main.snap_pgs sp "
+                                 "JOIN main.pgs g ON g.entity = ?3 AND g.name = sp.name "
+                                 "JOIN main.props p ON p.pg = g.id "
+                                 "WHERE sp.snap = ?1 AND sp.level = ?2",
         [STMT_SNAP_PG_LOOKUP] = "SELECT id, type, flags, gen FROM main.snap_pgs "
                                 "WHERE snap = ?1 AND level = ?2 AND name = ?3",
         [STMT_SNAP_PG_LIST] = "SELECT name, type, flags, gen FROM main.snap_pgs "
                               "WHERE snap = ?1 AND level = ?2 ORDER BY name",
-        [STMT_PGS_MAIN_OF_ENTITY] =
-                "SELECT id, name, type, flags, gen FROM main.pgs WHERE entity = ?1",
         [STMT_PG_WIRE_SIZE] = "SELECT coalesce(sum(smf_wire_size(name, type, vals)), 0) "
                               "FROM $db.props WHERE pg = ?1",
 };
