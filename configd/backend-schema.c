@@ -55,10 +55,71 @@ static const char schema_v2[] = "CREATE TABLE main.pg_gens ("
                                 "  fmri TEXT NOT NULL, name TEXT NOT NULL, gen INTEGER NOT NULL,"
                                 "  PRIMARY KEY (fmri, name)) WITHOUT ROWID;";
 
+/*
+ * Version 2 -> 3: snapshot levels are shared (backend-snapshot.c).  A level (snap_levels) is a
+ * copy of one entity's persistent pgs taken when the entity's change counter (entities.cfg,
+ * moved by the triggers below on every change to its rows in main.pgs and main.props) had the
+ * value it records; a snapshot links to its two levels (snap_links).  The snapshots taken
+ * before this version keep their copies: each of their levels becomes a level of its own, with
+ * cfg -1, which no entity's counter ever equals, so they are never shared.  The copies keep
+ * their row ids (snap_props points at them), and the old tables go only once nothing refers
+ * to them.
+ */
+static const char schema_v3[] =
+        "ALTER TABLE main.entities ADD COLUMN cfg INTEGER NOT NULL DEFAULT 0;"
+        "CREATE TABLE main.snap_levels ("
+        "  id INTEGER PRIMARY KEY AUTOINCREMENT,"
+        "  entity INTEGER NOT NULL REFERENCES entities(id) ON DELETE CASCADE,"
+        "  cfg INTEGER NOT NULL);"
+        "CREATE INDEX main.snap_levels_by_entity ON snap_levels (entity, cfg);"
+        "CREATE TABLE main.snap_links ("
+        "  snap INTEGER NOT NULL REFERENCES snapshots(id) ON DELETE CASCADE,"
+        "  level INTEGER NOT NULL,"
+        "  lvl INTEGER NOT NULL REFERENCES snap_levels(id) ON DELETE CASCADE,"
+        "  PRIMARY KEY (snap, level));"
+        "CREATE INDEX main.snap_links_by_level ON snap_links (lvl);"
+        "INSERT INTO main.snap_levels (id, entity, cfg)"
+        "  SELECT s.id * 2, s.instance, -1 FROM main.snapshots s"
+        "  UNION ALL SELECT s.id * 2 + 1, e.parent, -1 FROM main.snapshots s"
+        "  JOIN main.entities e ON e.id = s.instance;"
+        "INSERT INTO main.snap_links (snap, level, lvl)"
+        "  SELECT id, 0, id * 2 FROM main.snapshots"
+        "  UNION ALL SELECT id, 1, id * 2 + 1 FROM main.snapshots;"
+        "CREATE TABLE main.snap_pgs_v3 ("
+        "  id INTEGER PRIMARY KEY AUTOINCREMENT,"
+        "  lvl INTEGER NOT NULL REFERENCES snap_levels(id) ON DELETE CASCADE,"
+        "  name TEXT NOT NULL, type TEXT NOT NULL, flags INTEGER NOT NULL, gen INTEGER NOT NULL,"
+        "  UNIQUE (lvl, name));"
+        "INSERT INTO main.snap_pgs_v3 (id, lvl, name, type, flags, gen)"
+        "  SELECT id, snap * 2 + level, name, type, flags, gen FROM main.snap_pgs;"
+        "CREATE TABLE main.snap_props_v3 ("
+        "  snap_pg INTEGER NOT NULL REFERENCES snap_pgs_v3(id) ON DELETE CASCADE,"
+        "  name TEXT NOT NULL, type TEXT NOT NULL, vals BLOB NOT NULL,"
+        "  PRIMARY KEY (snap_pg, name)) WITHOUT ROWID;"
+        "INSERT INTO main.snap_props_v3 SELECT snap_pg, name, type, vals FROM main.snap_props;"
+        "DROP TABLE main.snap_props;"
+        "DROP TABLE main.snap_pgs;"
+        "ALTER TABLE main.snap_pgs_v3 RENAME TO snap_pgs;"
+        "ALTER TABLE main.snap_props_v3 RENAME TO snap_props;";
+
 static const char *const migrations[BACKEND_SCHEMA_VERSION] = {
         [0] = schema_v1,
         [1] = schema_v2,
+        [2] = schema_v3,
 };
+
+/*
+ * The triggers that keep entities.cfg, the change counter that tells whether a snapshot level
+ * taken earlier still holds what the entity holds (backend-snapshot.c): every insert, update
+ * or delete of a row of main.pgs or main.props moves its entity's counter, in the same
+ * transaction.  (A pg deleted by its entity's cascade updates no row: the entity is gone.)
+ * And the one that deletes a snapshot level when its last link goes, whether the snapshot was
+ * replaced, deleted, or went with its instance.
+ */
+#define CFG_TRIGGER(name, op, table, entity)                                                       \
+	"CREATE TEMP TRIGGER cfg_" name " AFTER " op " ON main." table " BEGIN"                    \
+	"  UPDATE entities SET cfg = cfg + 1 WHERE id = " entity "; END;"
+#define PG_ENTITY(row) "(SELECT entity FROM main.pgs WHERE id = " row ".pg)"
 
 /*
  * The triggers that keep main.pg_gens.  They are TEMP (per connection, recreated at every
@@ -77,7 +138,18 @@ static const char triggers[] =
         "    FROM main.entities WHERE id = OLD.entity; END;"
         "CREATE TEMP TRIGGER entity_gone BEFORE DELETE ON main.entities BEGIN"
         "  INSERT OR REPLACE INTO pg_gens SELECT OLD.fmri, name, gen"
-        "    FROM main.pgs WHERE entity = OLD.id; END;";
+        "    FROM main.pgs WHERE entity = OLD.id; END;"
+        /* clang-format off */
+        CFG_TRIGGER("pg_new", "INSERT", "pgs", "NEW.entity")
+        CFG_TRIGGER("pg_set", "UPDATE", "pgs", "NEW.entity")
+        CFG_TRIGGER("pg_del", "DELETE", "pgs", "OLD.entity")
+        CFG_TRIGGER("prop_new", "INSERT", "props", PG_ENTITY("NEW"))
+        CFG_TRIGGER("prop_set", "UPDATE", "props", PG_ENTITY("NEW"))
+        CFG_TRIGGER("prop_del", "DELETE", "props", PG_ENTITY("OLD"))
+        /* clang-format on */
+        "CREATE TEMP TRIGGER snap_level_unused AFTER DELETE ON main.snap_links"
+        "  WHEN NOT EXISTS (SELECT 1 FROM main.snap_links WHERE lvl = OLD.lvl) BEGIN"
+        "  DELETE FROM snap_levels WHERE id = OLD.lvl; END;";
 
 /* The non-persistent database: pgs (entity ids point into main) and their properties. */
 #define NP_SCHEMA_VERSION 1

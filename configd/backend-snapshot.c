@@ -2,11 +2,14 @@
  * backend-snapshot.c: named, frozen copies of an instance's configuration.
  *
  * A snapshot copies the persistent pgs of the instance (level 0) and of its service (level 1)
- * with their properties and generations.  Non-persistent pgs are left out, as illumos does:
- * they describe the running system (restarter state), not its configuration.  Taking a
- * snapshot under an existing name replaces it; Refresh moves "running" to "previous" and takes
+ * with their properties and generations; a level's copy is shared with the snapshots taken
+ * while its entity did not change (take_level()), as illumos shares snaplevels.  A level goes
+ * with its last link (a trigger, backend-schema.c).  Non-persistent pgs are left out, as
+ * illumos does: they describe the running system (restarter state), not its configuration.
+ * Taking a snapshot under an existing name replaces it; Refresh moves "running" to "previous" and takes
  * "running" again, in one transaction, so a reader sees either the old pair or the new one.
  */
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,36 +32,84 @@ int backend_snapshot_find(backend_t *b, int64_t instance_id, const char *name, i
 	return r;
 }
 
-/*
- * Level `level` of snapshot snap_id := the persistent pgs of entity_id with their properties.
- * main.pgs holds exactly the persistent pgs (NONPERSISTENT ones live in np); a snapshot's pgs
- * are found again by (level, name), which is unique in a snapshot as (entity, name) is in
- * main.pgs, so the properties follow with one join.
- */
-static int copy_level(backend_t *b, int64_t snap_id, int level, int64_t entity_id)
+/* Runs a cached statement binding ?1 and ?2 (no rows expected). */
+static int run2(backend_t *b, int stmt, int64_t a1, int64_t a2, const char *what)
 {
-	static const struct {
-		int stmt;
-		const char *what;
-	} steps[] = {
-	        {STMT_SNAP_PGS_COPY, "copying property groups into a snapshot"},
-	        {STMT_SNAP_PROPS_COPY, "copying properties into a snapshot"},
-	};
+	_cleanup_stmt_ sqlite3_stmt *s = backend_stmt(b, stmt, DB_MAIN);
 
-	for (size_t i = 0; i < ELEMENTSOF(steps); i++) {
-		_cleanup_stmt_ sqlite3_stmt *s = backend_stmt(b, steps[i].stmt, DB_MAIN);
-		int r;
+	if (!s)
+		return -SCF_ERROR_BACKEND_ACCESS;
+	sqlite3_bind_int64(s, 1, a1);
+	sqlite3_bind_int64(s, 2, a2);
+	return backend_step_done(b, s, what);
+}
 
-		if (!s)
-			return -SCF_ERROR_BACKEND_ACCESS;
-		sqlite3_bind_int64(s, 1, snap_id);
-		sqlite3_bind_int(s, 2, level);
-		sqlite3_bind_int64(s, 3, entity_id);
-		r = backend_step_done(b, s, steps[i].what);
-		if (r < 0)
-			return r;
-	}
+/* A level of entity_id taken at its current change counter, into *ret; 1 found, 0 none. */
+static int level_find(backend_t *b, int64_t entity_id, int64_t *ret)
+{
+	_cleanup_stmt_ sqlite3_stmt *s = backend_stmt(b, STMT_SNAP_LEVEL_FIND, DB_MAIN);
+	int r;
+
+	if (!s)
+		return -SCF_ERROR_BACKEND_ACCESS;
+	sqlite3_bind_int64(s, 1, entity_id);
+	r = backend_step_row(b, s, "looking up a snapshot level");
+	if (r > 0)
+		*ret = sqlite3_column_int64(s, 0);
+	return r;
+}
+
+/*
+ * A new level: the persistent pgs of entity_id with their properties (main.pgs holds exactly
+ * those: NONPERSISTENT ones live in np), stamped with the entity's change counter.  A level's
+ * pgs are found again by name, which is unique in a level as it is in the entity.
+ */
+static int level_copy(backend_t *b, int64_t entity_id, int64_t *ret)
+{
+	int64_t lvl;
+	int r;
+
+	r = run2(b, STMT_SNAP_LEVEL_INSERT, entity_id, 0, "creating a snapshot level");
+	if (r < 0)
+		return r;
+	lvl = sqlite3_last_insert_rowid(b->db);
+	r = run2(b, STMT_SNAP_PGS_COPY, lvl, entity_id, "copying property groups into a snapshot");
+	if (r >= 0)
+		r = run2(b, STMT_SNAP_PROPS_COPY, lvl, entity_id,
+		        "copying properties into a snapshot");
+	if (r < 0)
+		return r;
+	*ret = lvl;
 	return 0;
+}
+
+/*
+ * Level `level` of snapshot snap_id := what entity_id holds now.  The triggers move an
+ * entity's change counter with every change to its persistent rows (backend-schema.c), and a
+ * level's rows never change once copied: a level stamped with the counter's current value holds
+ * exactly what the entity holds, and is linked instead of copied again.  An import takes three
+ * snapshots of each instance ("initial", "last-import", "running") and the service level of
+ * all of them is one: a copy per service and one per instance, not six per instance.
+ */
+static int take_level(backend_t *b, int64_t snap_id, int level, int64_t entity_id)
+{
+	_cleanup_stmt_ sqlite3_stmt *s = NULL;
+	int64_t lvl = 0;
+	int r;
+
+	r = level_find(b, entity_id, &lvl);
+	if (r == 0)
+		r = level_copy(b, entity_id, &lvl);
+	if (r < 0)
+		return r;
+	assert(lvl > 0);
+	s = backend_stmt(b, STMT_SNAP_LINK, DB_MAIN);
+	if (!s)
+		return -SCF_ERROR_BACKEND_ACCESS;
+	sqlite3_bind_int64(s, 1, snap_id);
+	sqlite3_bind_int(s, 2, level);
+	sqlite3_bind_int64(s, 3, lvl);
+	return backend_step_done(b, s, "linking a snapshot level");
 }
 
 /* Looks up an instance for a snapshot operation. */
@@ -114,10 +165,10 @@ static int take(backend_t *b, const entity_t *e, const char *name)
 	if (r < 0)
 		return r;
 	id = sqlite3_last_insert_rowid(b->db);
-	r = copy_level(b, id, 0, e->id);
+	r = take_level(b, id, 0, e->id);
 	if (r < 0)
 		return r;
-	return copy_level(b, id, 1, e->parent);
+	return take_level(b, id, 1, e->parent);
 }
 
 static int finish(backend_t *b, int r)

@@ -27,8 +27,9 @@
  * A property is one row: its name, its SMF type name and its values as one blob (each value in
  * canonical form followed by a NUL; values cannot contain NUL), so a pg is read with one lookup
  * and one range scan.  A pg's generation is a counter in its row; a commit that changes
- * something moves it by one.  A snapshot is a deep copy of the persistent pgs of an instance
- * (level 0) and of its service (level 1), so later edits or deletions never reach it.
+ * something moves it by one.  A snapshot is a copy of the persistent pgs of an instance (level
+ * 0) and of its service (level 1), so later edits or deletions never reach it; a level's copy
+ * is shared by every snapshot taken while the entity did not change (backend-snapshot.c).
  *
  * Invariants:
  * - A pg name is unique per entity across both databases (every insert checks both first).
@@ -93,19 +94,27 @@ static const char *const stmt_sql[_STMT_MAX] = {
         [STMT_SNAP_INSERT] = "INSERT INTO main.snapshots (instance, name) VALUES (?1, ?2)",
         [STMT_SNAP_DELETE] = "DELETE FROM main.snapshots WHERE id = ?1",
         [STMT_SNAP_RENAME] = "UPDATE main.snapshots SET name = ?2 WHERE id = ?1",
-        /* One level of a snapshot is copied by two statements, whatever its size. */
-        [STMT_SNAP_PGS_COPY] = "INSERT INTO main.snap_pgs (snap, level, name, type, flags, gen) "
-                               "SELECT ?1, ?2, name, type, flags, gen FROM main.pgs "
-                               "WHERE entity = ?3",
+        [STMT_SNAP_LINK] = "INSERT INTO main.snap_links (snap, level, lvl) VALUES (?1, ?2, ?3)",
+        /* A level still current: taken when the entity's change counter had today's value. */
+        [STMT_SNAP_LEVEL_FIND] = "SELECT l.id FROM main.snap_levels l JOIN main.entities e "
+                                 "ON e.id = l.entity AND e.cfg = l.cfg WHERE l.entity = ?1 "
+                                 "LIMIT 1",
+        [STMT_SNAP_LEVEL_INSERT] = "INSERT INTO main.snap_levels (entity, cfg) "
+                                   "SELECT id, cfg FROM main.entities WHERE id = ?1",
+        /* A level is copied by two statements, whatever its size. */
+        [STMT_SNAP_PGS_COPY] = "INSERT INTO main.snap_pgs (lvl, name, type, flags, gen) "
+                               "SELECT ?1, name, type, flags, gen FROM main.pgs "
+                               "WHERE entity = ?2",
         [STMT_SNAP_PROPS_COPY] = "INSERT INTO main.snap_props (snap_pg, name, type, vals) "
                                  "SELECT sp.id, p.name, p.type, p.vals FROM main.snap_pgs sp "
-                                 "JOIN main.pgs g ON g.entity = ?3 AND g.name = sp.name "
-                                 "JOIN main.props p ON p.pg = g.id "
-                                 "WHERE sp.snap = ?1 AND sp.level = ?2",
-        [STMT_SNAP_PG_LOOKUP] = "SELECT id, type, flags, gen FROM main.snap_pgs "
-                                "WHERE snap = ?1 AND level = ?2 AND name = ?3",
-        [STMT_SNAP_PG_LIST] = "SELECT name, type, flags, gen FROM main.snap_pgs "
-                              "WHERE snap = ?1 AND level = ?2 ORDER BY name",
+                                 "JOIN main.pgs g ON g.entity = ?2 AND g.name = sp.name "
+                                 "JOIN main.props p ON p.pg = g.id WHERE sp.lvl = ?1",
+        [STMT_SNAP_PG_LOOKUP] = "SELECT sp.id, sp.type, sp.flags, sp.gen FROM main.snap_links k "
+                                "JOIN main.snap_pgs sp ON sp.lvl = k.lvl "
+                                "WHERE k.snap = ?1 AND k.level = ?2 AND sp.name = ?3",
+        [STMT_SNAP_PG_LIST] = "SELECT sp.name, sp.type, sp.flags, sp.gen FROM main.snap_links k "
+                              "JOIN main.snap_pgs sp ON sp.lvl = k.lvl "
+                              "WHERE k.snap = ?1 AND k.level = ?2 ORDER BY sp.name",
         [STMT_PG_WIRE_SIZE] = "SELECT coalesce(sum(smf_wire_size(name, type, vals)), 0) "
                               "FROM $db.props WHERE pg = ?1",
 };

@@ -40,7 +40,7 @@ enum { BACKEND_UNCHANGED = 0, BACKEND_COMMITTED = 1, BACKEND_NOT_LATEST = 2 };
 #define BACKEND_MAX_READ_BYTES (64u * 1024u * 1024u - 64u * 1024u)
 
 /* The current schema (PRAGMA user_version of the persistent database). */
-#define BACKEND_SCHEMA_VERSION 2
+#define BACKEND_SCHEMA_VERSION 3
 
 typedef struct backend backend_t;
 

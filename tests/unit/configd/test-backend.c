@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -523,6 +524,79 @@ static void test_schema_version(void **state)
 	assert_null(f->b);
 }
 
+/*
+ * A repository as configd wrote it at schema version 2 (snapshot copies owned by their
+ * snapshot): the service and instance of setup(), a pg on each with a property, and a
+ * "running" snapshot holding both levels.  Written here, by hand, because no configd of this
+ * version writes that schema any more.
+ */
+static const char repository_v2[] =
+        "CREATE TABLE entities (id INTEGER PRIMARY KEY AUTOINCREMENT, fmri TEXT NOT NULL UNIQUE,"
+        "  parent INTEGER REFERENCES entities(id) ON DELETE CASCADE);"
+        "CREATE INDEX entities_by_parent ON entities (parent, fmri);"
+        "CREATE TABLE pgs (id INTEGER PRIMARY KEY AUTOINCREMENT,"
+        "  entity INTEGER NOT NULL REFERENCES entities(id) ON DELETE CASCADE,"
+        "  name TEXT NOT NULL, type TEXT NOT NULL, flags INTEGER NOT NULL, gen INTEGER NOT NULL,"
+        "  UNIQUE (entity, name));"
+        "CREATE TABLE props (pg INTEGER NOT NULL REFERENCES pgs(id) ON DELETE CASCADE,"
+        "  name TEXT NOT NULL, type TEXT NOT NULL, vals BLOB NOT NULL,"
+        "  PRIMARY KEY (pg, name)) WITHOUT ROWID;"
+        "CREATE TABLE snapshots (id INTEGER PRIMARY KEY AUTOINCREMENT,"
+        "  instance INTEGER NOT NULL REFERENCES entities(id) ON DELETE CASCADE,"
+        "  name TEXT NOT NULL, UNIQUE (instance, name));"
+        "CREATE TABLE snap_pgs (id INTEGER PRIMARY KEY AUTOINCREMENT,"
+        "  snap INTEGER NOT NULL REFERENCES snapshots(id) ON DELETE CASCADE,"
+        "  level INTEGER NOT NULL, name TEXT NOT NULL, type TEXT NOT NULL,"
+        "  flags INTEGER NOT NULL, gen INTEGER NOT NULL, UNIQUE (snap, level, name));"
+        "CREATE TABLE snap_props (snap_pg INTEGER NOT NULL REFERENCES snap_pgs(id)"
+        "  ON DELETE CASCADE, name TEXT NOT NULL, type TEXT NOT NULL, vals BLOB NOT NULL,"
+        "  PRIMARY KEY (snap_pg, name)) WITHOUT ROWID;"
+        "CREATE TABLE pg_gens (fmri TEXT NOT NULL, name TEXT NOT NULL, gen INTEGER NOT NULL,"
+        "  PRIMARY KEY (fmri, name)) WITHOUT ROWID;"
+        "INSERT INTO entities VALUES (1, '" SVC "', NULL), (2, '" INST "', 1);"
+        "INSERT INTO pgs VALUES (1, 1, 'general', 'framework', 0, 2),"
+        "  (2, 2, 'general', 'framework', 0, 2);"
+        "INSERT INTO props VALUES (1, 's', 'count', CAST('2' || char(0) AS BLOB)),"
+        "  (2, 'v', 'count', CAST('2' || char(0) AS BLOB));"
+        "INSERT INTO snapshots VALUES (7, 2, 'running');"
+        "INSERT INTO snap_pgs VALUES (10, 7, 0, 'general', 'framework', 0, 1),"
+        "  (11, 7, 1, 'general', 'framework', 0, 1);"
+        "INSERT INTO snap_props VALUES (10, 'v', 'count', CAST('1' || char(0) AS BLOB)),"
+        "  (11, 's', 'count', CAST('1' || char(0) AS BLOB));"
+        "PRAGMA user_version = 2;";
+
+/* Version 2 -> 3: the snapshots taken before keep what they hold, and can be replaced. */
+static void test_schema_migration_v3(void **state)
+{
+	Fixture *f = *state;
+	_cleanup_free_ char *path = NULL;
+	sqlite3 *db = NULL;
+
+	backend_close(f->b);
+	f->b = NULL;
+	assert_int_equal(smf_path(f->root, SMF_REL_REPOSITORY, &path), 0);
+	assert_int_equal(unlink(path), 0);
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, repository_v2, NULL, NULL, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_close(db), SQLITE_OK);
+
+	assert_int_equal(open_backend(f), 0);
+	assert_int_equal(count_rows(f->b, "PRAGMA main.user_version"), 3);
+	assert_string_equal(pg_values(f->b, INST, "general", "running", false, "v"), "1");
+	assert_string_equal(pg_values(f->b, INST, "general", "running", true, "s"), "1");
+	assert_string_equal(pg_values(f->b, INST, "general", NULL, true, "s"), "2");
+	/* Refresh: the migrated copy becomes "previous"; the new "running" is today's. */
+	assert_int_equal(backend_refresh(f->b, INST), 0);
+	assert_string_equal(pg_values(f->b, INST, "general", "previous", false, "v"), "1");
+	assert_string_equal(pg_values(f->b, INST, "general", "running", false, "v"), "2");
+	assert_int_equal(backend_delete_snapshot(f->b, INST, "previous"), 0);
+	assert_int_equal(count_rows(f->b, "SELECT count(*) FROM main.snap_levels"), 2);
+	assert_int_equal(count_rows(f->b, "SELECT count(*) FROM main.snap_pgs"), 2);
+	/* Ids go on above the migrated ones. */
+	assert_int_equal(backend_take_snapshot(f->b, INST, "initial"), 0);
+	assert_true(count_rows(f->b, "SELECT min(id) FROM main.snap_pgs") > 11);
+}
+
 static void test_backend_full(void **state)
 {
 	Fixture *f = *state;
@@ -675,6 +749,7 @@ int main(void)
 	        cmocka_unit_test_setup_teardown(test_nonpersistent, setup, teardown),
 	        cmocka_unit_test_setup_teardown(test_message_cut, setup, teardown),
 	        cmocka_unit_test_setup_teardown(test_schema_version, setup, teardown),
+	        cmocka_unit_test_setup_teardown(test_schema_migration_v3, setup, teardown),
 	        cmocka_unit_test_setup_teardown(test_recreated_pg_new_generation, setup, teardown),
 	        cmocka_unit_test_setup_teardown(test_backend_full, setup, teardown),
 	        cmocka_unit_test_setup_teardown(test_backend_readonly, setup, teardown),

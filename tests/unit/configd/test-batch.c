@@ -153,6 +153,8 @@ static char *dump(backend_t *b)
 	        "SELECT * FROM main.pgs ORDER BY id",
 	        "SELECT * FROM main.props ORDER BY pg, name",
 	        "SELECT * FROM main.snapshots ORDER BY id",
+	        "SELECT * FROM main.snap_levels ORDER BY id",
+	        "SELECT * FROM main.snap_links ORDER BY snap, level",
 	        "SELECT * FROM main.snap_pgs ORDER BY id",
 	        "SELECT * FROM main.snap_props ORDER BY snap_pg, name",
 	        "SELECT * FROM np.pgs ORDER BY id",
@@ -362,6 +364,73 @@ static void test_snapshot_and_refresh_see_earlier_steps(void **state)
 	assert_event(f, 1, false, NEWINST, "start", 1);
 }
 
+/* How many rows the query (one count) finds. */
+static long long count(backend_t *b, const char *sql)
+{
+	sqlite3_stmt *s = NULL;
+	long long n = -1;
+
+	assert_int_equal(sqlite3_prepare_v2(b->db, sql, -1, &s, NULL), SQLITE_OK);
+	if (sqlite3_step(s) == SQLITE_ROW)
+		n = sqlite3_column_int64(s, 0);
+	sqlite3_finalize(s);
+	return n;
+}
+
+#define LEVELS_OF(fmri)                                                                            \
+	"SELECT count(*) FROM main.snap_levels l JOIN main.entities e ON e.id = l.entity "        \
+	"WHERE e.fmri = '" fmri "'"
+
+/*
+ * Snapshot levels are shared while their entity does not change (backend-snapshot.c), and only
+ * then: a batch moves a pg's generation once, so the generation alone could not tell the two
+ * levels of INST below apart; the entity's change counter does.
+ */
+static void test_snapshot_levels_shared(void **state)
+{
+	Fixture *f = *state;
+	const backend_step_t steps[] = {
+	        S_PROPS(INST, "general", SET_X1),
+	        S_SNAP(INST, "initial"),
+	        S_SNAP(INST, "last-import"),
+	        S_PROPS(INST, "general", SET_X2),
+	        S_SNAP(INST, "a"),
+	        S_PROPS(INST, "restarter", SET_X1), /* non-persistent: in no snapshot */
+	        S_REFRESH(INST),
+	};
+	const backend_step_t second[] = {
+	        S_PROPS(SVC, "general", SET_Y007),
+	        S_SNAP(INST, "b"),
+	};
+
+	assert_int_equal(RUN(f, steps), (int)ELEMENTSOF(steps));
+	assert_string_equal(show(f->b, INST, "general", "initial", "x"), "1");
+	assert_string_equal(show(f->b, INST, "general", "last-import", "x"), "1");
+	assert_string_equal(show(f->b, INST, "general", "a", "x"), "2");
+	assert_string_equal(show(f->b, INST, "general", "running", "x"), "2");
+	/* initial = last-import, a = running; one service level for all four. */
+	assert_int_equal(count(f->b, LEVELS_OF(INST)), 2);
+	assert_int_equal(count(f->b, LEVELS_OF(SVC)), 1);
+	assert_int_equal(count(f->b, "SELECT count(*) FROM main.snap_links"), 8);
+
+	/* A change of the service makes the next snapshot copy its level again. */
+	assert_int_equal(RUN(f, second), (int)ELEMENTSOF(second));
+	assert_int_equal(count(f->b, LEVELS_OF(SVC)), 2);
+	assert_int_equal(count(f->b, LEVELS_OF(INST)), 2);
+	assert_string_equal(pg_values(f->b, INST, "general", "b", true, "y"), "7");
+	assert_string_equal(pg_values(f->b, INST, "general", "running", true, "y"), "<none>");
+
+	/* A level goes with its last link; the instance's deletion takes every one. */
+	assert_int_equal(backend_delete_snapshot(f->b, INST, "b"), 0);
+	assert_int_equal(count(f->b, LEVELS_OF(SVC)), 1);
+	assert_int_equal(backend_delete_snapshot(f->b, INST, "initial"), 0);
+	assert_int_equal(count(f->b, LEVELS_OF(INST)), 2); /* last-import still links it */
+	assert_int_equal(backend_delete_entity(f->b, INST, NULL, NULL), 0);
+	assert_int_equal(count(f->b, "SELECT count(*) FROM main.snap_levels"), 0);
+	assert_int_equal(count(f->b, "SELECT count(*) FROM main.snap_pgs"), 0);
+	assert_int_equal(count(f->b, "SELECT count(*) FROM main.snap_props"), 0);
+}
+
 static void test_deletes(void **state)
 {
 	Fixture *f = *state;
@@ -448,6 +517,7 @@ int main(void)
 	        cmocka_unit_test_setup_teardown(test_ensure, setup, teardown),
 	        cmocka_unit_test_setup_teardown(
 	                test_snapshot_and_refresh_see_earlier_steps, setup, teardown),
+	        cmocka_unit_test_setup_teardown(test_snapshot_levels_shared, setup, teardown),
 	        cmocka_unit_test_setup_teardown(test_deletes, setup, teardown),
 	        cmocka_unit_test_setup_teardown(test_many_pgs, setup, teardown),
 	};
