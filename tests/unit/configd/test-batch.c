@@ -378,7 +378,7 @@ static long long count(backend_t *b, const char *sql)
 }
 
 #define LEVELS_OF(fmri)                                                                            \
-	"SELECT count(*) FROM main.snap_levels l JOIN main.entities e ON e.id = l.entity "        \
+	"SELECT count(*) FROM main.snap_levels l JOIN main.entities e ON e.id = l.entity "         \
 	"WHERE e.fmri = '" fmri "'"
 
 /*
