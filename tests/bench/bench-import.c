@@ -11,8 +11,8 @@
  * snapshots and the refresh).  Process start-up is not counted.
  *
  * The baseline: after the import, every row the repository holds for each manifest (entities,
- * pgs, properties with their values, and the snapshots' copies of them) is read back through
- * libscf, then inserted by this process with the sqlite3 library into a database of configd's
+ * pgs, properties with their values, and the snapshots' levels, an equal level of an entity
+ * stored once as configd's schema 3 does) is read back through libscf, then inserted by this process with the sqlite3 library into a database of configd's
  * schema and pragmas (WAL, synchronous=NORMAL, exclusive locking), one transaction per
  * manifest with prepared statements: the same writes with no XML, no IPC and no checks.
  *
@@ -220,10 +220,19 @@ static const char schema[] =
         "CREATE TABLE snapshots (id INTEGER PRIMARY KEY AUTOINCREMENT,"
         "  instance INTEGER NOT NULL REFERENCES entities(id) ON DELETE CASCADE,"
         "  name TEXT NOT NULL, UNIQUE (instance, name));"
+        "CREATE TABLE snap_levels (id INTEGER PRIMARY KEY AUTOINCREMENT,"
+        "  entity INTEGER NOT NULL REFERENCES entities(id) ON DELETE CASCADE,"
+        "  cfg INTEGER NOT NULL);"
+        "CREATE INDEX snap_levels_by_entity ON snap_levels (entity, cfg);"
+        "CREATE TABLE snap_links (snap INTEGER NOT NULL REFERENCES snapshots(id) ON DELETE CASCADE,"
+        "  level INTEGER NOT NULL,"
+        "  lvl INTEGER NOT NULL REFERENCES snap_levels(id) ON DELETE CASCADE,"
+        "  PRIMARY KEY (snap, level));"
+        "CREATE INDEX snap_links_by_level ON snap_links (lvl);"
         "CREATE TABLE snap_pgs (id INTEGER PRIMARY KEY AUTOINCREMENT,"
-        "  snap INTEGER NOT NULL REFERENCES snapshots(id) ON DELETE CASCADE,"
-        "  level INTEGER NOT NULL, name TEXT NOT NULL, type TEXT NOT NULL,"
-        "  flags INTEGER NOT NULL, gen INTEGER NOT NULL, UNIQUE (snap, level, name));"
+        "  lvl INTEGER NOT NULL REFERENCES snap_levels(id) ON DELETE CASCADE,"
+        "  name TEXT NOT NULL, type TEXT NOT NULL, flags INTEGER NOT NULL, gen INTEGER NOT NULL,"
+        "  UNIQUE (lvl, name));"
         "CREATE TABLE snap_props (snap_pg INTEGER NOT NULL REFERENCES snap_pgs(id) ON DELETE "
         "CASCADE,"
         "  name TEXT NOT NULL, type TEXT NOT NULL, vals BLOB NOT NULL,"
@@ -231,7 +240,7 @@ static const char schema[] =
 
 typedef struct db {
 	sqlite3 *db;
-	sqlite3_stmt *ent, *find, *pg, *prop, *snap, *spg, *sprop, *begin, *commit;
+	sqlite3_stmt *ent, *find, *pg, *prop, *snap, *level, *link, *spg, *sprop, *begin, *commit;
 } db_t;
 
 static void sql_check(db_t *d, int rc, const char *what)
@@ -259,9 +268,10 @@ static void db_open(db_t *d, const char *path)
 	d->pg = prep(d, "INSERT INTO pgs (entity, name, type, flags, gen) VALUES (?, ?, ?, ?, ?)");
 	d->prop = prep(d, "INSERT INTO props (pg, name, type, vals) VALUES (?, ?, ?, ?)");
 	d->snap = prep(d, "INSERT INTO snapshots (instance, name) VALUES (?, ?)");
-	d->spg = prep(d,
-	        "INSERT INTO snap_pgs (snap, level, name, type, flags, gen) "
-	        "VALUES (?, ?, ?, ?, ?, ?)");
+	d->level = prep(d, "INSERT INTO snap_levels (entity, cfg) VALUES (?, 0)");
+	d->link = prep(d, "INSERT INTO snap_links (snap, level, lvl) VALUES (?, ?, ?)");
+	d->spg = prep(
+	        d, "INSERT INTO snap_pgs (lvl, name, type, flags, gen) VALUES (?, ?, ?, ?, ?)");
 	d->sprop =
 	        prep(d, "INSERT INTO snap_props (snap_pg, name, type, vals) VALUES (?, ?, ?, ?)");
 	d->begin = prep(d, "BEGIN IMMEDIATE");
@@ -275,15 +285,13 @@ static int64_t step(db_t *d, sqlite3_stmt *s)
 	return sqlite3_last_insert_rowid(d->db);
 }
 
-static void insert_pg(db_t *d, sqlite3_stmt *pgs, sqlite3_stmt *props, int64_t owner, int level,
-        const row_pg_t *pg)
+static void insert_pg(
+        db_t *d, sqlite3_stmt *pgs, sqlite3_stmt *props, int64_t owner, const row_pg_t *pg)
 {
 	int i = 1;
 	int64_t id;
 
 	sqlite3_bind_int64(pgs, i++, owner);
-	if (level >= 0)
-		sqlite3_bind_int(pgs, i++, level);
 	sqlite3_bind_text(pgs, i++, pg->name, -1, SQLITE_STATIC);
 	sqlite3_bind_text(pgs, i++, pg->type, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(pgs, i++, pg->flags);
@@ -310,9 +318,59 @@ static int64_t find_entity(db_t *d, const char *fmri)
 	return id;
 }
 
+static bool pgs_equal(const row_pg_t *a, size_t na, const row_pg_t *b, size_t nb)
+{
+	if (na != nb)
+		return false;
+	for (size_t i = 0; i < na; i++) {
+		if (strcmp(a[i].name, b[i].name) || strcmp(a[i].type, b[i].type) ||
+		        a[i].flags != b[i].flags || a[i].gen != b[i].gen ||
+		        a[i].n_props != b[i].n_props)
+			return false;
+		for (size_t k = 0; k < a[i].n_props; k++) {
+			const row_prop_t *p = &a[i].props[k], *q = &b[i].props[k];
+
+			if (strcmp(p->name, q->name) || strcmp(p->type, q->type) ||
+			        p->len != q->len || memcmp(p->vals, q->vals, p->len))
+				return false;
+		}
+	}
+	return true;
+}
+
+/* The levels written for one manifest, to share equal ones as configd does (schema 3). */
+typedef struct level {
+	int64_t owner, id;
+	const row_pg_t *pgs;
+	size_t n;
+} level_t;
+
+typedef struct levels {
+	level_t *v;
+	size_t n;
+} levels_t;
+
+/* The id of a level of owner holding pgs: one written before if equal, else a new one. */
+static int64_t level_id(db_t *d, levels_t *ls, int64_t owner, const row_pg_t *pgs, size_t n)
+{
+	level_t *l;
+
+	for (size_t i = 0; i < ls->n; i++)
+		if (ls->v[i].owner == owner && pgs_equal(ls->v[i].pgs, ls->v[i].n, pgs, n))
+			return ls->v[i].id;
+	ls->v = realloc(ls->v, (ls->n + 1) * sizeof(*ls->v));
+	l = &ls->v[ls->n++];
+	sqlite3_bind_int64(d->level, 1, owner);
+	*l = (level_t){.owner = owner, .id = step(d, d->level), .pgs = pgs, .n = n};
+	for (size_t k = 0; k < n; k++)
+		insert_pg(d, d->spg, d->sprop, l->id, &pgs[k]);
+	return l->id;
+}
+
 static void insert_rows(db_t *d, const rows_t *rows)
 {
 	int64_t *ids = calloc(rows->n ? rows->n : 1, sizeof(*ids));
+	levels_t levels = {0};
 
 	step(d, d->begin);
 	for (size_t i = 0; i < rows->n; i++) {
@@ -325,20 +383,27 @@ static void insert_rows(db_t *d, const rows_t *rows)
 			sqlite3_bind_null(d->ent, 2);
 		ids[i] = step(d, d->ent);
 		for (size_t j = 0; j < e->n_pgs; j++)
-			insert_pg(d, d->pg, d->prop, ids[i], -1, &e->pgs[j]);
+			insert_pg(d, d->pg, d->prop, ids[i], &e->pgs[j]);
 		for (size_t j = 0; j < e->n_snaps; j++) {
 			int64_t sid;
 
 			sqlite3_bind_int64(d->snap, 1, ids[i]);
 			sqlite3_bind_text(d->snap, 2, e->snaps[j].name, -1, SQLITE_STATIC);
 			sid = step(d, d->snap);
-			for (int l = 0; l < 2; l++)
-				for (size_t k = 0; k < e->snaps[j].n_pgs[l]; k++)
-					insert_pg(d, d->spg, d->sprop, sid, l,
-					        &e->snaps[j].pgs[l][k]);
+			for (int l = 0; l < 2; l++) {
+				int64_t owner = l == 0 ? ids[i] : find_entity(d, e->parent);
+
+				sqlite3_bind_int64(d->link, 1, sid);
+				sqlite3_bind_int(d->link, 2, l);
+				sqlite3_bind_int64(d->link, 3,
+				        level_id(d, &levels, owner, e->snaps[j].pgs[l],
+				                e->snaps[j].n_pgs[l]));
+				step(d, d->link);
+			}
 		}
 	}
 	step(d, d->commit);
+	free(levels.v);
 	free(ids);
 }
 
