@@ -5,6 +5,15 @@
  * BINARY collation is strcmp order).  Whatever form a caller used, it is parsed and formatted
  * again before it touches the database, so "network/ssh:default" and
  * "svc://localhost/network/ssh:default" are the same row.
+ *
+ * THE ENTITY MEMO.  Every request names its entity by FMRI, and finding it (parse, format, one
+ * index lookup) took a sixth of an import's time, and as much of every read while writes keep
+ * the pg cache's locations from being used.  An entity found is remembered under the FMRI as
+ * named.  An entity's id, parent and FMRI never change while its row lives (no statement
+ * updates them; entities.cfg is not remembered), so an entry stays right until a row of
+ * main.entities is inserted or deleted (the update hook, backend.c, forgets every entry) or a
+ * rollback undoes rows an entry may have come from (rollback_now() forgets them too).  Not
+ * found is never remembered.  At most ENTITY_MEMO_MAX entries: all are forgotten past that.
  */
 #include <assert.h>
 #include <stdio.h>
@@ -22,6 +31,59 @@ void entity_clear(entity_t *e)
 {
 	free(e->fmri);
 	*e = (entity_t){};
+}
+
+#define ENTITY_MEMO_MAX 16384
+
+typedef struct entity_memo {
+	int64_t id, parent;
+	char fmri[]; /* canonical */
+} entity_memo_t;
+
+void backend_entity_memo_forget(backend_t *b)
+{
+	size_t state = 0;
+	void *m;
+
+	if (!b->entities)
+		return;
+	while ((m = hashmap_next(b->entities, &state, NULL)))
+		free(m);
+	b->entities = hashmap_free(b->entities);
+}
+
+/* Remembers e, found under the FMRI named; a shortage of memory only forgets. */
+static void memo_put(backend_t *b, const char *named, const entity_t *e)
+{
+	size_t len = strlen(e->fmri);
+	entity_memo_t *m;
+
+	if (b->entities && hashmap_size(b->entities) >= ENTITY_MEMO_MAX)
+		backend_entity_memo_forget(b);
+	if (!b->entities && !(b->entities = hashmap_new()))
+		return;
+	assert(!hashmap_get(b->entities, named));
+	m = malloc(sizeof(*m) + len + 1);
+	if (!m)
+		return;
+	m->id = e->id;
+	m->parent = e->parent;
+	memcpy(m->fmri, e->fmri, len + 1);
+	if (hashmap_put(b->entities, named, m) < 0)
+		free(m);
+}
+
+/* The remembered entity into *ret (and its FMRI into *ret_canon): 1, or < 0. */
+static int memo_get(backend_t *b, const entity_memo_t *m, entity_t *ret, char **ret_canon)
+{
+	ret->id = m->id;
+	ret->parent = m->parent;
+	ret->fmri = strdup(m->fmri);
+	if (!ret->fmri || (ret_canon && !(*ret_canon = strdup(m->fmri)))) {
+		entity_clear(ret);
+		return backend_oom(b);
+	}
+	return 1;
 }
 
 static void fmri_clearp(scf_fmri_t *f)
@@ -82,8 +144,11 @@ int backend_entity_resolve(backend_t *b, const char *fmri, entity_t *ret, char *
 {
 	_cleanup_(fmri_clearp) scf_fmri_t f = {};
 	_cleanup_free_ char *canon = NULL;
+	const entity_memo_t *m = b->entities && fmri ? hashmap_get(b->entities, fmri) : NULL;
 	int r;
 
+	if (m)
+		return memo_get(b, m, ret, ret_canon);
 	r = entity_parse(b, fmri, &f, &canon);
 	if (r < 0)
 		return r;
@@ -93,6 +158,8 @@ int backend_entity_resolve(backend_t *b, const char *fmri, entity_t *ret, char *
 	if (r == 0)
 		backend_fail(b, -SCF_ERROR_NOT_FOUND, "%s: no such %s", canon,
 		        f.instance ? "instance" : "service");
+	else
+		memo_put(b, fmri, ret);
 	if (ret_canon)
 		*ret_canon = TAKE_PTR(canon);
 	return r;

@@ -13,6 +13,7 @@
 #include <sqlite3.h>
 
 #include "backend.h"
+#include "hashmap.h"
 
 typedef enum stmt_id_t {
 	STMT_BEGIN,
@@ -76,6 +77,8 @@ struct backend {
 	pthread_t thread;
 	sqlite3_stmt *stmts[_STMT_MAX][_DB_VARIANTS];
 	pg_cache_t *cache;
+	/* Entities found, by FMRI as named (backend-entity.c, "THE ENTITY MEMO"); NULL: none. */
+	hashmap_t *entities;
 };
 
 /* A service or instance row. */
@@ -145,6 +148,8 @@ int backend_entity_lookup(backend_t *b, const char *fmri, entity_t *ret);
  */
 int backend_entity_resolve(backend_t *b, const char *fmri, entity_t *ret, char **ret_canon);
 void entity_clear(entity_t *e);
+/* Forgets every entity remembered (an entity row came or went, or a rollback). */
+void backend_entity_memo_forget(backend_t *b);
 
 /* backend-values.c: a property's values as one blob, each value followed by a NUL. */
 int values_encode(const char *const *values, size_t n, char **ret, size_t *ret_len);

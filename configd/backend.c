@@ -289,8 +289,26 @@ int backend_tx_begin(backend_t *b)
 	return r;
 }
 
+/*
+ * SQLite's update hook: a row of a rowid table changed.  The pg cache's locations are all
+ * forgotten at the next read, and the entity memo now if an entity row came or went.
+ */
+static void on_row_change(
+        void *userdata, int op, const char *db, const char *table, sqlite3_int64 row)
+{
+	backend_t *b = userdata;
+
+	(void)db;
+	(void)row;
+	pg_cache_row_changed(b->cache);
+	if (op != SQLITE_UPDATE && streq(table, "entities"))
+		backend_entity_memo_forget(b);
+}
+
 static void rollback_now(backend_t *b)
 {
+	/* What the memo found inside the transaction may be undone with it. */
+	backend_entity_memo_forget(b);
 	b->tx_depth = 0;
 	/* After some errors (SQLITE_FULL, SQLITE_IOERR) SQLite has already rolled back. */
 	if (!sqlite3_get_autocommit(b->db)) {
@@ -467,6 +485,8 @@ static int open_databases(backend_t *b, const char *root, const char *boot, bool
 		return backend_fail(b, sqlite_to_scf(rc), "cannot open %s: %s", path,
 		        b->db ? sqlite3_errmsg(b->db) : sqlite3_errstr(rc));
 	sqlite3_extended_result_codes(b->db, 1);
+	/* Before anything is read or remembered: every later change is seen. */
+	sqlite3_update_hook(b->db, on_row_change, b);
 	/*
 	 * Exclusive locking: configd is the only user of its databases (its flock says so), so
 	 * SQLite may keep its file locks and its WAL index in memory instead of taking fcntl()
@@ -507,6 +527,7 @@ static void close_db(backend_t *b)
 	if (b->db)
 		sqlite3_close_v2(b->db);
 	b->db = NULL;
+	backend_entity_memo_forget(b);
 }
 
 static int open_all(backend_t *b, const char *root, const char *boot, bool allow_keep)

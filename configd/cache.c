@@ -92,13 +92,10 @@ static void key_of(int where, int64_t id, char buf[static 32])
 	memmove(buf, p, (size_t)(buf + 32 - p));
 }
 
-/* SQLite's update hook: a row of a rowid table changed. */
-static void on_row_change(
-        void *userdata, int op, const char *db, const char *table, sqlite3_int64 row)
+void pg_cache_row_changed(pg_cache_t *c)
 {
-	pg_cache_t *c = userdata;
-
-	c->epoch++;
+	if (c)
+		c->epoch++;
 }
 
 static void where_free(pg_where_t *w)
@@ -138,8 +135,6 @@ static pg_cache_t *cache_get(backend_t *b)
 		return NULL;
 	}
 	c->max_bytes = PG_CACHE_MAX_BYTES;
-	/* Before anything is remembered: every later change is seen. */
-	sqlite3_update_hook(b->db, on_row_change, c);
 	b->cache = c;
 	return c;
 }

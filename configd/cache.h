@@ -85,6 +85,8 @@ const pg_where_t *pg_cache_where(backend_t *b, const char *entity, const char *p
 void pg_cache_remember(backend_t *b, const char *entity, const char *pg, bool composed,
         const entity_t *e, const pg_loc_t *own, const pg_loc_t *svc);
 
+/* A row of a rowid table changed (the backend's SQLite update hook); NULL is fine. */
+void pg_cache_row_changed(pg_cache_t *c);
 /* Forgets everything and frees the cache (backend_close()); NULL is fine. */
 void pg_cache_free(pg_cache_t *c);
 /* Sets the bound (tests), evicting down to it; 0: PG_CACHE_MAX_BYTES. */

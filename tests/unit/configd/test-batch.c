@@ -431,6 +431,45 @@ static void test_snapshot_levels_shared(void **state)
 	assert_int_equal(count(f->b, "SELECT count(*) FROM main.snap_props"), 0);
 }
 
+/* The id backend_entity_lookup() finds for fmri, or its error. */
+static int64_t entity_id(backend_t *b, const char *fmri)
+{
+	_cleanup_(entity_clear) entity_t e = {};
+	int r = backend_entity_lookup(b, fmri, &e);
+
+	return r < 0 ? r : e.id;
+}
+
+/*
+ * The entity memo (backend-entity.c) never answers for a row that is gone: an entity found
+ * inside a batch that rolls back, or deleted and created again under the same FMRI, however
+ * it was named.
+ */
+static void test_entity_memo_forgets(void **state)
+{
+	Fixture *f = *state;
+	const backend_step_t fails[] = {
+	        S_SVC(NEWSVC),
+	        S_INST(NEWINST),
+	        S_PG(NEWINST, "start", "method", 0), /* finds NEWINST: remembered */
+	        S_PG("svc:/nope:x", "start", "method", 0),
+	};
+	int64_t before;
+
+	assert_true(RUN(f, fails) < 0);
+	assert_int_equal(entity_id(f->b, NEWINST), -SCF_ERROR_NOT_FOUND);
+	assert_int_equal(entity_id(f->b, NEWSVC), -SCF_ERROR_NOT_FOUND);
+
+	before = entity_id(f->b, INST);
+	assert_true(before > 0);
+	assert_int_equal(entity_id(f->b, "network/ssh:default"), before);
+	assert_int_equal(backend_delete_entity(f->b, INST, NULL, NULL), 0);
+	assert_int_equal(entity_id(f->b, "network/ssh:default"), -SCF_ERROR_NOT_FOUND);
+	assert_int_equal(backend_add_instance(f->b, INST), 0);
+	assert_true(entity_id(f->b, INST) > before);
+	assert_int_equal(entity_id(f->b, "network/ssh:default"), entity_id(f->b, INST));
+}
+
 static void test_deletes(void **state)
 {
 	Fixture *f = *state;
@@ -518,6 +557,7 @@ int main(void)
 	        cmocka_unit_test_setup_teardown(
 	                test_snapshot_and_refresh_see_earlier_steps, setup, teardown),
 	        cmocka_unit_test_setup_teardown(test_snapshot_levels_shared, setup, teardown),
+	        cmocka_unit_test_setup_teardown(test_entity_memo_forgets, setup, teardown),
 	        cmocka_unit_test_setup_teardown(test_deletes, setup, teardown),
 	        cmocka_unit_test_setup_teardown(test_many_pgs, setup, teardown),
 	};
