@@ -214,9 +214,10 @@ case_burst_mixed() {
 	startd_stop
 	log "the graph read them in bulk: general read from each one's running snapshot"
 	dump
-	# +T svc.startd[PID/TID] scf.read FMRI PG-FMRI (generation G, composed, snapshot)
-	echo "$OUT" | grep -Eq "svc\.startd\[.* scf\.read svc:/test/on:default \
-svc:/test/on:default/:properties/general \(generation [0-9]+, composed, snapshot\)$" ||
+	# +T svc.startd[PID/TID] scf.read FMRI PG-FMRI (generation G, composed, snapshot); a
+	# here-string, not a pipe: grep -q ends at the first match, and pipefail would see SIGPIPE.
+	grep -Eq "svc\.startd\[.* scf\.read svc:/test/on:default \
+svc:/test/on:default/:properties/general \(generation [0-9]+, composed, snapshot\)$" <<<"$OUT" ||
 		fail "startd did not read general from on's running snapshot: $(echo "$OUT" |
 			grep 'svc.startd.* scf.read svc:/test/on:default' | head -n 5)"
 }
