@@ -144,20 +144,7 @@ setprop need_dep/entities = fmri: svc:/test/dep:default"
 setprop general/enabled = boolean: $2"
 	local refresh="refresh
 delpg restarter_actions"
-	cat <<EOT
-add test/$1
-select svc:/test/$1
-add default
-select svc:/test/$1:default
-addpg startd framework
-setprop startd/duration = astring: transient
-addpg start method
-setprop start/exec = astring: ":true"
-setprop start/timeout_seconds = count: 10
-addpg stop method
-setprop stop/exec = astring: ":true"
-setprop stop/timeout_seconds = count: 10
-EOT
+	instance_methods_svccfg "$1" :true transient 10 :true
 	case $3 in
 	plain) printf '%s\n' "$gen" "$refresh" ;;
 	snap) printf '%s\n' "$gen" "$dep" "$refresh" ;;
