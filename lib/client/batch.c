@@ -9,8 +9,8 @@
  *
  * Property sets and deletes that follow one another on the same pg of the same entity go in
  * one PROPS step, one command each, in order: configd locates the entity and the pg and checks
- * the pg's size once per step, not once per property (a method pg's properties, a
- * restarter pg's four to seven, cost one step).  The caller still numbers in adder calls: every step
+ * the pg's size once per step, not once per property (a method pg's properties, a restarter
+ * pg's four to seven, cost one step).  The caller still numbers in adder calls: every step
  * remembers the call that added it (a PROPS step, its first), and a commit that fails gets
  * configd's "step N (...)" renumbered to that call, so "step N" in the message, like
  * scf_batch_size(), counts the caller's adder calls (renumber_error()).
