@@ -21,12 +21,14 @@
  * in order, except that an instance with no vertex that an event names is only noted (sight()):
  * at the end of the burst, or before an event that must see it (a scan, a reconnection, a
  * milestone change), every instance noted is read (graph_read_burst(), the one place that
- * reads new instances' pgs), configured, admitted by the milestone once and announced, each
- * under the cause of the event that named it first.  The burst's other events about those
- * instances need no handling: they were queued before the reads, which see what they
- * announced.  And the graph is evaluated once, at the end of the burst (graph_defer_begin()).
- * So an import of 10,000 instances costs one milestone update and a few evaluations, not
- * 10,000 of each, and no second read for the general notification that follows InstanceAdded.
+ * reads new instances' pgs: two bulk reads for the whole burst), configured, admitted by the
+ * milestone once and announced, each under the cause of the event that named it first.  The
+ * burst's other events about those instances need no handling: they were queued before the
+ * reads, which see what they announced.  And the graph is evaluated once, at the end of the
+ * burst (graph_defer_begin()).  So an import of 10,000 instances costs one milestone update
+ * and a few evaluations, not 10,000 of each, and no second read for the general notification
+ * that follows InstanceAdded when it comes in the same burst (configd sends a batch's
+ * InstanceAdded signals first: past a burst's worth of instances, it comes in a later one).
  *
  * A new vertex is configured (checked for a dependency cycle) and admitted by the milestone
  * before it is announced (RE_INSERT, then RE_ENABLE or RE_DISABLE); whenever its dependencies
