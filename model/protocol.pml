@@ -639,9 +639,10 @@ end_idle:
 		fi
 	   };
 		/*
-		 * flush_due -> graph_read_burst -> first_sight(): one list of I's own pgs.  With a
-		 * general pg: prepare() (general composed; general_ovr and restarter_actions are
-		 * not listed, not read; the running snapshot's dependency pgs: a list, none), then
+		 * flush_due -> graph_read_burst: one read of I's own pgs (the burst's first bulk
+		 * read, or first_sight()'s list).  With a general pg: its reads (the second bulk
+		 * read, or prepare(): general composed; general_ovr and restarter_actions absent;
+		 * the running snapshot's dependency pgs: none), then
 		 * announce(): the point startd.graph.before_insert, RE_INSERT with what the list
 		 * found (RE_INSERT_FRESH: no restarter pg), RE_ENABLE or RE_DISABLE.  Without general
 		 * (STARTD_FIRST_SIGHT): the restarter pg, uninitialized, if it has none, written

@@ -21,12 +21,14 @@
  * in order, except that an instance with no vertex that an event names is only noted (sight()):
  * at the end of the burst, or before an event that must see it (a scan, a reconnection, a
  * milestone change), every instance noted is read (graph_read_burst(), the one place that
- * reads new instances' pgs), configured, admitted by the milestone once and announced, each
- * under the cause of the event that named it first.  The burst's other events about those
- * instances need no handling: they were queued before the reads, which see what they
- * announced.  And the graph is evaluated once, at the end of the burst (graph_defer_begin()).
- * So an import of 10,000 instances costs one milestone update and a few evaluations, not
- * 10,000 of each, and no second read for the general notification that follows InstanceAdded.
+ * reads new instances' pgs: two bulk reads for the whole burst), configured, admitted by the
+ * milestone once and announced, each under the cause of the event that named it first.  The
+ * burst's other events about those instances need no handling: they were queued before the
+ * reads, which see what they announced.  And the graph is evaluated once, at the end of the
+ * burst (graph_defer_begin()).  So an import of 10,000 instances costs one milestone update
+ * and a few evaluations, not 10,000 of each, and no second read for the general notification
+ * that follows InstanceAdded when it comes in the same burst (configd sends a batch's
+ * InstanceAdded signals first: past a burst's worth of instances, it comes in a later one).
  *
  * A new vertex is configured (checked for a dependency cycle) and admitted by the milestone
  * before it is announced (RE_INSERT, then RE_ENABLE or RE_DISABLE); whenever its dependencies
@@ -39,6 +41,7 @@
  * a refresh also re-reads the instance's dependencies and restarts the dependents whose
  * restart_on is refresh; a clear of an instance that completed a cycle first looks again.
  */
+#include <assert.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -253,33 +256,53 @@ static bool listed(const scf_pg_info_t *infos, size_t n, const char *name)
 }
 
 /*
- * An instance with a general pg of its own and no vertex yet: a vertex, read, not announced.
- * own: its own pgs as first_sight() listed them, which says what need not be read.
+ * A new vertex's enabled state and dependencies, read one call at a time (no_ovr: the caller
+ * knows that it has no general_ovr pg).  Unread (the connection broke since its pgs were
+ * listed), the vertex keeps graph_vertex_add()'s "disabled": it was never started by this
+ * startd, so that stops nothing, and the GE_RECONNECT that follows every lost connection reads
+ * it again (reconnect()).  So it is when its dependencies could not be read: enabled without
+ * them, it would start.
  */
-static vertex_t *prepare(graph_thread_t *gt, const char *fmri, const scf_pg_info_t *own, size_t n)
+static void prepare_reads(graph_thread_t *gt, vertex_t *v, bool no_ovr)
+{
+	int r = read_enabled(gt->h, v, no_ovr);
+
+	if (r >= 0 && (r = read_deps(gt, v)) < 0)
+		vertex_set_enabled(v, false, -1); /* its dependencies unknown: not started either */
+	if (r < 0)
+		not_read(gt, v, "enabled state and dependencies", "disabled", r);
+}
+
+/*
+ * An instance with a general pg of its own and no vertex yet: a vertex, not announced yet.
+ * has_rpg, has_actions: whether it has a restarter and a restarter_actions pg (SEEN_*).
+ */
+static vertex_t *vertex_new(graph_thread_t *gt, const char *fmri, bool has_rpg, bool has_actions)
 {
 	vertex_t *v;
-	int r;
 
 	if (graph_vertex_add(&gt->graph, fmri, &v) < 0) {
 		log_error("%s: out of memory, not inserted", fmri);
 		return NULL;
 	}
-	if (!listed(own, n, SCF_PG_RESTARTER))
+	if (!has_rpg)
 		v->seen |= SEEN_NO_RPG;
-	if (!listed(own, n, SCF_PG_RESTARTER_ACTIONS))
+	if (!has_actions)
 		v->seen |= SEEN_NO_ACTIONS;
-	/*
-	 * Unread (the connection broke since the list), the new vertex keeps graph_vertex_add()'s
-	 * "disabled": it was never started by this startd, so that stops nothing, and the
-	 * GE_RECONNECT that follows every lost connection reads it again (reconnect()).  So it
-	 * is when its dependencies could not be read: enabled without them, it would start.
-	 */
-	r = read_enabled(gt->h, v, !listed(own, n, SCF_PG_GENERAL_OVR));
-	if (r >= 0 && (r = read_deps(gt, v)) < 0)
-		vertex_set_enabled(v, false, -1); /* its dependencies unknown: not started either */
-	if (r < 0)
-		not_read(gt, v, "enabled state and dependencies", "disabled", r);
+	return v;
+}
+
+/*
+ * An instance with a general pg of its own and no vertex yet: a vertex, read, not announced.
+ * own: its own pgs as first_sight() listed them, which says what need not be read.
+ */
+static vertex_t *prepare(graph_thread_t *gt, const char *fmri, const scf_pg_info_t *own, size_t n)
+{
+	vertex_t *v = vertex_new(gt, fmri, listed(own, n, SCF_PG_RESTARTER),
+	        listed(own, n, SCF_PG_RESTARTER_ACTIONS));
+
+	if (v)
+		prepare_reads(gt, v, !listed(own, n, SCF_PG_GENERAL_OVR));
 	return v;
 }
 
@@ -307,16 +330,37 @@ static void insert(graph_thread_t *gt, vertex_t *v)
 }
 
 /*
- * First sight of an instance that has no vertex (see the top of this file): the prepared
- * vertex of one with a general pg, else NULL.  startd's own instance is never a vertex
- * (illumos' dgraph_add_instance() skips it), but gets its uninitialized pg like the others.
+ * First sight's decision, from whether the instance has a general pg and a restarter pg of its
+ * own (see the top of this file): true when it gets a vertex, which the caller makes and reads.
+ * Else the trace says why not, and the uninitialized restarter pg is written if it has none.
+ * startd's own instance is never a vertex (illumos' dgraph_add_instance() skips it), but gets
+ * its uninitialized pg like the others.
+ */
+static bool sight_decide(graph_thread_t *gt, const char *fmri, bool general, bool rpg)
+{
+	if (general && !streq(fmri, SCF_SERVICE_STARTD)) {
+		probe_first_sight(fmri, "insert");
+		return true;
+	}
+	/* A restarter pg written already: by startd (seen before), or by configd-eager. */
+	probe_first_sight(fmri, rpg ? "present" : "write");
+	if (!rpg) {
+		smf_point(SMF_POINT_STARTD_RESTARTER_BEFORE_PG_WRITE);
+		(void)rpg_write_initial(gt->h, fmri);
+	}
+	return false;
+}
+
+/*
+ * First sight of an instance that has no vertex, one call at a time (scan()'s instances
+ * without general, and graph_read_burst() when a bulk read is refused): the prepared vertex
+ * of one with a general pg, else NULL.
  */
 static vertex_t *first_sight(graph_thread_t *gt, const char *fmri)
 {
 	scf_pg_info_t *own = NULL;
 	size_t n = 0;
 	vertex_t *v = NULL;
-	bool general, rpg;
 	int r;
 
 	if (graph_vertex_get(&gt->graph, fmri))
@@ -329,51 +373,219 @@ static vertex_t *first_sight(graph_thread_t *gt, const char *fmri)
 	r = scf_pg_list(gt->h, fmri, NULL, 0, &own, &n);
 	if (r < 0 && r != -SCF_ERROR_NOT_FOUND)
 		return NULL;
-	general = listed(own, n, SCF_PG_GENERAL) && !streq(fmri, SCF_SERVICE_STARTD);
-	rpg = listed(own, n, SCF_PG_RESTARTER);
-	if (general) {
-		probe_first_sight(fmri, "insert");
+	if (sight_decide(
+	            gt, fmri, listed(own, n, SCF_PG_GENERAL), listed(own, n, SCF_PG_RESTARTER)))
 		v = prepare(gt, fmri, own, n);
-	} else
-		/* A restarter pg written already: by startd (seen before), or by configd-eager. */
-		probe_first_sight(fmri, rpg ? "present" : "write");
 	scf_pg_info_free(own, n);
-	if (general || rpg)
-		return v;
-	smf_point(SMF_POINT_STARTD_RESTARTER_BEFORE_PG_WRITE);
-	(void)rpg_write_initial(gt->h, fmri);
-	return NULL;
+	return v;
+}
+
+/*
+ * The bulk reads of a burst (graph_read_burst()).  The first, of every instance due, reads its
+ * own pgs that first sight's list looks for, by name: whether it has general and a restarter
+ * pg decides (sight_decide()), whether restarter and restarter_actions (SEEN_*), and
+ * general_ovr's value.  The second, of those that got a vertex, reads what prepare_reads()
+ * reads: general composed, and the dependency pgs of the running snapshot (of the current view
+ * when there is none: SCF_READ_SNAPSHOT_FALLBACK).  Whether that snapshot exists
+ * (SEEN_RUNNING) is what general read from it says when found; when not, the snapshot may
+ * still exist (taken before general was made), and read_deps() finds out with a call of its own.
+ */
+enum { OWN_GENERAL, OWN_RESTARTER, OWN_ACTIONS, OWN_GENERAL_OVR, _OWN_MAX };
+static const scf_bulk_pg_t own_reads[_OWN_MAX] = {
+        [OWN_GENERAL] = {.name = SCF_PG_GENERAL},
+        [OWN_RESTARTER] = {.name = SCF_PG_RESTARTER},
+        [OWN_ACTIONS] = {.name = SCF_PG_RESTARTER_ACTIONS},
+        [OWN_GENERAL_OVR] = {.name = SCF_PG_GENERAL_OVR},
+};
+enum { NEW_GENERAL, NEW_RUNNING_GENERAL, NEW_DEPS, _NEW_MAX };
+static const scf_bulk_pg_t new_reads[_NEW_MAX] = {
+        [NEW_GENERAL] = {.name = SCF_PG_GENERAL, .read_flags = SCF_READ_COMPOSED},
+        [NEW_RUNNING_GENERAL] = {.name = SCF_PG_GENERAL,
+                .snapshot = SCF_SNAPSHOT_RUNNING,
+                .read_flags = SCF_READ_COMPOSED},
+        [NEW_DEPS] = {.type = SCF_GROUP_DEPENDENCY,
+                .snapshot = SCF_SNAPSHOT_RUNNING,
+                .read_flags = SCF_READ_COMPOSED | SCF_READ_SNAPSHOT_FALLBACK},
+};
+
+/* A burst's reads (graph_read_burst()): the instances due, and the vertices made so far. */
+typedef struct burst {
+	graph_thread_t *gt;
+	const due_t *due;
+	size_t n_due;
+	size_t next; /* the index (into due[], or added[] in the second read) answered next */
+	vertex_t **added;
+	uint64_t *causes;
+	size_t n_added;
+	/* Per vertex added: its general_ovr/enabled (-1: none), and whether it still needs the
+	 * second read (made from the first, not by first_sight()). */
+	int8_t *ovr;
+	bool *unread;
+} burst_t;
+
+static void burst_add(burst_t *b, vertex_t *v, uint64_t cause, int ovr, bool unread)
+{
+	b->causes[b->n_added] = cause;
+	b->ovr[b->n_added] = (int8_t)ovr;
+	b->unread[b->n_added] = unread;
+	b->added[b->n_added++] = v;
+}
+
+/* general_ovr/enabled as vertex_set_enabled() takes it: -1 when absent or not a boolean. */
+static int ovr_of(const scf_pg_t *pg)
+{
+	bool o = false;
+
+	return pg && pg_enabled(pg, &o) ? o : -1;
+}
+
+/*
+ * v's enabled state (general/enabled from general, composed; absent: disabled; ovr the
+ * override) and its dependencies (the pgs of e answering query deps), from a bulk read.
+ */
+static void vertex_from_read(
+        vertex_t *v, const scf_bulk_entity_t *e, const scf_pg_t *general, int ovr, unsigned deps)
+{
+	bool noovr = false;
+
+	if (!pg_enabled(general, &noovr))
+		noovr = false;
+	vertex_set_enabled(v, noovr, ovr);
+	vertex_deps_clear(v);
+	for (size_t k = 0; k < e->n_pgs; k++) {
+		depgroup_t d = {};
+
+		if (e->which[k] != deps)
+			continue;
+		if (depgroup_from_pg(&e->pgs[k], &d) < 0 || vertex_dep_append(v, &d) < 0)
+			depgroup_done(&d);
+	}
+}
+
+/* The first read's answer for due[b->next]: its first sight, under its cause. */
+static int burst_sight(const scf_bulk_entity_t *e, void *userdata)
+{
+	burst_t *b = userdata;
+	const due_t *d = &b->due[b->next++];
+	vertex_t *v;
+
+	assert(b->next <= b->n_due);
+	event_cause_set(d->cause);
+	if (graph_vertex_get(&b->gt->graph, d->fmri))
+		return 0;
+	/* Gone meanwhile: as its list would (not found: no pgs); not an instance: as its list. */
+	if (e->error && e->error != -SCF_ERROR_NOT_FOUND)
+		return 0;
+	if (!sight_decide(b->gt, d->fmri, scf_bulk_entity_pg(e, OWN_GENERAL),
+	            scf_bulk_entity_pg(e, OWN_RESTARTER)))
+		return 0;
+	v = vertex_new(b->gt, d->fmri, scf_bulk_entity_pg(e, OWN_RESTARTER),
+	        scf_bulk_entity_pg(e, OWN_ACTIONS));
+	if (v)
+		burst_add(b, v, d->cause, ovr_of(scf_bulk_entity_pg(e, OWN_GENERAL_OVR)), true);
+	return 0;
+}
+
+/* The next vertex from b->next on that needs the second read (b->n_added: none). */
+static size_t next_unread(const burst_t *b, size_t from)
+{
+	while (from < b->n_added && !b->unread[from])
+		from++;
+	return from;
+}
+
+/* The second read's answer for the next unread vertex: its enabled state and dependencies. */
+static int burst_prepare(const scf_bulk_entity_t *e, void *userdata)
+{
+	burst_t *b = userdata;
+	size_t k = next_unread(b, b->next);
+	vertex_t *v;
+	int r;
+
+	assert(k < b->n_added);
+	b->next = k + 1;
+	b->unread[k] = false;
+	v = b->added[k];
+	event_cause_set(b->causes[k]);
+	vertex_from_read(v, e, scf_bulk_entity_pg(e, NEW_GENERAL), b->ovr[k], NEW_DEPS);
+	if (scf_bulk_entity_pg(e, NEW_RUNNING_GENERAL)) {
+		v->seen |= SEEN_RUNNING;
+		return 0;
+	}
+	/* No general in a running snapshot: there may be none, or one without general. */
+	r = read_deps(b->gt, v);
+	if (r < 0) {
+		vertex_set_enabled(v, false, -1); /* as prepare_reads() */
+		not_read(b->gt, v, "enabled state and dependencies", "disabled", r);
+	}
+	return 0;
 }
 
 /*
  * The reads of a burst of new instances (due[0..n)): each one's first sight, in order, under
  * its own cause; the vertices made, in *added (n of them at most, in the same order), their
- * causes in causes[].  Today's calls, instance by instance: a list of its own pgs, general
- * (composed), the running snapshot's pg list and its dependency pgs (first_sight(),
- * prepare()): about three round trips each.
- *
- * TODO(issue 14, H14-read's bulk reads): one call that lists every instance with its restarter
- * state (for SEEN_NO_RPG) and one call per pg name for all of due[] (general composed,
- * general_ovr, restarter_actions) replace the per-instance list and general reads; only the
- * dependency pgs (from the running snapshot, names not known in advance) stay per instance.
- * This is the one place to switch: scan() reaches the same reads through first_sight().
+ * causes in causes[].  Two bulk reads for the whole burst (own_reads, new_reads above) rather
+ * than about three calls per instance; only an instance with no general in its running
+ * snapshot costs read_deps()'s calls.  A bulk read that fails (refused, connection lost, timed
+ * out) leaves the instances it did not answer to the calls of one instance at a time
+ * (first_sight(), prepare_reads()), which meet the error as they always have.  This is the one
+ * place that reads new instances: scan() has its own bulk read and reaches first_sight() only
+ * for instances without general.
  */
 static size_t graph_read_burst(
         graph_thread_t *gt, const due_t *due, size_t n, vertex_t **added, uint64_t *causes)
 {
-	size_t k = 0;
+	_cleanup_free_ const char **fmris = calloc(n + 1, sizeof(*fmris));
+	_cleanup_free_ int8_t *ovr = calloc(n + 1, sizeof(*ovr));
+	_cleanup_free_ bool *unread = calloc(n + 1, sizeof(*unread));
+	burst_t b = {.gt = gt,
+	        .due = due,
+	        .n_due = n,
+	        .added = added,
+	        .causes = causes,
+	        .ovr = ovr,
+	        .unread = unread};
+	size_t m = 0;
+	int r;
 
-	for (size_t j = 0; j < n; j++) {
+	if (!fmris || !ovr || !unread) {
+		log_error("out of memory: %zu new instances not inserted", n);
+		return 0;
+	}
+	for (size_t j = 0; j < n; j++)
+		fmris[j] = due[j].fmri;
+	r = scf_bulk_read(gt->h,
+	        &(scf_bulk_query_t){
+	                .fmris = fmris, .n_fmris = n, .pgs = own_reads, .n_pgs = _OWN_MAX},
+	        burst_sight, &b);
+	for (size_t j = b.next; r < 0 && j < n; j++) {
 		vertex_t *v;
 
 		event_cause_set(due[j].cause);
 		v = first_sight(gt, due[j].fmri);
-		if (!v)
-			continue;
-		causes[k] = due[j].cause;
-		added[k++] = v;
+		if (v)
+			burst_add(&b, v, due[j].cause, -1, false);
 	}
-	return k;
+
+	for (size_t k = 0; k < b.n_added; k++)
+		if (unread[k])
+			fmris[m++] = added[k]->fmri;
+	b.next = 0;
+	r = m == 0 ? 0
+	           : scf_bulk_read(gt->h,
+	                     &(scf_bulk_query_t){.fmris = fmris,
+	                             .n_fmris = m,
+	                             .pgs = new_reads,
+	                             .n_pgs = _NEW_MAX},
+	                     burst_prepare, &b);
+	for (size_t k = 0; r < 0 && k < b.n_added; k++) {
+		if (!unread[k])
+			continue;
+		unread[k] = false;
+		event_cause_set(causes[k]);
+		prepare_reads(gt, added[k], false);
+	}
+	return b.n_added;
 }
 
 /*
@@ -726,8 +938,6 @@ typedef struct scan_state {
 /* prepare() from the bulk read's answer. */
 static vertex_t *prepare_read(graph_thread_t *gt, const scf_bulk_entity_t *e)
 {
-	const scf_pg_t *ovr = scf_bulk_entity_pg(e, SCAN_GENERAL_OVR);
-	bool noovr = false, o = false;
 	vertex_t *v;
 
 	probe_first_sight(e->fmri, "insert");
@@ -735,18 +945,8 @@ static vertex_t *prepare_read(graph_thread_t *gt, const scf_bulk_entity_t *e)
 		log_error("%s: out of memory, not inserted", e->fmri);
 		return NULL;
 	}
-	if (!pg_enabled(scf_bulk_entity_pg(e, SCAN_GENERAL), &noovr))
-		noovr = false;
-	vertex_set_enabled(v, noovr, ovr && pg_enabled(ovr, &o) ? o : -1);
-	vertex_deps_clear(v);
-	for (size_t k = 0; k < e->n_pgs; k++) {
-		depgroup_t d = {};
-
-		if (e->which[k] != SCAN_DEPS)
-			continue;
-		if (depgroup_from_pg(&e->pgs[k], &d) < 0 || vertex_dep_append(v, &d) < 0)
-			depgroup_done(&d);
-	}
+	vertex_from_read(v, e, scf_bulk_entity_pg(e, SCAN_GENERAL),
+	        ovr_of(scf_bulk_entity_pg(e, SCAN_GENERAL_OVR)), SCAN_DEPS);
 	return v;
 }
 

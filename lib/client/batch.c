@@ -5,12 +5,26 @@
  * applies in one SQLite transaction: all of them or none, one new generation and one
  * notification per pg touched.  Each adder checks its arguments at once (FMRI kind, names,
  * every value normalized to its canonical form) so the importer learns of a bad value at the
- * call that added it; configd checks everything again, as it does for Commit.  Steps keep the
- * caller's numbering: a property set or delete is one step of one command, never merged, so
- * "step N" in configd's message is the Nth adder call.
+ * call that added it; configd checks everything again, as it does for Commit.
+ *
+ * Property sets and deletes that follow one another on the same pg of the same entity go in
+ * one PROPS step, one command each, in order: configd locates the entity and the pg and checks
+ * the pg's size once per step, not once per property (a method pg's properties, a restarter
+ * pg's four to seven, cost one step).  The caller still numbers in adder calls: every step
+ * remembers the call that added it (a PROPS step, its first), and a commit that fails gets
+ * configd's "step N (...)" renumbered to that call, so "step N" in the message, like
+ * scf_batch_size(), counts the caller's adder calls (renumber_error()).
  */
 #include "client-internal.h"
 #include "strv.h"
+
+/* One command of a PROPS step. */
+typedef struct batch_cmd {
+	smf_cmd_op_t op;
+	char *prop;
+	scf_type_t type;
+	char **values;
+} batch_cmd_t;
 
 typedef struct batch_step {
 	smf_step_op_t op;
@@ -19,21 +33,28 @@ typedef struct batch_step {
 	char *name;
 	char *type;
 	uint32_t flags;
-	/* PROPS: one command */
-	smf_cmd_op_t cmd_op;
-	char *prop;
-	scf_type_t value_type;
-	char **values;
+	size_t call; /* the adder call that added it (PROPS: its first command's), from 0 */
+	/* PROPS: its commands, in order (one at least) */
+	batch_cmd_t *cmds;
+	size_t n_cmds, cap_cmds;
 } batch_step_t;
 
 struct scf_batch {
 	scf_handle_t *h;
 	batch_step_t *steps;
 	size_t n, cap;
+	size_t n_calls; /* adder calls that added something: scf_batch_size() */
 };
 
 /* What an entity argument must name. */
 typedef enum entity_kind { KIND_SERVICE, KIND_INSTANCE, KIND_ANY } entity_kind_t;
+
+static void cmd_done(batch_cmd_t *c)
+{
+	free(c->prop);
+	strv_free(c->values);
+	*c = (batch_cmd_t){};
+}
 
 static void step_done(batch_step_t *s)
 {
@@ -41,8 +62,9 @@ static void step_done(batch_step_t *s)
 	free(s->pg);
 	free(s->name);
 	free(s->type);
-	free(s->prop);
-	strv_free(s->values);
+	for (size_t i = 0; i < s->n_cmds; i++)
+		cmd_done(&s->cmds[i]);
+	free(s->cmds);
 	*s = (batch_step_t){};
 }
 
@@ -73,7 +95,7 @@ void scf_batch_free(scf_batch_t *b)
 
 size_t scf_batch_size(const scf_batch_t *b)
 {
-	return b ? b->n : 0;
+	return b ? b->n_calls : 0;
 }
 
 static int oom(scf_batch_t *b)
@@ -117,12 +139,6 @@ static int set_name(scf_batch_t *b, char **dst, const char *name, const char *wh
 	return *dst ? 0 : oom(b);
 }
 
-static int set_values(batch_step_t *s, scf_batch_t *b, const char *const *values, size_t n)
-{
-	return client_normalize_values(
-	        b->h, s->fmri, s->pg, s->prop, s->value_type, values, n, &s->values);
-}
-
 /* Appends *s (taking its contents) when r says the adder's checks passed. */
 static int push(scf_batch_t *b, batch_step_t *s, int r)
 {
@@ -132,7 +148,40 @@ static int push(scf_batch_t *b, batch_step_t *s, int r)
 		step_done(s);
 		return r;
 	}
+	s->call = b->n_calls++;
 	b->steps[b->n++] = *s;
+	return 0;
+}
+
+/*
+ * A property command for the pg of *s (entity and pg checked), taken when r says the adder's
+ * checks passed: appended to the last step when that is a PROPS step on the same pg (*s is
+ * then dropped), else *s becomes a new PROPS step holding it.
+ */
+static int push_cmd(scf_batch_t *b, batch_step_t *s, batch_cmd_t *c, int r)
+{
+	batch_step_t *last = b->n > 0 ? &b->steps[b->n - 1] : NULL;
+	batch_step_t *to = s;
+
+	if (r >= 0 && last && last->op == SMF_STEP_PROPS && streq(last->fmri, s->fmri) &&
+	        streq(last->pg, s->pg))
+		to = last;
+	if (r >= 0 && GREEDY_REALLOC(to->cmds, to->cap_cmds, to->n_cmds + 1) < 0)
+		r = oom(b);
+	if (r >= 0 && to == s && GREEDY_REALLOC(b->steps, b->cap, b->n + 1) < 0)
+		r = oom(b);
+	if (r < 0) {
+		cmd_done(c);
+		step_done(s);
+		return r;
+	}
+	to->cmds[to->n_cmds++] = *c;
+	if (to == s) {
+		s->call = b->n_calls;
+		b->steps[b->n++] = *s;
+	} else
+		step_done(s);
+	b->n_calls++;
 	return 0;
 }
 
@@ -158,14 +207,14 @@ static int pg_step_begin(scf_batch_t *b, batch_step_t *s, const char *entity, co
 	return r;
 }
 
-/* The start of a property step: entity, pg and property name. */
-static int prop_step_begin(
-        scf_batch_t *b, batch_step_t *s, const char *entity, const char *pg, const char *prop)
+/* The start of a property command: entity, pg and property name. */
+static int prop_cmd_begin(scf_batch_t *b, batch_step_t *s, batch_cmd_t *c, const char *entity,
+        const char *pg, const char *prop)
 {
 	int r = pg_step_begin(b, s, entity, pg);
 
 	if (r >= 0)
-		r = set_name(b, &s->prop, prop, "property");
+		r = set_name(b, &c->prop, prop, "property");
 	return r;
 }
 
@@ -227,19 +276,21 @@ int scf_batch_pg_delete(scf_batch_t *b, const char *entity, const char *pg)
 int scf_batch_prop_set(scf_batch_t *b, const char *entity, const char *pg, const char *prop,
         scf_type_t type, const char *const *values, size_t n)
 {
-	batch_step_t s = {.op = SMF_STEP_PROPS, .cmd_op = SMF_CMD_SET, .value_type = type};
-	int r = prop_step_begin(b, &s, entity, pg, prop);
+	batch_step_t s = {.op = SMF_STEP_PROPS};
+	batch_cmd_t c = {.op = SMF_CMD_SET, .type = type};
+	int r = prop_cmd_begin(b, &s, &c, entity, pg, prop);
 
 	if (r >= 0)
-		r = set_values(&s, b, values, n);
-	return push(b, &s, r);
+		r = client_normalize_values(b->h, s.fmri, s.pg, c.prop, type, values, n, &c.values);
+	return push_cmd(b, &s, &c, r);
 }
 
 int scf_batch_prop_delete(scf_batch_t *b, const char *entity, const char *pg, const char *prop)
 {
-	batch_step_t s = {.op = SMF_STEP_PROPS, .cmd_op = SMF_CMD_REMOVE};
+	batch_step_t s = {.op = SMF_STEP_PROPS};
+	batch_cmd_t c = {.op = SMF_CMD_REMOVE};
 
-	return push(b, &s, prop_step_begin(b, &s, entity, pg, prop));
+	return push_cmd(b, &s, &c, prop_cmd_begin(b, &s, &c, entity, pg, prop));
 }
 
 static int append_step(sd_bus_message *m, const batch_step_t *s)
@@ -251,14 +302,35 @@ static int append_step(sd_bus_message *m, const batch_step_t *s)
 		        strempty(s->name), strempty(s->type), s->flags);
 	if (r >= 0)
 		r = sd_bus_message_open_container(m, 'a', "(" SMF_BUS_COMMAND ")");
-	/* One command per PROPS step, so that configd's step numbers are the caller's. */
-	if (r >= 0 && s->op == SMF_STEP_PROPS)
-		r = client_append_command(m, s->cmd_op, s->prop, s->value_type, s->values);
+	for (size_t i = 0; r >= 0 && i < s->n_cmds; i++)
+		r = client_append_command(
+		        m, s->cmds[i].op, s->cmds[i].prop, s->cmds[i].type, s->cmds[i].values);
 	if (r >= 0)
 		r = sd_bus_message_close_container(m);
 	if (r >= 0)
 		r = sd_bus_message_close_container(m);
 	return r;
+}
+
+/*
+ * configd's message "step N (...): ..." (N counting its steps from 1) in the caller's calls:
+ * the call that added step N, for a step of several commands its first.  The commands sent
+ * (SET, REMOVE) have no precondition, and their names and values were checked at the call, so
+ * what configd refuses in a PROPS step is the step's own: its entity, its pg, the pg's size.
+ */
+static int renumber_error(scf_batch_t *b, int r)
+{
+	const char *m = scf_handle_errmsg(b->h);
+	_cleanup_free_ char *msg = NULL;
+	size_t n;
+	int off = 0;
+
+	if (!m || sscanf(m, "step %zu%n", &n, &off) != 1 || off == 0 || n < 1 || n > b->n)
+		return r;
+	msg = strdup(m);
+	if (!msg)
+		return r;
+	return client_set_error(b->h, r, "step %zu%s", b->steps[n - 1].call + 1, msg + off);
 }
 
 int scf_batch_commit(scf_batch_t *b)
@@ -282,7 +354,7 @@ int scf_batch_commit(scf_batch_t *b)
 		return client_error_from_bus(b->h, "Batch", r, NULL);
 	r = client_call_message(b->h, "Batch", m, &reply);
 	if (r < 0)
-		return r;
+		return renumber_error(b, r);
 	r = sd_bus_message_read(reply, "u", &applied);
 	if (r < 0)
 		return client_bad_reply(b->h, "Batch", r);

@@ -571,7 +571,7 @@ typedef struct scf_batch scf_batch_t;
 
 int scf_batch_new(scf_handle_t *h, scf_batch_t **ret);
 void scf_batch_free(scf_batch_t *b);
-/* The number of steps added so far. */
+/* The number of adder calls that added a step so far (the numbering of commit's messages). */
 size_t scf_batch_size(const scf_batch_t *b);
 
 /* Create the service / instance unless it exists. */

@@ -1268,6 +1268,65 @@ static void test_batch(void **state)
 	scf_handle_destroy(w);
 }
 
+/*
+ * Property calls on one pg in a row travel as one step (a command each, in order); the caller
+ * still counts in calls: scf_batch_size(), and the step that a refused commit names.
+ */
+static void test_batch_merged(void **state)
+{
+	static const char *const I = "svc:/t/bmerge:i";
+	scf_handle_t *w = connect_(), *h = connect_();
+	const char *one = "1", *two = "2", *three = "3", *ab[] = {"a", "b"};
+	scf_batch_t *b = NULL;
+	scf_pg_t *pg = NULL;
+	uint64_t x = 0;
+
+	OK(w, scf_notify_add_pgname(w, "m"));
+	OK(h, scf_batch_new(h, &b));
+	OK(h, scf_batch_service_ensure(b, "svc:/t/bmerge"));
+	OK(h, scf_batch_instance_ensure(b, I));
+	OK(h, scf_batch_pg_ensure(b, I, "m", "btype", 0));
+	OK(h, scf_batch_prop_set(b, I, "m", "a", SCF_TYPE_COUNT, &one, 1));
+	OK(h, scf_batch_prop_set(b, I, "m", "b", SCF_TYPE_ASTRING, ab, 2));
+	OK(h, scf_batch_prop_set(b, "t/bmerge:i", "m", "a", SCF_TYPE_COUNT, &two, 1)); /* wins */
+	OK(h, scf_batch_prop_delete(b, I, "m", "b"));
+	OK(h, scf_batch_prop_set(b, I, "m", "c", SCF_TYPE_ASTRING, ab, 2));
+	assert_int_equal(scf_batch_size(b), 8);
+	assert_int_equal(scf_batch_commit(b), 1);
+	scf_batch_free(b);
+	expect_committed(w, I, "m", 1);
+	expect_quiet(w, QUIET_USEC);
+	OK(h, scf_pg_get(h, I, "m", NULL, 0, &pg));
+	OK(h, scf_property_get_count(scf_pg_property(pg, "a"), &x));
+	assert_int_equal(x, 2);
+	assert_null(scf_pg_property(pg, "b"));
+	assert_int_equal(scf_pg_property(pg, "c")->n_values, 2);
+	scf_pg_free(pg);
+
+	/* Refused at call 4, the first of the second run (configd's step 2): "step 4". */
+	OK(h, scf_batch_new(h, &b));
+	OK(h, scf_batch_prop_set(b, I, "m", "a", SCF_TYPE_COUNT, &three, 1));
+	OK(h, scf_batch_prop_set(b, I, "m", "d", SCF_TYPE_COUNT, &three, 1));
+	OK(h, scf_batch_prop_set(b, I, "m", "e", SCF_TYPE_COUNT, &three, 1));
+	OK(h, scf_batch_prop_set(b, I, "nopg", "x", SCF_TYPE_COUNT, &one, 1));
+	OK(h, scf_batch_prop_set(b, I, "nopg", "y", SCF_TYPE_COUNT, &one, 1));
+	assert_int_equal(scf_batch_size(b), 5);
+	ERR(h, scf_batch_commit(b), SCF_ERROR_NOT_FOUND);
+	assert_true(strncmp(scf_handle_errmsg(h), "step 4 (svc:/t/bmerge:i/:properties/nopg): ",
+	                    strlen("step 4 (svc:/t/bmerge:i/:properties/nopg): ")) == 0);
+	/* Sent again, the same; and nothing was applied. */
+	ERR(h, scf_batch_commit(b), SCF_ERROR_NOT_FOUND);
+	assert_non_null(strstr(scf_handle_errmsg(h), "step 4 ("));
+	scf_batch_free(b);
+	OK(h, scf_pg_get(h, I, "m", NULL, 0, &pg));
+	assert_int_equal(pg->generation, 1);
+	assert_null(scf_pg_property(pg, "d"));
+	scf_pg_free(pg);
+	expect_quiet(w, QUIET_USEC);
+	scf_handle_destroy(h);
+	scf_handle_destroy(w);
+}
+
 /* ------------------------------------------------------------------------------------------ */
 
 static void test_resolve(void **state)
@@ -1465,6 +1524,7 @@ int main(void)
 	        cmocka_unit_test(test_old_configd),
 	        cmocka_unit_test(test_notify),
 	        cmocka_unit_test(test_batch),
+	        cmocka_unit_test(test_batch_merged),
 	        cmocka_unit_test(test_resolve),
 	        cmocka_unit_test(test_restarter),
 	        /* These stop, kill and restart configd: keep them last and in this order. */

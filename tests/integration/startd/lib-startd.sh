@@ -83,27 +83,35 @@ wait_state() {
 		"${3:-$READY_DEADLINE_S}"
 }
 
+# instance_methods_svccfg NAME EXEC MODEL TIMEOUT STOP: the svccfg commands that make
+# svc:/test/NAME:default, select it and give it its startd pg (duration MODEL), a start method
+# EXEC (TIMEOUT seconds) and a stop method STOP; nothing else.
+instance_methods_svccfg() {
+	cat <<EOT
+add test/$1
+select svc:/test/$1
+add default
+select svc:/test/$1:default
+addpg startd framework
+setprop startd/duration = astring: $3
+addpg start method
+setprop start/exec = astring: "$2"
+setprop start/timeout_seconds = count: $4
+addpg stop method
+setprop stop/exec = astring: "$5"
+setprop stop/timeout_seconds = count: 10
+EOT
+}
+
 # instance_svccfg NAME EXEC [MODEL [TIMEOUT [ENABLED [STOP]]]]: the svccfg commands of
 # make_instance (the stop method STOP, default ":kill"), ending with the scope selected again,
 # so that several can go to one svccfg run.
 instance_svccfg() {
-	local name=$1 exec=$2 model=${3:-contract} timeout=${4:-10} enabled=${5:-false}
+	instance_methods_svccfg "$1" "$2" "${3:-contract}" "${4:-10}" "${6:-:kill}"
 	cat <<EOT
-add test/$name
-select svc:/test/$name
-add default
-select svc:/test/$name:default
-addpg startd framework
-setprop startd/duration = astring: $model
-addpg start method
-setprop start/exec = astring: "$exec"
-setprop start/timeout_seconds = count: $timeout
-addpg stop method
-setprop stop/exec = astring: "${6:-:kill}"
-setprop stop/timeout_seconds = count: 10
 refresh
 addpg general framework
-setprop general/enabled = boolean: $enabled
+setprop general/enabled = boolean: ${5:-false}
 unselect
 unselect
 EOT

@@ -14,6 +14,17 @@
 #                 none is lost (all 20 online, the 80 others disabled), and the oracle links
 #                 each instance's first restarter pg write, made in a batch, to the import's
 #                 commit (one race per instance: this script read them before they existed)
+#   burst-mixed   first sight's bulk reads, every branch: instances made while startd is
+#                 stopped (SIGSTOP), so that it reads them only once continued, each in the
+#                 state it is meant to be found in: a dependency in the running snapshot
+#                 (offline), one in the current view only (ignored: online), one with no
+#                 running snapshot (read from the current view: offline; the worker takes the
+#                 snapshot), one whose snapshot predates general (offline), a temporary
+#                 disable (general_ovr: disabled), a maintenance request (restarter_actions:
+#                 maintenance), no general (uninitialized pg, no vertex), one deleted before
+#                 startd read it (nothing written, nothing logged); then the dependency enabled:
+#                 the three waiting go online.  The graph read them in bulk (traced reads of
+#                 general in the running snapshot)
 # usage: test-burst.sh CASE SVC_STARTD SVCADM SVCTRACE
 source "$(dirname "$0")/lib-startd.sh"
 source "$(dirname "$0")/../../manifests.sh"
@@ -117,9 +128,91 @@ assert len(commits) <= n // 10, "%d first writes in %d commits" % (n, len(commit
 ' $n || fail "the oracle did not link every instance's first restarter pg write"
 }
 
+# mixed_svccfg NAME ENABLED HOW: svccfg commands for svc:/test/NAME:default, transient, with
+# general/enabled=ENABLED and, by HOW, a dependency on svc:/test/dep:default (require_all):
+#   plain   refreshed after general, no dependency      snap    the dependency, refreshed after
+#   cur     refreshed, the dependency added after       nosnap  the dependency, never refreshed
+#   early   the dependency, refreshed before general (a running snapshot without general)
+# svccfg's refresh request (restarter_actions) is deleted: the instance has none.
+mixed_svccfg() {
+	local dep="addpg need_dep dependency
+setprop need_dep/grouping = astring: require_all
+setprop need_dep/restart_on = astring: none
+setprop need_dep/type = astring: service
+setprop need_dep/entities = fmri: svc:/test/dep:default"
+	local gen="addpg general framework
+setprop general/enabled = boolean: $2"
+	local refresh="refresh
+delpg restarter_actions"
+	instance_methods_svccfg "$1" :true transient 10 :true
+	case $3 in
+	plain) printf '%s\n' "$gen" "$refresh" ;;
+	snap) printf '%s\n' "$gen" "$dep" "$refresh" ;;
+	cur) printf '%s\n' "$gen" "$refresh" "$dep" ;;
+	nosnap) printf '%s\n' "$gen" "$dep" ;;
+	early) printf '%s\n' "$dep" "$refresh" "$gen" ;;
+	esac
+	printf 'unselect\nunselect\n'
+}
+
+case_burst_mixed() {
+	local f
+	startd_start
+	kill -STOP "$STARTD_PID"
+	{
+		mixed_svccfg dep false plain
+		mixed_svccfg on true plain
+		mixed_svccfg snap true snap
+		mixed_svccfg cur true cur
+		mixed_svccfg nosnap true nosnap
+		mixed_svccfg early true early
+		mixed_svccfg ovr true plain
+		mixed_svccfg maint true plain
+		mixed_svccfg gone true plain
+		printf 'add test/nogen\nselect svc:/test/nogen\nadd default\nunselect\n'
+	} >"$ROOT/mixed.svccfg"
+	SVCCFG_ADD_NOWAIT=1 ok "$SVCCFG" -f "$ROOT/mixed.svccfg"
+	ok "$SVCADM" disable -t svc:/test/ovr:default
+	ok "$SVCADM" mark maintenance svc:/test/maint:default
+	ok "$SVCCFG" delete svc:/test/gone
+	log "startd continued: it reads the instances made meanwhile"
+	kill -CONT "$STARTD_PID"
+	wait_state svc:/test/dep:default disabled
+	wait_state svc:/test/on:default online
+	wait_state svc:/test/cur:default online
+	wait_state svc:/test/ovr:default disabled
+	wait_state svc:/test/maint:default maintenance
+	wait_state svc:/test/nogen:default uninitialized
+	for f in snap nosnap early; do
+		wait_state svc:/test/$f:default offline
+	done
+	ok "$SVCPROP" -p general/enabled svc:/test/ovr:default
+	assert_eq true "$OUT" "svc:/test/ovr:default's general/enabled (the override disabled it)"
+	run "$SVCPROP" -p restarter/state svc:/test/gone:default
+	[ "$RC" -ne 0 ] || fail "the deleted instance has a restarter pg: $OUT"
+	assert_no_match "cannot write the restarter pg" "$(cat "$STARTD_LOG")" "startd log"
+	ok "$SVCCFG" -s svc:/test/nosnap:default listsnap
+	assert_match "running" "$OUT" "nosnap's snapshots (the worker takes the running one)"
+	log "the dependency enabled: the three waiting on it start"
+	ok "$SVCADM" enable svc:/test/dep:default
+	for f in snap nosnap early; do
+		wait_state svc:/test/$f:default online
+	done
+	startd_stop
+	log "the graph read them in bulk: general read from each one's running snapshot"
+	dump
+	# +T svc.startd[PID/TID] scf.read FMRI PG-FMRI (generation G, composed, snapshot); a
+	# here-string, not a pipe: grep -q ends at the first match, and pipefail would see SIGPIPE.
+	grep -Eq "svc\.startd\[.* scf\.read svc:/test/on:default \
+svc:/test/on:default/:properties/general \(generation [0-9]+, composed, snapshot\)$" <<<"$OUT" ||
+		fail "startd did not read general from on's running snapshot: $(echo "$OUT" |
+			grep 'svc.startd.* scf.read svc:/test/on:default' | head -n 5)"
+}
+
 case "$CASE" in
 burst) case_burst ;;
 burst-enable) case_burst_enable ;;
+burst-mixed) case_burst_mixed ;;
 *) fail "unknown case $CASE" ;;
 esac
 log "ok"
