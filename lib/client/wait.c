@@ -202,9 +202,13 @@ static int wait_set_index(wait_set_t *s)
 	return 0;
 }
 
-int scf_restarter_wait(scf_handle_t *h, const char *const *fmris, size_t n,
+/*
+ * scf_restarter_wait(), or (asked false) its loop alone after a first scf_restarter_wait() that
+ * left done[] as it answered: what was asked is not asked again before a notification comes.
+ */
+static int restarter_wait(scf_handle_t *h, const char *const *fmris, size_t n,
         scf_restarter_pred_t pred, void *userdata, uint64_t timeout_usec, uint64_t recheck_usec,
-        bool *done)
+        bool *done, bool asked)
 {
 	uint64_t deadline = deadline_after_usec(timeout_usec);
 	_cleanup_free_ bool *own = NULL;
@@ -216,15 +220,18 @@ int scf_restarter_wait(scf_handle_t *h, const char *const *fmris, size_t n,
 	if (!pred || (n > 0 && !fmris) || n > INT_MAX)
 		return client_set_error(
 		        h, -SCF_ERROR_INVALID_ARGUMENT, "no predicate or instances");
+	assert(!asked || done);
 	if (!done) {
 		done = own = calloc(n ? n : 1, sizeof(bool));
 		if (!done)
 			return client_set_error(h, -SCF_ERROR_NO_MEMORY, "out of memory");
-	} else
+	} else if (!asked)
 		memset(done, 0, n * sizeof(bool));
+	for (size_t k = 0; asked && k < n; k++)
+		s.left -= done[k];
 	s.done = done;
 	r = wait_set_index(&s);
-	if (r >= 0)
+	if (r >= 0 && !asked)
 		r = ask_all(&s);
 	while (r >= 0 && s.left > 0) {
 		uint64_t wait = deadline_left_usec(deadline);
@@ -251,6 +258,13 @@ int scf_restarter_wait(scf_handle_t *h, const char *const *fmris, size_t n,
 	}
 	hashmap_free(s.index);
 	return r < 0 ? r : (int)s.left;
+}
+
+int scf_restarter_wait(scf_handle_t *h, const char *const *fmris, size_t n,
+        scf_restarter_pred_t pred, void *userdata, uint64_t timeout_usec, uint64_t recheck_usec,
+        bool *done)
+{
+	return restarter_wait(h, fmris, n, pred, userdata, timeout_usec, recheck_usec, done, false);
 }
 
 int scf_restarter_has_state(scf_handle_t *h, const char *fmri, void *userdata)
@@ -299,6 +313,23 @@ static int emi_pending(scf_handle_t *h, char **ret)
 		return 0;
 	*ret = strdup(s);
 	return *ret ? 1 : client_set_error(h, -SCF_ERROR_NO_MEMORY, "out of memory");
+}
+
+/*
+ * Why a missing restarter pg would never be written: SCF_WAIT_RESTARTER_NO_RESTARTER, or
+ * SCF_WAIT_RESTARTER_EMI_PENDING (*ret: the EMI's state); 0 when a restarter will write it;
+ * or < 0.
+ */
+static int nobody_writes(scf_handle_t *h, char **ret)
+{
+	int r = scf_restarter_attached(h);
+
+	if (r <= 0)
+		return r < 0 ? r : SCF_WAIT_RESTARTER_NO_RESTARTER;
+	r = emi_pending(h, ret);
+	if (r <= 0)
+		return r;
+	return SCF_WAIT_RESTARTER_EMI_PENDING;
 }
 
 typedef struct missing {
@@ -371,24 +402,35 @@ int smf_instance_wait_restarter(scf_handle_t *h, const char *const *fmris, size_
 	}
 	if (n == 0)
 		return SCF_WAIT_RESTARTER_DONE;
-	r = scf_restarter_attached(h);
-	if (r <= 0)
-		return r < 0 ? r : SCF_WAIT_RESTARTER_NO_RESTARTER;
-	r = emi_pending(h, &detail);
-	if (r < 0)
-		return r;
-	if (r > 0) {
-		if (ret_detail)
-			*ret_detail = TAKE_PTR(detail);
-		return SCF_WAIT_RESTARTER_EMI_PENDING;
-	}
 	/* Step 1 before the first question (libscf.h, "Waiting for the restarter"). */
 	r = scf_notify_add_pgname(h, SCF_PG_RESTARTER);
 	if (r < 0)
 		return r;
+	/*
+	 * The first question at once, with no deadline to wait for: the restarter has usually
+	 * written every pg by then (its window is shorter than a few round trips), and whether a
+	 * restarter is attached, or busy with EMI, only matters for a pg still missing.  So the
+	 * common case costs the registration and one read; otherwise the wait goes on from that
+	 * read's answers (read again only on a notification, as if it had not stopped).
+	 */
+	r = scf_restarter_wait(h, fmris, n, scf_restarter_has_state, NULL, 0, 0, done);
+	if (r < 0)
+		return r;
+	if (r > 0) {
+		int why = nobody_writes(h, &detail);
+
+		if (why < 0)
+			return why;
+		if (why == SCF_WAIT_RESTARTER_EMI_PENDING && ret_detail)
+			*ret_detail = TAKE_PTR(detail);
+		if (why != 0)
+			return why;
+	}
 	if (begin)
 		begin(n, userdata);
-	r = scf_restarter_wait(h, fmris, n, scf_restarter_has_state, NULL, timeout_usec, 0, done);
+	if (r == 0)
+		return SCF_WAIT_RESTARTER_DONE;
+	r = restarter_wait(h, fmris, n, scf_restarter_has_state, NULL, timeout_usec, 0, done, true);
 	if (r <= 0)
 		return r;
 	r = still_missing(h, fmris, n, done, &detail);

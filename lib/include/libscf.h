@@ -670,7 +670,8 @@ int scf_restarter_has_state(scf_handle_t *h, const char *fmri, void *userdata);
  * registers interest in pgs named "restarter" on h (step 1 above: before its first read, which
  * is enough since the pg, once written, stays) and leaves it registered, so call
  * scf_notify_reset() afterwards if h goes on to other work; it never drops interests the
- * caller registered.  It does not wait, and returns at once, when nobody would write the pgs:
+ * caller registered.  When a pg is missing at its first read, it asks whether anyone will write
+ * it, and does not wait, returning at once, when nobody would:
  *
  *   SCF_WAIT_RESTARTER_NO_RESTARTER  no restarter is attached (scf_restarter_attached() 0:
  *                                    configd runs --native, or svc.startd is not running);
@@ -684,7 +685,8 @@ int scf_restarter_has_state(scf_handle_t *h, const char *fmri, void *userdata);
  * waited), else SCF_WAIT_RESTARTER_DEFAULT_SEC.  An instance deleted meanwhile is not waited
  * for beyond the deadline, and not reported.
  *
- * Returns SCF_WAIT_RESTARTER_DONE (0) when every instance that still exists has its pg,
+ * Returns SCF_WAIT_RESTARTER_DONE (0) when every instance that still exists has its pg (at
+ * the first read, whether a restarter is attached or not),
  * SCF_WAIT_RESTARTER_NO_RESTARTER or SCF_WAIT_RESTARTER_EMI_PENDING (nothing waited), or a
  * negative error: -SCF_ERROR_TIMEOUT when the deadline passed first (errmsg names the
  * instances still without a state), -SCF_ERROR_INVALID_ARGUMENT, or the library's errors.

@@ -8,7 +8,8 @@
 #                 after the import the instance has no restarter pg, and svcadm enable -s says
 #                 it is misconfigured and exits 3 (the race, shown on the first try); without
 #                 SVCCFG_IMPORT_NOWAIT, import returns after the write
-#   no-restarter  no startd: import returns at once, saying why it does not wait
+#   no-restarter  no startd: import returns at once, saying why it does not wait (and saying
+#                 nothing when every instance had its state at the first read: configd-eager)
 #   emi-offline   early-manifest-import exists and is offline: no wait, with illumos' notice
 #   emi-import    EMI's start method is svccfg import: it does not wait for the restarter that
 #                 runs it (EMI is not online meanwhile), and startd comes up at once
@@ -129,6 +130,12 @@ case_no_restarter() {
 	f=$(mf nr2)
 	ok "$SVCCFG" import -n "$f"
 	assert_eq "" "$ERR" "import -n's stderr"
+	# A state there at the first read ends the wait before it asks who would write one: with
+	# configd-eager (the restarter pg comes with the instance) there is nothing to say.
+	configd_stop
+	SVC_CONFIGD_EAGER=1 configd_start
+	ok "$SVCCFG" import "$(mf nr3)"
+	assert_eq "" "$ERR" "import's stderr when the state came with the instance"
 }
 
 case_emi_offline() {
