@@ -1,4 +1,7 @@
-/* pg-values.h: reading a property back as one string, for the backend unit tests. */
+/*
+ * pg-values.h: reading a property back as one string, and a count, for the backend unit
+ * tests.
+ */
 #ifndef TEST_PG_VALUES_H
 #define TEST_PG_VALUES_H
 
@@ -31,6 +34,20 @@ static inline char *pg_values(backend_t *b, const char *ent, const char *pg, con
 		return buf;
 	}
 	return strcpy(buf, "<none>");
+}
+
+/* The one number the query (a count, a pragma) answers; -1 if it answers none. */
+static inline long long count_rows(backend_t *b, const char *sql)
+{
+	sqlite3_stmt *s = NULL;
+	long long n = -1;
+
+	if (sqlite3_prepare_v2(b->db, sql, -1, &s, NULL) != SQLITE_OK)
+		return -2;
+	if (sqlite3_step(s) == SQLITE_ROW)
+		n = sqlite3_column_int64(s, 0);
+	sqlite3_finalize(s);
+	return n;
 }
 
 #endif

@@ -359,18 +359,6 @@ static void test_snapshots(void **state)
 	assert_string_equal(pg_values(f->b, INST, "general", "nope", false, "v"), "<no pg>");
 }
 
-static long long count_rows(backend_t *b, const char *sql)
-{
-	sqlite3_stmt *s = NULL;
-	long long n = -1;
-
-	assert_int_equal(sqlite3_prepare_v2(b->db, sql, -1, &s, NULL), SQLITE_OK);
-	if (sqlite3_step(s) == SQLITE_ROW)
-		n = sqlite3_column_int64(s, 0);
-	sqlite3_finalize(s);
-	return n;
-}
-
 /*
  * A transaction that read a pg must not commit into another pg that took its place: delete and
  * re-create the pg (persistent, non-persistent, and through the entity's deletion), bring the

@@ -364,19 +364,6 @@ static void test_snapshot_and_refresh_see_earlier_steps(void **state)
 	assert_event(f, 1, false, NEWINST, "start", 1);
 }
 
-/* How many rows the query (one count) finds. */
-static long long count(backend_t *b, const char *sql)
-{
-	sqlite3_stmt *s = NULL;
-	long long n = -1;
-
-	assert_int_equal(sqlite3_prepare_v2(b->db, sql, -1, &s, NULL), SQLITE_OK);
-	if (sqlite3_step(s) == SQLITE_ROW)
-		n = sqlite3_column_int64(s, 0);
-	sqlite3_finalize(s);
-	return n;
-}
-
 #define LEVELS_OF(fmri)                                                                            \
 	"SELECT count(*) FROM main.snap_levels l JOIN main.entities e ON e.id = l.entity "         \
 	"WHERE e.fmri = '" fmri "'"
@@ -409,26 +396,26 @@ static void test_snapshot_levels_shared(void **state)
 	assert_string_equal(show(f->b, INST, "general", "a", "x"), "2");
 	assert_string_equal(show(f->b, INST, "general", "running", "x"), "2");
 	/* initial = last-import, a = running; one service level for all four. */
-	assert_int_equal(count(f->b, LEVELS_OF(INST)), 2);
-	assert_int_equal(count(f->b, LEVELS_OF(SVC)), 1);
-	assert_int_equal(count(f->b, "SELECT count(*) FROM main.snap_links"), 8);
+	assert_int_equal(count_rows(f->b, LEVELS_OF(INST)), 2);
+	assert_int_equal(count_rows(f->b, LEVELS_OF(SVC)), 1);
+	assert_int_equal(count_rows(f->b, "SELECT count(*) FROM main.snap_links"), 8);
 
 	/* A change of the service makes the next snapshot copy its level again. */
 	assert_int_equal(RUN(f, second), (int)ELEMENTSOF(second));
-	assert_int_equal(count(f->b, LEVELS_OF(SVC)), 2);
-	assert_int_equal(count(f->b, LEVELS_OF(INST)), 2);
+	assert_int_equal(count_rows(f->b, LEVELS_OF(SVC)), 2);
+	assert_int_equal(count_rows(f->b, LEVELS_OF(INST)), 2);
 	assert_string_equal(pg_values(f->b, INST, "general", "b", true, "y"), "7");
 	assert_string_equal(pg_values(f->b, INST, "general", "running", true, "y"), "<none>");
 
 	/* A level goes with its last link; the instance's deletion takes every one. */
 	assert_int_equal(backend_delete_snapshot(f->b, INST, "b"), 0);
-	assert_int_equal(count(f->b, LEVELS_OF(SVC)), 1);
+	assert_int_equal(count_rows(f->b, LEVELS_OF(SVC)), 1);
 	assert_int_equal(backend_delete_snapshot(f->b, INST, "initial"), 0);
-	assert_int_equal(count(f->b, LEVELS_OF(INST)), 2); /* last-import still links it */
+	assert_int_equal(count_rows(f->b, LEVELS_OF(INST)), 2); /* last-import still links it */
 	assert_int_equal(backend_delete_entity(f->b, INST, NULL, NULL), 0);
-	assert_int_equal(count(f->b, "SELECT count(*) FROM main.snap_levels"), 0);
-	assert_int_equal(count(f->b, "SELECT count(*) FROM main.snap_pgs"), 0);
-	assert_int_equal(count(f->b, "SELECT count(*) FROM main.snap_props"), 0);
+	assert_int_equal(count_rows(f->b, "SELECT count(*) FROM main.snap_levels"), 0);
+	assert_int_equal(count_rows(f->b, "SELECT count(*) FROM main.snap_pgs"), 0);
+	assert_int_equal(count_rows(f->b, "SELECT count(*) FROM main.snap_props"), 0);
 }
 
 /* The id backend_entity_lookup() finds for fmri, or its error. */

@@ -118,8 +118,8 @@ static void test_eager_instance_has_initial_pg(void **state)
 	assert_int_equal(rpg->generation, 1);
 	assert_initial_restarter(f, canon);
 	/* A failing creation leaves neither the instance nor a pg behind. */
-	assert_int_equal(backend_create_instance(f->b, "svc:/site/x:e", NULL, NULL),
-	        -SCF_ERROR_EXISTS);
+	assert_int_equal(
+	        backend_create_instance(f->b, "svc:/site/x:e", NULL, NULL), -SCF_ERROR_EXISTS);
 	assert_int_equal(backend_create_instance(f->b, "svc:/site/none:e", NULL, NULL),
 	        -SCF_ERROR_NOT_FOUND);
 	assert_int_equal(backend_entity_exists(f->b, "svc:/site/none:e"), 0);
@@ -138,8 +138,8 @@ static void test_batch_lists_created_instances(void **state)
 	const backend_step_t steps[] = {
 	        {.op = SMF_STEP_SERVICE_ENSURE, .fmri = "svc:/site/y"},
 	        {.op = SMF_STEP_INSTANCE_ENSURE, .fmri = "svc:/site/y:b"},
-	        {.op = SMF_STEP_INSTANCE_ENSURE, .fmri = OLD},         /* exists: not new */
-	        {.op = SMF_STEP_INSTANCE_ENSURE, .fmri = "site/y:a"},  /* any form: canonical */
+	        {.op = SMF_STEP_INSTANCE_ENSURE, .fmri = OLD},        /* exists: not new */
+	        {.op = SMF_STEP_INSTANCE_ENSURE, .fmri = "site/y:a"}, /* any form: canonical */
 	        {.op = SMF_STEP_INSTANCE_ENSURE, .fmri = "svc:/site/y:gone"},
 	        {.op = SMF_STEP_ENTITY_DELETE, .fmri = "svc:/site/y:gone"}, /* never announced */
 	        {.op = SMF_STEP_INSTANCE_ENSURE, .fmri = "svc:/site/y:b"},  /* once only */
@@ -148,8 +148,8 @@ static void test_batch_lists_created_instances(void **state)
 	size_t n_ev = 0;
 	_cleanup_strv_free_ char **added = NULL;
 
-	assert_int_equal(batch(f, steps, ELEMENTSOF(steps), &ev, &n_ev, &added),
-	        (int)ELEMENTSOF(steps));
+	assert_int_equal(
+	        batch(f, steps, ELEMENTSOF(steps), &ev, &n_ev, &added), (int)ELEMENTSOF(steps));
 	assert_int_equal(strv_length(added), 2);
 	assert_string_equal(added[0], "svc:/site/y:b");
 	assert_string_equal(added[1], "svc:/site/y:a");
@@ -184,7 +184,9 @@ static void test_batch_eager_reports_the_pg(void **state)
 	Fixture *f = *state;
 	const backend_step_t steps[] = {
 	        {.op = SMF_STEP_INSTANCE_ENSURE, .fmri = "svc:/site/x:d"},
-	        {.op = SMF_STEP_PG_ENSURE, .fmri = "svc:/site/x:d", .pg = "general",
+	        {.op = SMF_STEP_PG_ENSURE,
+	                .fmri = "svc:/site/x:d",
+	                .pg = "general",
 	                .type = "framework"},
 	        {.op = SMF_STEP_INSTANCE_ENSURE, .fmri = OLD}, /* exists: no pg made for it */
 	};
