@@ -4,8 +4,10 @@
 # the end that svcrace left nothing there, no daemon running on it, and no trace directory of
 # its pid on /dev/shm.  Cases:
 #   import-race   the import/enable race with the fixes off: 20 runs, seeds 1000..1019: a race
-#                 in some run, a manifested one (svcadm "misconfigured") among them; exit 1
-#   add-race      the svccfg add race with the fixes off: the first race within 20 runs
+#                 in some run, a manifested one (svcadm "misconfigured") among them; exit 1;
+#                 the lines in seed order
+#   add-race      the svccfg add race with the fixes off: the first race within 20 runs, and
+#                 --stop-at-first reports the runs up to it, no more
 #   libscf-race   the libscf program create-enable, fixes off: traced as a command through
 #                 its first handle, so a run that fails shows a manifested race, not a mere
 #                 failure; with configd-eager: no race, no failure
@@ -118,6 +120,9 @@ import-race)
 		"$(q "$work/run.json" '[.runs[] | select(.exit == 3 and .verdict == "manifested race")] | length')" ] ||
 		fail "a failing run that is not a manifested race"
 	grep -Eq '^ +20 +[0-9]+ +0 +[0-9]+ +[0-9]+ +[0-9]+ +0 +[0-9.]+ ' "$OUT" || fail "no summary table"
+	# The runs are reported in the order of their seeds, whatever order they finished in.
+	seeds=$(sed -n 's/^seed \([0-9]*\): .*/\1/p' "$OUT")
+	[ -n "$seeds" ] && [ "$seeds" = "$(sort -n <<<"$seeds")" ] || fail "runs reported out of order"
 	;;
 add-race)
 	svcrace run --runs 20 --jobs 2 --seed 2000 --fix none --stop-at-first \
@@ -125,9 +130,11 @@ add-race)
 	expect_rc 1
 	first=$(q "$work/run.json" .summary.first_race_run)
 	[ "$first" != null ] && [ "$first" -le 20 ] || fail "no race found in 20 runs"
-	# Stopped at the first race: the one run still going then (J = 2) finishes, no more start.
-	[ "$(q "$work/run.json" .summary.runs)" -le $((first + 1)) ] ||
+	# Stopped at the first race: the runs after it that were under way are not reported.
+	[ "$(q "$work/run.json" .summary.runs)" -eq "$first" ] ||
 		fail "did not stop at the first race (run $first)"
+	[ "$(q "$work/run.json" '.runs[-1].seed')" -eq $((2000 + first - 1)) ] ||
+		fail "the last run reported is not the first race"
 	# Since startd takes up an added instance on configd's InstanceAdded, the window is short:
 	# the race may stay latent (svcadm came after the pg); manifested, svcadm says so.
 	if [ "$(q "$work/run.json" .summary.manifested)" -gt 0 ]; then
