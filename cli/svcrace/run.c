@@ -172,8 +172,8 @@ void run_execute(const svcrace_t *c, const run_spec_t *spec, sandbox_t *sb, run_
 	        .conform_rc = -1};
 	k = sandbox_create(sb, c->pid, c->keep);
 	if (k < 0) {
-		msgf(r->error, sizeof(r->error), "cannot make a sandbox under $TMPDIR: %s",
-		        strerror(-k));
+		msgf(r->error, sizeof(r->error),
+		        "cannot make a sandbox (on /dev/shm or under $TMPDIR): %s", strerror(-k));
 		r->total_usec = now_monotonic_usec() - t0;
 		return;
 	}

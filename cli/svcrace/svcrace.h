@@ -196,13 +196,13 @@ bool verdict_is_race(verdict_t v);
 /* sandbox.c: a private root with its own configd and startd, traced, on the run's schedule. */
 typedef struct sandbox {
 	char root[4096];
-	char trace[4096]; /* SMF_TRACE_DIR: tmpfs when there is one */
+	char trace[4096]; /* SMF_TRACE_DIR: $ROOT/var/svc/trace */
 	pid_t configd, startd;
 	int configd_fd, startd_fd; /* pidfds */
 } sandbox_t;
 
-/* The root, and the trace directory: on tmpfs, or $ROOT/var/svc/trace when trace_inside. */
-int sandbox_create(sandbox_t *sb, pid_t owner, bool trace_inside);
+/* The root (on tmpfs unless kept or there is none; else under $TMPDIR) and its trace dir. */
+int sandbox_create(sandbox_t *sb, pid_t owner, bool keep);
 /* Starts configd, then startd, each ready (READY=1) before the deadline.  Says why not in err. */
 int sandbox_start(sandbox_t *sb, const svcrace_t *c, const run_spec_t *spec, char *const *env,
         char *err, size_t errsize);
