@@ -22,7 +22,8 @@
  * seed (and --depth, and this build's list of points), printed as the SMF_DELAY string of
  * fixed delays it is: "svcrace replay --seed S+k" makes the same run again; "svcrace shrink"
  * minimizes the schedule (shrink.c); "svcrace matrix" runs the same seeds under every fix
- * (matrix.c).  Runs go J at a time, each in a child process of its own (run.c).
+ * (matrix.c).  Runs go J at a time, each in a child process of its own, the judging of a
+ * finished run's trace overlapping the next run; they are reported in seed order (run.c).
  *
  * INVARIANTS
  * - Nothing a run starts outlives it: the script's group is killed, startd then configd are

@@ -1,12 +1,21 @@
 /*
  * run.c: one run of the script, many runs at once, and the "run" and "replay" commands.
  *
- * THE MODEL.  A run is sequential and self-contained: a sandbox (sandbox.c) on the run's
- * schedule, the script in it with a deadline, the daemons stopped, the trace judged
- * (verdict.c), the sandbox removed.  Parallelism is processes: run_pool() forks one child per
- * run, at most `jobs` at a time, and each child makes its run with plain blocking code and
- * hands back a run_result_t through a pipe in one write (it is far below PIPE_BUF, so the
- * write is atomic).  A child that dies without writing is reported as an error of that run.
+ * THE MODEL.  A run is sequential and self-contained, in two halves: it *executes* (a sandbox
+ * (sandbox.c) on the run's schedule, the script in it with a deadline, the daemons stopped:
+ * the trace is then complete), then it is *analysed* (the trace judged (verdict.c), the report
+ * written, the sandbox removed).  Parallelism is processes: run_pool() forks one child per
+ * run, and each child makes its run with plain blocking code, says through a pipe when its run
+ * is executed (one byte), and hands back a run_result_t through the same pipe in one write (it
+ * is far below PIPE_BUF, so the write is atomic).  A child that dies without writing is
+ * reported as an error of that run.
+ *
+ * `jobs` runs execute at a time: what --jobs asks is how many sandboxes live at once, whose
+ * daemons and scripts share the machine.  The analysis of a run is off that path: once a run
+ * is executed, the next one starts in its place while its own process analyses (a pipeline;
+ * at most `jobs` analyses beside the `jobs` runs, so the processes stay bounded).  The results
+ * are reported in the order of the runs, each once its analysis is done, whatever order they
+ * finish in: the output is the same for the same verdicts, however the runs interleave.
  *
  * The script runs as a user would run it, with:
  *   SMF_ROOT        the sandbox                      PATH        the CLI's directory first
@@ -149,11 +158,10 @@ static void write_report(
 	}
 }
 
-void run_one(const svcrace_t *c, const run_spec_t *spec, run_result_t *r)
+void run_execute(const svcrace_t *c, const run_spec_t *spec, sandbox_t *sb, run_result_t *r)
 {
 	_cleanup_strv_free_ char **env = NULL;
 	uint64_t t0 = now_monotonic_usec();
-	sandbox_t sb;
 	char stop_err[256] = "";
 	int k;
 
@@ -162,63 +170,97 @@ void run_one(const svcrace_t *c, const run_spec_t *spec, run_result_t *r)
 	        .status = -1,
 	        .check_rc = -1,
 	        .conform_rc = -1};
-	k = sandbox_create(&sb, c->pid, c->keep);
+	k = sandbox_create(sb, c->pid, c->keep);
 	if (k < 0) {
-		msgf(r->error, sizeof(r->error), "cannot make a sandbox under $TMPDIR: %s",
-		        strerror(-k));
-		sandbox_remove(&sb);
+		msgf(r->error, sizeof(r->error),
+		        "cannot make a sandbox (on /dev/shm or under $TMPDIR): %s", strerror(-k));
+		r->total_usec = now_monotonic_usec() - t0;
 		return;
 	}
-	if (client_env(c, &sb, spec, &env) < 0)
+	if (client_env(c, sb, spec, &env) < 0)
 		msgf(r->error, sizeof(r->error), "out of memory");
-	else if (sandbox_start(&sb, c, spec, env, r->error, sizeof(r->error)) >= 0) {
+	else if (sandbox_start(sb, c, spec, env, r->error, sizeof(r->error)) >= 0) {
 		r->startup_usec = now_monotonic_usec() - t0;
-		run_script(c, &sb, env, r);
+		run_script(c, sb, env, r);
 	}
 	/* The daemons are stopped before the trace is read, so that it holds all they did. */
-	sandbox_stop(&sb, stop_err, sizeof(stop_err));
+	sandbox_stop(sb, stop_err, sizeof(stop_err));
 	if (!r->error[0] && stop_err[0])
 		msgf(r->error, sizeof(r->error), "%s", stop_err);
-	if (!r->error[0])
-		(void)verdict_check(c, sb.trace, sb.root, r);
-	if (!r->error[0])
-		verdict_conform(c, sb.trace, sb.root, r);
-	if (!r->error[0] && spec->report)
-		write_report(c, &sb, spec->report, r);
-	if (c->keep)
-		msgf(r->kept, sizeof(r->kept), "%s", sb.root);
-	else
-		sandbox_remove(&sb);
 	r->total_usec = now_monotonic_usec() - t0;
 }
+
+void run_analyse(const svcrace_t *c, const run_spec_t *spec, sandbox_t *sb, run_result_t *r)
+{
+	uint64_t t0 = now_monotonic_usec();
+
+	if (!r->error[0])
+		(void)verdict_check(c, sb->trace, sb->root, r);
+	if (!r->error[0])
+		verdict_conform(c, sb->trace, sb->root, r);
+	if (!r->error[0] && spec->report)
+		write_report(c, sb, spec->report, r);
+	if (c->keep && sb->root[0])
+		msgf(r->kept, sizeof(r->kept), "%s", sb->root);
+	else
+		sandbox_remove(sb);
+	r->total_usec += now_monotonic_usec() - t0;
+}
+
+const run_ops_t run_ops_real = {.execute = run_execute, .analyse = run_analyse};
 
 /* ------------------------------------------------------------------------------------------ */
 /* Many runs                                                                                   */
 
+/*
+ * A run's process says two things through its pipe: RUN_EXECUTED (one byte) when its run is
+ * executed, then its run_result_t (one write: atomic) when the run is analysed.
+ */
+#define RUN_EXECUTED 'x'
+
 typedef struct slot {
 	pid_t pid;
 	int fd;
-	size_t spec;
+	size_t spec;    /* its place in specs */
+	bool executing; /* has not said RUN_EXECUTED yet */
 } slot_t;
 
-static void child_main(const svcrace_t *c, const run_spec_t *spec, int fd)
-{
+/* A result that came before those of runs earlier in specs. */
+typedef struct held {
+	size_t spec;
 	run_result_t r;
-	const char *p = (const char *)&r;
-	size_t left = sizeof(r);
+} held_t;
 
-	run_one(c, spec, &r);
-	while (left > 0) {
-		ssize_t n = write(fd, p, left);
+static bool write_all(int fd, const void *buf, size_t size)
+{
+	const char *p = buf;
+
+	while (size > 0) {
+		ssize_t n = write(fd, p, size);
 
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)
-			_exit(1);
+			return false;
 		p += n;
-		left -= (size_t)n;
+		size -= (size_t)n;
 	}
-	_exit(0);
+	return true;
+}
+
+static void child_main(const svcrace_t *c, const run_spec_t *spec, int fd)
+{
+	const run_ops_t *ops = c->ops ? c->ops : &run_ops_real;
+	const char executed = RUN_EXECUTED;
+	run_result_t r;
+	sandbox_t sb;
+
+	/* A svcrace gone meanwhile (EPIPE): the run is still analysed, so its sandbox goes. */
+	(void)signal(SIGPIPE, SIG_IGN);
+	ops->execute(c, spec, &sb, &r);
+	(void)write_all(fd, &executed, 1);
+	ops->analyse(c, spec, &sb, &r);
+	_exit(write_all(fd, &r, sizeof(r)) ? 0 : 1);
 }
 
 static int launch(const svcrace_t *c, const run_spec_t *spec, size_t i, slot_t *s)
@@ -245,8 +287,19 @@ static int launch(const svcrace_t *c, const run_spec_t *spec, size_t i, slot_t *
 		child_main(c, spec, fds[1]);
 	}
 	close(fds[1]);
-	*s = (slot_t){.pid = pid, .fd = fds[0], .spec = i};
+	*s = (slot_t){.pid = pid, .fd = fds[0], .spec = i, .executing = true};
 	return 0;
+}
+
+/* RUN_EXECUTED read from s: true; false when its process ended without saying it. */
+static bool read_executed(slot_t *s)
+{
+	char b;
+	ssize_t n;
+
+	while ((n = read(s->fd, &b, 1)) < 0 && errno == EINTR)
+		;
+	return n == 1 && b == RUN_EXECUTED;
 }
 
 /* The result of the finished child of s (an error result if it wrote none); reaps it. */
@@ -279,17 +332,28 @@ static void collect(const run_spec_t *spec, slot_t *s, run_result_t *r)
 	}
 }
 
+/*
+ * The pipeline (THE MODEL above).  `executing` counts the slots that have not said
+ * RUN_EXECUTED; a run is launched while it is below `jobs` and the processes below 2 x jobs.
+ * A result that comes before an earlier run's is held until that one is reported.  Launches go
+ * in the order of specs, so what was launched is a prefix, and every run launched gives a
+ * result (collect()): none is waited for in vain.  After done() asks to stop, the runs under
+ * way (all later than that one) are sent SIGTERM, which ends each early and cleanly, and
+ * their results are dropped: what is reported is the runs up to the stop, always the same.
+ */
 int run_pool(
         const svcrace_t *c, const run_spec_t *specs, size_t n, run_done_fn done, void *userdata)
 {
+	size_t jobs = c->jobs ? c->jobs : 1, max_active = 2 * jobs;
 	_cleanup_free_ slot_t *slots = NULL;
 	_cleanup_free_ struct pollfd *pfd = NULL;
-	size_t next = 0, active = 0, jobs = c->jobs ? c->jobs : 1;
-	bool stop = false, forwarded = false;
+	_cleanup_free_ held_t *held = NULL;
+	size_t next = 0, active = 0, executing = 0, reported = 0, n_held = 0, cap_held = 0;
+	bool stop = false, forwarded = false, discard = false;
 	int ret = 0;
 
-	slots = calloc(jobs, sizeof(*slots));
-	pfd = calloc(jobs, sizeof(*pfd));
+	slots = calloc(max_active, sizeof(*slots));
+	pfd = calloc(max_active, sizeof(*pfd));
 	if (!slots || !pfd)
 		return log_error_errno(-ENOMEM, "starting runs");
 	while (active > 0 || (!stop && next < n)) {
@@ -300,7 +364,7 @@ int run_pool(
 			forwarded = stop = true;
 			ret = -EINTR;
 		}
-		while (!stop && next < n && active < jobs) {
+		while (!stop && next < n && executing < jobs && active < max_active) {
 			int r = launch(c, &specs[next], next, &slots[active]);
 
 			if (r < 0) {
@@ -311,6 +375,7 @@ int run_pool(
 			}
 			next++;
 			active++;
+			executing++;
 		}
 		if (active == 0)
 			break;
@@ -322,21 +387,49 @@ int run_pool(
 			return log_error_errno(negative_errno(), "waiting for the runs");
 		}
 		for (size_t k = 0; k < active;) {
-			run_result_t r;
+			held_t *h;
 
 			if (!pfd[k].revents) {
 				k++;
 				continue;
 			}
-			collect(&specs[slots[k].spec], &slots[k], &r);
-			if (done(&specs[slots[k].spec], &r, userdata))
-				stop = true;
+			if (slots[k].executing) {
+				slots[k].executing = false;
+				executing--;
+				if (read_executed(&slots[k])) {
+					k++;
+					continue;
+				}
+				/* Its process died: collect() says so. */
+			}
+			if (GREEDY_REALLOC(held, cap_held, n_held + 1) < 0)
+				return log_error_errno(-ENOMEM, "collecting the runs");
+			h = &held[n_held++];
+			h->spec = slots[k].spec;
+			collect(&specs[h->spec], &slots[k], &h->r);
 			/* The last slot takes this one's place, and its poll result too. */
 			slots[k] = slots[active - 1];
 			pfd[k] = pfd[active - 1];
 			active--;
 		}
+		/* Every result whose predecessors were all reported, in order. */
+		for (size_t i = 0; i < n_held;) {
+			if (held[i].spec != reported) {
+				i++;
+				continue;
+			}
+			if (!discard && done(&specs[reported], &held[i].r, userdata)) {
+				/* The runs after this one: ended early, never reported. */
+				for (size_t k = 0; k < active; k++)
+					(void)kill(slots[k].pid, SIGTERM);
+				stop = discard = true;
+			}
+			reported++;
+			held[i] = held[--n_held];
+			i = 0;
+		}
 	}
+	assert(n_held == 0 && reported == next);
 	return ret;
 }
 

@@ -2,12 +2,14 @@
  * sandbox.c: a private root served by its own svc.configd and svc.startd, for one run.
  *
  * THE MODEL.  The C side of tools/sandbox.sh, for a program that makes thousands of them: a
- * fresh directory $TMPDIR/svcrace.PID.XXXXXX (mode 0755; PID is svcrace's, so a directory
- * left behind says whose it was), its trace directory on tmpfs (/dev/shm) where
- * there is one (on ext4 the first store to each page of a new trace file waits for the
- * journal: docs/decisions.md), and the two daemons, each started with --root, SMF_TRACE=1,
- * SMF_TRACE_DIR, the run's schedule as SMF_DELAY (and its seed as SMF_DELAY_SEED), and
- * configd's fix switch.
+ * fresh directory svcrace.PID.XXXXXX (mode 0755; PID is svcrace's, so a directory left behind
+ * says whose it was) on tmpfs (/dev/shm) where one can be written, else, and always for a
+ * sandbox kept (--keep), under $TMPDIR; its trace in $ROOT/var/svc/trace; and the two
+ * daemons, each started with --root, SMF_TRACE=1, SMF_TRACE_DIR, the run's schedule as
+ * SMF_DELAY (and its seed as SMF_DELAY_SEED), and configd's fix switch.  tmpfs because a
+ * sandbox lives a fraction of a second and on ext4 it pays the journal: the first store to
+ * each page of a new shared-mapped file (the trace files, SQLite's WAL index) waits for it,
+ * and the database's creation and removal cost about 10 ms a run (docs/decisions.md).
  *
  * Readiness is a notification, never a sleep: each daemon sends READY=1 to $NOTIFY_SOCKET
  * when it serves (configd once its socket is in place, startd once it is registered as the
@@ -21,7 +23,7 @@
  * while configd still answers), then configd, each SIGKILLed at the deadline, and reaps both.
  * Each daemon runs in a process group of its own, so a Ctrl-C at the terminal reaches svcrace
  * (which stops them in that order) and not them directly.  sandbox_remove() removes only the
- * two directories sandbox_create() made.
+ * directory sandbox_create() made.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -48,6 +50,8 @@
 /* As tools/sandbox.sh's READY_DEADLINE_S: the sanitizer build on a loaded 2-core machine. */
 #define READY_TIMEOUT_USEC (20 * USEC_PER_SEC)
 #define STOP_TIMEOUT_USEC (20 * USEC_PER_SEC)
+/* Where a sandbox not kept lives, when it can be written (THE MODEL). */
+#define SANDBOX_TMPFS "/dev/shm"
 
 static int make_dir(char *buf, size_t size, const char *base, const char *name)
 {
@@ -58,15 +62,18 @@ static int make_dir(char *buf, size_t size, const char *base, const char *name)
 	return 0;
 }
 
-int sandbox_create(sandbox_t *sb, pid_t owner, bool trace_inside)
+int sandbox_create(sandbox_t *sb, pid_t owner, bool keep)
 {
 	const char *tmp = getenv("TMPDIR");
 	char sub[4200], name[64];
-	int r;
+	int r = -ENOENT;
 
 	*sb = (sandbox_t){.configd = -1, .startd = -1, .configd_fd = -1, .startd_fd = -1};
 	snprintf(name, sizeof(name), "svcrace.%d", (int)owner);
-	r = make_dir(sb->root, sizeof(sb->root), tmp && *tmp ? tmp : "/tmp", name);
+	if (!keep && access(SANDBOX_TMPFS, W_OK) == 0)
+		r = make_dir(sb->root, sizeof(sb->root), SANDBOX_TMPFS, name);
+	if (r < 0)
+		r = make_dir(sb->root, sizeof(sb->root), tmp && *tmp ? tmp : "/tmp", name);
 	if (r < 0) {
 		sb->root[0] = '\0';
 		return r;
@@ -74,12 +81,7 @@ int sandbox_create(sandbox_t *sb, pid_t owner, bool trace_inside)
 	snprintf(sub, sizeof(sub), "%s/tmp", sb->root);
 	if (mkdir(sub, 0755) < 0)
 		return negative_errno();
-	snprintf(name, sizeof(name), "svcrace-trace.%d", (int)owner);
-	if (!trace_inside && access("/dev/shm", W_OK) == 0 &&
-	        make_dir(sb->trace, sizeof(sb->trace), "/dev/shm", name) >= 0)
-		return 0;
-	/* Kept runs, or no tmpfs: where svctrace looks by default, $ROOT/var/svc/trace. */
-	sb->trace[0] = '\0';
+	/* Where svctrace looks by default, $ROOT/var/svc/trace. */
 	if (snprintf(sb->trace, sizeof(sb->trace), "%s/var/svc/trace", sb->root) >=
 	        (int)sizeof(sb->trace)) {
 		sb->trace[0] = '\0';
@@ -261,7 +263,5 @@ static void remove_tree(const char *dir)
 
 void sandbox_remove(sandbox_t *sb)
 {
-	/* The trace directory may sit inside the root: first the one that may not. */
-	remove_tree(sb->trace);
-	remove_tree(sb->root);
+	remove_tree(sb->root); /* the trace with it */
 }

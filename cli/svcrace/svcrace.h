@@ -149,6 +149,7 @@ typedef struct svcrace {
 	bool keep;
 	bool verbose;
 	pid_t pid; /* svcrace's own: in the names of its sandboxes, so a leftover says whose */
+	const struct run_ops *ops; /* how a run is made: NULL the real one (run.c); tests fake it */
 } svcrace_t;
 
 /* One run to make. */
@@ -180,7 +181,7 @@ typedef struct run_result {
 	uint32_t manifested, latent;
 	uint64_t startup_usec; /* sandbox made, configd and startd ready */
 	uint64_t script_usec;  /* the script's wall time */
-	uint64_t total_usec;
+	uint64_t total_usec;   /* the run's, its analysis included */
 	int conform_rc;    /* svctrace conform's exit status: 0 conforms, 1 does not; -1 not run */
 	char conform[160]; /* when it does not conform or gave no answer: its first words */
 	char error[256];   /* what went wrong for svcrace ("" none) */
@@ -195,13 +196,13 @@ bool verdict_is_race(verdict_t v);
 /* sandbox.c: a private root with its own configd and startd, traced, on the run's schedule. */
 typedef struct sandbox {
 	char root[4096];
-	char trace[4096]; /* SMF_TRACE_DIR: tmpfs when there is one */
+	char trace[4096]; /* SMF_TRACE_DIR: $ROOT/var/svc/trace */
 	pid_t configd, startd;
 	int configd_fd, startd_fd; /* pidfds */
 } sandbox_t;
 
-/* The root, and the trace directory: on tmpfs, or $ROOT/var/svc/trace when trace_inside. */
-int sandbox_create(sandbox_t *sb, pid_t owner, bool trace_inside);
+/* The root (on tmpfs unless kept or there is none; else under $TMPDIR) and its trace dir. */
+int sandbox_create(sandbox_t *sb, pid_t owner, bool keep);
 /* Starts configd, then startd, each ready (READY=1) before the deadline.  Says why not in err. */
 int sandbox_start(sandbox_t *sb, const svcrace_t *c, const run_spec_t *spec, char *const *env,
         char *err, size_t errsize);
@@ -225,11 +226,29 @@ void verdict_conform(
 int verdict_parse_counts(const char *json, uint32_t *latent, uint32_t *manifested);
 
 /* run.c */
-/* Makes one run, in the calling process, into *ret. */
-void run_one(const svcrace_t *c, const run_spec_t *spec, run_result_t *ret);
-/* Called in completion order; returns true to launch no further run. */
+/*
+ * A run in two halves, both in the run's own process: execute (a sandbox, the script, the
+ * daemons stopped: the trace is complete) into *r and *sb, then analyse (svctrace check and
+ * conform, the report, the sandbox removed or kept), which completes *r.  run_pool() lets the
+ * next run start executing while this one is analysed.
+ */
+typedef struct run_ops {
+	void (*execute)(const svcrace_t *c, const run_spec_t *spec, sandbox_t *sb, run_result_t *r);
+	void (*analyse)(const svcrace_t *c, const run_spec_t *spec, sandbox_t *sb, run_result_t *r);
+} run_ops_t;
+extern const run_ops_t run_ops_real;
+void run_execute(const svcrace_t *c, const run_spec_t *spec, sandbox_t *sb, run_result_t *r);
+void run_analyse(const svcrace_t *c, const run_spec_t *spec, sandbox_t *sb, run_result_t *r);
+/*
+ * Called in the order of specs, each result once its analysis is done; returns true to make
+ * no further run: the runs after this one that are under way are ended and not reported.
+ */
 typedef bool (*run_done_fn)(const run_spec_t *spec, const run_result_t *r, void *userdata);
-/* Makes the n runs, c->jobs at a time, each in a child process.  0, or -EINTR when stopped. */
+/*
+ * Makes the n runs, each in a child process: c->jobs of them executing at a time, and while
+ * a run is analysed the next one executes (at most c->jobs runs analysed at a time beside
+ * them).  0, or -EINTR when stopped.
+ */
 int run_pool(
         const svcrace_t *c, const run_spec_t *specs, size_t n, run_done_fn done, void *userdata);
 /* The line of one run: "seed S: verdict ...; schedule '...'" (and its output on a 2nd line). */

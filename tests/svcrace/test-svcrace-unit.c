@@ -2,7 +2,10 @@
  * test-svcrace-unit.c: svcrace's pure parts, without a daemon: the schedules (a pure function
  * of the seed, uniform over the points as the probability bound assumes, their SMF_DELAY
  * strings), the fix variants and their switches, the verdict and the counts read from
- * svctrace check's JSON.
+ * svctrace check's JSON; and run_pool()'s pipeline with fake runs (run_ops_t): results
+ * reported in the order of the runs, each after its analysis, the next run executing while a
+ * run is analysed, never more than --jobs executing, and a stop reporting nothing after it.
+ * The fakes order their steps through pipes (a poll with a deadline), never by sleeping.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -12,7 +15,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -352,6 +358,172 @@ static void test_quantile(void **state)
 	assert_int_equal(quantile_usec(v, 0, 0.5), 0);
 }
 
+/* ---- run_pool() with fake runs ------------------------------------------------------------ */
+
+#define POOL_RUNS 6
+#define POOL_WAIT_MS 20000 /* a step that never comes: the fake's run fails, never hangs */
+
+/* What the runs' processes share with the test (MAP_SHARED), and the pipes that order them. */
+typedef struct pool_probe {
+	int executing, max_executing; /* runs inside execute() now, and at most */
+	int analysed[POOL_RUNS];      /* analyse() of run i returned */
+	int gate[2];                  /* a byte: the step the test waits for happened */
+	int scenario;
+} pool_probe_t;
+
+static pool_probe_t *probe;
+
+enum { SCENARIO_ORDER, SCENARIO_PIPELINE, SCENARIO_STOP };
+
+static bool gate_wait(void)
+{
+	struct pollfd p = {.fd = probe->gate[0], .events = POLLIN};
+	char b;
+
+	return poll(&p, 1, POOL_WAIT_MS) == 1 && read(probe->gate[0], &b, 1) == 1;
+}
+
+static void gate_open(void)
+{
+	(void)!write(probe->gate[1], "g", 1);
+}
+
+static void fake_execute(const svcrace_t *c, const run_spec_t *spec, sandbox_t *sb, run_result_t *r)
+{
+	int now = __atomic_add_fetch(&probe->executing, 1, __ATOMIC_SEQ_CST);
+	int max = __atomic_load_n(&probe->max_executing, __ATOMIC_SEQ_CST);
+
+	while (now > max &&
+	        !__atomic_compare_exchange_n(&probe->max_executing, &max, now, false,
+	                __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
+		;
+	*r = (run_result_t){.seed = spec->seed,
+	        .index = spec->index,
+	        .status = 0,
+	        .check_rc = -1,
+	        .conform_rc = -1};
+	memset(sb, 0, sizeof(*sb));
+	/* ORDER: run 0 finishes only after run 1 was analysed: run 1 is done first. */
+	if (probe->scenario == SCENARIO_ORDER && spec->index == 0 && !gate_wait())
+		strcpy(r->error, "run 1 was never analysed while run 0 executed");
+	/* PIPELINE: run 1 starting to execute is what run 0's analysis waits for. */
+	if (probe->scenario == SCENARIO_PIPELINE && spec->index == 1)
+		gate_open();
+	__atomic_sub_fetch(&probe->executing, 1, __ATOMIC_SEQ_CST);
+}
+
+static void fake_analyse(const svcrace_t *c, const run_spec_t *spec, sandbox_t *sb, run_result_t *r)
+{
+	if (probe->scenario == SCENARIO_PIPELINE && spec->index == 0 && !gate_wait())
+		strcpy(r->error, "run 1 did not execute while run 0 was analysed");
+	r->check_rc = 1;
+	r->latent = (uint32_t)spec->index + 1; /* what only the analysis says */
+	r->conform_rc = 0;
+	__atomic_store_n(&probe->analysed[spec->index], 1, __ATOMIC_SEQ_CST);
+	if (probe->scenario == SCENARIO_ORDER && spec->index == 1)
+		gate_open();
+}
+
+static const run_ops_t fake_ops = {.execute = fake_execute, .analyse = fake_analyse};
+
+typedef struct pool_seen {
+	size_t n, order[POOL_RUNS];
+	size_t stop_at; /* done() asks to stop at this run; POOL_RUNS: never */
+	bool bad;       /* a result without its analysis, or with an error */
+} pool_seen_t;
+
+static bool on_pool_done(const run_spec_t *spec, const run_result_t *r, void *userdata)
+{
+	pool_seen_t *seen = userdata;
+
+	if (seen->n < POOL_RUNS)
+		seen->order[seen->n++] = spec->index;
+	/* A verdict reported only once its analysis is done, and with what it found. */
+	if (!__atomic_load_n(&probe->analysed[spec->index], __ATOMIC_SEQ_CST) ||
+	        r->latent != spec->index + 1 || r->index != spec->index || r->error[0]) {
+		fprintf(stderr, "run %zu: analysed %d, latent %u, error '%s'\n", spec->index,
+		        probe->analysed[spec->index], r->latent, r->error);
+		seen->bad = true;
+	}
+	return spec->index == seen->stop_at;
+}
+
+/* n fake runs, jobs at a time, under scenario; what done() saw into *seen. */
+static int pool_run(int scenario, unsigned jobs, size_t n, pool_seen_t *seen)
+{
+	svcrace_t c = {.jobs = jobs, .pid = getpid(), .ops = &fake_ops};
+	run_spec_t specs[POOL_RUNS];
+	int r;
+
+	assert_true(n <= POOL_RUNS);
+	memset(probe, 0, sizeof(*probe));
+	probe->scenario = scenario;
+	assert_int_equal(pipe(probe->gate), 0);
+	for (size_t i = 0; i < n; i++)
+		specs[i] = (run_spec_t){.seed = 100 + i, .index = i};
+	r = run_pool(&c, specs, n, on_pool_done, seen);
+	close(probe->gate[0]);
+	close(probe->gate[1]);
+	return r;
+}
+
+static int pool_setup(void **state)
+{
+	probe = mmap(
+	        NULL, sizeof(*probe), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	return probe == MAP_FAILED ? -1 : 0;
+}
+
+static int pool_teardown(void **state)
+{
+	munmap(probe, sizeof(*probe));
+	return 0;
+}
+
+/* Run 1 is done before run 0 (run 0 waits for it): reported 0 then 1, all in order. */
+static void test_pool_reports_in_order(void **state)
+{
+	pool_seen_t seen = {.stop_at = POOL_RUNS};
+
+	(void)state;
+	assert_int_equal(pool_run(SCENARIO_ORDER, 2, 4, &seen), 0);
+	assert_false(seen.bad);
+	assert_int_equal(seen.n, 4);
+	for (size_t i = 0; i < 4; i++)
+		assert_int_equal(seen.order[i], i);
+	assert_true(probe->max_executing <= 2);
+}
+
+/*
+ * One job: run 0's analysis finishes only once run 1 has started to execute, which happens
+ * only if the next run starts while one is analysed; still one executing at a time.
+ */
+static void test_pool_pipeline(void **state)
+{
+	pool_seen_t seen = {.stop_at = POOL_RUNS};
+
+	(void)state;
+	assert_int_equal(pool_run(SCENARIO_PIPELINE, 1, 3, &seen), 0);
+	assert_false(seen.bad);
+	assert_int_equal(seen.n, 3);
+	for (size_t i = 0; i < 3; i++)
+		assert_int_equal(seen.order[i], i);
+	assert_int_equal(probe->max_executing, 1);
+}
+
+/* A stop at run 1: nothing after it is reported, whatever was under way. */
+static void test_pool_stop(void **state)
+{
+	pool_seen_t seen = {.stop_at = 1};
+
+	(void)state;
+	assert_int_equal(pool_run(SCENARIO_STOP, 2, POOL_RUNS, &seen), 0);
+	assert_false(seen.bad);
+	assert_int_equal(seen.n, 2);
+	assert_int_equal(seen.order[0], 0);
+	assert_int_equal(seen.order[1], 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -368,6 +540,10 @@ int main(void)
 	        cmocka_unit_test(test_counts),
 	        cmocka_unit_test(test_verdict),
 	        cmocka_unit_test(test_quantile),
+	        cmocka_unit_test_setup_teardown(
+	                test_pool_reports_in_order, pool_setup, pool_teardown),
+	        cmocka_unit_test_setup_teardown(test_pool_pipeline, pool_setup, pool_teardown),
+	        cmocka_unit_test_setup_teardown(test_pool_stop, pool_setup, pool_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

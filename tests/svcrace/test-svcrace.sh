@@ -1,11 +1,13 @@
 #!/bin/bash
 # test-svcrace.sh CASE: svcrace itself, with real daemons, on the example scripts (build tree
 # copies in $EXAMPLES).  Every case runs with TMPDIR set to a directory of its own and checks at
-# the end that svcrace left nothing there, no daemon running on it, and no trace directory of
-# its pid on /dev/shm.  Cases:
+# the end that no svcrace it ran left a sandbox there or on /dev/shm (where the sandboxes not
+# kept live), nor a daemon running on one.  Cases:
 #   import-race   the import/enable race with the fixes off: 20 runs, seeds 1000..1019: a race
-#                 in some run, a manifested one (svcadm "misconfigured") among them; exit 1
-#   add-race      the svccfg add race with the fixes off: the first race within 20 runs
+#                 in some run, a manifested one (svcadm "misconfigured") among them; exit 1;
+#                 the lines in seed order
+#   add-race      the svccfg add race with the fixes off: the first race within 20 runs, and
+#                 --stop-at-first reports the runs up to it, no more
 #   libscf-race   the libscf program create-enable, fixes off: traced as a command through
 #                 its first handle, so a run that fails shows a manifested race, not a mere
 #                 failure; with configd-eager: no race, no failure
@@ -43,31 +45,47 @@ fail() {
 	exit 1
 }
 
-# svcrace ARGS...: runs svcrace into $OUT; its exit status in RC.
+# svcrace_in DIR ARGS...: runs svcrace in DIR into $OUT; its exit status in RC, its pid in PIDS.
 RC=0
-svcrace() {
+PIDS=()
+svcrace_in() {
+	local dir=$1 pid
+	shift
 	RC=0
-	"$SVCRACE" "$@" >"$OUT" 2>&1 || RC=$?
+	(cd "$dir" && exec "$SVCRACE" "$@") >"$OUT" 2>&1 &
+	pid=$!
+	PIDS+=("$pid")
+	wait "$pid" || RC=$?
 }
+# svcrace ARGS...: the same, in the current directory.
+svcrace() { svcrace_in . "$@"; }
 
 expect_rc() { [ "$RC" -eq "$1" ] || fail "svcrace exited $RC, expected $1"; }
 
 # q FILE EXPR: jq -r.
 q() { jq -r "$2" "$1"; }
 
-# Nothing of this case's svcrace left behind: no sandbox, no trace directory, no daemon.
-check_clean() {
+# sandboxes_of PID: the sandboxes of the svcrace of that pid still there (on tmpfs or in TMPDIR).
+sandboxes_of() {
+	find /dev/shm "$TMPDIR" -mindepth 1 -maxdepth 1 -name "svcrace.$1.*" 2>/dev/null | head -n 3
+}
+# daemons_of PID: the daemons still running on a sandbox of the svcrace of that pid.
+daemons_of() { pgrep -af "\-\-root (/dev/shm|$TMPDIR)/svcrace\.$1\." || true; }
+check_no_sandbox_of() {
 	local left
+	left=$(sandboxes_of "$1")
+	[ -z "$left" ] || fail "sandboxes left behind: $left"
+	left=$(daemons_of "$1")
+	[ -z "$left" ] || fail "daemons left running: $left"
+}
+# Nothing of this case's svcrace runs left behind: no sandbox, no daemon.
+check_clean() {
+	local left p
 	left=$(find "$TMPDIR" -mindepth 1 -maxdepth 1 -name 'svcrace.*' | head -n 3)
 	[ -z "$left" ] || fail "sandboxes left behind: $left"
-	if pgrep -f "\-\-root $TMPDIR/svcrace\." >/dev/null; then
-		fail "daemons left running: $(pgrep -af "\-\-root $TMPDIR/svcrace\.")"
-	fi
-}
-check_no_trace_of() {
-	local left
-	left=$(find /dev/shm -maxdepth 1 -name "svcrace-trace.$1.*" 2>/dev/null | head -n 3)
-	[ -z "$left" ] || fail "trace directories left behind: $left"
+	for p in "${PIDS[@]}"; do
+		check_no_sandbox_of "$p"
+	done
 }
 
 # The manifested seed of a run's JSON whose schedule delays most in all, or "".  A replay gives
@@ -118,6 +136,9 @@ import-race)
 		"$(q "$work/run.json" '[.runs[] | select(.exit == 3 and .verdict == "manifested race")] | length')" ] ||
 		fail "a failing run that is not a manifested race"
 	grep -Eq '^ +20 +[0-9]+ +0 +[0-9]+ +[0-9]+ +[0-9]+ +0 +[0-9.]+ ' "$OUT" || fail "no summary table"
+	# The runs are reported in the order of their seeds, whatever order they finished in.
+	seeds=$(sed -n 's/^seed \([0-9]*\): .*/\1/p' "$OUT")
+	[ -n "$seeds" ] && [ "$seeds" = "$(sort -n <<<"$seeds")" ] || fail "runs reported out of order"
 	;;
 add-race)
 	svcrace run --runs 20 --jobs 2 --seed 2000 --fix none --stop-at-first \
@@ -125,9 +146,11 @@ add-race)
 	expect_rc 1
 	first=$(q "$work/run.json" .summary.first_race_run)
 	[ "$first" != null ] && [ "$first" -le 20 ] || fail "no race found in 20 runs"
-	# Stopped at the first race: the one run still going then (J = 2) finishes, no more start.
-	[ "$(q "$work/run.json" .summary.runs)" -le $((first + 1)) ] ||
+	# Stopped at the first race: the runs after it that were under way are not reported.
+	[ "$(q "$work/run.json" .summary.runs)" -eq "$first" ] ||
 		fail "did not stop at the first race (run $first)"
+	[ "$(q "$work/run.json" '.runs[-1].seed')" -eq $((2000 + first - 1)) ] ||
+		fail "the last run reported is not the first race"
 	# Since startd takes up an added instance on configd's InstanceAdded, the window is short:
 	# the race may stay latent (svcadm came after the pg); manifested, svcadm says so.
 	if [ "$(q "$work/run.json" .summary.manifested)" -gt 0 ]; then
@@ -177,9 +200,9 @@ shrink)
 	# run, even in a sanitizer build where svcadm takes 100 ms to start; the 1 ms at configd's
 	# notifications is not needed and must go.
 	pg_write=startd.restarter.before_pg_write
-	(cd "$work" && "$SVCRACE" shrink --seed 1 --jobs 2 --fix none --confirm 3 \
+	svcrace_in "$work" shrink --seed 1 --jobs 2 --fix none --confirm 3 \
 		--schedule "configd.notify.before_send=1ms,$pg_write=1000ms" \
-		"$EXAMPLES/import-enable.sh") >"$OUT" 2>&1 || RC=$?
+		"$EXAMPLES/import-enable.sh"
 	expect_rc 0
 	delay=$(sed -n "s/^SMF_DELAY='\(.*\)'$/\1/p" "$OUT")
 	[[ "$delay" =~ ^$pg_write=[0-9]+ms$ ]] || fail "shrunk to '$delay', not to $pg_write alone"
@@ -197,9 +220,8 @@ shrink)
 	# replay gives again even in a sanitizer build): no more points than the seed's, held 12
 	# times in a row.
 	find_manifested
-	RC=0
-	(cd "$work" && "$SVCRACE" shrink --seed "$SEED" --jobs 2 --fix none --confirm 3 \
-		-o "$work/report.html" "$EXAMPLES/import-enable.sh") >"$OUT" 2>&1 || RC=$?
+	svcrace_in "$work" shrink --seed "$SEED" --jobs 2 --fix none --confirm 3 \
+		-o "$work/report.html" "$EXAMPLES/import-enable.sh"
 	expect_rc 0
 	grep -q "^SMF_DELAY='" "$OUT" || fail "no SMF_DELAY line"
 	delay=$(sed -n "s/^SMF_DELAY='\(.*\)'$/\1/p" "$OUT")
@@ -272,7 +294,7 @@ interrupt)
 	wait "$pid" || RC=$?
 	expect_rc 130
 	grep -q '^svcrace: interrupted: [0-9]* of 200 runs made$' "$OUT" || fail "no interruption message"
-	check_no_trace_of "$pid"
+	check_no_sandbox_of "$pid"
 	# Killed outright: its runs still end theirs, and clean up.
 	"$SVCRACE" run --runs 200 --jobs 2 --seed 1 --fix none "$EXAMPLES/import-enable.sh" \
 		>"$OUT" 2>&1 &
@@ -280,11 +302,9 @@ interrupt)
 	wait_until "[ \$(grep -c '^seed ' '$OUT') -ge 2 ]" "svcrace made no run"
 	kill -KILL "$pid"
 	wait "$pid" || true
-	wait_until "[ -z \"\$(find '$TMPDIR' -mindepth 1 -maxdepth 1 -name 'svcrace.*')\" ]" \
-		"the runs of a killed svcrace left their sandboxes"
-	wait_until "! pgrep -f '\-\-root $TMPDIR/svcrace\.' >/dev/null" \
-		"the runs of a killed svcrace left their daemons"
-	check_no_trace_of "$pid"
+	wait_until "[ -z \"\$(sandboxes_of $pid)\" ]" "the runs of a killed svcrace left their sandboxes"
+	wait_until "[ -z \"\$(daemons_of $pid)\" ]" "the runs of a killed svcrace left their daemons"
+	check_no_sandbox_of "$pid"
 	;;
 matrix)
 	svcrace matrix --runs 2 --jobs 2 --seed 1000 --fixes none,default "$EXAMPLES/import-enable.sh"
