@@ -20,9 +20,12 @@
  * A pid that an event names (configd.write's committer, configd.notify_sent's subscriber) is
  * mapped to the process of that pid that had started by the event's time: a committer is alive
  * when it commits, after its first event (a program opens its trace before its first request).
- * When that process had already exited, or none of that pid had started yet, the pid names
- * one that left no file here (another phase's command, whose file is in another directory; an
- * untraced client): it becomes 0, no process, rather than one it cannot be.  (A libscf
+ * When none of that pid had started yet, or (a commit) the one that had has exited, the pid
+ * names one that left no file here (another phase's command, whose file is in another
+ * directory; an untraced client): it becomes 0, no process, rather than one it cannot be.  A
+ * subscriber may be gone by the time configd notifies it: its connection lives until configd
+ * next looks at the socket, so a notification is sent to an exited process now and then (the
+ * model says so too: configd.closed comes some time after the exit).  (A libscf
  * program's other threads may still commit after its proc.exit, its file kept mapped: more
  * than CLOCK_SLACK_NS later, such a commit is "no process".)
  * proc.start's parent and the files' session and process group ids are left as they are: they
@@ -150,10 +153,11 @@ static bool assign(use_t *v, size_t n)
 }
 
 /*
- * The process of pid alive at ns (give or take CLOCK_SLACK_NS); 0 when none of pid was; pid
- * itself when pid left no file.
+ * The process of pid alive at ns (give or take CLOCK_SLACK_NS), or (gone_too) the last of pid
+ * that had started by ns even if it has exited since; 0 when there is none; pid itself when
+ * pid left no file.
  */
-static uint32_t pid_at(const use_t *v, size_t n, uint32_t pid, uint64_t ns)
+static uint32_t pid_at(const use_t *v, size_t n, uint32_t pid, uint64_t ns, bool gone_too)
 {
 	size_t lo = 0, hi = n, at = SIZE_MAX;
 
@@ -173,7 +177,9 @@ static uint32_t pid_at(const use_t *v, size_t n, uint32_t pid, uint64_t ns)
 		return pid;
 	if (v[at].first_ns > ns + CLOCK_SLACK_NS)
 		return 0;
-	return v[at].exit_ns != NS_NEVER && v[at].exit_ns + CLOCK_SLACK_NS < ns ? 0 : v[at].vpid;
+	if (!gone_too && v[at].exit_ns != NS_NEVER && v[at].exit_ns + CLOCK_SLACK_NS < ns)
+		return 0;
+	return v[at].vpid;
 }
 
 /* Each event's own pid: its process's, told apart from the others of that pid. */
@@ -217,9 +223,10 @@ int trace_resolve_pids(trace_t *t)
 	for (size_t i = 0; i < t->n_events; i++) {
 		tr_event_t *e = &t->events[i];
 
-		if (e->event == SMF_TRACE_CONFIGD_WRITE ||
-		        e->event == SMF_TRACE_CONFIGD_NOTIFY_SENT)
-			e->arg1 = pid_at(v, n, (uint32_t)e->arg1, e->ns);
+		if (e->event == SMF_TRACE_CONFIGD_WRITE)
+			e->arg1 = pid_at(v, n, (uint32_t)e->arg1, e->ns, false);
+		else if (e->event == SMF_TRACE_CONFIGD_NOTIFY_SENT)
+			e->arg1 = pid_at(v, n, (uint32_t)e->arg1, e->ns, true);
 	}
 	return reused;
 }

@@ -33,7 +33,8 @@ static tr_event_t ev(uint32_t file, uint32_t pid, uint64_t t, uint16_t event, ui
 /*
  * svccfg pid 100 (file 0) runs 10..20; configd (file 2) commits for it at 15; then another
  * program gets pid 100 (file 1) and runs 30..40, committing at 35; configd also names pid 100
- * at 25 (neither was alive), at 50 (both gone) and pid 777, which left no file.
+ * at 25 (a commit: neither was alive), at 26 (a notification: the first had exited), at 50
+ * (a notification: both gone) and pid 777, which left no file.
  */
 static void test_reused_pid(void **state)
 {
@@ -47,6 +48,7 @@ static void test_reused_pid(void **state)
 	        ev(2, CONFIGD, 35, SMF_TRACE_CONFIGD_WRITE, REUSED),
 	        ev(2, CONFIGD, 50, SMF_TRACE_CONFIGD_NOTIFY_SENT, REUSED),
 	        ev(2, CONFIGD, 55, SMF_TRACE_CONFIGD_WRITE, 777),
+	        ev(2, CONFIGD, 26, SMF_TRACE_CONFIGD_NOTIFY_SENT, REUSED),
 	};
 	trace_t t = {.events = e, .n_events = ELEMENTSOF(e)};
 
@@ -59,12 +61,17 @@ static void test_reused_pid(void **state)
 	assert_int_equal(e[2].tid, R1);
 	assert_int_equal(e[3].pid, R1);
 	assert_int_equal(e[4].pid, CONFIGD);
-	/* What configd names: the process alive then, else none (0); a pid with no file stays. */
+	/*
+	 * What configd names: a committer alive then, else none (0); a subscriber may have exited
+	 * (its connection outlives it): the last of that pid that had started.  A pid with no
+	 * file stays.
+	 */
 	assert_int_equal(e[4].arg1, REUSED);
 	assert_int_equal(e[5].arg1, 0);
 	assert_int_equal(e[6].arg1, R1);
-	assert_int_equal(e[7].arg1, 0);
+	assert_int_equal(e[7].arg1, R1);
 	assert_int_equal(e[8].arg1, 777);
+	assert_int_equal(e[9].arg1, REUSED);
 }
 
 /*
