@@ -52,10 +52,8 @@ int engine_run_argv(svccfg_t *c, char *const *argv, int argc)
 		r = svccfg_oom(c);
 	else if (r < 0)
 		svccfg_error(c, "Syntax error.");
-	else {
-		c->only_command = true;
+	else
 		r = engine_exec(c, &t);
-	}
 	tokens_clear(&t);
 	return exit_status(r);
 }

@@ -27,11 +27,10 @@
  * did not.
  *
  * INVARIANTS.  The notification interest is dropped (scf_notify_reset) before returning, so a
- * later command of the same svccfg session does not pile up notifications; a command given on
- * the command line is the session's only one, and leaves that to the connection's close.  The
- * deadline is bounded (default 60 s, import's --timeout, SVCCFG_IMPORT_TIMEOUT for both);
- * reaching it is an error that names every instance still without a state (instances deleted
- * meanwhile are not waited for).
+ * later command of the same svccfg session does not pile up notifications.  The deadline is
+ * bounded (default 60 s, import's --timeout, SVCCFG_IMPORT_TIMEOUT for both); reaching it is an
+ * error that names every instance still without a state (instances deleted meanwhile are not
+ * waited for).
  */
 #include <assert.h>
 #include <errno.h>
@@ -173,12 +172,8 @@ static int wait_restarter(svccfg_t *c, scf_handle_t *h, char *const *instances,
 	}
 	r = smf_instance_wait_restarter(h, (const char *const *)l, strv_length(l), timeout_usec,
 	        NULL, &detail, trace_begin, (void *)k);
-	/*
-	 * The interest is ours alone (svccfg registers no other): drop it, and what it queued,
-	 * unless the process ends with this command (closing the connection drops it: one round
-	 * trip less on every "svccfg import FILE").
-	 */
-	q = c->only_command ? 0 : scf_notify_reset(h);
+	/* The interest is ours alone (svccfg registers no other): drop it, and what it queued. */
+	q = scf_notify_reset(h);
 	if (r >= 0 && q < 0)
 		r = q;
 	switch (r) {

@@ -37,12 +37,7 @@ typedef struct svccfg {
 	unsigned lineno;        /* first line of the command being run */
 	const char *command;    /* name of the command being run, for its usage */
 	bool quit;              /* "exit", "quit" or "end" was read */
-	/*
-	 * The command being run is the session's only one (the command line's): the process
-	 * exits after it, and what it registered with configd goes with the connection.
-	 */
-	bool only_command;
-	bool fatal; /* a reported failure ended the session (see above) */
+	bool fatal;             /* a reported failure ended the session (see above) */
 } svccfg_t;
 
 /* Reports a command's failure as illumos does (see above); the message has no newline. */
