@@ -75,6 +75,9 @@
  * emitters: open at start, close at exit.
  */
 #include <assert.h>
+#if defined(__x86_64__)
+#include <cpuid.h>
+#endif
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/futex.h>
@@ -259,14 +262,19 @@ static inline uint64_t read_tsc(void)
 }
 #endif
 
-/* Constant-rate TSC that the kernel itself trusts as its clocksource. */
+/*
+ * Constant-rate TSC that the kernel itself trusts as its clocksource.  "Constant and nonstop"
+ * is CPUID's invariant TSC (leaf 0x80000007, EDX bit 8), which is where the kernel's
+ * constant_tsc and nonstop_tsc flags come from; asking the CPU costs a fraction of reading
+ * /proc/cpuinfo, which the kernel formats for every CPU (that read was most of what opening a
+ * trace cost a short-lived command: 0.16 ms of its 0.2 ms).
+ */
 static bool tsc_usable(void)
 {
 #if defined(__x86_64__)
 	_cleanup_fclose_ FILE *f = NULL;
-	char buf[64] = "", *line = NULL;
-	bool constant = false, nonstop = false;
-	size_t len = 0;
+	char buf[64] = "";
+	unsigned a, b, c, d;
 	const char *e = getenv("SMF_TRACE_TSC");
 
 	if (e && streq(e, "0"))
@@ -274,18 +282,9 @@ static bool tsc_usable(void)
 	f = fopen("/sys/devices/system/clocksource/clocksource0/current_clocksource", "re");
 	if (!f || !fgets(buf, sizeof(buf), f) || !strneq(buf, "tsc", 3))
 		return false;
-	fclose(TAKE_PTR(f));
-	f = fopen("/proc/cpuinfo", "re");
-	if (!f)
+	if (!__get_cpuid(0x80000007, &a, &b, &c, &d))
 		return false;
-	while (getline(&line, &len, f) > 0 && !(constant && nonstop))
-		if (strneq(line, "flags", 5)) {
-			constant = strstr(line, " constant_tsc") != NULL;
-			nonstop = strstr(line, " nonstop_tsc") != NULL;
-			break;
-		}
-	free(line);
-	return constant && nonstop;
+	return (d >> 8) & 1;
 #else
 	return false;
 #endif
