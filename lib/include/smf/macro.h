@@ -56,7 +56,7 @@
 				_c_ *= 2;                                                          \
 			if (_c_ < _need_)                                                          \
 				_c_ = _need_;                                                      \
-			/* Checked here, not by reallocarray(): ASan reports the overflow. */  \
+			/* Checked here, not by reallocarray(): ASan reports the overflow. */      \
 			__typeof__(p) _p_ = _c_ > SIZE_MAX / sizeof(*(p))                          \
 			        ? NULL                                                             \
 			        : reallocarray((p), _c_, sizeof(*(p)));                            \
@@ -76,6 +76,13 @@
 		if (*p)                                                                            \
 			func(*p);                                                                  \
 	}
+
+/* free(p), evaluating to NULL: "p = mfree(p);" frees and forgets in one step. */
+static inline void *mfree(void *p)
+{
+	free(p);
+	return NULL;
+}
 
 static inline void freep(void *p)
 {
