@@ -39,21 +39,29 @@
 #define CONFIGD_PRIORITY_ACCEPT (-10)
 /* A connection with no request dispatched this long after it was accepted is closed. */
 #define CONFIGD_LOGIN_TIMEOUT_USEC (10u * 1000u * 1000u)
+/* A started message (its first byte read) must be whole this long after, as the first request. */
+#define CONFIGD_MESSAGE_TIMEOUT_USEC (10u * 1000u * 1000u)
 /*
- * Output waiting for a peer that does not read it (replies and notifications, as counted by
- * connection_account()): per connection, and per uid other than root and the owner.  Past it the
- * connection is closed rather than let configd grow or a notification be skipped.
+ * What one uid other than root and the owner may make configd hold: replies and notifications it
+ * has not read (as counted by connection_account()) plus the requests it has begun and not
+ * finished (their announced sizes).  Per connection, only the output is bounded (the request
+ * by CONFIGD_MAX_REQUEST_BYTES).  Past either the connection is closed rather than let configd
+ * grow or a notification be skipped.
  */
 #define CONFIGD_MAX_QUEUED_BYTES (16u * 1024u * 1024u)
-#define CONFIGD_MAX_QUEUED_BYTES_PER_UID (16u * 1024u * 1024u)
+#define CONFIGD_MAX_HELD_BYTES_PER_UID (16u * 1024u * 1024u)
 /* What a queued message costs besides its body: sd-bus's message object and header. */
 #define CONFIGD_MESSAGE_OVERHEAD_BYTES 1280u
 /* The largest request a uid other than root and the owner may send (sd-bus allows 128 MiB). */
 #define CONFIGD_MAX_REQUEST_BYTES (1024u * 1024u)
-/* How long a header gate waits in silence before sd-bus gets one look behind it (limits.c). */
-#define CONFIGD_GATE_BREAKER_USEC (50u * 1000u)
-/* How often a connection whose next header has not all arrived is looked at again. */
-#define CONFIGD_HEADER_POLL_USEC (20u * 1000u)
+/* The largest anyone may send: sd-bus refuses a message of 128 MiB or more. */
+#define CONFIGD_MAX_MESSAGE_BYTES (128u * 1024u * 1024u - 1u)
+/* The smallest D-Bus message there is (a header and one header field); less is not D-Bus. */
+#define CONFIGD_MIN_MESSAGE_BYTES 24u
+/* What configd reads ahead of a peer at a boundary: a handshake line must fit (else: junk). */
+#define CONFIGD_STAGE_BYTES 4096u
+/* The handshake's lines before BEGIN: a client needs four. */
+#define CONFIGD_MAX_HANDSHAKE_LINES 16u
 /* The payload counted for a reply that is not measured (connection_send_reply() measures). */
 #define CONFIGD_SMALL_REPLY_BYTES 4096u
 /* The kernel's send buffer of an unprivileged peer's connection (sd-bus asks for 8 MiB). */
@@ -69,42 +77,55 @@ typedef struct connection connection_t;
 /* One uid with connections open (limits.c). */
 typedef struct peer {
 	uid_t uid;
-	bool privileged;            /* root or the root directory's owner */
+	bool privileged; /* root or the root directory's owner */
 	unsigned n_connections;
-	uint64_t queued_bytes;      /* the sum of its connections' */
-	uint64_t logged_at;         /* rate limit of the lines about it (limits_log_ok()) */
-	unsigned suppressed;        /* lines not logged since the last one */
+	uint64_t queued_bytes;  /* the sum of its connections' */
+	uint64_t request_bytes; /* the sum of its connections' */
+	uint64_t logged_at;     /* rate limit of the lines about it (limits_log_ok()) */
+	unsigned suppressed;    /* lines not logged since the last one */
 } peer_t;
+
+/* Where a connection's inlet is in the byte stream its peer sends (inlet.c). */
+typedef enum inlet_state {
+	INLET_HANDSHAKE, /* SASL lines, relayed up to BEGIN */
+	INLET_HEADER,    /* at a message boundary: the next header is read, then judged */
+	INLET_BODY,      /* inside a judged message, relayed to its end */
+} inlet_state_t;
+
+typedef struct inlet {
+	inlet_state_t state;
+	int pump;         /* our end of the socketpair sd-bus reads from; -1 when none */
+	uint8_t *stage;   /* bytes read from the peer, not yet relayed (CONFIGD_STAGE_BYTES) */
+	size_t staged;    /* ... how many, from stage[0] */
+	unsigned lines;   /* handshake lines relayed */
+	bool begun;       /* BEGIN relayed: sd-bus is to finish the handshake */
+	uint64_t size;    /* INLET_BODY: the message's announced size */
+	uint64_t left;    /* ... and what of it is still to be relayed */
+	uint64_t started; /* when the message's first byte was read (monotonic usec), or 0 */
+} inlet_t;
 
 struct connection {
 	configd_t *configd;
 	connection_t *prev, *next;
 	uint64_t id;
 	sd_bus *bus;
-	sd_event_source *io;         /* the socket; events follow sd_bus_get_events() */
-	sd_event_source *timer;      /* sd_bus_get_timeout(): auth timeout or queued work */
+	int fd;                      /* the peer's socket: configd reads it, sd-bus writes it */
+	inlet_t inlet;               /* everything the peer sends passes here first (inlet.c) */
+	sd_event_source *io;         /* the socket: the inlet's POLLIN, sd-bus's POLLOUT */
+	sd_event_source *timer;      /* sd_bus_get_timeout(): the handshake's, if any */
 	sd_event_source *defer_free; /* set once the peer is gone: frees us outside sd-bus */
 	uid_t uid;                   /* the peer's credentials, from SO_PEERCRED at accept */
 	pid_t pid;
-	peer_t *peer;                 /* its uid's account (limits.c) */
-	sd_event_source *login_timer; /* closes it unless a request came first */
-	bool logged_in;               /* a request was dispatched */
-	bool at_boundary;             /* the socket's next bytes begin a message */
-	bool header_wait;             /* ... and they are fewer than a header: polled */
-	bool gated;                   /* the gate's placeholder is in sd-bus's read queue */
-	bool gate_bounced;            /* ... and was put back by the last dispatch */
-	bool gate_passed;             /* the last sd_bus_process() dispatched the placeholder */
-	bool gate_breaking;           /* sd-bus gets one look behind the gate (limits.c) */
-	bool gate_looked;             /* ... and had nothing, at this boundary */
-	bool dispatched;              /* the last sd_bus_process() dispatched a message */
-	uint64_t gate_idle_since;     /* the gate waits for a header since (monotonic usec) */
-	unsigned leftover;            /* judged messages sd-bus may hold from the handshake */
-	sd_bus_message *gate_msg;     /* the placeholder (limits.c), made when first needed */
-	uint64_t queued_bytes;        /* what its write queue holds, as counted (limits.c) */
-	uint64_t queued_high;         /* the most it ever held */
-	uint64_t *costs;              /* one count per queued message, oldest first */
+	peer_t *peer;              /* its uid's account (limits.c) */
+	sd_event_source *deadline; /* the login, then a started message's deadline */
+	bool logged_in;            /* a request was dispatched */
+	bool dispatched;           /* sd-bus dispatched a message since this was cleared */
+	uint64_t request_bytes;    /* the message being relayed, as charged (limits.c) */
+	uint64_t queued_bytes;     /* what its write queue holds, as counted (limits.c) */
+	uint64_t queued_high;      /* the most it ever held */
+	uint64_t *costs;           /* one count per queued message, oldest first */
 	size_t costs_head, n_costs, costs_allocated;
-	char **notify_names;          /* interests; NULL when none */
+	char **notify_names; /* interests; NULL when none */
 	char **notify_types;
 	bool notify_instances; /* NotifyAddInstances: wants InstanceAdded */
 };
@@ -129,6 +150,7 @@ struct configd {
 	hashmap_t *peers;        /* uid (decimal) -> peer_t, while it has connections */
 	unsigned n_unprivileged; /* connections of uids other than root and the owner */
 	uint64_t login_timeout_usec;
+	uint64_t message_timeout_usec;
 	connection_t *restarter; /* the connection registered as restarter, or NULL */
 	pthread_t thread;        /* the one that serves (server_start()'s) */
 };
@@ -176,25 +198,35 @@ void limits_release(connection_t *c);
  */
 bool connection_account(connection_t *c, uint64_t last_bytes);
 /*
- * Before sd-bus reads on from c: 0 to go ahead, 1 to wait (a header in pieces; c->header_wait
- * is set), -1 when c announced a request over CONFIGD_MAX_REQUEST_BYTES (then it is dropped).
+ * Judges a message of size bytes that c has begun to send, from its header: 0 when it may come
+ * (its size is charged to c and its uid until limits_request_done()), or a negative errno when
+ * it is too large or its uid holds too much (then c is logged and dropped).
  */
-int limits_check_request(connection_t *c);
+int limits_judge_request(connection_t *c, uint64_t size);
+/* The message judged last has been served (or c goes): its charge is given back. */
+void limits_request_done(connection_t *c);
 /* Whether output for c waits in configd (sd-bus's write queue is not empty). */
 bool connection_output_waits(connection_t *c);
-/*
- * The gate: closes it (puts the placeholder in sd-bus's read queue) when output for c waits or
- * c's next header is to be judged; call after anything that may change either.
- */
-int connection_gate(connection_t *c);
-/* For the filter: msg is c's placeholder (consumed, or put back while the gate stays closed). */
-int connection_gate_pass(connection_t *c, sd_bus_message *msg);
-/* After sd-bus's one look behind the gate (sd_bus_process() returned r): closes or drops c. */
-void limits_gate_looked(connection_t *c, int r);
 /* sd_bus_message_send() for a reply that may be large: what it leaves queued is measured. */
 int connection_send_reply(sd_bus_message *reply);
 /* Sets the kernel send buffer of an unprivileged c's socket (CONFIGD_SOCKET_SNDBUF). */
 void connection_set_sndbuf(connection_t *c);
+
+/* inlet.c */
+/* Makes c's pump: returns the fd sd-bus is to read from (configd keeps the other end). */
+int inlet_open(connection_t *c);
+/* Closes c's pump and frees what it staged. */
+void inlet_close(connection_t *c);
+/*
+ * Reads what c's peer sent and relays what may go on to sd-bus, which dispatches it, until the
+ * socket has nothing more, the gate is closed, or max_messages were served: 0, or -1 when c was
+ * dropped (the peer is gone, or broke a limit: logged).
+ */
+int inlet_run(connection_t *c, unsigned max_messages);
+/* Whether c's socket is to be polled for input now (not while the gate is closed). */
+bool inlet_wants_input(connection_t *c);
+/* When c's message under way must be whole (monotonic usec), or 0 for no deadline now. */
+uint64_t inlet_deadline(connection_t *c);
 
 /* methods.c: the vtables added to every connection. */
 int methods_add_to_bus(connection_t *c);

@@ -25,42 +25,31 @@
  *   for replies that may be large, notify.c for signals, and CONFIGD_SMALL_REPLY_BYTES stands
  *   for in any other reply.  A
  *   connection whose queue would exceed CONFIGD_MAX_QUEUED_BYTES, or a non-privileged uid
- *   whose connections together would exceed CONFIGD_MAX_QUEUED_BYTES_PER_UID, is closed and
- *   logged; a single message on an empty account always passes (a pg may be read whole).  The
+ *   whose connections together would hold more than CONFIGD_MAX_HELD_BYTES_PER_UID (with its
+ *   unfinished requests), is closed and logged; a single message on an empty account always passes (a pg may be read whole).  The
  *   kernel's socket buffer of an unprivileged peer's connection holds at most
  *   CONFIGD_SOCKET_SNDBUF (doubled by the kernel) more.  After a
  *   connection that held a lot goes, malloc_trim() gives the memory back to the system.
  *
- * - Memory for a request.  sd-bus reads a message whole, up to 128 MiB, before configd sees it.
- *   A uid other than root and the owner only reads (its writes are refused), so its requests
- *   are small: at each message boundary (when the handshake is over, and after each message)
- *   limits_check_request() peeks at the next header and closes a connection that announces
- *   more than CONFIGD_MAX_REQUEST_BYTES, before sd-bus reads any of it: until the header is
- *   judged the gate (below) keeps sd-bus from reading.  A header that has not all arrived is
- *   waited for (polled, without reading).  One case escapes: sd-bus reads the handshake in
- *   blocks, so a peer that sends its first request in the same breath as its BEGIN may have
- *   part of it read with the handshake; what the socket then holds is no header and is not
- *   judged.  That first request must still be whole within the login deadline.
- * - The gate.  sd-bus reads a connection's socket only when its read queue is empty, and it
- *   has no way to write without reading.  So while output for a connection waits in configd
- *   (backpressure: a peer that does not read its replies is not read either, and costs one
- *   reply), or while its next header is to be judged, a placeholder (a local signal) sits in
- *   that queue; the filter consumes it when it comes round and the gate may open, or puts it
- *   back.  One thing the gate cannot see is a whole message sd-bus read with the handshake (it
- *   came after configd's look at the handshake): its sender waits for an answer and sends
- *   nothing, so after CONFIGD_GATE_BREAKER_USEC of silence at a boundary sd-bus gets one look:
- *   a message it held is served, nothing read closes the gate again for the rest of that
- *   boundary, and the start of a request that came in that very instant (unjudged) closes the
- *   connection.
+ * - Memory for a request.  configd, not sd-bus, reads what a peer sends (inlet.c), and judges
+ *   each message from its header before any of it goes on: limits_judge_request() refuses a
+ *   message over CONFIGD_MAX_REQUEST_BYTES from a uid other than root and the owner (they only
+ *   read: their requests are small), and charges the size it announces to its connection and
+ *   uid until it has been served (limits_request_done()), since that is what sd-bus allocates
+ *   for it as soon as it starts reading it.  A uid's unread output and unfinished requests
+ *   together stay within CONFIGD_MAX_HELD_BYTES_PER_UID: a message that would go past it closes
+ *   its connection.
+ * - Time to finish a message.  A message that has begun must be whole within the message
+ *   deadline (CONFIGD_MESSAGE_TIMEOUT_USEC, or $SMF_CONFIGD_MESSAGE_TIMEOUT_MS), as the first
+ *   request within the login deadline: a peer cannot hold its charge by trickling.  server.c
+ *   arms both; a connection whose output waits is not read, so its deadline waits with it.
  *
- * Invariants: a connection's account equals the sum of its entries, which correspond one to
- * one, oldest first, to the messages in its sd-bus write queue as of the last
- * connection_account(); a uid's account is the sum of its connections'; both are 0 once the
- * connection is freed.  Everything runs on configd's one thread.
+ * Invariants: a connection's output account equals the sum of its entries, which correspond one
+ * to one, oldest first, to the messages in its sd-bus write queue as of the last
+ * connection_account(); a uid's accounts (output, requests) are the sums of its connections';
+ * all are 0 once the connection is freed.  Everything runs on configd's one thread.
  */
-#include <endian.h>
 #include <malloc.h>
-#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -82,22 +71,29 @@ static void uid_key(uid_t uid, char buf[static 16])
 	snprintf(buf, 16, "%u", (unsigned)uid);
 }
 
+/* A deadline from the environment, in milliseconds (1 to an hour), or dflt. */
+static uint64_t timeout_from_env(const char *name, uint64_t dflt)
+{
+	const char *e = getenv(name);
+	char *end = NULL;
+	unsigned long ms;
+
+	if (!e || !*e)
+		return dflt;
+	ms = strtoul(e, &end, 10);
+	if (*end || ms == 0 || ms > 3600u * 1000u) {
+		log_warning("ignoring %s=%s (milliseconds, 1 to 3600000)", name, e);
+		return dflt;
+	}
+	return (uint64_t)ms * 1000u;
+}
+
 int limits_init(configd_t *m)
 {
-	const char *e = getenv("SMF_CONFIGD_LOGIN_TIMEOUT_MS");
-
-	m->login_timeout_usec = CONFIGD_LOGIN_TIMEOUT_USEC;
-	if (e && *e) {
-		char *end = NULL;
-		unsigned long ms = strtoul(e, &end, 10);
-
-		if (*end || ms == 0 || ms > 3600u * 1000u)
-			log_warning("ignoring SMF_CONFIGD_LOGIN_TIMEOUT_MS=%s (milliseconds, 1 to "
-			            "3600000)",
-			        e);
-		else
-			m->login_timeout_usec = (uint64_t)ms * 1000u;
-	}
+	m->login_timeout_usec =
+	        timeout_from_env("SMF_CONFIGD_LOGIN_TIMEOUT_MS", CONFIGD_LOGIN_TIMEOUT_USEC);
+	m->message_timeout_usec =
+	        timeout_from_env("SMF_CONFIGD_MESSAGE_TIMEOUT_MS", CONFIGD_MESSAGE_TIMEOUT_USEC);
 	/*
 	 * Big replies are allocated with mmap() and unmapped when freed, so a reply configd held
 	 * for a peer that never read it leaves no high-water mark behind.  A fixed threshold also
@@ -195,6 +191,7 @@ void limits_release(connection_t *c)
 	free(c->costs);
 	c->costs = NULL;
 	c->n_costs = c->costs_head = c->costs_allocated = 0;
+	limits_request_done(c);
 	if (p) {
 		assert(p->queued_bytes >= c->queued_bytes && p->n_connections > 0);
 		p->queued_bytes -= c->queued_bytes;
@@ -204,7 +201,7 @@ void limits_release(connection_t *c)
 		if (p->n_connections == 0) {
 			char key[16];
 
-			assert(p->queued_bytes == 0);
+			assert(p->queued_bytes == 0 && p->request_bytes == 0);
 			uid_key(p->uid, key);
 			free(hashmap_remove(m->peers, key));
 		}
@@ -243,7 +240,7 @@ static bool push_cost(connection_t *c, uint64_t cost)
 
 	over_conn = c->queued_bytes > 0 && c->queued_bytes + cost > CONFIGD_MAX_QUEUED_BYTES;
 	over_uid = p && !p->privileged && p->queued_bytes > 0 &&
-	        p->queued_bytes + cost > CONFIGD_MAX_QUEUED_BYTES_PER_UID;
+	        p->queued_bytes + p->request_bytes + cost > CONFIGD_MAX_HELD_BYTES_PER_UID;
 	/* Compact in place before growing: the live entries are the tail. */
 	if (c->costs_head > 0 && c->costs_head + c->n_costs == c->costs_allocated) {
 		memmove(c->costs, c->costs + c->costs_head, c->n_costs * sizeof(*c->costs));
@@ -263,12 +260,13 @@ static bool push_cost(connection_t *c, uint64_t cost)
 	if (over_conn || over_uid) {
 		log_warning(
 		        "connection %llu (pid %d, uid %u): %llu bytes of replies and notifications "
-		        "unread (%s %u MiB); closing it",
+		        "unread (%s %u MiB%s); closing it",
 		        (unsigned long long)c->id, (int)c->pid, (unsigned)c->uid,
 		        (unsigned long long)(over_conn ? c->queued_bytes : p->queued_bytes),
 		        over_conn ? "a connection may hold" : "the connections of a uid may hold",
-		        (over_conn ? CONFIGD_MAX_QUEUED_BYTES : CONFIGD_MAX_QUEUED_BYTES_PER_UID) >>
-		                20);
+		        (over_conn ? CONFIGD_MAX_QUEUED_BYTES : CONFIGD_MAX_HELD_BYTES_PER_UID) >>
+		                20,
+		        over_conn ? "" : " with their unfinished requests");
 		return false;
 	}
 	return true;
@@ -310,45 +308,6 @@ bool connection_output_waits(connection_t *c)
 	uint64_t queued = 0;
 
 	return c->bus && sd_bus_get_n_queued_write(c->bus, &queued) >= 0 && queued > 0;
-}
-
-/* ---- the gate ----------------------------------------------------------------------------- */
-
-static bool gate_wanted(connection_t *c)
-{
-	return connection_output_waits(c) || (c->peer && !c->peer->privileged && c->at_boundary);
-}
-
-int connection_gate(connection_t *c)
-{
-	int r;
-
-	if (c->gated || c->defer_free || !c->bus || sd_bus_is_ready(c->bus) <= 0 || !gate_wanted(c))
-		return 0;
-	if (!c->gate_msg) {
-		r = sd_bus_message_new_signal(
-		        c->bus, &c->gate_msg, "/org/minismf/Gate", "org.minismf.Gate", "Closed");
-		if (r >= 0)
-			r = sd_bus_message_seal(c->gate_msg, UINT32_MAX, 0);
-		if (r < 0) {
-			c->gate_msg = sd_bus_message_unref(c->gate_msg);
-			return r;
-		}
-	}
-	r = sd_bus_enqueue_for_read(c->bus, c->gate_msg);
-	if (r >= 0)
-		c->gated = true;
-	return r;
-}
-
-int connection_gate_pass(connection_t *c, sd_bus_message *msg)
-{
-	if (!c->gate_msg || msg != c->gate_msg)
-		return 0;
-	c->gate_passed = true;
-	c->gated = false;
-	c->gate_bounced = gate_wanted(c) && connection_gate(c) >= 0 && c->gated;
-	return 1;
 }
 
 /* The bytes m's body takes on the wire, near enough: every element counted with 8 of padding. */
@@ -410,148 +369,55 @@ void connection_set_sndbuf(connection_t *c)
 	 * so a large reply to them (a 32 MiB composed pg) goes out in few rounds.
 	 */
 	if (c->peer && !c->peer->privileged)
-		(void)setsockopt(sd_bus_get_fd(c->bus), SOL_SOCKET, SO_SNDBUF, &size, sizeof(size));
-}
-
-void limits_gate_looked(connection_t *c, int r)
-{
-	unsigned suppressed;
-
-	c->gate_breaking = false;
-	if (c->dispatched)
-		return; /* a message sd-bus held: the next boundary follows it */
-	if (r == 0) {
-		/* sd-bus held nothing: the gate closes again, for good at this boundary. */
-		c->at_boundary = true;
-		c->gate_looked = true;
-		return;
-	}
-	/* sd-bus read the start of a request in that instant, unjudged: not allowed. */
-	if (limits_log_ok(c, &suppressed))
-		log_warning(
-		        "connection %llu (pid %d, uid %u): a request that could not be judged "
-		        "before it was read; closing it (%u lines about this uid suppressed since "
-		        "the last)",
-		        (unsigned long long)c->id, (int)c->pid, (unsigned)c->uid, suppressed);
-	connection_drop(c, "request not judged");
+		(void)setsockopt(c->fd, SOL_SOCKET, SO_SNDBUF, &size, sizeof(size));
 }
 
 /* ---- requests ----------------------------------------------------------------------------- */
 
-/* The size a D-Bus message header announces (fixed part, fields, body); false if h is none. */
-static bool announced_size(const uint8_t h[16], uint64_t *ret)
+int limits_judge_request(connection_t *c, uint64_t size)
 {
-	uint32_t body, fields;
-
-	if ((h[0] != 'l' && h[0] != 'B') || h[1] < 1 || h[1] > 4 || h[3] != 1)
-		return false;
-	memcpy(&body, h + 4, sizeof(body));
-	memcpy(&fields, h + 12, sizeof(fields));
-	body = h[0] == 'l' ? le32toh(body) : be32toh(body);
-	fields = h[0] == 'l' ? le32toh(fields) : be32toh(fields);
-	*ret = 16u + (((uint64_t)fields + 7u) & ~(uint64_t)7u) + body;
-	return true;
-}
-
-/* Where the first message begins in what the handshake has sent so far, or -1 before BEGIN. */
-static ssize_t after_begin(const uint8_t *p, size_t n)
-{
-	for (size_t i = 0; i + 7 <= n; i++)
-		if ((i == 0 || p[i - 1] == '\n') && memcmp(p + i, "BEGIN\r\n", 7) == 0)
-			return (ssize_t)(i + 7);
-	return -1;
-}
-
-static int request_too_large(connection_t *c, uint64_t size)
-{
+	peer_t *p = c->peer;
+	bool privileged = !p || p->privileged;
+	uint64_t limit = privileged ? CONFIGD_MAX_MESSAGE_BYTES : CONFIGD_MAX_REQUEST_BYTES;
 	unsigned suppressed;
 
-	if (limits_log_ok(c, &suppressed))
-		log_warning("connection %llu (pid %d, uid %u): a request of %llu bytes (at most %u "
-		            "from this uid); closing it (%u lines about this uid suppressed since "
-		            "the last)",
-		        (unsigned long long)c->id, (int)c->pid, (unsigned)c->uid,
-		        (unsigned long long)size, CONFIGD_MAX_REQUEST_BYTES, suppressed);
-	connection_drop(c, "request too large");
-	return -1;
+	assert(c->request_bytes == 0);
+	if (size > limit) {
+		if (limits_log_ok(c, &suppressed))
+			log_warning("connection %llu (pid %d, uid %u): a request of %llu bytes (at "
+			            "most %llu from this uid); closing it (%u lines about this uid "
+			            "suppressed since the last)",
+			        (unsigned long long)c->id, (int)c->pid, (unsigned)c->uid,
+			        (unsigned long long)size, (unsigned long long)limit, suppressed);
+		connection_drop(c, "request too large");
+		return -EMSGSIZE;
+	}
+	if (!privileged &&
+	        p->queued_bytes + p->request_bytes + size > CONFIGD_MAX_HELD_BYTES_PER_UID) {
+		if (limits_log_ok(c, &suppressed))
+			log_warning(
+			        "connection %llu (pid %d, uid %u): a request of %llu bytes beside "
+			        "%llu of unfinished requests and %llu of unread output (the "
+			        "connections of a uid may hold %u MiB); closing it (%u lines about "
+			        "this uid suppressed since the last)",
+			        (unsigned long long)c->id, (int)c->pid, (unsigned)c->uid,
+			        (unsigned long long)size, (unsigned long long)p->request_bytes,
+			        (unsigned long long)p->queued_bytes,
+			        CONFIGD_MAX_HELD_BYTES_PER_UID >> 20, suppressed);
+		connection_drop(c, "unfinished requests over the uid's bound");
+		return -ENOBUFS;
+	}
+	c->request_bytes = size;
+	if (p)
+		p->request_bytes += size;
+	return 0;
 }
 
-int limits_check_request(connection_t *c)
+void limits_request_done(connection_t *c)
 {
-	/* What sd-bus may read at once during the handshake (its limit is 8 KiB of lines). */
-	static uint8_t buf[16384];
-	int fd = sd_bus_get_fd(c->bus);
-	bool ready = sd_bus_is_ready(c->bus) > 0;
-	uint64_t size = 0;
-	ssize_t n, off = 0;
-
-	if (!c->peer || c->peer->privileged || (ready && !c->at_boundary))
-		return 0;
-	n = recv(fd, buf, ready ? 16 : sizeof(buf), MSG_PEEK | MSG_DONTWAIT);
-	if (n < 0 && errno == EAGAIN) {
-		uint64_t now;
-
-		if (!ready || !c->gated || connection_output_waits(c))
-			return 0;
-		/*
-		 * Nothing to judge yet: wait for it (POLLIN), the gate keeping sd-bus from reading.
-		 * But sd-bus may hold a whole message it read with the handshake (a client that sent
-		 * it in the same write as BEGIN), whose sender waits for the answer: after
-		 * CONFIGD_GATE_BREAKER_USEC without a byte, sd-bus gets one look
-		 * (limits_gate_looked()).
-		 */
-		if (c->gate_looked)
-			return 1; /* sd-bus held nothing: nothing but the socket can bring more */
-		now = now_monotonic_usec();
-		if (!c->gate_idle_since)
-			c->gate_idle_since = now;
-		if (now - c->gate_idle_since < CONFIGD_GATE_BREAKER_USEC)
-			return 1;
-		c->gate_idle_since = 0;
-		c->gate_breaking = true;
-		c->at_boundary = false;
-		return 0;
+	if (c->peer) {
+		assert(c->peer->request_bytes >= c->request_bytes);
+		c->peer->request_bytes -= c->request_bytes;
 	}
-	c->gate_idle_since = 0;
-	if (n <= 0) {
-		/* The end or an error, no request: nothing to judge; sd-bus is to read and see it. */
-		c->at_boundary = false;
-		return 0;
-	}
-	if (!ready) {
-		off = after_begin(buf, (size_t)n);
-		if (off < 0)
-			return 0; /* the handshake goes on */
-		/*
-		 * sd-bus may read what follows BEGIN with it: judge every header there now, and
-		 * count the messages, which sd-bus then serves from what it read (server.c opens
-		 * the gate for them).  A header not all there yet is waited for.
-		 */
-		c->leftover = 0;
-		while (n - off >= 16) {
-			if (!announced_size(buf + off, &size))
-				return 0; /* not D-Bus: sd-bus says so */
-			if (size > CONFIGD_MAX_REQUEST_BYTES)
-				return request_too_large(c, size);
-			c->leftover++;
-			if (size > (uint64_t)(n - off))
-				return 0;
-			off += (ssize_t)size;
-		}
-		if (off == n)
-			return 0;
-	}
-	if (n - off < 16) {
-		struct pollfd p = {.fd = fd, .events = POLLRDHUP};
-
-		/* A header in pieces: wait for the rest, unless the peer is gone. */
-		c->header_wait = poll(&p, 1, 0) <= 0 || !(p.revents & (POLLRDHUP | POLLHUP));
-		return c->header_wait ? 1 : 0;
-	}
-	c->header_wait = false;
-	c->at_boundary = false;
-	/* Not a header: sd-bus read past a boundary during the handshake; no judgement then. */
-	if (!announced_size(buf + off, &size) || size <= CONFIGD_MAX_REQUEST_BYTES)
-		return 0;
-	return request_too_large(c, size);
+	c->request_bytes = 0;
 }

@@ -160,15 +160,25 @@ static int setup_event(configd_t *m)
 	return 0;
 }
 
-/* Every client costs an fd: make room for CONFIGD_MAX_CONNECTIONS of them. */
+/*
+ * Every client costs three fds (its socket and the two ends of its pump, inlet.c): make room for
+ * CONFIGD_MAX_CONNECTIONS of them, and say so when the hard limit does not allow it.
+ */
+#define FDS_NEEDED (3u * CONFIGD_MAX_CONNECTIONS + 64u)
 static void raise_fd_limit(void)
 {
 	struct rlimit rl;
 
-	if (getrlimit(RLIMIT_NOFILE, &rl) < 0 || rl.rlim_cur >= CONFIGD_MAX_CONNECTIONS + 64)
+	if (getrlimit(RLIMIT_NOFILE, &rl) < 0 || rl.rlim_cur >= FDS_NEEDED)
 		return;
 	rl.rlim_cur = rl.rlim_max;
 	(void)setrlimit(RLIMIT_NOFILE, &rl);
+	if (rl.rlim_max < FDS_NEEDED)
+		log_warning("the fd limit (%llu) serves only about %llu of the %u clients configd "
+		            "admits; past it, accepting pauses until one leaves",
+		        (unsigned long long)rl.rlim_max,
+		        (unsigned long long)(rl.rlim_max > 64 ? (rl.rlim_max - 64) / 3 : 0),
+		        CONFIGD_MAX_CONNECTIONS);
 }
 
 static int open_backend(configd_t *m)

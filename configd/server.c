@@ -8,27 +8,27 @@
  * The buses are driven by hand rather than with sd_bus_attach_event(): that installs a
  * "prepare" callback per bus, which sd-event runs for every bus on every loop iteration, so
  * each request would cost O(connections) (1.4 ms per call with 4000 idle clients).  Instead
- * each connection has an io source on its fd and a timer; after every round of
- * sd_bus_process() (and after a signal is queued on it) connection_update() sets the fd's
- * events and the timer from sd_bus_get_events()/sd_bus_get_timeout().  A round handles at
- * most CONNECTION_BATCH messages; what is left stays in the socket, whose readiness brings us
- * back after the other clients had their turn.
+ * each connection has an io source on its socket and a timer; after every round
+ * connection_update() sets the socket's events (POLLIN when the inlet reads, POLLOUT when
+ * sd-bus has output to write) and the timer from sd_bus_get_timeout().  A round serves at most
+ * CONNECTION_BATCH messages; what is left stays in the socket, whose readiness brings us back
+ * after the other clients had their turn.
  *
  * The Disconnected match does not free the connection itself (sd-bus is still dispatching on
  * it): it schedules a defer event that does, and until then the connection is "dying"
  * (defer_free set) and gets no more notifications.  Freeing drops the connection's interests
  * and, if it was the restarter, the registration.
  *
- * What a peer may cost is bounded by limits.c, called from here: a connection over its uid's
- * share is closed as soon as it is accepted; one that has no request dispatched within the
- * login deadline is closed by its login timer; before sd-bus reads on, the size the next
- * request announces is checked (limits_check_request(): a header in pieces is polled on the
- * connection's timer instead of its fd); after every round of processing, every signal
- * and every large reply, the connection's output account is brought in line with sd-bus's write
- * queue, and a connection over its bound is dropped; and the gate (a placeholder in sd-bus's
- * read queue) keeps sd-bus from reading while output waits or a header is to be judged.  fd passing is never negotiated (the
- * protocol has no fds): sd-bus then closes any fd a peer sends anyway and fails the connection.
- * The kernel's send buffer of an unprivileged peer is cut to CONFIGD_SOCKET_SNDBUF.
+ * What a peer may cost is bounded by limits.c and inlet.c, called from here: a connection over
+ * its uid's share is closed as soon as it is accepted; one that has no request dispatched
+ * within the login deadline, or does not finish a message it began within the message deadline,
+ * is closed by its deadline timer; configd reads the socket itself and gives sd-bus only judged
+ * bytes (inlet.c: the size of each request, and no new request while output waits); after
+ * every message, every signal and every large reply, the connection's output account is brought
+ * in line with sd-bus's write queue, and a connection over its bound is dropped.  fd passing is
+ * never negotiated (the protocol has no fds), and configd's reads take no ancillary data, so the
+ * kernel discards any fd a peer sends.  The kernel's send buffer of an unprivileged peer is cut
+ * to CONFIGD_SOCKET_SNDBUF.
  *
  * Connections in all are bounded (CONFIGD_MAX_CONNECTIONS): at the bound configd stops
  * accepting, with one log line, until one closes; new clients wait in the listen backlog
@@ -76,16 +76,15 @@ static void connection_free(connection_t *c)
 	}
 	notify_reset(c);
 	sd_event_source_disable_unref(c->defer_free);
-	sd_event_source_disable_unref(c->login_timer);
+	sd_event_source_disable_unref(c->deadline);
 	/* Off the epoll set before sd-bus closes the fd under it. */
 	sd_event_source_disable_unref(c->io);
 	sd_event_source_disable_unref(c->timer);
-	/* The placeholder holds a reference on the bus: first. */
-	c->gate_msg = sd_bus_message_unref(c->gate_msg);
 	if (c->bus) {
 		sd_bus_close(c->bus);
 		sd_bus_unref(c->bus);
 	}
+	inlet_close(c);
 	/* Last: the bus and what it held are gone, so the memory can go back too. */
 	limits_release(c);
 	free(c);
@@ -112,7 +111,7 @@ void connection_drop(connection_t *c, const char *why)
 	/* A closed peer stays readable (EOF): stop listening to it until it is freed. */
 	sd_event_source_set_enabled(c->io, SD_EVENT_OFF);
 	sd_event_source_set_enabled(c->timer, SD_EVENT_OFF);
-	sd_event_source_set_enabled(c->login_timer, SD_EVENT_OFF);
+	sd_event_source_set_enabled(c->deadline, SD_EVENT_OFF);
 	r = sd_event_add_defer(c->configd->event, &c->defer_free, on_defer_free, c);
 	if (r < 0)
 		log_error_errno(r, "connection %llu: cannot schedule its release",
@@ -125,128 +124,135 @@ static int on_disconnected(sd_bus_message *msg, void *userdata, sd_bus_error *er
 	return 0;
 }
 
+/* The deadline that applies now: the login's until a request was served, then a message's. */
+static void deadline_update(connection_t *c)
+{
+	uint64_t until;
+
+	if (!c->logged_in)
+		return; /* armed once, at accept */
+	until = inlet_deadline(c);
+	if (until) {
+		(void)sd_event_source_set_time(c->deadline, until);
+		(void)sd_event_source_set_enabled(c->deadline, SD_EVENT_ONESHOT);
+	} else
+		(void)sd_event_source_set_enabled(c->deadline, SD_EVENT_OFF);
+}
+
 void connection_update(connection_t *c)
 {
 	uint64_t until = UINT64_MAX;
-	int events;
+	uint32_t events = 0;
+	int bus_events;
 
 	if (c->defer_free || !c->io)
 		return;
 	/* Also sees the queue that a send or a round of processing has just emptied. */
 	if (!connection_account(c, 0))
 		return;
-	(void)connection_gate(c);
-	events = sd_bus_get_events(c->bus);
-	if (events < 0) {
+	bus_events = sd_bus_get_events(c->bus);
+	if (bus_events < 0) {
 		connection_drop(c, "bus closed");
 		return;
 	}
-	/*
-	 * Behind the gate (limits.c) sd-bus reads nothing and asks for no POLLIN: a header still to
-	 * come is waited for here, and a header in pieces is looked at again on the timer rather
-	 * than on every byte that comes.  Output waiting asks for POLLOUT, as ever.
-	 */
-	if (c->gated && c->at_boundary)
+	/* sd-bus's POLLIN is for its end of the pump, which the inlet fills: not polled. */
+	if (bus_events & POLLOUT)
+		events |= EPOLLOUT;
+	if (inlet_wants_input(c))
 		events |= EPOLLIN;
-	if (c->header_wait)
-		events &= ~EPOLLIN;
-	(void)sd_event_source_set_io_events(c->io, (uint32_t)events);
-	/*
-	 * 0 means "work is queued already": the timer then fires on the next iteration.  Behind
-	 * the gate the only work queued is the placeholder, which must wait.
-	 */
-	if (c->header_wait) {
-		(void)sd_event_source_set_time_relative(c->timer, CONFIGD_HEADER_POLL_USEC);
-		(void)sd_event_source_set_enabled(c->timer, SD_EVENT_ONESHOT);
-	} else if (c->gated && c->at_boundary && c->gate_idle_since && !c->gate_looked) {
-		(void)sd_event_source_set_time(
-		        c->timer, c->gate_idle_since + CONFIGD_GATE_BREAKER_USEC);
-		(void)sd_event_source_set_enabled(c->timer, SD_EVENT_ONESHOT);
-	} else if (!c->gated && sd_bus_get_timeout(c->bus, &until) > 0 && until != UINT64_MAX) {
+	(void)sd_event_source_set_io_events(c->io, events);
+	if (sd_bus_get_timeout(c->bus, &until) > 0 && until != UINT64_MAX) {
 		(void)sd_event_source_set_time(c->timer, until);
 		(void)sd_event_source_set_enabled(c->timer, SD_EVENT_ONESHOT);
 	} else
 		(void)sd_event_source_set_enabled(c->timer, SD_EVENT_OFF);
+	deadline_update(c);
 }
 
-static void connection_process(connection_t *c)
+/* Lets sd-bus write what waits and run its timers. */
+static int bus_drive(connection_t *c)
+{
+	int r;
+
+	while (!c->defer_free && (r = sd_bus_process(c->bus, NULL)) > 0)
+		;
+	if (c->defer_free)
+		return -1;
+	if (r < 0) {
+		log_msg_errno(LOG_LEVEL_DEBUG, r, "connection %llu: bus failed",
+		        (unsigned long long)c->id);
+		connection_drop(c, "bus failure");
+		return -1;
+	}
+	return 0;
+}
+
+static void connection_process(connection_t *c, uint32_t revents)
 {
 	assert(pthread_equal(c->configd->thread, pthread_self()));
-	for (unsigned i = 0; i < CONNECTION_BATCH; i++) {
-		int r = limits_check_request(c);
-		bool was_ready = sd_bus_is_ready(c->bus) > 0;
-
-		if (r < 0)
-			return; /* dropped */
-		if (r > 0)
-			break; /* the next header is to come: POLLIN or the timer */
-		c->gate_passed = c->dispatched = false;
-		r = sd_bus_process(c->bus, NULL);
-		/*
-		 * The handshake is over: the first message comes next, unless sd-bus read (judged)
-		 * messages with it (limits.c).
-		 */
-		if (!was_ready && sd_bus_is_ready(c->bus) > 0) {
-			c->at_boundary = c->leftover == 0;
-			c->gate_looked = false;
-		}
-		if (c->gate_breaking && !c->gate_passed && r >= 0 && !c->defer_free) {
-			limits_gate_looked(c, r);
-			if (c->defer_free)
-				return;
-		}
-
-		/* A request runs to completion: none leaves a transaction open for the next. */
-		assert(!c->configd->backend || backend_tx_depth(c->configd->backend) == 0);
-		if (c->defer_free) /* it went away during this message */
-			return;
-		/* The replies it queued count against its output bound. */
-		if (r >= 0 && !connection_account(c, 0))
-			return;
-		if (r < 0) {
-			log_msg_errno(LOG_LEVEL_DEBUG, r, "connection %llu: bus failed",
-			        (unsigned long long)c->id);
-			connection_drop(c, "bus failure");
-			return;
-		}
-		/* Closed if its output waits now, or it is at a boundary (limits.c). */
-		(void)connection_gate(c);
-		if (r == 0 || c->gate_bounced) {
-			/* Nothing more, or the gate stays closed: POLLIN or POLLOUT brings it back. */
-			c->gate_bounced = false;
-			break;
-		}
+	/* Output first: whether it all went decides whether the gate opens. */
+	if ((revents & EPOLLOUT || connection_output_waits(c) || sd_bus_is_ready(c->bus) <= 0) &&
+	        bus_drive(c) < 0)
+		return;
+	if (inlet_run(c, CONNECTION_BATCH) < 0)
+		return;
+	/* A request runs to completion: none leaves a transaction open for the next. */
+	assert(!c->configd->backend || backend_tx_depth(c->configd->backend) == 0);
+	/* The peer is gone (a socket the inlet did not read, as behind the gate): so is c. */
+	if (revents & (EPOLLHUP | EPOLLERR)) {
+		connection_drop(c, "hung up");
+		return;
 	}
 	connection_update(c);
 }
 
 static int on_connection_io(sd_event_source *s, int fd, uint32_t revents, void *userdata)
 {
-	connection_process(userdata);
+	connection_process(userdata, revents);
 	return 0;
 }
 
 static int on_connection_timer(sd_event_source *s, uint64_t usec, void *userdata)
 {
-	connection_process(userdata);
+	connection_process(userdata, 0);
 	return 0;
 }
 
-/* The login deadline: a connection that has not had a request by now goes. */
-static int on_login_timeout(sd_event_source *s, uint64_t usec, void *userdata)
+/*
+ * The login deadline (no request served yet), then a started message's: what configd, busy
+ * elsewhere, has not read yet is read first.  A connection whose output waits is not read, so
+ * its message waits too, and gets its time again once the gate opens.
+ */
+static int on_deadline(sd_event_source *s, uint64_t usec, void *userdata)
 {
 	connection_t *c = userdata;
+	uint64_t until, now = now_monotonic_usec();
 	unsigned suppressed;
 
-	if (c->logged_in)
+	connection_process(c, 0);
+	if (c->defer_free)
 		return 0;
+	if (c->logged_in) {
+		until = inlet_deadline(c);
+		if (until && connection_output_waits(c))
+			c->inlet.started = now;
+		if (!until || connection_output_waits(c) || now < until) {
+			deadline_update(c);
+			return 0;
+		}
+	}
 	if (limits_log_ok(c, &suppressed))
-		log_info("connection %llu (pid %d, uid %u): no request within %llu ms of "
-		         "connecting; "
-		         "closing it (%u lines about this uid suppressed since the last)",
+		log_info("connection %llu (pid %d, uid %u): %s %llu ms%s; closing it (%u lines "
+		         "about "
+		         "this uid suppressed since the last)",
 		        (unsigned long long)c->id, (int)c->pid, (unsigned)c->uid,
-		        (unsigned long long)(c->configd->login_timeout_usec / 1000), suppressed);
-	connection_drop(c, "login deadline");
+		        c->logged_in ? "a message it began is not whole after"
+		                     : "no request within",
+		        (unsigned long long)((c->logged_in ? c->configd->message_timeout_usec
+		                                           : c->configd->login_timeout_usec) /
+		                1000),
+		        c->logged_in ? "" : " of connecting", suppressed);
+	connection_drop(c, c->logged_in ? "message deadline" : "login deadline");
 	return 0;
 }
 
@@ -255,22 +261,10 @@ static int on_incoming(sd_bus_message *msg, void *userdata, sd_bus_error *error)
 {
 	connection_t *c = userdata;
 
-	if (msg == c->gate_msg) {
-		(void)connection_gate_pass(c, msg);
-		return 1;
-	}
 	if (!c->logged_in) {
 		c->logged_in = true;
-		sd_event_source_set_enabled(c->login_timer, SD_EVENT_OFF);
+		sd_event_source_set_enabled(c->deadline, SD_EVENT_OFF);
 	}
-	/*
-	 * sd-bus has read this message exactly: the socket's next bytes begin the next one, once
-	 * the messages judged with the handshake are served.
-	 */
-	if (c->leftover > 0)
-		c->leftover--;
-	c->at_boundary = c->leftover == 0;
-	c->gate_looked = false;
 	c->dispatched = true;
 	return 0;
 }
@@ -280,8 +274,8 @@ static int connection_add_sources(connection_t *c, int fd)
 	sd_event *e = c->configd->event;
 	int r;
 
-	r = sd_event_add_time_relative(e, &c->login_timer, CLOCK_MONOTONIC,
-	        c->configd->login_timeout_usec, 10 * 1000, on_login_timeout, c);
+	r = sd_event_add_time_relative(e, &c->deadline, CLOCK_MONOTONIC,
+	        c->configd->login_timeout_usec, 10 * 1000, on_deadline, c);
 	if (r < 0)
 		return r;
 
@@ -304,24 +298,36 @@ static int connection_add_sources(connection_t *c, int fd)
 	return 0;
 }
 
-static int connection_setup_bus(connection_t *c, int fd)
+/* Sets up c's bus on its socket c->fd; once the bus owns it, c->bus is set and frees it. */
+static int connection_setup_bus(connection_t *c)
 {
 	configd_t *m = c->configd;
+	_cleanup_close_ int bus_in = -1;
 	int r;
 
+	bus_in = inlet_open(c);
+	if (bus_in < 0)
+		return bus_in;
 	r = sd_bus_new(&c->bus);
 	if (r < 0)
 		return r;
-	r = sd_bus_set_fd(c->bus, fd, fd);
-	if (r < 0)
+	/* sd-bus reads the pump (the inlet fills it) and writes to the peer directly. */
+	r = sd_bus_set_fd(c->bus, bus_in, c->fd);
+	if (r < 0) {
+		c->bus = sd_bus_unref(c->bus);
 		return r;
+	}
+	TAKE_FD(bus_in);
 	/*
-	 * No sd_bus_negotiate_creds(): the peer's uid and pid are read once, from SO_PEERCRED at
-	 * accept (connection_new), so the kernel need not attach credentials to every message.
-	 * No fd passing: the protocol has no fds, and with it refused sd-bus closes any fd that
-	 * arrives (and fails the connection) instead of keeping it.
+	 * The pump's credentials are configd's own, so sd-bus cannot match the uid of AUTH EXTERNAL
+	 * against them: it takes any, and the inlet checks it against the peer's (SO_PEERCRED,
+	 * read once at accept), which is how configd knows a peer anyway.  No
+	 * sd_bus_negotiate_creds(): nothing is attached to messages.  No fd passing: the protocol
+	 * has no fds.
 	 */
-	r = sd_bus_negotiate_fds(c->bus, false);
+	r = sd_bus_set_anonymous(c->bus, true);
+	if (r >= 0)
+		r = sd_bus_negotiate_fds(c->bus, false);
 	if (r >= 0)
 		r = sd_bus_set_server(c->bus, 1, m->server_id);
 	if (r >= 0)
@@ -335,7 +341,7 @@ static int connection_setup_bus(connection_t *c, int fd)
 		r = sd_bus_start(c->bus);
 	if (r >= 0) {
 		connection_set_sndbuf(c);
-		r = connection_add_sources(c, fd);
+		r = connection_add_sources(c, c->fd);
 	}
 	return r;
 }
@@ -361,6 +367,8 @@ static int connection_new(configd_t *m, int fd)
 	        .id = ++m->next_connection_id,
 	        .uid = cred.uid,
 	        .pid = cred.pid,
+	        .fd = fd,
+	        .inlet = {.pump = -1},
 	        .next = m->connections};
 	r = limits_admit(c);
 	if (r < 0) {
@@ -372,7 +380,7 @@ static int connection_new(configd_t *m, int fd)
 		m->connections->prev = c;
 	m->connections = c;
 	m->n_connections++;
-	r = connection_setup_bus(c, fd);
+	r = connection_setup_bus(c);
 	if (r < 0) {
 		if (!c->bus)
 			close(fd); /* otherwise the bus owns it */
@@ -492,7 +500,8 @@ static size_t flush_prepare(configd_t *m, struct pollfd *p, connection_t **conns
 		events = sd_bus_get_events(c->bus);
 		if (events < 0)
 			continue;
-		p[n] = (struct pollfd){.fd = sd_bus_get_fd(c->bus), .events = (short)events};
+		/* Only output is flushed: the pump is not read any more. */
+		p[n] = (struct pollfd){.fd = c->fd, .events = (short)(events & POLLOUT)};
 		conns[n++] = c;
 	}
 	return n;

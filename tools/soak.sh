@@ -7,7 +7,9 @@
 # (quiet), beside a flood of hostile peers run as nobody (tests/integration/hardening/hostile,
 # see docs/security.md: peers that never read their replies (ListServices, GetPg of a 4 MiB
 # pg), send fds, hold idle connections past their share, send malformed messages and 64 MiB
-# requests, and subscribe without reading), and beside the same flood aimed at a decoy configd
+# requests (with headers as sd-bus writes them and with a version configd does not know),
+# subscribe without reading, leave in the middle of a message, hold requests one byte short of
+# their end, and trickle headers), and beside the same flood aimed at a decoy configd
 # on another root (control: what the flood's processes cost the machine's CPUs, configd
 # aside).  A sampler reads configd's RSS and fd count every 100 ms.  After the flood the peers
 # stop, and configd's fd count must come back to what it was before the flood.  The peers run
@@ -15,8 +17,9 @@
 # dozen busy processes take.
 #
 # It prints the normal clients' p99 latency in each phase and the ratios (goal: flood / quiet at
-# most 2), configd's peak RSS and fd count under the flood (goal: at most 64 MiB), the fd count
-# after, and fails (exit 1) if any normal operation failed or the fds did not come back.
+# most 2), configd's peak RSS, fd count and CPU under the flood (goal: at most 64 MiB), the fd
+# count after, and fails (exit 1) if any normal operation failed, the fds did not come back, or
+# nobody (whose peers have all gone) is refused a connection: no peer leaves a slot behind.
 #
 # INVARIANTS.  Nothing outlives the run: an EXIT trap stops the peers and the clients (by the pids
 # this script started), then the daemons (sandbox.sh), and removes the sandbox.  The peers are
@@ -35,7 +38,7 @@ usage: tools/soak.sh [-s SECONDS] [-c CLIENTS] BUILD-DIR
 Normal clients alone, then beside a flood of hostile peers (run as nobody: needs root).
   -s, --seconds S   length of each phase (SOAK_SECONDS; default 120)
   -c, --clients N   normal clients in parallel (SOAK_CLIENTS; default 2)
-  SOAK_PEERS        the kinds of hostile peers (default: all seven)
+  SOAK_PEERS        the kinds of hostile peers (default: all eleven)
 Exit status: 0 when every normal operation succeeded and configd's fds came back; 1 otherwise.
 EOF
 }
@@ -132,6 +135,7 @@ failures() { cat "$WORK/$1".client* | awk '$3 != 0' | wc -l; }
 
 configd_fds() { find "/proc/$CONFIGD_PID/fd" -mindepth 1 -maxdepth 1 2>/dev/null | wc -l; }
 configd_rss_kb() { awk '$1 == "VmRSS:" { print $2 }' "/proc/$CONFIGD_PID/status"; }
+configd_cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$CONFIGD_PID/stat"; }
 
 # sampler FILE: the peaks of configd's RSS and fd count, as "RSS_KB FDS", until the stop file.
 sampler() {
@@ -172,7 +176,7 @@ flood_against() {
 }
 
 # The kinds of peers (SOAK_PEERS: a subset of them, for finding which one costs what).
-PEERS=${SOAK_PEERS:-unread-replies unread-getpg fds idle garbage big-request subscriber}
+PEERS=${SOAK_PEERS:-unread-replies unread-getpg fds idle garbage big-request odd-header subscriber leave partial trickle}
 
 flood() {
 	local name
@@ -184,6 +188,10 @@ flood() {
 		idle) peer "$name" hold 200 auth 12 & ;;
 		garbage) peer "$name" garbage 40 & ;;
 		big-request) peer "$name" bigreq 64 second & ;;
+		odd-header) peer "$name" bigreq 64 second version2 & ;;
+		leave) peer "$name" leave 64 8 & ;;
+		partial) peer "$name" partial 64 5 & ;;
+		trickle) peer "$name" trickle 64 5 500 & ;;
 		subscriber) peer "$name" subscribe framework 30 & ;;
 		*) sandbox_fail "unknown kind of peer $name" ;;
 		esac
@@ -193,7 +201,7 @@ flood() {
 
 # ---- the run -------------------------------------------------------------------------------
 
-log "$CLIENTS normal clients, ${PHASE_SECONDS}s alone, ${PHASE_SECONDS}s beside 7 kinds of" \
+log "$CLIENTS normal clients, ${PHASE_SECONDS}s alone, ${PHASE_SECONDS}s beside $(wc -w <<<"$PEERS") kinds of" \
 	"hostile peers (as nobody), ${PHASE_SECONDS}s beside the same flood aimed at a decoy configd"
 # The decoy: a configd of its own on another root, for the control phase.
 DECOY=$ROOT/decoy
@@ -215,7 +223,11 @@ rss_before=$(configd_rss_kb)
 fds_before=$(configd_fds)
 
 log "phase 2: the clients beside the flood"
+ticks=$(configd_cpu_ticks)
+t0=$(date +%s%N)
 flood_against "$ROOT" flood
+cpu_pct=$((($(configd_cpu_ticks) - ticks) * 100 * 1000000000 / $(getconf CLK_TCK) /
+	($(date +%s%N) - t0)))
 read -r peak_rss peak_fds <"$WORK/peaks"
 cp -r "$WORK"/peer.* "$ROOT/" 2>/dev/null || true
 
@@ -227,6 +239,9 @@ while [ "$fds_after" -gt "$fds_before" ] && [ "$SECONDS" -lt "$deadline" ]; do
 	fds_after=$(configd_fds)
 done
 rss_after=$(configd_rss_kb)
+# Every peer of nobody has gone: its share of connections is whole again.
+nobody_ok=1
+timeout 10 "${AS_NOBODY[@]}" "$SVCCFG" list >/dev/null 2>"$WORK/nobody.err" || nobody_ok=0
 
 log "phase 3: the clients beside the flood aimed at the decoy (control)"
 flood_against "$DECOY" control
@@ -248,6 +263,7 @@ echo "svc.configd:"
 echo "  RSS before the flood $((rss_before / 1024)) MiB, peak under it $((peak_rss / 1024)) MiB" \
 	"(goal: at most 64 MiB), after $((rss_after / 1024)) MiB"
 echo "  fds before the flood $fds_before, peak under it $peak_fds, after $fds_after"
+echo "  CPU under the flood $cpu_pct% of a core"
 echo "hostile peers against configd (runs; what the last run of each said):"
 for f in "$ROOT"/peer.*; do
 	printf '  %-15s %5s runs  %s\n' "${f##*/peer.}" "$(grep -c . "$f" || true)" \
@@ -259,6 +275,10 @@ if [ "$(failures quiet)" -ne 0 ] || [ "$(failures flood)" -ne 0 ] ||
 	[ "$(failures control)" -ne 0 ]; then
 	echo "soak: FAIL: normal operations failed:" >&2
 	cat "$WORK"/*.client*.err >&2 || true
+	status=1
+fi
+if [ "$nobody_ok" -ne 1 ]; then
+	echo "soak: FAIL: nobody, whose peers have all gone, cannot use configd: $(cat "$WORK/nobody.err")" >&2
 	status=1
 fi
 if [ "$fds_after" -gt "$fds_before" ]; then

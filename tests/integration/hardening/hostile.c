@@ -24,9 +24,21 @@
  *                            "sent= dropped=0|1"; then holds it HOLD seconds more
  *   subscribe TYPE SECONDS   registers for pg type TYPE and never reads: "dropped=0|1"
  *   garbage N                N connections sending malformed messages: "closed=K"
- *   bigreq MIB first|second  a call of MIB MiB, as the connection's first message or after an
- *                            answered one: "sent= dropped=0|1" (sent: bytes configd took;
- *                            dropped: closed instead of answered)
+ *   bigreq MIB first|second [plain|version2|type0|type5]
+ *                            a call of MIB MiB, as the connection's first message or after an
+ *                            answered one, its header as sd-bus writes it or with a version or
+ *                            message type configd does not know: "sent= dropped=0|1" (sent:
+ *                            bytes configd took; dropped: closed, not answered or ignored)
+ *   leave N BYTES            N connections, each with a call answered, then BYTES bytes of a
+ *                            1 KiB call (8: mid-header; 100: mid-body), then the process exits
+ *                            without closing them: "left=N"
+ *   partial N SECONDS        N connections, each with a call answered, then all but the last
+ *                            byte of a 1 MiB call; "held= closed=" (configd closed the
+ *                            connection within 2 s of the send, or not); then holds them
+ *   trickle N SECONDS MS     N connections, each with a call answered, then one byte of a 1 KiB
+ *                            call per connection every MS ms for SECONDS: "ready=1" once they
+ *                            are all connected, then "closed=K seconds=S" (how many configd
+ *                            closed, and when the last went)
  *   bigpg FMRI PG MIB        makes FMRI's pg PG (type application) hold about MIB MiB
  *   churn FMRI N             N batches, each changing the 100 pgs "churnNN" (type churn) of FMRI
  */
@@ -303,6 +315,60 @@ static int wait_closed(int fd, uint64_t deadline)
 	}
 }
 
+/*
+ * What became of the call sent last, by deadline: 1 configd closed the connection (or reset it),
+ * 0 it answered (or left the connection open without an answer).
+ */
+static int closed_or_answered(int fd, uint64_t deadline)
+{
+	struct pollfd p = {.fd = fd, .events = POLLIN | POLLRDHUP};
+	uint8_t b;
+	uint64_t left = deadline_left_usec(deadline);
+
+	if (poll(&p, 1, left ? (int)(left / 1000) + 1 : 0) <= 0)
+		return 0; /* nothing: neither closed nor answered */
+	if (p.revents & (POLLHUP | POLLRDHUP | POLLERR))
+		return 1;
+	return recv(fd, &b, 1, MSG_PEEK | MSG_DONTWAIT) <= 0;
+}
+
+/* Connects, completes the handshake and has one call answered: the fd, or -1. */
+static int connect_logged_in(void)
+{
+	int fd = connect_door();
+	buf_t m = call_list_services(1);
+	bool ok = send_auth(fd, false) >= 0 &&
+	        read_auth(fd, false, NULL, deadline_after_usec(DEADLINE_USEC)) > 0 &&
+	        write_all(fd, "BEGIN\r\n", 7) >= 0 && write_all(fd, m.p, m.n) >= 0 &&
+	        read_message(fd) >= 0;
+
+	free(m.p);
+	if (!ok) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* A ListServices call whose one string argument makes it size bytes long in all. */
+static buf_t call_of_size(size_t size, uint32_t serial)
+{
+	buf_t body = {0}, m = method_call(SMF_BUS_INTERFACE, "ListServices", "s", NULL, serial, 0);
+	size_t head = m.n + 4 + 1; /* the header, the string's length and its NUL */
+	char *s = malloc(size > head ? size - head + 1 : 1);
+
+	if (!s)
+		die("malloc");
+	memset(s, 'x', size > head ? size - head : 0);
+	s[size > head ? size - head : 0] = 0;
+	put_str(&body, s);
+	free(s);
+	free(m.p);
+	m = method_call(SMF_BUS_INTERFACE, "ListServices", "s", &body, serial, 0);
+	free(body.p);
+	return m;
+}
+
 /* ---- the modes ---------------------------------------------------------------------------- */
 
 /* Sends m with nfds fds of /dev/null attached (SCM_RIGHTS); < 0 when configd hung up. */
@@ -527,7 +593,7 @@ static int mode_garbage(int n)
 	return 0;
 }
 
-static int mode_bigreq(int mib, bool first)
+static int mode_bigreq(int mib, bool first, const char *how)
 {
 	_cleanup_close_ int fd = connect_door();
 	size_t n = (size_t)mib * 1024u * 1024u, sent = 0;
@@ -542,6 +608,13 @@ static int mode_bigreq(int mib, bool first)
 	free(s);
 	m = method_call(SMF_BUS_INTERFACE, "ListServices", "s", &body, 2, 0);
 	free(body.p);
+	/* The lengths stay: sd-bus sizes a message from them and the endianness byte alone. */
+	if (streq(how, "version2"))
+		m.p[3] = 2;
+	else if (streq(how, "type0"))
+		m.p[1] = 0;
+	else if (streq(how, "type5"))
+		m.p[1] = 5;
 	if (send_auth(fd, false) < 0 ||
 	        read_auth(fd, false, NULL, deadline_after_usec(DEADLINE_USEC)) <= 0 ||
 	        write_all(fd, "BEGIN\r\n", 7) < 0) {
@@ -569,8 +642,98 @@ static int mode_bigreq(int mib, bool first)
 		sent += k;
 	}
 	free(m.p);
-	/* An answer (an error: ListServices takes no argument) or the end of the connection. */
-	printf("sent=%zu dropped=%d\n", sent, read_message(fd) < 0);
+	/*
+	 * An answer (an error: ListServices takes no argument), the end of the connection, or
+	 * nothing (a message sd-bus dropped as malformed): closed or not within 10 s.
+	 */
+	printf("sent=%zu dropped=%d\n", sent,
+	        closed_or_answered(fd, deadline_after_usec(DEADLINE_USEC)));
+	return 0;
+}
+
+static int mode_leave(int n, size_t bytes)
+{
+	buf_t m = call_of_size(1024, 2);
+	int left = 0;
+
+	if (bytes > m.n)
+		bytes = m.n;
+	for (int i = 0; i < n; i++) {
+		int fd = connect_logged_in();
+
+		/* Kept open: the process's exit closes them all at once. */
+		if (fd >= 0 && write_all(fd, m.p, bytes) >= 0)
+			left++;
+	}
+	free(m.p);
+	printf("left=%d\n", left);
+	fflush(stdout);
+	return 0;
+}
+
+static int mode_partial(int n, int seconds)
+{
+	buf_t m = call_of_size(1024u * 1024u, 2);
+	_cleanup_free_ int *fds = calloc((size_t)n, sizeof(int));
+	int held = 0, closed = 0;
+
+	if (!fds)
+		die("calloc");
+	uint64_t deadline;
+
+	for (int i = 0; i < n; i++) {
+		fds[i] = connect_logged_in();
+		if (fds[i] >= 0 && write_all(fds[i], m.p, m.n - 1) < 0) {
+			close(fds[i]);
+			fds[i] = -1;
+		}
+	}
+	/* What configd closes, it closes as the header comes: 2 s is plenty. */
+	deadline = deadline_after_usec(2000000u);
+	for (int i = 0; i < n; i++) {
+		if (fds[i] < 0 || closed_or_answered(fds[i], deadline))
+			closed++;
+		else
+			held++;
+	}
+	free(m.p);
+	printf("held=%d closed=%d\n", held, closed);
+	fflush(stdout);
+	(void)poll(NULL, 0, seconds * 1000);
+	return 0;
+}
+
+static int mode_trickle(int n, int seconds, int interval_ms)
+{
+	buf_t m = call_of_size(1024, 2);
+	_cleanup_free_ int *fds = calloc((size_t)n, sizeof(int));
+	uint64_t start, end, last = 0;
+	int closed = 0;
+
+	if (!fds)
+		die("calloc");
+	for (int i = 0; i < n; i++)
+		fds[i] = connect_logged_in();
+	printf("ready=1\n");
+	fflush(stdout);
+	start = now_monotonic_usec();
+	end = deadline_after_usec((uint64_t)seconds * 1000000u);
+	for (size_t at = 0; at < m.n && deadline_left_usec(end) > 0; at++) {
+		for (int i = 0; i < n; i++) {
+			if (fds[i] < 0)
+				continue;
+			if (write_all(fds[i], m.p + at, 1) < 0 ||
+			        closed_or_answered(fds[i], now_monotonic_usec())) {
+				close(fds[i]);
+				fds[i] = -1;
+				closed++;
+				last = now_monotonic_usec();
+			}
+		}
+		(void)poll(NULL, 0, interval_ms);
+	}
+	free(m.p);
+	printf("closed=%d seconds=%.1f\n", closed, last ? (double)(last - start) / 1e6 : 0.0);
 	return 0;
 }
 
@@ -669,8 +832,15 @@ int main(int argc, char *argv[])
 		return mode_unread(atol(argv[2]), atoi(argv[3]), argv[4], argv[5], argv[6]);
 	if (streq(mode, "subscribe") && argc == 4)
 		return mode_subscribe(argv[2], atoi(argv[3]));
-	if (streq(mode, "bigreq") && argc == 4)
-		return mode_bigreq(atoi(argv[2]), streq(argv[3], "first"));
+	if (streq(mode, "bigreq") && (argc == 4 || argc == 5))
+		return mode_bigreq(
+		        atoi(argv[2]), streq(argv[3], "first"), argc == 5 ? argv[4] : "");
+	if (streq(mode, "leave") && argc == 4)
+		return mode_leave(atoi(argv[2]), (size_t)atol(argv[3]));
+	if (streq(mode, "partial") && argc == 4)
+		return mode_partial(atoi(argv[2]), atoi(argv[3]));
+	if (streq(mode, "trickle") && argc == 5)
+		return mode_trickle(atoi(argv[2]), atoi(argv[3]), atoi(argv[4]));
 	if (streq(mode, "garbage") && argc == 3)
 		return mode_garbage(atoi(argv[2]));
 	if (streq(mode, "bigpg") && argc == 5)
@@ -678,7 +848,9 @@ int main(int argc, char *argv[])
 	if (streq(mode, "churn") && argc == 4)
 		return mode_churn(argv[2], atoi(argv[3]));
 	fprintf(stderr,
-	        "usage: hostile fds|hold|unread|subscribe|garbage|bigreq|bigpg|churn ARGS... "
+	        "usage: hostile "
+	        "fds|hold|unread|subscribe|garbage|bigreq|leave|partial|trickle|bigpg|"
+	        "churn ARGS... "
 	        "(see hostile.c)\n");
 	return 2;
 }

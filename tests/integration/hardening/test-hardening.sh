@@ -19,9 +19,21 @@
 #                    logged
 #   unread-signals   a subscriber that never reads while root changes 70,000 pgs: dropped and
 #                    logged within the same bound
-#   big-request      nobody sends a 64 MiB call, as its first request and after one: configd
-#                    closes the connection from the header, its peak RSS does not move by 64 MiB;
-#                    root's 8 MiB call is served
+#   big-request      nobody sends a 64 MiB call, as its first request and after one, with a
+#                    header as sd-bus writes it and with a version or message type configd does
+#                    not know: configd closes the connection from the header, its peak RSS does
+#                    not move by 64 MiB; root's 8 MiB call is served
+#   leave            256 connections of nobody, each with a call answered, then 8 bytes of the
+#                    next header (and then 100 bytes of a call): the process exits; configd's
+#                    fds are back at once, it does not spin, and nobody connects again
+#   partial          nobody begins 256 calls of 1 MiB on 256 connections and holds them one byte
+#                    short: configd holds 16 (its uid's 16 MiB), closes the rest, and its peak
+#                    RSS grows by less than BOUND_MIB
+#   trickle          8 uids x 256 connections trickle a call's header, one byte a second each:
+#                    configd's CPU stays under TRICKLE_CPU_PERCENT of a core (it polled every
+#                    header in pieces every 20 ms before)
+#   message-deadline a call begun and not finished within the message deadline (1 s here):
+#                    closed, logged; calls that arrive whole are served as long as the peer likes
 #   import-links     svccfg import DIR where DIR holds two links to "." and a link to ".." below
 #                    (2^40 paths before): each manifest once, each link named as skipped, quickly
 #   long-input       a manifest value of 5 MB, and a 1 MB value in a command file: the messages
@@ -41,12 +53,17 @@ esac
 BOUND_MIB=24
 # What a connection that held a lot may leave behind once it is gone.
 LEFT_MIB=4
+# configd's CPU while 2,048 connections trickle headers, one byte a second each (percent of one
+# core): the bytes themselves cost a few percent; polling each header in pieces took it all.
+TRICKLE_CPU_PERCENT=25
 # Under AddressSanitizer freed memory stays in quarantine, so configd's RSS says nothing about
 # what configd holds: the RSS bounds are checked in a build without it.
 SANITIZED=
 if ldd "$SVC_CONFIGD" 2>/dev/null | grep -q libasan; then SANITIZED=1; fi
 
 configd_fds() { find "/proc/$CONFIGD_PID/fd" -mindepth 1 -maxdepth 1 | wc -l; }
+# configd_cpu_ticks: the CPU time configd has used (user + system), in clock ticks.
+configd_cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$CONFIGD_PID/stat"; }
 # configd_kb VmRSS|VmHWM: the figure from /proc/PID/status, in KiB.
 configd_kb() { awk -v k="$1:" '$1 == k { print $2 }' "/proc/$CONFIGD_PID/status"; }
 # Restarts the peak RSS (VmHWM) at the current RSS.
@@ -154,17 +171,33 @@ case_login_deadline() {
 
 case_connect_deadline() {
 	sandbox_start
-	local start took
+	local start took fifo=$ROOT/commands sout=$ROOT/svccfg.out serr=$ROOT/svccfg.err spid src
+	# A client that connected before configd stopped: its next call times out, and says so.
+	mkfifo "$fifo"
+	"$SVCCFG" <"$fifo" >"$sout" 2>"$serr" &
+	spid=$!
+	exec 3>"$fifo"
+	echo "add test/connected" >&3
+	wait_until "\"$SVCCFG\" list | grep -q test/connected" \
+		"svccfg's first command was not done: \$(cat '$serr')"
 	kill -STOP "$CONFIGD_PID"
 	start=$SECONDS
+	echo "add test/late" >&3
+	exec 3>&-
+	# Meanwhile (the same 25 s), a client that connects to the stopped configd.
 	run timeout 60 "$SVCPROP" -p general svc:/test/x:default
+	wait "$spid" && src=0 || src=$?
 	took=$((SECONDS - start))
 	kill -CONT "$CONFIGD_PID"
 	[ "$RC" -ne 124 ] || fail "svcprop waited over 60 s for a configd that did not answer"
 	assert_rc 1 "svcprop with configd stopped"
 	assert_match 'timed out' "$ERR" "svcprop's message"
+	log "configd stopped: svcprop and a connected svccfg gave up after $took s: $ERR / $(cat "$serr")"
 	[ "$took" -ge 20 ] && [ "$took" -le 40 ] ||
 		fail "svcprop gave up after $took s, expected libscf's 25 s"
+	assert_eq 1 "$src" "svccfg's exit status when configd stopped answering"
+	assert_match 'timed out' "$(cat "$serr")" "a connected svccfg's message"
+	assert_no_match 'broken' "$(cat "$serr")" "a connected svccfg's message"
 }
 
 # unread_peer OUT ARGS...: "hostile unread ARGS" as nobody in the background, its output in
@@ -251,18 +284,113 @@ case_big_request() {
 	local idle w
 	idle=$(configd_kb VmRSS)
 	reset_peak
-	for w in first second; do
-		hostile bigreq 64 $w
-		log "64 MiB as the $w request: $OUT"
-		assert_eq 1 "$(kv dropped "$OUT")" "configd closed the connection of a 64 MiB request"
-		[ "$(kv sent "$OUT")" -lt $((8 * 1024 * 1024)) ] ||
-			fail "configd took $(kv sent "$OUT") bytes of a 64 MiB request before closing"
+	# sd-bus sizes a message from its endianness byte and lengths alone, whatever its version
+	# or type say, and reads it whole before it drops such a one: every header is judged.
+	for how in plain version2 type0 type5; do
+		for w in first second; do
+			hostile bigreq 64 $w $how
+			log "64 MiB as the $w request, header $how: $OUT"
+			assert_eq 1 "$(kv dropped "$OUT")" \
+				"configd closed the connection of a 64 MiB request ($w, $how)"
+			[ "$(kv sent "$OUT")" -lt $((8 * 1024 * 1024)) ] ||
+				fail "configd took $(kv sent "$OUT") bytes of a 64 MiB request ($how) before closing"
+		done
 	done
 	assert_match 'a request of [0-9]+ bytes \(at most 1048576 from this uid\)' \
 		"$(cat "$CONFIGD_LOG")" "configd's log"
 	assert_rss_bound "$idle" 0 "64 MiB requests"
 	run "$HOSTILE" bigreq 8 second
 	assert_eq 0 "$(kv dropped "$OUT")" "root's 8 MiB request: connection closed"
+}
+
+# The peer leaves with a message begun: mid-header, then mid-body.  Its end of file frees the
+# connection at once, configd does not spin, and the uid's slots are its own again.
+case_leave() {
+	sandbox_start
+	populate
+	local before bytes start took ticks
+	before=$(configd_fds)
+	for bytes in 8 100; do
+		hostile leave 256 $bytes
+		assert_eq 256 "$(kv left "$OUT")" "connections left with $bytes bytes of a call"
+		start=$(date +%s%N)
+		wait_until '[ "$(configd_fds)" -le "$before" ]' \
+			"configd holds \$(configd_fds) fds after 256 peers left at byte $bytes of a call, $before before" 5
+		took=$((($(date +%s%N) - start) / 1000000))
+		# The measurement window: configd's CPU over one second with nothing to do.
+		ticks=$(configd_cpu_ticks)
+		sleep 1
+		ticks=$(($(configd_cpu_ticks) - ticks))
+		log "left at byte $bytes: configd's fds back to $before within $took ms; CPU $ticks ticks in the next second"
+		[ "$ticks" -le 10 ] || fail "configd used $ticks ticks of CPU in a second after the peers left (it spins)"
+		run timeout 10 "${AS_NOBODY[@]}" "$SVCPROP" -p config/v svc:/test/s1:i1
+		assert_rc 0 "nobody's svcprop once its 256 peers have gone"
+		assert_eq 7 "$OUT" "nobody's svcprop once its 256 peers have gone"
+	done
+}
+
+# Bytes of unfinished requests count against the uid's 16 MiB (CONFIGD_MAX_HELD_BYTES_PER_UID).
+case_partial() {
+	sandbox_start
+	local idle out=$ROOT/partial.out pid line
+	idle=$(configd_kb VmRSS)
+	reset_peak
+	"${AS_NOBODY[@]}" "$HOSTILE" partial 256 60 >"$out" 2>&1 &
+	pid=$!
+	wait_until "grep -q held= '$out'" "the peer did not report: \$(cat '$out')" 90
+	line=$(cat "$out")
+	log "256 calls of 1 MiB begun and held one byte short: $line"
+	[ "$(kv held "$line")" -le 16 ] || fail "configd holds $(kv held "$line") unfinished 1 MiB calls of one uid (16 MiB at most)"
+	[ "$(kv held "$line")" -ge 8 ] || fail "configd holds only $(kv held "$line") unfinished 1 MiB calls (16 fit)"
+	assert_eq 256 "$(($(kv held "$line") + $(kv closed "$line")))" "calls held or closed"
+	assert_match 'unfinished requests' "$(cat "$CONFIGD_LOG")" "configd's log"
+	assert_rss_bound "$idle" 0 "unfinished 1 MiB requests"
+	kill "$pid"
+	wait "$pid" 2>/dev/null || true
+}
+
+case_trickle() {
+	sandbox_start
+	local uids=() pids=() u ticks start pct i
+	for u in $(seq 61000 61007); do uids+=("$u"); done
+	for u in "${uids[@]}"; do
+		setpriv --reuid="$u" --regid=nogroup --clear-groups "$HOSTILE" trickle 256 5 1000 \
+			>"$ROOT/trickle.$u" 2>&1 &
+		pids+=($!)
+	done
+	# Measured from when every connection is up (their handshakes are not what is measured).
+	for u in "${uids[@]}"; do
+		wait_until "grep -q ready= '$ROOT/trickle.$u'" "uid $u's peer did not connect: \$(cat '$ROOT/trickle.$u')" 60
+	done
+	ticks=$(configd_cpu_ticks)
+	start=$(date +%s%N)
+	for i in "${!pids[@]}"; do
+		wait "${pids[$i]}" || fail "hostile trickle as uid ${uids[$i]}: $(cat "$ROOT/trickle.${uids[$i]}")"
+	done
+	ticks=$(($(configd_cpu_ticks) - ticks))
+	pct=$((ticks * 100 * 1000000000 / $(getconf CLK_TCK) / ($(date +%s%N) - start)))
+	log "8 uids x 256 connections trickling headers (1 byte/s each): configd's CPU $pct% of a core ($ticks ticks)"
+	for u in "${uids[@]}"; do
+		assert_eq 0 "$(kv closed "$(cat "$ROOT/trickle.$u")")" "uid $u's trickling calls closed within the 10 s deadline"
+	done
+	[ "$pct" -le "$TRICKLE_CPU_PERCENT" ] ||
+		fail "configd took $pct% of a core for 2,048 trickled headers (at most $TRICKLE_CPU_PERCENT%)"
+}
+
+case_message_deadline() {
+	sandbox_create
+	SMF_CONFIGD_MESSAGE_TIMEOUT_MS=1000 configd_start
+	hostile trickle 64 10 100
+	log "64 calls trickled one byte per 100 ms: $OUT"
+	assert_eq 64 "$(kv closed "$OUT")" "trickled calls closed by the message deadline"
+	local secs
+	secs=$(kv seconds "$OUT")
+	[ "${secs%.*}" -lt 5 ] || fail "the last trickled call was closed after $secs s (deadline 1 s)"
+	assert_match 'a message it began is not whole after 1000 ms' "$(cat "$CONFIGD_LOG")" \
+		"configd's log"
+	# Whole calls are served for as long as the peer likes (3 s: 3 deadlines).
+	hostile hold 5 request 3
+	assert_eq 0 "$(kv closed "$OUT")" "connections with whole calls closed"
 }
 
 # manifest NAME VALUE: a transient service site/NAME (tests/manifests.sh) whose config/v, a
@@ -326,6 +454,10 @@ big-request) case_big_request ;;
 import-links) case_import_links ;;
 long-input) case_long_input ;;
 fd-passing) case_fd_passing ;;
+leave) case_leave ;;
+partial) case_partial ;;
+trickle) case_trickle ;;
+message-deadline) case_message_deadline ;;
 uid-share) case_uid_share ;;
 login-deadline) case_login_deadline ;;
 connect-deadline) case_connect_deadline ;;
