@@ -77,10 +77,14 @@ bool instance_bulk_accepts(instance_t *i, int type, int64_t arg);
 void instance_handle_bulk(instance_t *i, const event_t *e, struct rpg_batch *b);
 void instance_bulk_report(struct rpg_batch *b);
 
-/* Whether a repository call's result r means the connection is gone, not a refusal. */
+/*
+ * Whether a repository call's result r means the connection is gone or configd did not answer
+ * in time (it is stopped or stuck), not a refusal.
+ */
 static inline bool instance_connection_lost(int r)
 {
-	return r == -SCF_ERROR_CONNECTION_BROKEN || r == -SCF_ERROR_NO_SERVER;
+	return r == -SCF_ERROR_CONNECTION_BROKEN || r == -SCF_ERROR_NO_SERVER ||
+	        r == -SCF_ERROR_TIMEOUT;
 }
 
 /*

@@ -71,7 +71,7 @@ const char *cli_scf_reason(scf_handle_t *h, int r)
 	const char *m = h ? scf_handle_errmsg(h) : NULL;
 
 	/* A dead daemon has nothing better to say than the phrase scripts look for. */
-	if (cli_scf_is_fatal(r) || !m || !*m)
+	if ((cli_scf_is_fatal(r) && r != -SCF_ERROR_TIMEOUT) || !m || !*m)
 		return cli_scf_phrase(r);
 	return m;
 }
@@ -79,7 +79,8 @@ const char *cli_scf_reason(scf_handle_t *h, int r)
 int cli_scf_is_fatal(int r)
 {
 	return r == -SCF_ERROR_NO_SERVER || r == -SCF_ERROR_CONNECTION_BROKEN ||
-	        r == -SCF_ERROR_NOT_BOUND || r == -SCF_ERROR_VERSION_MISMATCH;
+	        r == -SCF_ERROR_NOT_BOUND || r == -SCF_ERROR_VERSION_MISMATCH ||
+	        r == -SCF_ERROR_TIMEOUT;
 }
 
 int cli_connect(const char *root, scf_handle_t **ret)

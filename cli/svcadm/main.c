@@ -79,8 +79,9 @@ void svcadm_die(int r)
 {
 	assert(r < 0);
 	svcadm_warn("%s.  Exiting.",
-	        cli_scf_is_fatal(r) ? "Connection to repository server broken"
-	                            : cli_scf_reason(svcadm.h, r));
+	        cli_scf_is_fatal(r) && r != -SCF_ERROR_TIMEOUT
+	                ? "Connection to repository server broken"
+	                : cli_scf_reason(svcadm.h, r));
 	exit(EXIT_FATAL);
 }
 

@@ -80,6 +80,12 @@ int svccfg_scf_error(svccfg_t *c, int r, const char *subject)
 		c->fatal = true;
 		return r;
 	}
+	if (r == -SCF_ERROR_TIMEOUT) {
+		svccfg_error(
+		        c, "Repository server timed out: %s.  Exiting.", cli_scf_reason(c->h, r));
+		c->fatal = true;
+		return r;
+	}
 	if (r == -SCF_ERROR_NO_MEMORY || r == -ENOMEM) {
 		svccfg_oom(c);
 		return r;

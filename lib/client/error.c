@@ -4,7 +4,9 @@
  *
  * configd's D-Bus error names map one to one onto scf errors (docs/protocol.md); its message
  * names what was refused and is kept verbatim.  Transport failures (sd-bus returning a negative
- * errno without a D-Bus error) mean the connection is gone.
+ * errno without a D-Bus error) mean the connection is gone, but for a call that reached the
+ * handle's timeout: configd did not answer in time (it is stopped or stuck), which is TIMEOUT,
+ * and the connection stays (a late reply is dropped by sd-bus).
  */
 #include <assert.h>
 #include <stdarg.h>
@@ -27,8 +29,9 @@ static const smf_bus_error_t sd_bus_errors[] = {
         {SD_BUS_ERROR_UNKNOWN_INTERFACE, SCF_ERROR_VERSION_MISMATCH},
         {SD_BUS_ERROR_UNKNOWN_PROPERTY, SCF_ERROR_VERSION_MISMATCH},
         {SD_BUS_ERROR_DISCONNECTED, SCF_ERROR_CONNECTION_BROKEN},
-        {SD_BUS_ERROR_NO_REPLY, SCF_ERROR_CONNECTION_BROKEN},
-        {SD_BUS_ERROR_TIMEOUT, SCF_ERROR_CONNECTION_BROKEN},
+        /* sd-bus's names for a call that reached its timeout. */
+        {SD_BUS_ERROR_NO_REPLY, SCF_ERROR_TIMEOUT},
+        {SD_BUS_ERROR_TIMEOUT, SCF_ERROR_TIMEOUT},
 };
 
 void client_clear_error(scf_handle_t *h)
@@ -70,7 +73,6 @@ int client_errno_to_scf(int r)
 	case -EPIPE:
 	case -ESHUTDOWN:
 	case -ECONNABORTED:
-	case -ETIMEDOUT:
 	case -ECHILD: /* the connection was made by our parent before fork() */
 		return -SCF_ERROR_CONNECTION_BROKEN;
 	case -ENOENT:
@@ -78,6 +80,8 @@ int client_errno_to_scf(int r)
 		return -SCF_ERROR_NO_SERVER;
 	case -EINVAL:
 		return -SCF_ERROR_INVALID_ARGUMENT;
+	case -ETIMEDOUT:
+		return -SCF_ERROR_TIMEOUT;
 	default:
 		return -SCF_ERROR_INTERNAL;
 	}
@@ -106,6 +110,10 @@ int client_error_from_bus(scf_handle_t *h, const char *member, int r, const sd_b
 
 	if (sd_bus_error_is_set(e))
 		err = map_bus_name(e->name);
+	if (err == -SCF_ERROR_TIMEOUT || (err == 0 && r == -ETIMEDOUT))
+		return client_set_error(h, -SCF_ERROR_TIMEOUT,
+		        "%s: svc.configd did not answer within %.3g s (timed out)", member,
+		        h ? (double)h->timeout_usec / (double)USEC_PER_SEC : 0.0);
 	if (err != 0) {
 		if (e->message && *e->message)
 			return client_set_error(h, err, "%s", e->message);

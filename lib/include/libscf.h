@@ -27,7 +27,9 @@
  * - A handle is one connection to configd and is NOT thread-safe: a program with threads gives
  *   each thread its own handle (as on illumos).  Handles of one process are independent.
  * - An unbound handle or a configd that went away gives -SCF_ERROR_NO_SERVER /
- *   -SCF_ERROR_CONNECTION_BROKEN at once; no call blocks for long on a dead daemon.
+ *   -SCF_ERROR_CONNECTION_BROKEN at once; no call blocks for long on a dead daemon.  A configd
+ *   that is there but does not answer (stopped, stuck) gives -SCF_ERROR_TIMEOUT once the
+ *   handle's timeout (25 s) has passed; the handle stays usable.
  */
 #ifndef LIBSCF_H
 #define LIBSCF_H
@@ -68,7 +70,7 @@ typedef enum scf_error {
 	SCF_ERROR_INTERNAL = 1101,
 	/* minismf's own */
 	SCF_ERROR_AMBIGUOUS = 1200,     /* an FMRI abbreviation matches more than one entity */
-	SCF_ERROR_TIMEOUT = 1201,       /* a wait reached its deadline (not used by notify_wait) */
+	SCF_ERROR_TIMEOUT = 1201,       /* a wait or a call reached its deadline (not notify_wait) */
 	SCF_ERROR_NOT_SUPPORTED = 1202, /* e.g. registering a restarter with a --native configd */
 } scf_error_t;
 
