@@ -3,7 +3,8 @@
  * returns.
  *
  * configd's D-Bus error names map one to one onto scf errors (docs/protocol.md); its message
- * names what was refused and is kept verbatim.  Transport failures (sd-bus returning a negative
+ * names what was refused and is kept verbatim, but for control characters, which every message
+ * writes as escapes (escape.h).  Transport failures (sd-bus returning a negative
  * errno without a D-Bus error) mean the connection is gone.
  */
 #include <assert.h>
@@ -11,6 +12,7 @@
 #include <stdio.h>
 
 #include "client-internal.h"
+#include "escape.h"
 
 const char *scf_strerror(int err)
 {
@@ -53,6 +55,13 @@ int client_set_error(scf_handle_t *h, int err, const char *fmt, ...)
 	if (vasprintf(&msg, fmt, ap) < 0)
 		msg = NULL;
 	va_end(ap);
+	/* Tools print these to terminals; configd cut its own already (a second cut would cut its notes). */
+	if (msg && smf_has_control(msg, SMF_ESCAPE_KEEP_LAYOUT)) {
+		char *e = smf_escape(msg, SMF_ESCAPE_KEEP_LAYOUT);
+
+		free(msg);
+		msg = e;
+	}
 	free(h->errmsg);
 	/* Without memory for the sentence, scf_handle_errmsg() falls back on scf_strerror(). */
 	h->errmsg = msg;
