@@ -20,6 +20,7 @@
 
 #include "backend-internal.h"
 #include "macro.h"
+#include "model.h"
 #include "strv.h"
 
 void backend_cmds_free(prepared_cmd_t *p, size_t n)
@@ -33,6 +34,7 @@ static int prepare_values(
         backend_t *b, const char *where, const backend_cmd_t *c, scf_type_t t, prepared_cmd_t *out)
 {
 	_cleanup_strv_free_ char **canon = NULL;
+	char why[80];
 	int r;
 
 	if (c->n_values > SCF_LIMIT_MAX_VALUES)
@@ -49,6 +51,9 @@ static int prepare_values(
 		if (r == -SCF_ERROR_CONSTRAINT_VIOLATED)
 			return backend_fail(b, r, "%s/%s: a value of %zu bytes is longer than %d",
 			        where, c->prop, strlen(v), SCF_LIMIT_MAX_VALUE_LENGTH);
+		if (r < 0 && smf_value_forbidden_why(v, why, sizeof(why)))
+			return backend_fail(b, r, "%s/%s: \"%s\" is not a valid %s: %s", where,
+			        c->prop, v, scf_type_to_string(t), why);
 		if (r < 0)
 			return backend_fail(b, r, "%s/%s: \"%s\" is not a valid %s", where, c->prop,
 			        v, scf_type_to_string(t));

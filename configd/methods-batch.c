@@ -22,6 +22,7 @@ typedef struct step_list {
 	backend_step_t *steps;
 	command_list_t *cmds; /* one per step */
 	size_t n, cap_steps, cap_cmds;
+	size_t over; /* after -E2BIG: the step whose command has too many values */
 } step_list_t;
 
 static void step_list_clear(step_list_t *l)
@@ -52,6 +53,8 @@ static int read_step(sd_bus_message *m, step_list_t *l)
 	        m, "ussssu", &s->op, &s->fmri, &s->pg, &s->name, &s->type, &s->flags);
 	if (r >= 0)
 		r = read_commands(m, &l->cmds[l->n - 1]);
+	if (r == -E2BIG)
+		l->over = l->n - 1;
 	if (r >= 0)
 		r = sd_bus_message_exit_container(m);
 	return r < 0 ? r : 1;
@@ -75,6 +78,19 @@ static int read_steps(sd_bus_message *m, step_list_t *l)
 	return 0;
 }
 
+/* As backend-batch.c's step_fail() words a step's refusal, before anything was applied. */
+static int refuse_step(sd_bus_error *error, const step_list_t *l)
+{
+	const backend_step_t *s = &l->steps[l->over];
+	_cleanup_(sd_bus_error_free) sd_bus_error inner = SD_BUS_ERROR_NULL;
+	int r = refuse_too_many_values(&inner, s->fmri, s->pg, &l->cmds[l->over]);
+
+	if (!sd_bus_error_is_set(&inner))
+		return r;
+	return configd_errorf(error, inner.name, "step %zu (%s/:properties/%s): %s", l->over + 1,
+	        strempty(s->fmri), strempty(s->pg), inner.message);
+}
+
 int method_batch(sd_bus_message *m, void *userdata, sd_bus_error *error)
 {
 	_cleanup_(step_list_clear) step_list_t l = {};
@@ -92,6 +108,8 @@ int method_batch(sd_bus_message *m, void *userdata, sd_bus_error *error)
 	if (r < 0)
 		return r;
 	r = read_steps(m, &l);
+	if (r == -E2BIG)
+		return refuse_step(error, &l);
 	if (r < 0)
 		return r;
 	applied = backend_batch_added(connection_backend(c), l.steps, l.n, &ev, &n_ev, &added);

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "backend-read.h"
+#include "bus-strv.h"
 #include "delay.h"
 #include "macro.h"
 #include "methods.h"
@@ -274,7 +275,10 @@ int method_read_pg(sd_bus_message *m, void *userdata, sd_bus_error *error)
 	return r;
 }
 
-/* Reads the a(sssu) of queries; the strings point into m. */
+/*
+ * Reads the a(sssu) of queries; the strings point into m.  One past SMF_BULK_MAX_QUERIES stops
+ * the read: -E2BIG.
+ */
 static int read_queries(sd_bus_message *m, bulk_query_t **ret, size_t *ret_n)
 {
 	_cleanup_free_ bulk_query_t *q = NULL;
@@ -289,9 +293,8 @@ static int read_queries(sd_bus_message *m, bulk_query_t **ret, size_t *ret_n)
 		        m, "(" SMF_BUS_BULK_QUERY ")", &x.name, &x.type, &x.snapshot, &x.flags);
 		if (r <= 0)
 			break;
-		/* Past the bound the backend refuses the request; no need to keep more. */
-		if (n > SMF_BULK_MAX_QUERIES)
-			continue;
+		if (n == SMF_BULK_MAX_QUERIES)
+			return -E2BIG;
 		if (GREEDY_REALLOC(q, cap, n + 1) < 0)
 			return -ENOMEM;
 		q[n++] = x;
@@ -308,7 +311,7 @@ static int read_queries(sd_bus_message *m, bulk_query_t **ret, size_t *ret_n)
 int method_read_pgs(sd_bus_message *m, void *userdata, sd_bus_error *error)
 {
 	_cleanup_(sd_bus_message_unrefp) sd_bus_message *reply = NULL;
-	_cleanup_strv_free_ char **entities = NULL;
+	_cleanup_free_ const char **entities = NULL;
 	_cleanup_free_ bulk_query_t *queries = NULL;
 	connection_t *c = userdata;
 	_cleanup_(page_done) page_t page = {.b = connection_backend(c)};
@@ -317,17 +320,23 @@ int method_read_pgs(sd_bus_message *m, void *userdata, sd_bus_error *error)
 	uint32_t budget;
 	int r, more;
 
-	r = sd_bus_message_read_strv(m, &entities);
+	/* Any peer may read: its lists are bounded as they are read, never read past the bound. */
+	r = smf_bus_read_strings(m, SMF_BULK_MAX_ENTITIES, &entities, &req.n_entities);
+	if (r == -E2BIG)
+		return configd_errorf(error, SMF_BUS_ERROR_CONSTRAINT_VIOLATED,
+		        "more than %u entities in one bulk read", SMF_BULK_MAX_ENTITIES);
 	if (r >= 0)
 		r = sd_bus_message_read(m, "ss", &req.pattern, &req.after);
 	if (r >= 0)
 		r = read_queries(m, &queries, &req.n_queries);
+	if (r == -E2BIG)
+		return configd_errorf(error, SMF_BUS_ERROR_CONSTRAINT_VIOLATED,
+		        "more than %u queries in one bulk read", SMF_BULK_MAX_QUERIES);
 	if (r >= 0)
 		r = sd_bus_message_read(m, "u", &budget);
 	if (r < 0)
 		return r;
-	req.entities = (const char *const *)entities;
-	req.n_entities = strv_length(entities);
+	req.entities = entities;
 	req.queries = queries;
 	page.budget = budget == 0 || budget > SMF_BULK_PAGE_BYTES ? SMF_BULK_PAGE_BYTES : budget;
 	more = backend_read_bulk(page.b, &req, &vis);
@@ -398,8 +407,7 @@ int method_delete_pg(sd_bus_message *m, void *userdata, sd_bus_error *error)
 void command_list_clear(command_list_t *l)
 {
 	for (size_t i = 0; i < l->n; i++)
-		strv_free(l->values[i]);
-	free(l->values);
+		free((void *)l->cmds[i].values);
 	free(l->cmds);
 	*l = (command_list_t){};
 }
@@ -407,8 +415,9 @@ void command_list_clear(command_list_t *l)
 /* Reads one "(" SMF_BUS_COMMAND ")"; 0 at the end of the array. */
 static int read_command(sd_bus_message *m, command_list_t *l)
 {
+	const char **values = NULL;
 	const char *prop, *type;
-	char **values = NULL;
+	size_t n_values = 0;
 	uint32_t op;
 	int r;
 
@@ -416,24 +425,22 @@ static int read_command(sd_bus_message *m, command_list_t *l)
 	if (r <= 0)
 		return r;
 	r = sd_bus_message_read(m, "uss", &op, &prop, &type);
-	if (r >= 0)
-		r = sd_bus_message_read_strv(m, &values);
+	if (r < 0)
+		return r;
+	/* The limit the backend keeps, checked as the values come: a bigger list is never read. */
+	r = smf_bus_read_strings(m, SCF_LIMIT_MAX_VALUES, &values, &n_values);
+	if (r == -E2BIG)
+		l->over_prop = prop;
 	if (r >= 0)
 		r = sd_bus_message_exit_container(m);
 	if (r >= 0)
 		r = GREEDY_REALLOC(l->cmds, l->cap_cmds, l->n + 1);
-	if (r >= 0)
-		r = GREEDY_REALLOC(l->values, l->cap_values, l->n + 1);
 	if (r < 0) {
-		strv_free(values);
+		free(values);
 		return r;
 	}
-	l->values[l->n] = values;
-	l->cmds[l->n++] = (backend_cmd_t){.op = op,
-	        .prop = prop,
-	        .type = type,
-	        .values = (const char *const *)values,
-	        .n_values = strv_length(values)};
+	l->cmds[l->n++] = (backend_cmd_t){
+	        .op = op, .prop = prop, .type = type, .values = values, .n_values = n_values};
 	return 1;
 }
 
@@ -446,6 +453,14 @@ int read_commands(sd_bus_message *m, command_list_t *l)
 	if (r >= 0)
 		r = sd_bus_message_exit_container(m);
 	return r;
+}
+
+int refuse_too_many_values(
+        sd_bus_error *error, const char *where, const char *pg, const command_list_t *l)
+{
+	return configd_errorf(error, SMF_BUS_ERROR_CONSTRAINT_VIOLATED,
+	        "%s/:properties/%s/%s: more than %d values", strempty(where), strempty(pg),
+	        strempty(l->over_prop), SCF_LIMIT_MAX_VALUES);
 }
 
 int method_commit(sd_bus_message *m, void *userdata, sd_bus_error *error)
@@ -463,7 +478,10 @@ int method_commit(sd_bus_message *m, void *userdata, sd_bus_error *error)
 	r = auth_check_write(c, error, "Commit", entity);
 	if (r < 0)
 		return r;
+	/* Refused before the repository is touched, the limit as the values are read. */
 	r = read_commands(m, &l);
+	if (r == -E2BIG)
+		return refuse_too_many_values(error, entity, name, &l);
 	if (r < 0)
 		return r;
 	committed = backend_commit(connection_backend(c), entity, name, gen, l.cmds, l.n, &pg);

@@ -24,15 +24,26 @@ int method_commit(sd_bus_message *m, void *userdata, sd_bus_error *error);
 int method_read_pg(sd_bus_message *m, void *userdata, sd_bus_error *error);
 int method_read_pgs(sd_bus_message *m, void *userdata, sd_bus_error *error);
 
-/* A command list "a(ussas)" as read from a message (strings point into it). */
+/*
+ * A command list "a(ussas)" as read from a message: every string, values included, points into
+ * the message; only the arrays are the list's.
+ */
 typedef struct command_list {
 	backend_cmd_t *cmds;
-	char ***values; /* owned value lists, one per command */
-	size_t n, cap_cmds, cap_values;
+	const char *over_prop; /* after -E2BIG: whose values passed SCF_LIMIT_MAX_VALUES */
+	size_t n, cap_cmds;
 } command_list_t;
 
 void command_list_clear(command_list_t *l);
+/*
+ * Reads the commands at m's read position, in time linear in what it reads.  A command with
+ * more than SCF_LIMIT_MAX_VALUES values stops the read at the value past the limit: -E2BIG, and
+ * l->over_prop names the property (refuse_too_many_values() words the refusal).
+ */
 int read_commands(sd_bus_message *m, command_list_t *l);
+/* The ConstraintViolated refusal of a command list that read_commands() stopped (-E2BIG). */
+int refuse_too_many_values(
+        sd_bus_error *error, const char *where, const char *pg, const command_list_t *l);
 
 /* methods-batch.c */
 int method_batch(sd_bus_message *m, void *userdata, sd_bus_error *error);

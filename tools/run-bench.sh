@@ -56,6 +56,11 @@ fi
 for _ in 1 2 3; do "$bench/bench-commit" 1 "${BENCH_COMMITS:-2000}"; done
 for _ in 1 2 3; do "$bench/bench-commit" 8 "$((${BENCH_COMMITS:-2000} / 8))"; done
 echo
+# Issue 18: a Commit over the value limit refused, beside the biggest one accepted.
+if [ -x "$bench/bench-bigreq" ]; then
+	BENCH_CONFIGD_PID=$CONFIGD_PID "$bench/bench-bigreq"
+	echo
+fi
 # The RSS figure wants a configd that has seen nothing else; svcs -a over the same repository.
 fresh_configd
 BENCH_SVCS="$SVCS" "$bench/bench-rss" "$CONFIGD_PID" "${BENCH_RSS_SERVICES:-1000}" \

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "cli-quote.h"
 #include "strv.h"
 #include "svcadm.h"
 
@@ -154,8 +155,11 @@ static bool enable_group(
 	/* Which one of several to enable is the administrator's choice: say what they are. */
 	if (g == DEPGRP_REQUIRE_ANY && entities->n_values > 1) {
 		printf("%s requires one of:\n", fmri);
-		for (size_t j = 0; j < entities->n_values; j++)
-			printf("  %s\n", entities->values[j]);
+		for (size_t j = 0; j < entities->n_values; j++) {
+			_cleanup_free_ char *e = cli_display(entities->values[j]);
+
+			printf("  %s\n", e ? e : "?");
+		}
 		return true;
 	}
 	for (size_t j = 0; j < entities->n_values; j++) {

@@ -44,6 +44,8 @@
 #include <string.h>
 
 #include "cli-error.h"
+#include "cut.h"
+#include "macro.h"
 #include "svcadm.h"
 #include "trace.h"
 
@@ -53,13 +55,14 @@ svcadm_t svcadm;
 
 void svcadm_warn(const char *fmt, ...)
 {
+	_cleanup_free_ char *msg = NULL;
 	va_list ap;
 
-	fprintf(stderr, "%s: ", progname);
+	/* Messages quote operands and values: cut and escaped as every message is (cut.h). */
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	msg = smf_cut_vformat(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	fprintf(stderr, "%s: %s\n", progname, msg ? msg : fmt);
 }
 
 void svcadm_fail(int status)

@@ -88,12 +88,26 @@ static int write_out(const mf_bundle_t *b, const char *file)
 	return r;
 }
 
-/* r: < 0 a libscf error from reading the bundle; then the writing, reported either way. */
-static int finish(svccfg_t *c, const mf_bundle_t *b, int r, const char *file)
+/*
+ * r: < 0 a libscf error from reading the bundle (why: unmap_service()'s sentence, if it gave
+ * one); then the writing, reported either way.  Nothing is written unless the whole bundle was
+ * read and can be written.
+ */
+static int finish(svccfg_t *c, const mf_bundle_t *b, int r, const char *why, const char *file)
 {
+	if (r < 0 && why) {
+		svccfg_error(c, "%s.", why);
+		return r;
+	}
 	if (r < 0)
 		return svccfg_scf_error(c, r, "export");
 	r = write_out(b, file);
+	if (r == -EILSEQ) {
+		/* unmap_service() should have found it first: the writer's own guard. */
+		svccfg_error(c, "Could not write %s: a value holds a character XML cannot carry.",
+		        file ? file : "standard output");
+		return r;
+	}
 	if (r < 0) {
 		svccfg_error(c, "Could not write %s: %s.", file ? file : "standard output",
 		        strerror(-r));
@@ -104,7 +118,7 @@ static int finish(svccfg_t *c, const mf_bundle_t *b, int r, const char *file)
 
 int cmd_export(svccfg_t *c, const token_t *args, size_t n)
 {
-	_cleanup_free_ char *fmri = NULL;
+	_cleanup_free_ char *fmri = NULL, *why = NULL;
 	_cleanup_bundle_ mf_bundle_t *b = NULL;
 	const char *file;
 	scf_handle_t *h;
@@ -121,8 +135,8 @@ int cmd_export(svccfg_t *c, const token_t *args, size_t n)
 		return r;
 	r = unmap_bundle_new(MF_BUNDLE_MANIFEST, "export", &b);
 	if (r >= 0)
-		r = unmap_service(h, fmri, UNMAP_FULL, b);
-	return finish(c, b, r, file);
+		r = unmap_service(h, fmri, UNMAP_FULL, b, &why);
+	return finish(c, b, r, why, file);
 }
 
 static int write_all(
@@ -130,6 +144,7 @@ static int write_all(
 {
 	_cleanup_strv_free_ char **svcs = NULL;
 	_cleanup_bundle_ mf_bundle_t *b = NULL;
+	_cleanup_free_ char *why = NULL;
 	scf_handle_t *h;
 	int r;
 
@@ -141,9 +156,9 @@ static int write_all(
 	STRV_FOREACH (s, svcs) {
 		if (r < 0)
 			break;
-		r = unmap_service(h, *s, depth, b);
+		r = unmap_service(h, *s, depth, b, &why);
 	}
-	return finish(c, b, r, file);
+	return finish(c, b, r, why, file);
 }
 
 int cmd_archive(svccfg_t *c, const token_t *args, size_t n)

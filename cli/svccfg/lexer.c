@@ -1,5 +1,6 @@
 /* lexer.c: tokens of the svccfg command language (see lexer.h). */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,6 +33,34 @@ static int is_word_char(char c)
 	return c && !strchr(" \t\r\n\">=()", c);
 }
 
+static bool is_octal(char c)
+{
+	return c >= '0' && c <= '7';
+}
+
+/*
+ * The character a backslash escape at p (just after the '\\') stands for, and how many bytes
+ * of p it takes: the escapes the tools write (escape.h), \t \n \r and three octal digits, else
+ * the next character itself, as illumos' lexer reads every other "\x".
+ */
+static char unescape(const char *p, size_t *len)
+{
+	*len = 1;
+	if (*p == 't')
+		return '\t';
+	if (*p == 'n')
+		return '\n';
+	if (*p == 'r')
+		return '\r';
+	/* \000 would end the string: no value holds a NUL, so it is read as "000" is. */
+	if (is_octal(p[0]) && is_octal(p[1]) && is_octal(p[2]) && p[0] <= '3' &&
+	        !(p[0] == '0' && p[1] == '0' && p[2] == '0')) {
+		*len = 3;
+		return (char)((p[0] - '0') * 64 + (p[1] - '0') * 8 + (p[2] - '0'));
+	}
+	return *p;
+}
+
 /* Scans a quoted string starting after the opening quote; returns its end or NULL if open. */
 static const char *scan_string(const char *p, char **ret)
 {
@@ -40,10 +69,15 @@ static const char *scan_string(const char *p, char **ret)
 
 	if (!out)
 		return NULL;
-	for (; *p && *p != '"'; p++) {
-		if (*p == '\\' && p[1])
-			p++;
-		*o++ = *p;
+	while (*p && *p != '"') {
+		size_t len = 1;
+
+		if (*p == '\\' && p[1]) {
+			*o++ = unescape(p + 1, &len);
+			p += 1 + len;
+			continue;
+		}
+		*o++ = *p++;
 	}
 	*o = '\0';
 	if (*p != '"') {

@@ -3,7 +3,9 @@
  *
  * As illumos' svccfg.l: words are runs of characters other than blanks, newlines, '"', '>',
  * '=', '(' and ')'; a double-quoted string may hold anything, with backslash escaping the next
- * character; '=', '(' and ')' are tokens of their own; '#' at the start of a token begins a
+ * character, except that \t, \n, \r and three octal digits (\033) stand for the control
+ * characters the tools write that way (escape.h), so listprop's output reads back as it was
+ * written; '=', '(' and ')' are tokens of their own; '#' at the start of a token begins a
  * comment that runs to the end of the line.  A statement ends at a newline that is neither
  * inside quotes nor inside a parenthesized value list, so "( a" NEWLINE "b )" is one statement.
  *

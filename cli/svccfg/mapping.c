@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cut.h"
 #include "hashmap.h"
 #include "macro.h"
 #include "mapping.h"
@@ -527,13 +528,14 @@ static int map_entity(map_ctx_t *ctx, const char *ent, const mf_entity_t *e)
 static void warn(map_ctx_t *ctx, const char *fmt, ...) _printf_(2, 3);
 static void warn(map_ctx_t *ctx, const char *fmt, ...)
 {
+	_cleanup_free_ char *msg = NULL;
 	va_list ap;
 
-	fprintf(ctx->warn, "svccfg: ");
+	/* A warning quotes the bundle: cut and escaped as every message is (cut.h). */
 	va_start(ap, fmt);
-	vfprintf(ctx->warn, fmt, ap);
+	msg = smf_cut_vformat(fmt, ap);
 	va_end(ap);
-	fputc('\n', ctx->warn);
+	fprintf(ctx->warn, "svccfg: %s\n", msg ? msg : fmt);
 	ctx->warnings++;
 }
 

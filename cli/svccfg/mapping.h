@@ -88,9 +88,12 @@ int unmap_bundle_new(mf_bundle_type_t type, const char *name, mf_bundle_t **ret)
 
 /*
  * Reads the service (a canonical FMRI) and its instances from the repository and appends them
- * to b as one mf_service_t.  On failure b may hold part of the service: throw it away.
+ * to b as one mf_service_t.  On failure b may hold part of the service: throw it away.  A value
+ * that import would refuse (stored by an older configd) fails it with
+ * -SCF_ERROR_CONSTRAINT_VIOLATED and the sentence that names it in *why (free()).
  */
-int unmap_service(scf_handle_t *h, const char *service_fmri, unmap_depth_t depth, mf_bundle_t *b);
+int unmap_service(
+        scf_handle_t *h, const char *service_fmri, unmap_depth_t depth, mf_bundle_t *b, char **why);
 
 /* Service and instance FMRIs as the repository spells them. */
 char *map_service_fmri(const char *service);

@@ -13,6 +13,7 @@
 
 #include "cli-quote.h"
 #include "commands.h"
+#include "model.h"
 #include "pgs.h"
 #include "strv.h"
 
@@ -70,6 +71,7 @@ static int run_tx(prop_ctx_t *x, scf_tx_fn fn)
 /* Checks one value for type t as illumos' string_to_value() does. */
 static int check_value(prop_ctx_t *x, scf_type_t t, const token_t *v, bool need_quotes)
 {
+	char why[80];
 	int r;
 
 	if (need_quotes && v->type != TOKEN_STRING) {
@@ -81,6 +83,11 @@ static int check_value(prop_ctx_t *x, scf_type_t t, const token_t *v, bool need_
 	r = scf_value_normalize(t, v->text, NULL);
 	if (r == -SCF_ERROR_CONSTRAINT_VIOLATED) {
 		svccfg_error(x->c, "Value \"%s\" is too long.", v->text);
+		return refuse(x);
+	}
+	if (r < 0 && smf_value_forbidden_why(v->text, why, sizeof(why))) {
+		svccfg_error(x->c, "Invalid \"%s\" value \"%s\" (%s).", scf_type_to_string(t),
+		        v->text, why);
 		return refuse(x);
 	}
 	if (r < 0) {

@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli-quote.h"
 #include "commands.h"
 #include "pgs.h"
 
@@ -58,10 +59,17 @@ static scf_pg_t *read_pg(describe_t *d, const char *name)
 	return pg;
 }
 
+/* Every template text is shown through here: control characters as escapes (cli_display()). */
 static void line(const char *indent, const char *label, const char *value)
 {
-	if (value)
-		printf("%s%s: %s\n", indent, label, value);
+	_cleanup_free_ char *shown = cli_display(value);
+
+	if (!value)
+		return;
+	if (label)
+		printf("%s%s: %s\n", indent, label, shown ? shown : "?");
+	else
+		printf("%s%s\n", indent, shown ? shown : "?");
 }
 
 /* The entity's own template: common name; with -v description and documentation. */
@@ -142,8 +150,7 @@ static void describe_line(const describe_t *d, const scf_pg_t *t, bool is_pg)
 	if (!t)
 		return;
 	if (!d->verbose) {
-		if (str(t, "description_C"))
-			printf(TMPL_INDENT "%s\n", str(t, "description_C"));
+		line(TMPL_INDENT, NULL, str(t, "description_C"));
 		return;
 	}
 	if (is_pg)
@@ -178,8 +185,8 @@ static const char *or_any(const char *s)
 /* One pattern of -t: name and type ("(any)" when unset), with -v what else it says. */
 static void print_pattern(const describe_t *d, const scf_pg_t *p, const char *indent)
 {
-	printf("%sname: %s\n", indent, or_any(str(p, "name")));
-	printf("%stype: %s\n", indent, or_any(str(p, "type")));
+	line(indent, "name", or_any(str(p, "name")));
+	line(indent, "type", or_any(str(p, "type")));
 	if (!d->verbose)
 		return;
 	line(indent, "required", bool_word(p, "required"));

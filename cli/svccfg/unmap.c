@@ -39,7 +39,9 @@
  *   manifestfiles
  *
  * Only reads: nothing here changes the repository.  A failed read fails the whole bundle, so
- * export never writes half a service.
+ * export never writes half a service.  So does a value import would refuse: one stored before
+ * issue 18 may hold a control character that XML 1.0 cannot carry (docs/values.md); the bundle
+ * would not import back, so it is not made, and *why names the property.
  */
 #include <assert.h>
 #include <errno.h>
@@ -47,6 +49,7 @@
 #include <string.h>
 
 #include "mapping.h"
+#include "model.h"
 #include "restarter.h"
 #include "strv.h"
 
@@ -62,6 +65,37 @@
 static int oom(void)
 {
 	return -SCF_ERROR_NO_MEMORY;
+}
+
+/*
+ * Every value of pg (of entity ent) as import would take it: -SCF_ERROR_CONSTRAINT_VIOLATED and
+ * the reason in *why for the first that is not (values are checked when they are stored, but by
+ * the rules of the configd that stored them).
+ */
+static int check_exportable(const char *ent, const scf_pg_t *pg, char **why)
+{
+	for (size_t i = 0; i < pg->n_props; i++) {
+		const scf_property_t *p = &pg->props[i];
+
+		for (size_t k = 0; k < p->n_values; k++) {
+			char reason[80];
+			const char *r;
+
+			if (scf_value_normalize(p->type, p->values[k], NULL) >= 0)
+				continue;
+			r = smf_value_forbidden_why(p->values[k], reason, sizeof(reason));
+			if (asprintf(why,
+			            "%s/:properties/%s/%s: value %zu (\"%s\") is not a valid "
+			            "%s%s%s; "
+			            "import would refuse it, so it cannot be exported (change or "
+			            "delete it first)",
+			            ent, pg->name, p->name, k + 1, p->values[k],
+			            scf_type_to_string(p->type), r ? ": " : "", r ? r : "") < 0)
+				*why = NULL;
+			return -SCF_ERROR_CONSTRAINT_VIOLATED;
+		}
+	}
+	return 0;
 }
 
 /* The names of the properties an element took, so the rest can be written as they are. */
@@ -305,7 +339,7 @@ static int unmap_dependent(const scf_property_t *p, const scf_pg_t *tpg, mf_enti
  * re-import writes it again), and a plain pg of the same name holding the entries whose target
  * has none, so that a re-import does not write one either.
  */
-static int unmap_dependents(scf_handle_t *h, const scf_pg_t *pg, mf_entity_t *e)
+static int unmap_dependents(scf_handle_t *h, const scf_pg_t *pg, mf_entity_t *e, char **why)
 {
 	mf_pg_t *plain = NULL;
 	int r = 0;
@@ -314,7 +348,10 @@ static int unmap_dependents(scf_handle_t *h, const scf_pg_t *pg, mf_entity_t *e)
 		_cleanup_(scf_pg_freep) scf_pg_t *tpg = dependent_target_pg(h, &pg->props[i]);
 
 		if (tpg) {
-			r = unmap_dependent(&pg->props[i], tpg, e);
+			/* Its values go into this bundle's <dependent>. */
+			r = check_exportable(pg->props[i].values[0], tpg, why);
+			if (r >= 0)
+				r = unmap_dependent(&pg->props[i], tpg, e);
 			continue;
 		}
 		if (!plain && (r = add_pg(e, pg->name, pg->type, &plain)) < 0)
@@ -711,7 +748,8 @@ static int unmap_template_pg(const scf_pg_t *pg, mf_entity_t *e, bool *done)
 /* ---- entities ---------------------------------------------------------------------------- */
 
 /* One pg into its element (see the table at the top), or a plain pg when it fits none. */
-static int unmap_pg(scf_handle_t *h, const scf_pg_t *pg, mf_service_t *s, mf_instance_t *inst)
+static int unmap_pg(scf_handle_t *h, const char *ent, const scf_pg_t *pg, mf_service_t *s,
+        mf_instance_t *inst, char **why)
 {
 	mf_entity_t *e = s ? &s->e : &inst->e;
 	bool done = false;
@@ -721,10 +759,12 @@ static int unmap_pg(scf_handle_t *h, const scf_pg_t *pg, mf_service_t *s, mf_ins
 		return 0;
 	if (s && streq(pg->name, SCF_PG_MANIFESTFILES))
 		return 0;
+	if ((r = check_exportable(ent, pg, why)) < 0)
+		return r;
 	if (streq(pg->name, SCF_PG_GENERAL))
 		return unmap_general(pg, s, inst);
 	if (streq(pg->name, SCF_PG_DEPENDENTS))
-		return unmap_dependents(h, pg, e);
+		return unmap_dependents(h, pg, e, why);
 	if (streq(pg->type, SCF_GROUP_DEPENDENCY)) {
 		/* A dependent's pg in its target: written by its dependent's <dependent>. */
 		if (pg_is_external(pg))
@@ -743,7 +783,8 @@ static int unmap_pg(scf_handle_t *h, const scf_pg_t *pg, mf_service_t *s, mf_ins
 	return unmap_plain(pg, NULL, e);
 }
 
-static int unmap_pgs(scf_handle_t *h, const char *ent, mf_service_t *s, mf_instance_t *inst)
+static int unmap_pgs(
+        scf_handle_t *h, const char *ent, mf_service_t *s, mf_instance_t *inst, char **why)
 {
 	scf_pg_info_t *infos = NULL;
 	size_t n = 0;
@@ -755,7 +796,7 @@ static int unmap_pgs(scf_handle_t *h, const char *ent, mf_service_t *s, mf_insta
 		_cleanup_(scf_pg_freep) scf_pg_t *pg = NULL;
 
 		if ((r = scf_pg_get(h, ent, infos[i].name, NULL, 0, &pg)) >= 0)
-			r = unmap_pg(h, pg, s, inst);
+			r = unmap_pg(h, ent, pg, s, inst, why);
 	}
 	scf_pg_info_free(infos, n);
 	return r;
@@ -782,7 +823,8 @@ static bool bare_default(const mf_instance_t *i)
 	        e->n_pgs == 0 && !e->template;
 }
 
-static int unmap_instance(scf_handle_t *h, const char *inst, unmap_depth_t depth, mf_service_t *s)
+static int unmap_instance(
+        scf_handle_t *h, const char *inst, unmap_depth_t depth, mf_service_t *s, char **why)
 {
 	const char *name = strrchr(inst, ':');
 	mf_instance_t *i = calloc(1, sizeof(*i));
@@ -802,13 +844,14 @@ static int unmap_instance(scf_handle_t *h, const char *inst, unmap_depth_t depth
 	i->enabled_set = true;
 	if (depth != UNMAP_FULL)
 		return 0;
-	if ((r = unmap_pgs(h, inst, NULL, i)) < 0)
+	if ((r = unmap_pgs(h, inst, NULL, i, why)) < 0)
 		return r;
 	i->implicit = bare_default(i);
 	return 0;
 }
 
-int unmap_service(scf_handle_t *h, const char *service_fmri, unmap_depth_t depth, mf_bundle_t *b)
+int unmap_service(
+        scf_handle_t *h, const char *service_fmri, unmap_depth_t depth, mf_bundle_t *b, char **why)
 {
 	_cleanup_strv_free_ char **insts = NULL;
 	mf_service_t *s;
@@ -830,10 +873,10 @@ int unmap_service(scf_handle_t *h, const char *service_fmri, unmap_depth_t depth
 	s->type = MF_SERVICE_SERVICE;
 	if (!s->e.name || !s->version)
 		return oom();
-	if (depth == UNMAP_FULL && (r = unmap_pgs(h, service_fmri, s, NULL)) < 0)
+	if (depth == UNMAP_FULL && (r = unmap_pgs(h, service_fmri, s, NULL, why)) < 0)
 		return r;
 	STRV_FOREACH (i, insts) {
-		if ((r = unmap_instance(h, *i, depth, s)) < 0)
+		if ((r = unmap_instance(h, *i, depth, s, why)) < 0)
 			return r;
 	}
 	return 0;

@@ -22,6 +22,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli-quote.h"
 #include "macro.h"
 #include "strv.h"
 #include "svcs.h"
@@ -389,13 +390,19 @@ static void docs(explainer_t *e, const inst_t *i, bool verbose)
 			(void)scf_property_get_string(p, &path);
 		if ((p = scf_pg_property(pg, "uri")))
 			(void)scf_property_get_string(p, &uri);
-		if (man && title && section && !verbose)
-			printf("   See: %s(%s)\n", title, section);
-		else if (man && title && section && path)
-			printf("   See: man -M %s -s %s %s\n",
-			        streq(path, ":default") ? "/usr/share/man" : path, section, title);
-		else if (!man && uri)
-			printf("   See: %s\n", uri);
+		{
+			/* Template values, shown: their control characters as escapes. */
+			_cleanup_free_ char *t = cli_display(title), *sec = cli_display(section),
+			                    *mp = cli_display(path), *u = cli_display(uri);
+
+			if (man && t && sec && !verbose)
+				printf("   See: %s(%s)\n", t, sec);
+			else if (man && t && sec && mp)
+				printf("   See: man -M %s -s %s %s\n",
+				        streq(mp, ":default") ? "/usr/share/man" : mp, sec, t);
+			else if (!man && u)
+				printf("   See: %s\n", u);
+		}
 		scf_pg_free(pg);
 	}
 	scf_pg_info_free(infos, n);

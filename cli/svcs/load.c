@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli-quote.h"
 #include "macro.h"
 #include "strv.h"
 #include "svcs.h"
@@ -59,7 +60,10 @@ void inst_done(inst_t *i)
 	free(i->deps);
 }
 
-/* A string property's first value, copied; NULL when missing or not a string. */
+/*
+ * A string property's first value, for display: its control characters escaped (cli_display()),
+ * which changes no value svcs compares (states, FMRIs); NULL when missing or not a string.
+ */
 static char *pg_string(const scf_pg_t *pg, const char *name)
 {
 	const scf_property_t *p = scf_pg_property(pg, name);
@@ -67,7 +71,7 @@ static char *pg_string(const scf_pg_t *pg, const char *name)
 
 	if (!p || scf_property_get_string(p, &s) < 0)
 		return NULL;
-	return strdup(s);
+	return cli_display(s);
 }
 
 static int pg_bool(const scf_pg_t *pg, const char *name)
@@ -124,11 +128,17 @@ static void fill_restarter(inst_t *i, const scf_pg_t *pg)
 
 static void fill_desc(inst_t *i, const scf_pg_t *pg)
 {
-	i->desc = pg_string(pg, "C");
-	/* A multi-line name is shown on one line, as illumos does. */
-	for (char *c = i->desc; c && *c; c++)
+	const scf_property_t *p = scf_pg_property(pg, "C");
+	_cleanup_free_ char *one = NULL;
+	const char *s;
+
+	if (!p || scf_property_get_string(p, &s) < 0 || !(one = strdup(s)))
+		return;
+	/* A multi-line name is shown on one line, as illumos does; other controls as escapes. */
+	for (char *c = one; *c; c++)
 		if (*c == '\n')
 			*c = ' ';
+	i->desc = cli_display(one);
 }
 
 static int dep_from_pg(const scf_pg_t *pg, dep_t *d)
@@ -142,9 +152,12 @@ static int dep_from_pg(const scf_pg_t *pg, dep_t *d)
 	d->entities = strv_new_empty();
 	if (!d->name || !d->entities)
 		return -SCF_ERROR_NO_MEMORY;
-	for (size_t k = 0; p && k < p->n_values; k++)
-		if (strv_extend(&d->entities, p->values[k]) < 0)
+	for (size_t k = 0; p && k < p->n_values; k++) {
+		_cleanup_free_ char *e = cli_display(p->values[k]);
+
+		if (!e || strv_extend(&d->entities, e) < 0)
 			return -SCF_ERROR_NO_MEMORY;
+	}
 	return 0;
 }
 

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli-quote.h"
 #include "macro.h"
 #include "svcs.h"
 
@@ -54,7 +55,8 @@ static char *read_cmdline(int pid)
 		if (buf[k] == '\0')
 			buf[k] = ' ';
 	buf[n] = '\0';
-	return strdup(buf);
+	/* A process names itself: what it says is displayed, never acted on by the terminal. */
+	return cli_display(buf);
 }
 
 /* Fills p from /proc/PID/stat when the process belongs to group pgid and is not a zombie. */
@@ -65,7 +67,6 @@ static bool read_proc(int pid, int64_t pgid, int64_t btime, long hz, proc_t *p)
 	long long pgrp;
 	unsigned long long start;
 	ssize_t r = read_proc_file(pid, "stat", buf, sizeof(buf));
-	size_t n;
 
 	if (r < 0)
 		return false;
@@ -84,10 +85,13 @@ static bool read_proc(int pid, int64_t pgid, int64_t btime, long hz, proc_t *p)
 	if (pgrp != pgid || state == 'Z' || state == 'X')
 		return false;
 	*p = (proc_t){.pid = pid, .start_sec = btime + (int64_t)(start / (unsigned long long)hz)};
-	n = (size_t)(close_paren - open_paren - 1);
-	if (n >= sizeof(p->comm))
-		n = sizeof(p->comm) - 1;
-	memcpy(p->comm, open_paren + 1, n);
+	*close_paren = '\0';
+	{
+		/* comm is at most 15 bytes: escaped, at most 60. */
+		_cleanup_free_ char *shown = cli_display(open_paren + 1);
+
+		snprintf(p->comm, sizeof(p->comm), "%s", shown ? shown : "?");
+	}
 	p->args = read_cmdline(pid);
 	return true;
 }

@@ -131,7 +131,7 @@ void format_long_time(int64_t sec, char *buf, size_t sz); /* -l, -x ("%c") */
 typedef struct proc {
 	int pid;
 	int64_t start_sec; /* realtime */
-	char comm[32];
+	char comm[64];     /* escaped (cli_display()) */
 	char *args;
 } proc_t;
 int procs_of_group(int64_t pgid, proc_t **ret, size_t *n);

@@ -3,16 +3,18 @@
  * returns.
  *
  * configd's D-Bus error names map one to one onto scf errors (docs/protocol.md); its message
- * names what was refused and is kept verbatim.  Transport failures (sd-bus returning a negative
- * errno without a D-Bus error) mean the connection is gone, but for a call that reached the
- * handle's timeout: configd did not answer in time (it is stopped or stuck), which is TIMEOUT,
- * and the connection stays (a late reply is dropped by sd-bus).
+ * names what was refused and is kept verbatim, but for control characters, which every message
+ * writes as escapes (escape.h).  Transport failures (sd-bus returning a negative errno without
+ * a D-Bus error) mean the connection is gone, but for a call that reached the handle's timeout:
+ * configd did not answer in time (it is stopped or stuck), which is TIMEOUT, and the connection
+ * stays (a late reply is dropped by sd-bus).
  */
 #include <assert.h>
 #include <stdarg.h>
 #include <stdio.h>
 
 #include "client-internal.h"
+#include "escape.h"
 
 const char *scf_strerror(int err)
 {
@@ -56,6 +58,13 @@ int client_set_error(scf_handle_t *h, int err, const char *fmt, ...)
 	if (vasprintf(&msg, fmt, ap) < 0)
 		msg = NULL;
 	va_end(ap);
+	/* Tools print these to terminals; configd cut its own already (a second cut would cut its notes). */
+	if (msg && smf_has_control(msg, SMF_ESCAPE_KEEP_LAYOUT)) {
+		char *e = smf_escape(msg, SMF_ESCAPE_KEEP_LAYOUT);
+
+		free(msg);
+		msg = e;
+	}
 	free(h->errmsg);
 	/* Without memory for the sentence, scf_handle_errmsg() falls back on scf_strerror(). */
 	h->errmsg = msg;

@@ -33,6 +33,7 @@
 #include <errno.h>
 #include <stdarg.h>
 
+#include "bus-strv.h"
 #include "client-internal.h"
 #include "paths.h"
 #include "strv.h"
@@ -245,15 +246,13 @@ int client_call(scf_handle_t *h, const char *member, sd_bus_message **reply, con
 
 int client_read_strv(scf_handle_t *h, const char *member, sd_bus_message *reply, char ***ret)
 {
-	char **l = NULL;
 	int r;
 
-	r = sd_bus_message_read_strv(reply, &l);
+	/* Linear in the list (bus-strv.h): a repository may hold 100,000 services. */
+	r = smf_bus_read_strv(reply, SIZE_MAX, ret, NULL);
+	if (r == -ENOMEM)
+		return client_set_error(h, -SCF_ERROR_NO_MEMORY, "%s: out of memory", member);
 	if (r < 0)
 		return client_bad_reply(h, member, r);
-	/* sd-bus gives NULL for an empty array; our lists are never NULL. */
-	if (!l && !(l = strv_new_empty()))
-		return client_set_error(h, -SCF_ERROR_NO_MEMORY, "%s: out of memory", member);
-	*ret = l;
 	return 0;
 }

@@ -7,6 +7,7 @@
  */
 #include <inttypes.h>
 
+#include "bus-strv.h"
 #include "client-internal.h"
 #include "model.h"
 #include "strv.h"
@@ -69,13 +70,10 @@ static int read_property(sd_bus_message *reply, scf_property_t *p)
 	r = sd_bus_message_read(reply, "ss", &name, &type);
 	if (r < 0)
 		return r;
-	r = sd_bus_message_read_strv(reply, &values);
+	r = smf_bus_read_strv(reply, SIZE_MAX, &values, &p->n_values);
 	if (r < 0)
 		return r;
-	if (!values && !(values = strv_new_empty()))
-		return -ENOMEM;
 	p->values = values;
-	p->n_values = strv_length(values);
 	p->type = scf_string_to_type(type);
 	p->name = strdup(name);
 	if (!p->name)

@@ -10,6 +10,7 @@
  * which stays correct because a pg that changed since is refused by the generation check.
  */
 #include "client-internal.h"
+#include "model.h"
 #include "strv.h"
 
 typedef struct tx_cmd {
@@ -157,12 +158,17 @@ int client_normalize_values(scf_handle_t *h, const char *entity, const char *pg,
 	for (size_t i = 0; i < n; i++) {
 		const char *v = values[i] ? values[i] : "";
 		_cleanup_free_ char *canon = NULL;
+		char why[80];
 
 		r = scf_value_normalize(type, v, &canon);
 		if (r == -SCF_ERROR_CONSTRAINT_VIOLATED)
 			return client_set_error(h, r,
 			        "%s/:properties/%s/%s: a value of %zu bytes is longer than %d",
 			        entity, pg, prop, strlen(v), SCF_LIMIT_MAX_VALUE_LENGTH);
+		if (r < 0 && smf_value_forbidden_why(v, why, sizeof(why)))
+			return client_set_error(h, r,
+			        "%s/:properties/%s/%s: \"%s\" is not a valid %s: %s", entity, pg,
+			        prop, v, tname, why);
 		if (r < 0)
 			return client_set_error(h, r,
 			        "%s/:properties/%s/%s: \"%s\" is not a valid %s", entity, pg, prop,

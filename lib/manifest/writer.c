@@ -16,6 +16,7 @@
 
 #include <libxml/xmlwriter.h>
 
+#include "model.h"
 #include "strv.h"
 #include "writer.h"
 
@@ -45,10 +46,24 @@ static void end(mf_writer_t *w)
 		check(w, xmlTextWriterEndElement(w->w));
 }
 
+/*
+ * A string XML 1.0 cannot carry (a control character but TAB, LF, CR; U+FFFE, U+FFFF) would make
+ * a document no reader accepts: -EILSEQ instead.  Values are refused such characters when they
+ * are stored, and export checks them first; this is the guard that no caller can miss.
+ */
+static bool carried(mf_writer_t *w, const char *s)
+{
+	if (w->r >= 0 && smf_value_forbidden_char(s)) {
+		w->r = -EILSEQ;
+		return false;
+	}
+	return w->r >= 0;
+}
+
 /* An attribute; none when value is NULL. */
 static void attr(mf_writer_t *w, const char *name, const char *value)
 {
-	if (w->r >= 0 && value)
+	if (value && carried(w, value))
 		check(w, xmlTextWriterWriteAttribute(w->w, X(name), X(value)));
 }
 
@@ -61,7 +76,7 @@ static void attr_true(mf_writer_t *w, const char *name, bool value)
 
 static void text(mf_writer_t *w, const char *s)
 {
-	if (w->r >= 0)
+	if (carried(w, s))
 		check(w, xmlTextWriterWriteString(w->w, X(s)));
 }
 

@@ -29,10 +29,14 @@
  *   net_address     either of the two above                    -> as given
  *   host            a hostname or either address               -> as given
  *
- * Two deliberate differences from illumos: every string type must be valid UTF-8 (values
- * cross D-Bus, whose strings are UTF-8, so a non-UTF-8 astring could be stored by nobody), and
- * the length limit is on the string form for every type, opaque included (one rule for the
- * protocol and the database: at most SCF_LIMIT_MAX_VALUE_LENGTH bytes).
+ * Three deliberate differences from illumos: every string type must be valid UTF-8 (values
+ * cross D-Bus, whose strings are UTF-8, so a non-UTF-8 astring could be stored by nobody); no
+ * value holds a C0 control but TAB, LF and CR, which XML 1.0 cannot carry (illumos stores them,
+ * and its export then writes a file its import refuses: a backup must import back,
+ * docs/decisions.md), nor a Unicode noncharacter, which sd-bus refuses to send (U+FFFE and
+ * U+FFFF, which XML cannot carry either, U+FDD0..U+FDEF, U+1FFFE, ... U+10FFFF); and the length
+ * limit is on the string form for every type, opaque included (one rule for the protocol and
+ * the database: at most SCF_LIMIT_MAX_VALUE_LENGTH bytes).
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -270,6 +274,43 @@ bool smf_utf8_valid(const char *s)
 	return true;
 }
 
+/* A Unicode noncharacter: U+FDD0..U+FDEF and the last two code points of every plane. */
+static bool is_noncharacter(uint32_t c)
+{
+	return (c >= 0xfdd0 && c <= 0xfdef) || (c & 0xfffe) == 0xfffe;
+}
+
+uint32_t smf_value_forbidden_char(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	/* Valid UTF-8 is assumed (smf_utf8_valid() runs first): the lead byte gives the length. */
+	while (*p) {
+		uint32_t c = *p;
+		int n = c < 0x80 ? 0 : c < 0xe0 ? 1 : c < 0xf0 ? 2 : 3;
+
+		if (n)
+			c &= 0x3fu >> n;
+		for (int i = 1; i <= n && p[i]; i++)
+			c = (c << 6) | (p[i] & 0x3f);
+		if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r') || is_noncharacter(c))
+			return c;
+		p += n + 1;
+	}
+	return 0;
+}
+
+const char *smf_value_forbidden_why(const char *s, char *buf, size_t n)
+{
+	uint32_t c = smf_utf8_valid(s) ? smf_value_forbidden_char(s) : 0;
+
+	if (!c)
+		return NULL;
+	snprintf(buf, n, "it holds U+%04" PRIX32 ", %s no value may hold", c,
+	        c < 0x20 ? "a control character" : "a noncharacter");
+	return buf;
+}
+
 static bool is_hex(char c)
 {
 	return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
@@ -495,7 +536,7 @@ int scf_value_normalize(scf_type_t t, const char *s, char **ret)
 	case SCF_TYPE_OPAQUE:
 		return normalize_opaque(s, ret);
 	default:
-		if (!smf_utf8_valid(s) || !string_valid(t, s))
+		if (!smf_utf8_valid(s) || smf_value_forbidden_char(s) || !string_valid(t, s))
 			return -SCF_ERROR_INVALID_ARGUMENT;
 		return dup_to(s, ret);
 	}

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cut.h"
+#include "escape.h"
 #include "macro.h"
 
 static bool is_quote(char ch)
@@ -71,6 +72,13 @@ char *smf_cut_message(const char *msg)
 		out[len] = 0;
 		snprintf(note, sizeof(note), "...(%zu bytes in all)", total);
 		append(out, &len, note, strlen(note));
+	}
+	/* Last, so that the lengths above are the input's: no control reaches a terminal raw. */
+	if (smf_has_control(out, SMF_ESCAPE_KEEP_LAYOUT)) {
+		char *e = smf_escape(out, SMF_ESCAPE_KEEP_LAYOUT);
+
+		free(out);
+		out = e;
 	}
 	return out;
 }

@@ -214,5 +214,32 @@ assert_unchanged() {
 $(diff <(printf '%s\n' "$before") <(printf '%s\n' "$after") || true)"
 }
 
+# import_content [REPODUMP ARGS]: the current content (no snapshots) less what differs between
+# two imports of the same content: generations, the import bookkeeping (svc:/smf/manifest, and
+# manifestfiles pgs, which name the files).  Two repositories a bundle was imported into compare
+# equal when their import_content does.
+import_content() {
+	need_var REPODUMP
+	local out
+	out=$("$REPODUMP" --no-snapshots "$@") || fail "repodump failed"
+	awk '
+		/^service / { skipsvc = ($2 == "svc:/smf/manifest") }
+		skipsvc { next }
+		/^ *snapshot / { insnap = 1; ind = match($0, /[^ ]/); next }
+		insnap { if (match($0, /[^ ]/) > ind) next; insnap = 0 }
+		/^ *(service|instance) / { skippg = 0 }
+		/^ *pg / { skippg = ($2 == "manifestfiles") }
+		skippg { next }
+		{ sub(/ generation=[0-9]+/, ""); print }' <<<"$out"
+}
+
+# Wipes the repository: configd restarted on an empty database.
+fresh_repository() {
+	configd_stop
+	rm -f "$ROOT"/etc/svc/repository.db*
+	configd_start
+	assert_eq "" "$(dump)" "the wiped repository"
+}
+
 # A string of N copies of character C.
 repeat() { printf "%${2}s" '' | tr ' ' "$1"; }

@@ -5,7 +5,9 @@
  * command changed nothing; the generation in each pg line makes even a no-op commit visible.
  *
  * With --no-snapshots (-n) the snapshots are left out: a quicker dump of the current content,
- * for tests that compare what an import wrote rather than what it froze.
+ * for tests that compare what an import wrote rather than what it froze.  With --hex (-x) every
+ * value is printed as the hex of its bytes, so that values holding blanks, brackets, line ends
+ * or control characters compare byte for byte and never make a line ambiguous.
  *
  * Exit status: 0, or 1 with the libscf error on stderr.
  */
@@ -24,10 +26,18 @@ static int fail(scf_handle_t *h, const char *what, int r)
 	return r;
 }
 
+static bool hex;
+
 static void print_value(const char *v)
 {
 	/* Brackets keep empty values and values with blanks unambiguous. */
-	printf(" [%s]", v);
+	putchar(' ');
+	putchar('[');
+	if (!hex)
+		fputs(v, stdout);
+	for (const unsigned char *p = (const unsigned char *)v; hex && *p; p++)
+		printf("%02x", *p);
+	putchar(']');
 }
 
 static int dump_pg(scf_handle_t *h, const char *entity, const char *snap, const scf_pg_info_t *info,
@@ -114,8 +124,16 @@ int main(int argc, char *argv[])
 	char **svcs = NULL;
 	int r;
 
-	if (argc > 1 && (strcmp(argv[1], "--no-snapshots") == 0 || strcmp(argv[1], "-n") == 0))
-		with_snapshots = false;
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--no-snapshots") == 0 || strcmp(argv[i], "-n") == 0)
+			with_snapshots = false;
+		else if (strcmp(argv[i], "--hex") == 0 || strcmp(argv[i], "-x") == 0)
+			hex = true;
+		else {
+			fprintf(stderr, "usage: repodump [--no-snapshots] [--hex]\n");
+			return 2;
+		}
+	}
 
 	r = scf_handle_create(NULL, &h);
 	if (r < 0)

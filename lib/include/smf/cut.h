@@ -21,7 +21,9 @@
  * characters (" ' ` < > and line ends) keeps its first bytes (whole UTF-8 characters) followed by
  * "...(N bytes)", N the stretch's length; a message's own words never run that long without one.
  * What is still longer than SMF_CUT_MESSAGE_MAX (input full of quotes) is cut there, followed by
- * "...(N bytes in all)".  NULL when out of memory.
+ * "...(N bytes in all)".  Control characters other than TAB and LF (the message's own layout)
+ * are then written as escapes (escape.h), so the message never acts on a terminal.  NULL when
+ * out of memory.
  */
 char *smf_cut_message(const char *msg);
 

@@ -67,5 +67,18 @@ bool smf_utf8_valid(const char *s);
 bool smf_hostname_valid(const char *s);
 bool smf_net_addr_v4_valid(const char *s);
 bool smf_net_addr_v6_valid(const char *s);
+/*
+ * The first character of the UTF-8 string s that no value may hold, as a code point, or 0 when
+ * there is none: a C0 control other than TAB, LF and CR, which XML 1.0 cannot carry (not even
+ * as &#...; references), so a value holding one could not be exported or archived and imported
+ * back; or a Unicode noncharacter (U+FDD0..U+FDEF, U+FFFE, U+FFFF, U+1FFFE, ... U+10FFFF), which
+ * D-Bus does not carry (docs/values.md, "Control characters").
+ */
+uint32_t smf_value_forbidden_char(const char *s);
+/*
+ * For the message about a value refused for holding such a character: "it holds U+001B, a
+ * control character no value may hold" in buf (n >= 64), or NULL when s holds none.
+ */
+const char *smf_value_forbidden_why(const char *s, char *buf, size_t n);
 
 #endif

@@ -96,6 +96,11 @@
 #define SMF_BULK_PAGE_BYTES (4u * 1024u * 1024u)
 /* Queries in one request (ConstraintViolated past it). */
 #define SMF_BULK_MAX_QUERIES 16u
+/*
+ * Listed entities in one request (ConstraintViolated past it, before the rest is read).  libscf's
+ * parts of SMF_BULK_REQUEST_BYTES hold fewer: an FMRI costs at least 12 bytes on the wire.
+ */
+#define SMF_BULK_MAX_ENTITIES 65536u
 /* What libscf puts in one request's entity list, at most (it sends a longer list in parts). */
 #define SMF_BULK_REQUEST_BYTES (256u * 1024u)
 

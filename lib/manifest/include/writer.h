@@ -20,7 +20,8 @@
 
 /*
  * Writes b to f as one document, indented by two spaces, and flushes f.  Returns 0, -ENOMEM,
- * -EIO if libxml2's writer failed, or the negative errno of a failed write.
+ * -EIO if libxml2's writer failed, -EILSEQ (nothing written) if a string holds a character XML
+ * 1.0 cannot carry (smf_value_forbidden_char()), or the negative errno of a failed write.
  */
 int mf_bundle_write(const mf_bundle_t *b, FILE *f);
 

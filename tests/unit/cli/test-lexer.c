@@ -133,7 +133,13 @@ static void test_quote_for_shell(void **state)
 	expect_shell("a b", "a\\ b");
 	expect_shell("it's \"x\"; $y", "it\\'s\\ \\\"x\\\"\\;\\ $y");
 	expect_shell("a\\b(c)|d&e<f>g`h`", "a\\\\b\\(c\\)\\|d\\&e\\<f\\>g\\`h\\`");
-	expect_shell("tab\there", "tab\\\there");
+	/* Control characters are escapes, never raw (escape.h); TAB and LF as well. */
+	expect_shell("tab\there", "tab\\there");
+	expect_shell("l1\nl2\rx", "l1\\nl2\\rx");
+	expect_shell("\033[31mred\a", "\\033[31mred\\007");
+	expect_shell("del\177 csi\302\233", "del\\177\\ csi\\302\\233");
+	/* Other UTF-8 is written as it is. */
+	expect_shell("caf\303\251 \342\202\254", "caf\303\251\\ \342\202\254");
 }
 
 static void expect_svccfg_value(const char *in, int force, const char *out)
@@ -156,6 +162,40 @@ static void test_svccfg_value(void **state)
 	expect_svccfg_value("x", 1, "\"x\"");
 	expect_svccfg_value("say \"hi\" \\o/", 0, "\"say \\\"hi\\\" \\\\o/\"");
 	expect_svccfg_value("f(x)", 0, "\"f(x)\"");
+	/* A control character forces quotes: only a quoted string reads its escape back. */
+	expect_svccfg_value("a\033b", 0, "\"a\\033b\"");
+	expect_svccfg_value("a\tb\\c", 0, "\"a\\tb\\\\c\"");
+	expect_svccfg_value("\302\205", 0, "\"\\302\\205\"");
+}
+
+/* What listprop writes, the lexer reads back: every byte a value may hold, and the escapes. */
+static void test_escapes_read_back(void **state)
+{
+	char all[256], *buf = NULL, *line = NULL;
+	size_t sz = 0, k = 0;
+	tokens_t t = {0};
+	FILE *f;
+
+	for (int c = 1; c < 128; c++)
+		all[k++] = (char)c;
+	/* C1 controls and a few other 2-, 3- and 4-byte characters. */
+	strcpy(all + k, "\302\200\302\237\302\240\303\277\357\277\275\360\237\230\200");
+	f = open_memstream(&buf, &sz);
+	assert_non_null(f);
+	cli_print_svccfg_value(f, all, 0);
+	fclose(f);
+	for (size_t i = 0; i < sz; i++)
+		assert_true((unsigned char)buf[i] >= 0x20 && (unsigned char)buf[i] != 0x7f);
+	assert_true(asprintf(&line, "x %s", buf) > 0);
+	assert_int_equal(lex_statement(line, &t), LEX_COMPLETE);
+	assert_int_equal(t.n, 2);
+	assert_int_equal(t.v[1].type, TOKEN_STRING);
+	assert_string_equal(t.v[1].text, all);
+	tokens_clear(&t);
+	/* \000 is no NUL; other escapes of illumos' lexer still give the character itself. */
+	expect_lex("x \"\\000 \\q \\\\ \\08\"", LEX_COMPLETE, "W:x S:000 q \\ 08");
+	free(line);
+	free(buf);
 }
 
 int main(void)
@@ -167,6 +207,7 @@ int main(void)
 	        cmocka_unit_test(test_lex_argv),
 	        cmocka_unit_test(test_quote_for_shell),
 	        cmocka_unit_test(test_svccfg_value),
+	        cmocka_unit_test(test_escapes_read_back),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -688,6 +688,50 @@ static void test_pg_size_limit(void **state)
 	assert_int_equal(backend_batch(f->b, &st, 1, &ev, &n_ev), -SCF_ERROR_CONSTRAINT_VIOLATED);
 	assert_non_null(strstr(backend_errmsg(f->b), "step 1 (" INST "/:properties/general)"));
 	assert_int_equal(generation(f->b, INST, "general"), gen + 1);
+	/*
+	 * A batch measures a pg once, where it must (issue 18): two steps that each stay under the
+	 * bound but together pass it are refused as the second; one that passes it and a later
+	 * step that shrinks it back are accepted, unless a snapshot is taken in between.
+	 */
+	{
+		backend_cmd_t grow = c, shrink = {.op = SMF_CMD_REMOVE, .prop = "b"};
+		backend_step_t two[3] = {
+		        {.op = SMF_STEP_PROPS,
+		                .fmri = INST,
+		                .pg = "general",
+		                .cmds = &shrink,
+		                .n_cmds = 1},
+		        {.op = SMF_STEP_PROPS,
+		                .fmri = INST,
+		                .pg = "general",
+		                .cmds = &grow,
+		                .n_cmds = 1},
+		        {.op = SMF_STEP_PROPS,
+		                .fmri = INST,
+		                .pg = "general",
+		                .cmds = &shrink,
+		                .n_cmds = 1},
+		};
+		backend_step_t snap = {.op = SMF_STEP_SNAPSHOT_TAKE, .fmri = INST, .name = "s"};
+		backend_step_t with_snap[3] = {two[1], snap, two[2]};
+		_cleanup_strv_free_ char **snaps = NULL;
+
+		/* a (8.6 MB) is there; b makes 17.2 MB: refused as step 2, which grew it. */
+		assert_int_equal(
+		        backend_batch(f->b, two, 2, &ev, &n_ev), -SCF_ERROR_CONSTRAINT_VIOLATED);
+		assert_non_null(
+		        strstr(backend_errmsg(f->b), "step 2 (" INST "/:properties/general)"));
+		assert_int_equal(backend_batch(f->b, two + 1, 2, &ev, &n_ev), 2);
+		backend_pg_events_free(ev, n_ev);
+		assert_string_equal(pg_values(f->b, INST, "general", NULL, false, "b"), "<none>");
+		assert_int_equal(backend_batch(f->b, with_snap, 3, &ev, &n_ev),
+		        -SCF_ERROR_CONSTRAINT_VIOLATED);
+		assert_non_null(
+		        strstr(backend_errmsg(f->b), "step 1 (" INST "/:properties/general)"));
+		assert_int_equal(backend_list_snapshots(f->b, INST, &snaps), 0);
+		assert_null(snaps[0]);
+		gen = generation(f->b, INST, "general") - 1;
+	}
 	/* Shrinking is always allowed, and so is growing another pg. */
 	c.op = SMF_CMD_DELETE;
 	c.prop = "a";

@@ -9,6 +9,7 @@
  * a real write failure (a file size limit, so write() fails under SQLite), and a clean exit on
  * SIGTERM (exit status 0, which under ASan also means no leak).
  */
+#include <dirent.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <setjmp.h>
@@ -28,6 +29,7 @@
 #include <cmocka.h>
 #include <systemd/sd-bus.h>
 
+#include "libscf.h"
 #include "macro.h"
 #include "paths.h"
 #include "test-root.h"
@@ -979,6 +981,259 @@ static void test_connect_timeout(void **state)
 	test_root_remove(dir);
 }
 
+/* ---- Requests whose size is the attack: refused or served in time linear in their size ---- */
+
+/* A call too slow to wait for: minutes before issue 18 for the sizes below, milliseconds now. */
+#define BIG_CALL_USEC (60 * USEC_PER_SEC)
+
+/* configd's CPU time so far in ns (every thread's, from schedstat): what a request cost it. */
+static uint64_t daemon_cpu_ns(const Daemon *d)
+{
+	char path[320], line[128];
+	uint64_t sum = 0;
+	DIR *dir;
+	struct dirent *e;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)d->pid);
+	dir = opendir(path);
+	assert_non_null(dir);
+	while ((e = readdir(dir))) {
+		FILE *f;
+
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/task/%s/schedstat", (int)d->pid, e->d_name);
+		f = fopen(path, "re");
+		if (f && fgets(line, sizeof(line), f))
+			sum += strtoull(line, NULL, 10);
+		if (f)
+			fclose(f);
+	}
+	closedir(dir);
+	return sum;
+}
+
+/* A Commit of one NEW property "p" with n values "v". */
+static sd_bus_message *big_commit(sd_bus *bus, size_t n)
+{
+	sd_bus_message *m = NULL;
+
+	assert_true(sd_bus_message_new_method_call(bus, &m, NULL, PATH, IFACE, "Commit") >= 0);
+	assert_true(sd_bus_message_append(m, "sst", "svc:/a:i", "pg", (uint64_t)1) >= 0);
+	assert_true(sd_bus_message_open_container(m, 'a', "(ussas)") >= 0);
+	assert_true(sd_bus_message_open_container(m, 'r', "ussas") >= 0);
+	assert_true(sd_bus_message_append(m, "uss", 0, "p", "astring") >= 0);
+	assert_true(sd_bus_message_open_container(m, 'a', "s") >= 0);
+	for (size_t i = 0; i < n; i++)
+		assert_true(sd_bus_message_append_basic(m, 's', "v") >= 0);
+	assert_true(sd_bus_message_close_container(m) >= 0);
+	assert_true(sd_bus_message_close_container(m) >= 0);
+	assert_true(sd_bus_message_close_container(m) >= 0);
+	return m;
+}
+
+/* A Batch of one PROPS step on svc:/a:i/pg with one SET of n values. */
+static sd_bus_message *big_batch_values(sd_bus *bus, size_t n)
+{
+	sd_bus_message *m = NULL;
+
+	assert_true(sd_bus_message_new_method_call(bus, &m, NULL, PATH, IFACE, "Batch") >= 0);
+	assert_true(sd_bus_message_open_container(m, 'a', "(ussssua(ussas))") >= 0);
+	assert_true(sd_bus_message_open_container(m, 'r', "ussssua(ussas)") >= 0);
+	assert_true(sd_bus_message_append(m, "ussssu", 3, "svc:/a:i", "pg", "", "", 0) >= 0);
+	assert_true(sd_bus_message_open_container(m, 'a', "(ussas)") >= 0);
+	assert_true(sd_bus_message_open_container(m, 'r', "ussas") >= 0);
+	assert_true(sd_bus_message_append(m, "uss", 3, "p", "astring") >= 0);
+	assert_true(sd_bus_message_open_container(m, 'a', "s") >= 0);
+	for (size_t i = 0; i < n; i++)
+		assert_true(sd_bus_message_append_basic(m, 's', "v") >= 0);
+	for (int k = 0; k < 5; k++)
+		assert_true(sd_bus_message_close_container(m) >= 0);
+	return m;
+}
+
+/* A Batch of n PROPS steps on svc:/a:i/pg, each setting one more property ("q0", "q1", ...). */
+static sd_bus_message *big_batch_steps(sd_bus *bus, size_t n)
+{
+	sd_bus_message *m = NULL;
+
+	assert_true(sd_bus_message_new_method_call(bus, &m, NULL, PATH, IFACE, "Batch") >= 0);
+	assert_true(sd_bus_message_open_container(m, 'a', "(ussssua(ussas))") >= 0);
+	for (size_t i = 0; i < n; i++) {
+		char name[32];
+
+		snprintf(name, sizeof(name), "q%zu", i);
+		assert_true(sd_bus_message_append(m, "(ussssua(ussas))", 3, "svc:/a:i", "pg", "",
+		                    "", 0, 1, 3, name, "astring", 1, "v") >= 0);
+	}
+	assert_true(sd_bus_message_close_container(m) >= 0);
+	return m;
+}
+
+/* A ReadPgs of n listed entities (or of every instance, n = 0) and q queries of general. */
+static sd_bus_message *big_read(sd_bus *bus, size_t n, size_t q)
+{
+	sd_bus_message *m = NULL;
+
+	assert_true(sd_bus_message_new_method_call(bus, &m, NULL, PATH, IFACE, "ReadPgs") >= 0);
+	assert_true(sd_bus_message_open_container(m, 'a', "s") >= 0);
+	for (size_t i = 0; i < n; i++)
+		assert_true(sd_bus_message_append_basic(m, 's', "svc:/a:i") >= 0);
+	assert_true(sd_bus_message_close_container(m) >= 0);
+	assert_true(sd_bus_message_append(m, "ss", "", "") >= 0);
+	assert_true(sd_bus_message_open_container(m, 'a', "(sssu)") >= 0);
+	for (size_t i = 0; i < q; i++)
+		assert_true(sd_bus_message_append(m, "(sssu)", "general", "", "", 0) >= 0);
+	assert_true(sd_bus_message_close_container(m) >= 0);
+	assert_true(sd_bus_message_append(m, "u", 1) >= 0);
+	return m;
+}
+
+typedef struct outcome {
+	int r;             /* the call's result: 1 answered, an error's -errno, 0 not yet */
+	char name[64];     /* the error's name, "" for success */
+	char message[256]; /* ... and its message */
+	double seconds;    /* the call's wall time */
+	uint64_t cpu_ns;   /* what it cost configd */
+} outcome_t;
+
+static int on_big_reply(sd_bus_message *m, void *userdata, sd_bus_error *ret_error)
+{
+	outcome_t *o = userdata;
+	const sd_bus_error *e = sd_bus_message_get_error(m);
+
+	o->r = 1;
+	if (e) {
+		o->r = -sd_bus_error_get_errno(e);
+		snprintf(o->name, sizeof(o->name), "%s", strna(e->name));
+		snprintf(o->message, sizeof(o->message), "%s", strna(e->message));
+	}
+	return 0;
+}
+
+/*
+ * Sends m (unref'd here), and while it is on its way or being served, a second connection asks
+ * for something small: configd is one thread serving everyone, so that answer waits for m's
+ * refusal and must come within the same deadline.  Then waits for m's answer.
+ */
+static outcome_t send_big(const Daemon *d, sd_bus *bus, sd_bus_message *m)
+{
+	_cleanup_(sd_bus_flush_close_unrefp) sd_bus *other = connect_bus(d);
+	_cleanup_(sd_bus_error_free) sd_bus_error other_error = SD_BUS_ERROR_NULL;
+	outcome_t o = {};
+	uint64_t cpu0 = daemon_cpu_ns(d), t0 = now_monotonic_usec(), deadline;
+
+	assert_true(sd_bus_set_method_call_timeout(other, BIG_CALL_USEC) >= 0);
+	assert_true(sd_bus_call_async(bus, NULL, m, on_big_reply, &o, BIG_CALL_USEC) >= 0);
+	sd_bus_message_unref(m);
+	assert_true(sd_bus_flush(bus) >= 0);
+	if (sd_bus_call_method(other, NULL, PATH, IFACE, "ListServices", &other_error, NULL, NULL) <
+	        0)
+		print_message("another client: %s\n", strna(other_error.message));
+	assert_false(sd_bus_error_is_set(&other_error));
+	deadline = deadline_after_usec(BIG_CALL_USEC);
+	while (o.r == 0 && deadline_left_usec(deadline) > 0)
+		if (sd_bus_process(bus, NULL) == 0)
+			assert_true(sd_bus_wait(bus, deadline_left_usec(deadline)) >= 0);
+	o.seconds = (double)(now_monotonic_usec() - t0) / USEC_PER_SEC;
+	o.cpu_ns = daemon_cpu_ns(d) - cpu0;
+	if (o.r == 0 || o.r == -ETIMEDOUT)
+		print_message("no answer within %d s\n", (int)(BIG_CALL_USEC / USEC_PER_SEC));
+	assert_true(o.r != 0);
+	return o;
+}
+
+static void assert_refused(const outcome_t *o, const char *name, const char *words)
+{
+	if (o->r >= 0 || strcmp(o->name, name) || !strstr(o->message, words))
+		print_message("wanted %s (\"%s\"), got %d %s: %s\n", name, words, o->r, o->name,
+		        o->message);
+	assert_true(o->r < 0);
+	assert_string_equal(o->name, name);
+	assert_non_null(strstr(o->message, words));
+}
+
+/*
+ * Linear means 10 times the input costs about 10 times as much, never 100: the bound allows 10
+ * times plus a constant for what costs nothing measurable at the small size (the reading of a
+ * few MB), so a slow or busy machine does not fail it, and a quadratic step (100 times, and
+ * minutes at the large size) cannot pass it.  CPU time of configd, not wall time, so other
+ * processes on the machine do not count.
+ */
+static void assert_linear(
+        const char *what, size_t n1, const outcome_t *o1, size_t n2, const outcome_t *o2)
+{
+	print_message(
+	        "%s: %zu in %.3f s (configd CPU %.3f s), %zu in %.3f s (configd CPU %.3f s)\n",
+	        what, n1, o1->seconds, (double)o1->cpu_ns / 1e9, n2, o2->seconds,
+	        (double)o2->cpu_ns / 1e9);
+	assert_true(n2 == 10 * n1);
+	assert_true(o2->cpu_ns < 10 * o1->cpu_ns + 500 * 1000 * 1000ull);
+}
+
+/*
+ * Issue 18: a Commit or Batch of 2 million values is refused before the repository is touched,
+ * reading no further than the 4,097th value, and a ReadPgs past its bounds likewise; a batch of
+ * 40,000 steps on one pg is applied in time linear in its steps.  Before, each value list was read
+ * in O(n^2) (a Commit of 100,000 values took 1.5 s, one of 2 million minutes, while every other
+ * client waited) and every batch step measured its whole pg again (40,000 steps: 71 s).
+ */
+static void test_big_requests(void **state)
+{
+	Daemon *d = *state;
+	_cleanup_(sd_bus_flush_close_unrefp) sd_bus *bus = connect_bus(d);
+	outcome_t small, large;
+	char want[128];
+
+	call(bus, "AddService", "s", "svc:/a");
+	call(bus, "AddInstance", "s", "svc:/a:i");
+	call(bus, "AddPg", "sssu", "svc:/a:i", "pg", "application", 0);
+	call(bus, "AddPg", "sssu", "svc:/a:i", "general", "framework", 0);
+	snprintf(want, sizeof(want), "svc:/a:i/:properties/pg/p: more than %d values",
+	        SCF_LIMIT_MAX_VALUES);
+
+	small = send_big(d, bus, big_commit(bus, 200000));
+	large = send_big(d, bus, big_commit(bus, 2000000));
+	assert_linear("Commit refused", 200000, &small, 2000000, &large);
+	assert_refused(&small, "org.minismf.Error.ConstraintViolated", want);
+	assert_refused(&large, "org.minismf.Error.ConstraintViolated", want);
+	/* Exactly the limit is fine: one more is refused. */
+	large = send_big(d, bus, big_commit(bus, SCF_LIMIT_MAX_VALUES + 1));
+	assert_refused(&large, "org.minismf.Error.ConstraintViolated", want);
+	small = send_big(d, bus, big_commit(bus, SCF_LIMIT_MAX_VALUES));
+	assert_true(small.r > 0);
+	call(bus, "DeletePg", "ss", "svc:/a:i", "pg");
+	call(bus, "AddPg", "sssu", "svc:/a:i", "pg", "application", 0);
+
+	small = send_big(d, bus, big_batch_values(bus, 200000));
+	large = send_big(d, bus, big_batch_values(bus, 2000000));
+	assert_linear("Batch refused", 200000, &small, 2000000, &large);
+	assert_refused(
+	        &small, "org.minismf.Error.ConstraintViolated", "step 1 (svc:/a:i/:properties/pg)");
+	assert_refused(&large, "org.minismf.Error.ConstraintViolated", want);
+	/* Nothing of either was written: the pg is as AddPg left it. */
+	assert_int_equal(pg_generation(bus, "svc:/a:i", "pg"), 3);
+
+	small = send_big(d, bus, big_read(bus, 200000, 1));
+	large = send_big(d, bus, big_read(bus, 2000000, 1));
+	assert_linear("ReadPgs refused", 200000, &small, 2000000, &large);
+	assert_refused(&small, "org.minismf.Error.ConstraintViolated", "more than 65536 entities");
+	assert_refused(&large, "org.minismf.Error.ConstraintViolated", "more than 65536 entities");
+	large = send_big(d, bus, big_read(bus, 0, 17));
+	assert_refused(&large, "org.minismf.Error.ConstraintViolated", "more than 16 queries");
+	large = send_big(d, bus, big_read(bus, 65536, 1));
+	assert_true(large.r > 0);
+
+	/* Accepted work: every step grows the same pg, which is measured once, not 40,000 times. */
+	small = send_big(d, bus, big_batch_steps(bus, 4000));
+	assert_true(small.r > 0);
+	call(bus, "DeletePg", "ss", "svc:/a:i", "pg");
+	call(bus, "AddPg", "sssu", "svc:/a:i", "pg", "application", 0);
+	large = send_big(d, bus, big_batch_steps(bus, 40000));
+	assert_true(large.r > 0);
+	assert_linear("Batch of steps on one pg", 4000, &small, 40000, &large);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -996,6 +1251,7 @@ int main(void)
 	        cmocka_unit_test_setup_teardown(test_umask, setup_umask, teardown),
 	        cmocka_unit_test_setup_teardown(test_exit_flush, setup, teardown),
 	        cmocka_unit_test(test_connect_timeout),
+	        cmocka_unit_test_setup_teardown(test_big_requests, setup, teardown),
 	};
 
 	signal(SIGPIPE, SIG_IGN);

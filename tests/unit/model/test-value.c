@@ -339,6 +339,54 @@ static void test_parse_helpers(void **state)
 	assert_int_equal(ns, 0);
 }
 
+/*
+ * Issue 18: no value holds a character XML 1.0 cannot carry (a C0 control but TAB, LF, CR;
+ * U+FFFE, U+FFFF) or D-Bus does not (the noncharacters), whatever its type, so every stored
+ * value exports and imports back; every other character a string type may hold is kept.
+ */
+static void test_control_characters(void **state)
+{
+	static const scf_type_t strings[] = {SCF_TYPE_ASTRING, SCF_TYPE_USTRING};
+	static const char *const kept[] = {"\t", "\n", "\r", "\177", "\302\200", "\302\237",
+	        "\357\277\275", "\357\267\217", "\357\267\260", "\364\217\277\275"};
+	char buf[16], why[80];
+
+	for (size_t t = 0; t < ELEMENTSOF(strings); t++) {
+		for (int c = 1; c < 0x20; c++) {
+			bool ok = c == '\t' || c == '\n' || c == '\r';
+
+			snprintf(buf, sizeof(buf), "a%cb", c);
+			CHECK_ROW((scf_value_normalize(strings[t], buf, NULL) == 0) == ok,
+			        "%s with byte %d: %s\n", scf_type_to_string(strings[t]), c,
+			        ok ? "refused" : "accepted");
+			assert_int_equal(smf_value_forbidden_char(buf), ok ? 0 : (uint32_t)c);
+		}
+		for (size_t k = 0; k < ELEMENTSOF(kept); k++) {
+			snprintf(buf, sizeof(buf), "a%sb", kept[k]);
+			assert_int_equal(scf_value_normalize(strings[t], buf, NULL), 0);
+		}
+		assert_int_equal(scf_value_normalize(strings[t], "\357\277\276", NULL), BAD);
+		assert_int_equal(scf_value_normalize(strings[t], "x\357\277\277", NULL), BAD);
+		/* The other noncharacters: sd-bus refuses to send them. */
+		assert_int_equal(scf_value_normalize(strings[t], "\357\267\220", NULL), BAD);
+		assert_int_equal(scf_value_normalize(strings[t], "\357\267\257", NULL), BAD);
+		assert_int_equal(scf_value_normalize(strings[t], "\360\237\277\276", NULL), BAD);
+		assert_int_equal(scf_value_normalize(strings[t], "\364\217\277\277", NULL), BAD);
+	}
+	assert_int_equal(smf_value_forbidden_char("\357\277\276"), 0xfffe);
+	assert_int_equal(smf_value_forbidden_char("x\357\277\277"), 0xffff);
+	assert_int_equal(smf_value_forbidden_char("\303\251\364\217\277\277"), 0x10ffff);
+	/* The other string types refuse them too (their own syntax would, but say the same). */
+	assert_int_equal(scf_value_normalize(SCF_TYPE_URI, "http://x/\033", NULL), BAD);
+	assert_int_equal(scf_value_normalize(SCF_TYPE_FMRI, "file:///a\007", NULL), BAD);
+	/* The words a refusal uses. */
+	assert_string_equal(smf_value_forbidden_why("a\033[0m", why, sizeof(why)),
+	        "it holds U+001B, a control character no value may hold");
+	assert_string_equal(smf_value_forbidden_why("\357\277\277", why, sizeof(why)),
+	        "it holds U+FFFF, a noncharacter no value may hold");
+	assert_null(smf_value_forbidden_why("tab\there", why, sizeof(why)));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -347,6 +395,7 @@ int main(void)
 	        cmocka_unit_test(test_limits),
 	        cmocka_unit_test(test_bad_arguments),
 	        cmocka_unit_test(test_parse_helpers),
+	        cmocka_unit_test(test_control_characters),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "cut.h"
+#include "escape.h"
 #include "macro.h"
 
 /* A message quoting n bytes of c, as "illegal value \"...\" for count property \"a/b\"". */
@@ -85,6 +86,23 @@ static void test_many_quotes(void **state)
 	assert_non_null(strstr(c, "...(1048576 bytes in all)"));
 }
 
+/*
+ * Issue 18: a message never carries a raw control character: every one but TAB and LF (the
+ * message's own layout) becomes an escape, C1 controls included; other UTF-8 stays.
+ */
+static void test_controls_escaped(void **state)
+{
+	_cleanup_free_ char *c =
+	        smf_cut_message("bad \"\033[2J\a\r\177\302\233caf\303\251\"\n\tnext line");
+	_cleanup_free_ char *e = smf_escape("a\tb\nc\\d\001", SMF_ESCAPE_BACKSLASH);
+
+	assert_string_equal(c, "bad \"\\033[2J\\007\\r\\177\\302\\233caf\303\251\"\n\tnext line");
+	assert_string_equal(e, "a\\tb\\nc\\\\d\\001");
+	assert_false(smf_has_control("caf\303\251 \342\202\254", 0));
+	assert_true(smf_has_control("\302\237", 0));
+	assert_false(smf_has_control("a\tb\n", SMF_ESCAPE_KEEP_LAYOUT));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -92,6 +110,7 @@ int main(void)
 	        cmocka_unit_test(test_long),
 	        cmocka_unit_test(test_utf8),
 	        cmocka_unit_test(test_many_quotes),
+	        cmocka_unit_test(test_controls_escaped),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
