@@ -95,7 +95,7 @@ int scf_store_status(scf_handle_t *h, scf_store_t store, scf_store_status_t *ret
 
 int smf_restarter_store_check(scf_handle_t *h, const char *fmri, size_t others)
 {
-	scf_store_status_t st;
+	_cleanup_(scf_store_status_clear) scf_store_status_t st = {};
 	char more[48] = "";
 	int r = scf_store_status(h, SCF_STORE_NONPERSISTENT, &st);
 
@@ -114,6 +114,5 @@ int smf_restarter_store_check(scf_handle_t *h, const char *fmri, size_t others)
 	        SCF_PG_RESTARTER, fmri, more, st.path,
 	        st.failure == SCF_STORE_FAILURE_FULL ? "is full" : "cannot be written",
 	        *st.error ? st.error : "the store failed");
-	scf_store_status_clear(&st);
 	return r;
 }
