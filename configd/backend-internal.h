@@ -79,6 +79,18 @@ struct backend {
 	pg_cache_t *cache;
 	/* Entities found, by FMRI as named (backend-entity.c, "THE ENTITY MEMO"); NULL: none. */
 	hashmap_t *entities;
+	/*
+	 * The outcome of the writes to each database (backend_store_status(), "THE STORE'S
+	 * RECORD" in backend.c), and the databases the write under way changes: a bit per
+	 * BACKEND_STORE_*, set as its statements are fetched, cleared when its outcome is known.
+	 */
+	char *main_path;
+	struct store_record {
+		uint64_t last_ok_usec, last_fail_usec, failures;
+		const char *kind; /* SMF_STORE_FAIL_*, "" */
+		char *error;      /* SQLite's message; NULL: none */
+	} stores[_BACKEND_STORES];
+	unsigned writing;
 };
 
 /* A service or instance row. */
@@ -105,6 +117,12 @@ int backend_oom(backend_t *b);
 void backend_explain(backend_t *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Maps a SQLite result code to a negative scf_error_t, sets the message, returns the code. */
 int backend_sqlite_fail(backend_t *b, int rc, const char *what);
+/*
+ * The SMF_STORE_FAIL_* (protocol.h) a SQLite result code stands for: the file could not be
+ * written or read (full, an I/O error, read-only, corrupt, ...); NULL for a code that is no
+ * failure of the store (a constraint, a shortage of memory, success).
+ */
+const char *backend_store_failure(int rc);
 void backend_clear_error(backend_t *b);
 
 /*

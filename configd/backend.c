@@ -43,6 +43,16 @@
  *   thread that opened it, asserted on every statement.
  * - Transactions nest by counting; the depth is never negative and is 0 whenever no backend
  *   call is running, which configd asserts between requests.
+ *
+ * THE STORE'S RECORD (backend_store_status()).  Which databases a write changes is known from
+ * its statements: backend_stmt() marks, in b->writing, the database of every statement that is
+ * not read-only (the main and snapshot variants are the persistent one, np the other), and
+ * backend_step_row(), which every statement of a request goes through, records the outcome: a
+ * statement SQLite could not store (backend_store_failure()) while a write is marked is a
+ * refusal by every database marked; a COMMIT, or a write statement outside a transaction, that
+ * completes is a write taken by them.  A write that ends otherwise (rolled back for what it
+ * asked) records nothing, and the marks go with its transaction (rollback_now()).  So
+ * the record costs a flag test per statement and nothing more.
  */
 #include <assert.h>
 #include <stdarg.h>
@@ -56,6 +66,7 @@
 #include "cut.h"
 #include "macro.h"
 #include "paths.h"
+#include "timeutil.h"
 
 static const char *const stmt_sql[_STMT_MAX] = {
         [STMT_BEGIN] = "BEGIN IMMEDIATE",
@@ -188,6 +199,73 @@ int backend_sqlite_fail(backend_t *b, int rc, const char *what)
 	        b->db ? sqlite3_errmsg(b->db) : sqlite3_errstr(rc));
 }
 
+const char *backend_store_failure(int rc)
+{
+	if (rc == SQLITE_IOERR_NOMEM)
+		return NULL; /* memory, not the file */
+	switch (rc & 0xff) {
+	case SQLITE_FULL:
+		return SMF_STORE_FAIL_FULL;
+	case SQLITE_IOERR:
+		return SMF_STORE_FAIL_IO;
+	case SQLITE_READONLY:
+	case SQLITE_PERM:
+		return SMF_STORE_FAIL_READONLY;
+	case SQLITE_CORRUPT:
+	case SQLITE_NOTADB:
+		return SMF_STORE_FAIL_CORRUPT;
+	case SQLITE_CANTOPEN:
+	case SQLITE_NOLFS:
+	case SQLITE_PROTOCOL:
+		return SMF_STORE_FAIL_OTHER;
+	default:
+		return NULL;
+	}
+}
+
+/* The write marked in b->writing ended: taken (rc SQLITE_OK) or refused by the store (rc). */
+static void store_outcome(backend_t *b, int rc)
+{
+	uint64_t now = now_realtime_usec();
+	const char *kind = rc == SQLITE_OK ? NULL : backend_store_failure(rc);
+
+	assert(rc == SQLITE_OK || kind);
+	for (unsigned k = 0; k < _BACKEND_STORES; k++) {
+		struct store_record *st = &b->stores[k];
+
+		if (!(b->writing & (1u << k)))
+			continue;
+		if (rc == SQLITE_OK) {
+			st->last_ok_usec = now;
+			st->failures = 0;
+			continue;
+		}
+		st->last_fail_usec = now;
+		st->failures++;
+		st->kind = kind;
+		free(st->error);
+		/* A shortage of memory here leaves the kind to say what happened. */
+		st->error = strdup(sqlite3_errmsg(b->db));
+	}
+	b->writing = 0;
+}
+
+void backend_store_status(const backend_t *b, int store, backend_store_status_t *ret)
+{
+	const struct store_record *st;
+
+	assert(store >= 0 && store < _BACKEND_STORES);
+	st = &b->stores[store];
+	*ret = (backend_store_status_t){
+	        .path = strempty(store == BACKEND_STORE_NONPERSISTENT ? b->np_path : b->main_path),
+	        .last_ok_usec = st->last_ok_usec,
+	        .last_fail_usec = st->last_fail_usec,
+	        .failures = st->failures,
+	        .kind = strempty(st->kind),
+	        .error = strempty(st->error),
+	};
+}
+
 /* Replaces every "$db" in a template by the schema name. */
 static char *expand_sql(const char *tmpl, const char *schema)
 {
@@ -208,6 +286,20 @@ static char *expand_sql(const char *tmpl, const char *schema)
 	return out;
 }
 
+/*
+ * A statement that changes a database marks it as written by the write under way; outside a
+ * transaction the statement is that write on its own.
+ */
+static void mark_write(backend_t *b, sqlite3_stmt *s, int variant)
+{
+	if (sqlite3_stmt_readonly(s))
+		return;
+	if (b->tx_depth == 0)
+		b->writing = 0;
+	b->writing |=
+	        1u << (variant == DB_NP ? BACKEND_STORE_NONPERSISTENT : BACKEND_STORE_PERSISTENT);
+}
+
 sqlite3_stmt *backend_stmt(backend_t *b, stmt_id_t id, int variant)
 {
 	static const char *const schemas[] = {"main", "np", "main"};
@@ -219,6 +311,7 @@ sqlite3_stmt *backend_stmt(backend_t *b, stmt_id_t id, int variant)
 	if (*slot) {
 		sqlite3_reset(*slot);
 		sqlite3_clear_bindings(*slot);
+		mark_write(b, *slot, variant);
 		return *slot;
 	}
 	if (id == STMT_PROPS_READ && variant == DB_SNAPSHOT)
@@ -237,6 +330,7 @@ sqlite3_stmt *backend_stmt(backend_t *b, stmt_id_t id, int variant)
 		*slot = NULL;
 		return NULL;
 	}
+	mark_write(b, *slot, variant);
 	return *slot;
 }
 
@@ -246,8 +340,17 @@ int backend_step_row(backend_t *b, sqlite3_stmt *s, const char *what)
 
 	if (rc == SQLITE_ROW)
 		return 1;
-	if (rc == SQLITE_DONE)
+	if (rc == SQLITE_DONE) {
+		/* The write is taken once it commits: at COMMIT, or as a statement of its own. */
+		if (b->writing && b->tx_depth == 0 &&
+		        (s == b->stmts[STMT_COMMIT][DB_MAIN] || !sqlite3_stmt_readonly(s)))
+			store_outcome(b, SQLITE_OK);
 		return 0;
+	}
+	if (b->writing && backend_store_failure(rc))
+		store_outcome(b, rc);
+	else if (b->tx_depth == 0)
+		b->writing = 0; /* refused for what it asked; in a transaction, rollback_now()'s */
 	return backend_sqlite_fail(b, rc, what);
 }
 
@@ -283,6 +386,7 @@ int backend_tx_begin(backend_t *b)
 		b->tx_depth++;
 		return 0;
 	}
+	b->writing = 0;
 	r = exec_simple(b, STMT_BEGIN, "beginning a transaction");
 	if (r >= 0)
 		b->tx_depth = 1;
@@ -310,6 +414,7 @@ static void rollback_now(backend_t *b)
 	/* What the memo found inside the transaction may be undone with it. */
 	backend_entity_memo_forget(b);
 	b->tx_depth = 0;
+	b->writing = 0;
 	/* After some errors (SQLITE_FULL, SQLITE_IOERR) SQLite has already rolled back. */
 	if (!sqlite3_get_autocommit(b->db)) {
 		_cleanup_stmt_ sqlite3_stmt *s = backend_stmt(b, STMT_ROLLBACK, DB_MAIN);
@@ -469,13 +574,14 @@ static int attach_np(backend_t *b)
 
 static int open_databases(backend_t *b, const char *root, const char *boot, bool allow_keep)
 {
-	_cleanup_free_ char *path = NULL;
+	const char *path;
 	int rc, r;
 
-	if (smf_path(root, SMF_REL_REPOSITORY, &path) < 0 ||
+	if ((!b->main_path && smf_path(root, SMF_REL_REPOSITORY, &b->main_path) < 0) ||
 	        (!b->np_path && smf_path(root, SMF_REL_NONPERSIST_DB, &b->np_path) < 0) ||
 	        (!b->np_boot_path && smf_path(root, SMF_REL_NONPERSIST_BOOT, &b->np_boot_path) < 0))
 		return backend_oom(b);
+	path = b->main_path;
 	r = choose_np(b, boot, allow_keep);
 	if (r < 0)
 		return r;
@@ -589,6 +695,9 @@ void backend_close(backend_t *b)
 		return;
 	close_db(b);
 	pg_cache_free(b->cache);
+	for (size_t k = 0; k < _BACKEND_STORES; k++)
+		free(b->stores[k].error);
+	free(b->main_path);
 	free(b->np_path);
 	free(b->np_boot_path);
 	free(b->np_note);

@@ -59,6 +59,32 @@ unsigned backend_tx_depth(const backend_t *b);
 /* The sentence describing the last failure (valid until the next call). */
 const char *backend_errmsg(const backend_t *b);
 
+/*
+ * The record of the writes to each database, for the clients that wait for another's writes
+ * (svccfg import waits for svc.startd's restarter pgs, which live in the non-persistent one):
+ * when their wait does not progress, they ask whether the store refuses writes, and say so
+ * rather than wait in silence.  A write is every statement that changes a database, from the
+ * first to the commit; its outcome is recorded for every database it changed: taken once it
+ * commits, refused when SQLite fails to store it (a full filesystem, an I/O error, a read-only
+ * or corrupt file: backend_store_failure()), and neither when it is refused for what it asks
+ * (a missing pg, a stale generation), or by configd before SQLite sees it (out of memory).  A
+ * write that changes both databases and fails is
+ * recorded as refused by both: SQLite does not say which file it could not write.
+ */
+enum { BACKEND_STORE_PERSISTENT = 0, BACKEND_STORE_NONPERSISTENT = 1, _BACKEND_STORES = 2 };
+
+typedef struct backend_store_status {
+	const char *path;        /* the database file */
+	uint64_t last_ok_usec;   /* CLOCK_REALTIME of the last write it took; 0: none yet */
+	uint64_t last_fail_usec; /* of the last write it refused; 0: none yet */
+	uint64_t failures;       /* writes it refused since the last it took: 0, it takes them */
+	const char *kind;        /* the last refusal's SMF_STORE_FAIL_* (protocol.h), "" none */
+	const char *error;       /* SQLite's message for it ("database or disk is full"), "" */
+} backend_store_status_t;
+
+/* The record of store (BACKEND_STORE_*); the strings live until the next backend call. */
+void backend_store_status(const backend_t *b, int store, backend_store_status_t *ret);
+
 /* Entities. */
 int backend_list_services(backend_t *b, char ***ret);
 /* service NULL or "": instances of every service. */

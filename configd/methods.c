@@ -55,6 +55,7 @@ static const sd_bus_vtable repository_vtable[] = {
         M("NotifyReset", "", "", method_notify_reset),
         M("RegisterRestarter", "", "", method_register_restarter),
         M("RestarterAttached", "", "b", method_restarter_attached),
+        M(SMF_BUS_METHOD_STORE_STATUS, "", SMF_BUS_STORE_STATUS_OUT, method_store_status),
         SD_BUS_SIGNAL(SMF_BUS_SIGNAL_PG_CHANGED, SMF_BUS_SIGNAL_PG_CHANGED_SIG, 0),
         SD_BUS_SIGNAL(SMF_BUS_SIGNAL_PG_DELETED, SMF_BUS_SIGNAL_PG_DELETED_SIG, 0),
         SD_BUS_SIGNAL(SMF_BUS_SIGNAL_INSTANCE_ADDED, SMF_BUS_SIGNAL_INSTANCE_ADDED_SIG, 0),

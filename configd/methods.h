@@ -62,6 +62,9 @@ int method_notify_reset(sd_bus_message *m, void *userdata, sd_bus_error *error);
 int method_register_restarter(sd_bus_message *m, void *userdata, sd_bus_error *error);
 int method_restarter_attached(sd_bus_message *m, void *userdata, sd_bus_error *error);
 
+/* methods-store.c: the record of the writes each database took and refused */
+int method_store_status(sd_bus_message *m, void *userdata, sd_bus_error *error);
+
 /* Replies with an "as". */
 int reply_strv(sd_bus_message *m, char **l);
 

@@ -52,6 +52,7 @@
 #include "log.h"
 #include "macro.h"
 #include "probes.h"
+#include "retry.h"
 #include "startd.h"
 #include "strv.h"
 #include "timeutil.h"
@@ -94,6 +95,17 @@ typedef struct graph_thread {
 	hashmap_t *stale;
 	/* A lost connection met by a read was logged (once, until the repository answers). */
 	bool lost_logged;
+
+	/*
+	 * Instances without general whose uninitialized restarter pg the repository's store
+	 * refused (write_initial(), retry.h), with the cause of their first sight (+ 1): written
+	 * again once unwritten_due has passed, the first one, and the rest if the store took it;
+	 * if it did not, the next try is due after the next delay of the backoff.  The graph never
+	 * sleeps on a retry: it waits for events until the next one is due.
+	 */
+	hashmap_t *unwritten;
+	unsigned unwritten_attempt;
+	uint64_t unwritten_due;
 } graph_thread_t;
 
 static graph_thread_t graph;
@@ -330,6 +342,70 @@ static void insert(graph_thread_t *gt, vertex_t *v)
 }
 
 /*
+ * The uninitialized restarter pg of an instance without general (rpg_write_initial()); one the
+ * store refuses is noted in gt->unwritten, to be written again (retry_unwritten()).  false
+ * when it was refused so.
+ */
+static bool write_initial(graph_thread_t *gt, const char *fmri)
+{
+	int r = rpg_write_initial(gt->h, fmri);
+
+	if (r >= 0)
+		retry_succeeded();
+	if (!retry_store_failed(r))
+		return true;
+	retry_failed(fmri, r, scf_handle_errmsg(gt->h));
+	if (hashmap_size(gt->unwritten) == 0) {
+		gt->unwritten_attempt = 0;
+		gt->unwritten_due = deadline_after_usec(retry_delay_usec(0));
+	}
+	if (!hashmap_get(gt->unwritten, fmri) &&
+	        hashmap_put(gt->unwritten, fmri, (void *)(uintptr_t)(event_cause() + 1)) < 0)
+		log_error("%s: out of memory; its restarter pg is not written again", fmri);
+	return false;
+}
+
+/*
+ * The writes the store refused, once their try is due (see gt->unwritten): an instance that
+ * has a vertex by now is left to its INSERT, which writes the pg; the others are written
+ * again, each under its first sight's cause, until one is refused again.
+ */
+static void retry_unwritten(graph_thread_t *gt)
+{
+	uint64_t cause = event_cause();
+	unsigned attempt = gt->unwritten_attempt;
+	const char *key;
+	size_t st = 0;
+	void *value;
+
+	if (hashmap_size(gt->unwritten) == 0 || deadline_left_usec(gt->unwritten_due) > 0)
+		return;
+	while ((value = hashmap_next(gt->unwritten, &st, &key))) {
+		_cleanup_free_ char *fmri = strdup(key);
+		bool ok;
+
+		if (!fmri)
+			break;
+		(void)hashmap_remove(gt->unwritten, fmri);
+		st = 0;
+		if (graph_vertex_get(&gt->graph, fmri))
+			continue;
+		event_cause_set((uint64_t)(uintptr_t)value - 1);
+		/*
+		 * write_initial() notes it again if refused (as a first failure, were it the only
+		 * one left): the schedule goes on from this attempt, and the rest wait for it.
+		 */
+		ok = write_initial(gt, fmri);
+		if (!ok) {
+			gt->unwritten_attempt = attempt + 1;
+			gt->unwritten_due = deadline_after_usec(retry_delay_usec(attempt + 1));
+			break;
+		}
+	}
+	event_cause_set(cause);
+}
+
+/*
  * First sight's decision, from whether the instance has a general pg and a restarter pg of its
  * own (see the top of this file): true when it gets a vertex, which the caller makes and reads.
  * Else the trace says why not, and the uninitialized restarter pg is written if it has none.
@@ -346,7 +422,7 @@ static bool sight_decide(graph_thread_t *gt, const char *fmri, bool general, boo
 	probe_first_sight(fmri, rpg ? "present" : "write");
 	if (!rpg) {
 		smf_point(SMF_POINT_STARTD_RESTARTER_BEFORE_PG_WRITE);
-		(void)rpg_write_initial(gt->h, fmri);
+		(void)write_initial(gt, fmri);
 	}
 	return false;
 }
@@ -1157,10 +1233,12 @@ static void *graph_main(void *userdata)
 	graph_claim(&gt->graph);
 	for (;;) {
 		bool stale = hashmap_size(gt->stale) > 0, quit = false;
+		uint64_t wait = stale ? STALE_RETRY_USEC : USEC_INFINITY;
 		size_t n = 0;
 
-		burst[0] =
-		        event_queue_pop(&gt->m->graph_q, stale ? STALE_RETRY_USEC : USEC_INFINITY);
+		if (hashmap_size(gt->unwritten) > 0 && deadline_left_usec(gt->unwritten_due) < wait)
+			wait = deadline_left_usec(gt->unwritten_due);
+		burst[0] = event_queue_pop(&gt->m->graph_q, wait);
 		if (burst[0])
 			n++;
 		while (n > 0 && n < GRAPH_BURST_MAX && burst[n - 1]->type != GE_QUIT &&
@@ -1171,6 +1249,8 @@ static void *graph_main(void *userdata)
 		graph_defer_begin(&gt->graph);
 		if (stale && !quit)
 			retry_stale(gt);
+		if (!quit)
+			retry_unwritten(gt);
 		for (size_t k = 0; k < n; k++) {
 			handle(gt, burst[k]);
 			event_free(burst[k]);
@@ -1243,7 +1323,8 @@ int graph_thread_start(startd_t *m)
 	graph.m = m;
 	graph.due_set = hashmap_new();
 	graph.stale = hashmap_new();
-	if (!graph.due_set || !graph.stale ||
+	graph.unwritten = hashmap_new();
+	if (!graph.due_set || !graph.stale || !graph.unwritten ||
 	        graph_init(&graph.graph, emit_to_restarter, &graph) < 0)
 		return log_error_errno(-ENOMEM, "out of memory");
 	r = graph_handle_create(m->root, &graph.h);
@@ -1269,6 +1350,7 @@ void graph_thread_stop(startd_t *m)
 	scf_handle_destroy(graph.h);
 	graph.h = NULL;
 	graph.due_set = hashmap_free(graph.due_set);
+	graph.unwritten = hashmap_free(graph.unwritten);
 	free(graph.due);
 	graph.due = NULL;
 	graph.cap_due = 0;

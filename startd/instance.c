@@ -25,6 +25,7 @@
 #include "delay.h"
 #include "probes.h"
 #include "proc.h"
+#include "retry.h"
 #include "strv.h"
 #include "survivors.h"
 #include "timeutil.h"
@@ -72,12 +73,34 @@ static void report(instance_t *i)
 }
 
 /*
+ * rpg_write() of u; with retry, again (retry.h) while configd's store refuses it, until it
+ * succeeds or startd stops: the instance's next step must not run on a state that was not
+ * recorded.
+ */
+static int write_retried(instance_t *i, const state_update_t *u, bool retry)
+{
+	for (unsigned attempt = 0;; attempt++) {
+		int r = INSTANCE_RETRY(i, rpg_write(i, u));
+
+		if (r >= 0)
+			retry_succeeded();
+		if (!retry_store_failed(r))
+			return r;
+		retry_failed(i->fmri, r, scf_handle_errmsg(i->h));
+		if (!retry || !retry_wait(i->m, attempt))
+			return r;
+	}
+}
+
+/*
  * Commits a state to the restarter pg.  first: the first write of a new instance's pg, which
  * handle_insert() delays at startd.restarter.before_pg_write; every later write passes
- * startd.restarter.before_state_write here.
+ * startd.restarter.before_state_write here.  retry: a write the store refuses is made again
+ * until it is taken (write_retried()); without, it is given up (instance_note_pids(), whose
+ * pids the state commit after the method records anyway).
  */
 static int write_state(instance_t *i, restarter_instance_state_t state,
-        restarter_instance_state_t next, const char *aux, bool pids, bool first)
+        restarter_instance_state_t next, const char *aux, bool pids, bool first, bool retry)
 {
 	state_update_t u = {
 	        .state = state,
@@ -107,7 +130,7 @@ static int write_state(instance_t *i, restarter_instance_state_t state,
 	}
 	if (!first)
 		smf_point(SMF_POINT_STARTD_RESTARTER_BEFORE_STATE_WRITE);
-	r = INSTANCE_RETRY(i, rpg_write(i, &u));
+	r = write_retried(i, &u, retry);
 	if (next == RESTARTER_STATE_NONE)
 		report(i);
 	return r;
@@ -116,7 +139,7 @@ static int write_state(instance_t *i, restarter_instance_state_t state,
 static int commit_full(instance_t *i, restarter_instance_state_t state,
         restarter_instance_state_t next, const char *aux, bool pids)
 {
-	return write_state(i, state, next, aux, pids, false);
+	return write_state(i, state, next, aux, pids, false, true);
 }
 
 static int commit(instance_t *i, restarter_instance_state_t state, restarter_instance_state_t next,
@@ -127,7 +150,8 @@ static int commit(instance_t *i, restarter_instance_state_t state, restarter_ins
 
 void instance_note_pids(instance_t *i)
 {
-	(void)commit_full(i, i->state, i->next_state, i->aux, true);
+	/* Not retried: the method it records is running, and waits for no write. */
+	(void)write_state(i, i->state, i->next_state, i->aux, true, false, false);
 }
 
 /*
@@ -317,7 +341,7 @@ static void handle_insert(instance_t *i, int64_t arg)
 			smf_point(SMF_POINT_STARTD_RESTARTER_BEFORE_PG_WRITE);
 		/* RACE WINDOW ENDS HERE (in the bulk worker: when its batch commits) */
 		(void)write_state(i, RESTARTER_STATE_UNINIT, RESTARTER_STATE_NONE,
-		        RESTARTER_AUX_INSERT_IN_GRAPH, false, true);
+		        RESTARTER_AUX_INSERT_IN_GRAPH, false, true, true);
 	}
 	if (sv)
 		settle_survivors(i, sv, r >= 0 && i->state != RESTARTER_STATE_UNINIT);

@@ -141,6 +141,7 @@ typedef struct rpg_item {
 	state_update_t u;
 	uint64_t cause;
 	bool report; /* the state is reported to the graph once written (instance_bulk_report()) */
+	bool done;   /* written (or given up: its instance is gone); a commit again skips it */
 } rpg_item_t;
 
 /* The restarter pg writes of many instances, committed in one scf_batch (one transaction). */
@@ -158,9 +159,11 @@ int rpg_batch_add(rpg_batch_t *b, instance_t *i, const state_update_t *u, bool f
  * svctrace links a commit to one cause), startd.write for each pg, with the cause, before the
  * commit, startd.restarter_pg_written for each after it.  When configd refuses a batch (an
  * instance deleted meanwhile, say), each of its writes is made on its own instead, so one
- * instance cannot cost the others theirs.  0, -ENOMEM, or instance_connection_lost()'s codes
+ * instance cannot cost the others theirs.  0, -ENOMEM, instance_connection_lost()'s codes
  * when the connection broke (the caller rebinds and commits again: a write repeated is the
- * same write).
+ * same write), or retry_store_failed()'s when configd's store failed (retry.h: the caller
+ * waits and commits again).  The items written are marked done, so a commit again writes
+ * only the others.
  */
 int rpg_batch_commit(scf_handle_t *h, rpg_batch_t *b);
 /* Empties b (the items' instances are the caller's). */

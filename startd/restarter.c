@@ -26,6 +26,7 @@
  */
 #include <errno.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,6 +36,7 @@
 #include "macro.h"
 #include "probes.h"
 #include "proc.h"
+#include "retry.h"
 #include "startd.h"
 #include "timeutil.h"
 
@@ -255,17 +257,38 @@ static void bulk_hand(startd_t *m, instance_t *i)
 	pthread_mutex_unlock(&bulk.lock);
 }
 
-/* The batch over the bulk worker's handle; a broken connection is waited out as a worker's is. */
+/*
+ * The batch over the bulk worker's handle; a broken connection is waited out as a worker's is,
+ * and a store that refuses the writes (retry.h) is tried again with backoff until it takes
+ * them or startd stops: meanwhile the instances of the round wait, as each would in a worker
+ * of its own.  Only what is not written yet is committed again (rpg_item_t.done).
+ */
 static int bulk_commit(rpg_batch_t *b)
 {
-	for (unsigned tries = 0;; tries++) {
+	unsigned tries = 0, attempt = 0;
+
+	for (;;) {
 		scf_handle_t *h;
 		int r;
 
 		if (!bulk.h && scf_handle_create(bulk.m->root, &bulk.h) < 0)
 			bulk.h = NULL;
 		r = bulk.h ? rpg_batch_commit(bulk.h, b) : -SCF_ERROR_NO_SERVER;
-		if (r >= 0 || !instance_connection_lost(r) || tries >= REBIND_TRIES)
+		if (r >= 0)
+			retry_succeeded();
+		if (retry_store_failed(r)) {
+			char what[64];
+			size_t left = 0;
+
+			for (size_t k = 0; k < b->n; k++)
+				left += !b->items[k].done;
+			snprintf(what, sizeof(what), "%zu restarter pg writes", left);
+			retry_failed(what, r, scf_handle_errmsg(bulk.h));
+			if (!retry_wait(bulk.m, attempt++))
+				return r;
+			continue;
+		}
+		if (r >= 0 || !instance_connection_lost(r) || tries++ >= REBIND_TRIES)
 			return r;
 		log_warning("lost the repository connection; waiting for svc.configd");
 		h = repo_wait_for_configd(bulk.m);

@@ -24,6 +24,7 @@
 #include "log.h"
 #include "macro.h"
 #include "probes.h"
+#include "retry.h"
 #include "timeutil.h"
 
 static int set1(scf_batch_t *b, const char *fmri, const char *prop, scf_type_t t, const char *v)
@@ -115,10 +116,13 @@ void rpg_batch_clear(rpg_batch_t *b)
 }
 
 /*
- * The items of b from `from` on whose cause is b->items[from].cause (and not done yet), in one
- * scf_batch; done[] marks them.  Refused: each on its own.  0, or a lost connection.
+ * The items of b from `from` on whose cause is b->items[from].cause (and not taken yet: taken[]
+ * marks them), not written yet, in one scf_batch.  Refused: each on its own.  Each item written
+ * is marked done, so a commit repeated after a failure writes only what is left.  0, a lost
+ * connection, or a failure of the store (retry.h: every write would meet it; the caller waits
+ * and commits again).
  */
-static int commit_cause(scf_handle_t *h, rpg_batch_t *b, size_t from, bool *done)
+static int commit_cause(scf_handle_t *h, rpg_batch_t *b, size_t from, bool *taken)
 {
 	_cleanup_(scf_batch_freep) scf_batch_t *sb = NULL;
 	uint64_t cause = b->items[from].cause;
@@ -128,39 +132,45 @@ static int commit_cause(scf_handle_t *h, rpg_batch_t *b, size_t from, bool *done
 
 	timestamp(ts, sizeof(ts));
 	r = scf_batch_new(h, &sb);
-	for (size_t k = from; r >= 0 && k < b->n; k++)
-		if (!done[k] && b->items[k].cause == cause) {
+	for (size_t k = from; k < b->n; k++)
+		if (!taken[k] && b->items[k].cause == cause) {
+			taken[k] = true;
+			if (r < 0 || b->items[k].done)
+				continue;
 			instance_assert_worker(b->items[k].i);
 			r = add_steps(sb, b->items[k].i->fmri, &b->items[k].u, ts);
-			done[k] = true;
 			n++;
 		}
+	if (r < 0 || n == 0)
+		return r < 0 ? r : 0;
 	event_cause_set(cause);
 	/* Each pg announced, right before the commit that writes them all. */
-	for (size_t k = from; r >= 0 && k < b->n; k++)
-		if (b->items[k].cause == cause)
+	for (size_t k = from; k < b->n; k++)
+		if (b->items[k].cause == cause && !b->items[k].done)
 			probe_write(b->items[k].i->fmri, SCF_PG_RESTARTER);
-	if (r >= 0)
-		r = scf_batch_commit(sb);
+	r = scf_batch_commit(sb);
 	if (r >= 0) {
 		for (size_t k = from; k < b->n; k++)
-			if (b->items[k].cause == cause)
+			if (b->items[k].cause == cause && !b->items[k].done) {
+				b->items[k].done = true;
 				probe_restarter_pg_written(b->items[k].i->fmri);
+			}
 		return 0;
 	}
-	if (instance_connection_lost(r))
+	if (instance_connection_lost(r) || retry_store_failed(r))
 		return r;
 	log_warning("a batch of %zu restarter pg writes failed (%s); writing them one by one", n,
 	        scf_handle_errmsg(h));
 	for (size_t k = from; k < b->n; k++) {
-		const rpg_item_t *it = &b->items[k];
+		rpg_item_t *it = &b->items[k];
 
-		if (it->cause != cause)
+		if (it->cause != cause || it->done)
 			continue;
 		r = write_batch(h, it->i->fmri, &it->u);
-		if (instance_connection_lost(r))
+		if (instance_connection_lost(r) || retry_store_failed(r))
 			return r;
-		/* An instance deleted since: its RE_REMOVE is on the way. */
+		/* Done either way: an instance deleted since has its RE_REMOVE on the way. */
+		it->done = true;
 		if (r < 0 && r != -SCF_ERROR_NOT_FOUND)
 			log_warning("%s: cannot write the restarter pg: %s", it->i->fmri,
 			        scf_handle_errmsg(h));
@@ -170,10 +180,10 @@ static int commit_cause(scf_handle_t *h, rpg_batch_t *b, size_t from, bool *done
 
 int rpg_batch_commit(scf_handle_t *h, rpg_batch_t *b)
 {
-	_cleanup_free_ bool *done = calloc(b->n + 1, sizeof(*done));
+	_cleanup_free_ bool *taken = calloc(b->n + 1, sizeof(*taken));
 	int r = 0;
 
-	if (!done)
+	if (!taken)
 		return -ENOMEM;
 	/*
 	 * One commit per cause: svctrace gives each commit one cause (the announcement of its
@@ -181,8 +191,8 @@ int rpg_batch_commit(scf_handle_t *h, rpg_batch_t *b)
 	 * round) go in commits of their own.  A burst from one import is one commit.
 	 */
 	for (size_t k = 0; r >= 0 && k < b->n; k++)
-		if (!done[k])
-			r = commit_cause(h, b, k, done);
+		if (!taken[k])
+			r = commit_cause(h, b, k, taken);
 	return r;
 }
 
@@ -192,8 +202,11 @@ int rpg_write(instance_t *i, const state_update_t *u)
 
 	instance_assert_worker(i);
 	r = write_batch(i->h, i->fmri, u);
-	/* A lost connection is the caller's to wait out (instance_rebind()), and to log. */
-	if (r < 0 && !instance_connection_lost(r))
+	/*
+	 * A lost connection is the caller's to wait out (instance_rebind()), and to log; a failed
+	 * store is the caller's to retry (retry.h), which logs it once per episode.
+	 */
+	if (r < 0 && !instance_connection_lost(r) && !retry_store_failed(r))
 		log_warning(
 		        "%s: cannot write the restarter pg: %s", i->fmri, scf_handle_errmsg(i->h));
 	return r;
@@ -210,8 +223,11 @@ int rpg_write_initial(scf_handle_t *h, const char *fmri)
 	};
 	int r = write_batch(h, fmri, &u);
 
-	/* An instance deleted since it was seen is no failure: there is nothing left to take up. */
-	if (r < 0 && r != -SCF_ERROR_NOT_FOUND)
+	/*
+	 * An instance deleted since it was seen is no failure: there is nothing left to take up.
+	 * A failed store is the graph's to retry (retry.h), which logs it once per episode.
+	 */
+	if (r < 0 && r != -SCF_ERROR_NOT_FOUND && !retry_store_failed(r))
 		log_warning("%s: cannot write the restarter pg: %s", fmri, scf_handle_errmsg(h));
 	return r;
 }

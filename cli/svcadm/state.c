@@ -6,9 +6,12 @@
  * instance may have no restarter pg yet.  It says so in illumos' words ("is misconfigured
  * (lacks "restarter" property group)") instead of waiting for the pg, and the trace pairs
  * svcadm.read_restarter_pg (before) with svcadm.result (after) so svctrace can see a read that
- * beat startd's write.
+ * beat startd's write.  A pg that is missing because configd's non-persistent store refuses
+ * startd's writes (a full filesystem) is not called a misconfiguration: the read fails with
+ * libscf's sentence naming the store (smf_restarter_store_check()).
  */
 #include "probe.h"
+#include "restarter-wait.h"
 #include "svcadm.h"
 
 /* svcadm.result's string for scf_pg_get()'s answer. */
@@ -32,6 +35,11 @@ int state_read(const char *fmri, restarter_instance_state_t *ret)
 	r = scf_pg_get(svcadm.h, fmri, SCF_PG_RESTARTER, NULL, 0, &pg);
 	SMF_PROBE(result, SMF_TRACE_SVCADM_RESULT, flow, read_result(r));
 	if (r == -SCF_ERROR_NOT_FOUND) {
+		/* Missing because startd cannot write it is no misconfiguration: the caller
+		 * reports libscf's sentence, which names the full database. */
+		r = smf_restarter_store_check(svcadm.h, fmri, 0);
+		if (r < 0)
+			return r;
 		svcadm_warn("%s is misconfigured (lacks \"%s\" property group).", fmri,
 		        SCF_PG_RESTARTER);
 		return 0;

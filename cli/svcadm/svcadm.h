@@ -83,7 +83,8 @@ int tx_delete_if_present(scf_tx_t *tx, void *userdata);
 /*
  * The instance's state, read as svcadm.read_restarter_pg / svcadm.result in the trace: 1 and
  * *ret; 0 when the restarter pg or its state is missing or malformed (reported: "is
- * misconfigured"); < 0 on a libscf error (not reported).
+ * misconfigured"); < 0 on a libscf error (not reported), among them -SCF_ERROR_BACKEND_ACCESS
+ * when the pg is missing because configd's store refuses startd's writes.
  */
 int state_read(const char *fmri, restarter_instance_state_t *ret);
 /* The state without a word or a trace event: RESTARTER_STATE_NONE when it cannot be read. */

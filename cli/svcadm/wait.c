@@ -9,7 +9,11 @@
  * someone else flipped its enabled value, or nothing can bring it there (dependencies, no
  * restarter); each of those is reported and recorded in the exit status.  Instances are waited
  * for one after the other, in operand order, as illumos does, so the messages come in that
- * order.  There is no deadline.
+ * order.  There is no deadline.  But a wait does not go on in silence while startd cannot record
+ * states: an instance without a restarter pg because configd's non-persistent store refuses
+ * startd's writes (state_read()), or whose state has not moved for a second while it does
+ * (stalled()), ends the command with libscf's sentence naming the store (a full filesystem),
+ * exit 1, as any repository failure does.
  *
  * svcadm-wait (SVCADM_WAIT_RESTARTER=1; off by default, as illumos fails at once): before
  * those questions, wait for the restarter pg of every instance to appear, with libscf's
@@ -32,14 +36,42 @@
 /* How often a waiting -s re-checks dependencies even without a notification (illumos: 3 s). */
 #define WAIT_INTERVAL_USEC (3 * USEC_PER_SEC)
 
+/* What reached() waits for, and what it saw of the instance so far. */
+typedef struct want {
+	bool enable;
+	bool seen;                       /* a state was read */
+	restarter_instance_state_t last; /* the last one read */
+	uint64_t since;                  /* when it was first read (monotonic usec) */
+} want_t;
+
+/*
+ * The instance is still not where it was sent: if its state has not moved for
+ * SMF_WAIT_STORE_CHECK_USEC, startd may be unable to record the next one (a full
+ * non-persistent store): < 0, libscf's sentence in h's errmsg, ends the wait then.
+ */
+static int stalled(scf_handle_t *h, const char *fmri, want_t *w, restarter_instance_state_t s)
+{
+	uint64_t now = now_monotonic_usec();
+
+	if (!w->seen || w->last != s) {
+		w->seen = true;
+		w->last = s;
+		w->since = now;
+		return 0;
+	}
+	if (now - w->since < SMF_WAIT_STORE_CHECK_USEC)
+		return 0;
+	return smf_restarter_store_check(h, fmri, 0);
+}
+
 /* The scf_restarter_pred_t: 1 done (or given up, reported), 0 keep waiting, < 0 error. */
 static int reached(scf_handle_t *h, const char *fmri, void *userdata)
 {
-	bool enable = *(const bool *)userdata;
+	want_t *w = userdata;
+	bool enable = w->enable;
 	restarter_instance_state_t s;
 	int r;
 
-	(void)h;
 	r = state_read(fmri, &s);
 	if (r < 0)
 		return r;
@@ -68,7 +100,7 @@ static int reached(scf_handle_t *h, const char *fmri, void *userdata)
 		svcadm_fail(EXIT_DEP_FAILURE);
 		return 1;
 	}
-	return 0;
+	return stalled(h, fmri, w, s);
 }
 
 /* smf_wait_begin_fn: the restarter-pg wait really happens. */
@@ -117,8 +149,9 @@ void wait_for_states(char **fmris, bool enable)
 		wait_for_restarter_pgs(fmris);
 	STRV_FOREACH (f, fmris) {
 		const char *one = *f;
-		int r = scf_restarter_wait(svcadm.h, &one, 1, reached, &enable, USEC_INFINITY,
-		        WAIT_INTERVAL_USEC, NULL);
+		want_t w = {.enable = enable};
+		int r = scf_restarter_wait(
+		        svcadm.h, &one, 1, reached, &w, USEC_INFINITY, WAIT_INTERVAL_USEC, NULL);
 
 		if (r < 0)
 			svcadm_die(r);

@@ -30,7 +30,9 @@
  * later command of the same svccfg session does not pile up notifications.  The deadline is
  * bounded (default 60 s, import's --timeout, SVCCFG_IMPORT_TIMEOUT for both); reaching it is an
  * error that names every instance still without a state (instances deleted meanwhile are not
- * waited for).
+ * waited for).  So is a wait that stalls while configd's non-persistent store refuses startd's
+ * writes (a full filesystem): libscf ends it within about a second with a sentence that names
+ * the database, which is printed as it is.
  */
 #include <assert.h>
 #include <errno.h>
@@ -154,7 +156,7 @@ static int wait_restarter(svccfg_t *c, scf_handle_t *h, char *const *instances,
 {
 	const char *nowait = getenv(k->nowait_env);
 	_cleanup_strv_free_ char **l = NULL;
-	_cleanup_free_ char *detail = NULL;
+	_cleanup_free_ char *detail = NULL, *why = NULL;
 	int r, q;
 
 	if (!instances || !instances[0]) {
@@ -172,6 +174,11 @@ static int wait_restarter(svccfg_t *c, scf_handle_t *h, char *const *instances,
 	}
 	r = smf_instance_wait_restarter(h, (const char *const *)l, strv_length(l), timeout_usec,
 	        NULL, &detail, trace_begin, (void *)k);
+	/* The wait's sentence, before the reset below clears the handle's. */
+	if (r == -SCF_ERROR_BACKEND_ACCESS && !(why = strdup(scf_handle_errmsg(h)))) {
+		trace_done(k, "error");
+		return svccfg_scf_error(c, -SCF_ERROR_NO_MEMORY, k->subject);
+	}
 	/* The interest is ours alone (svccfg registers no other): drop it, and what it queued. */
 	q = scf_notify_reset(h);
 	if (r >= 0 && q < 0)
@@ -188,6 +195,11 @@ static int wait_restarter(svccfg_t *c, scf_handle_t *h, char *const *instances,
 		trace_skipped(k, "early-manifest-import pending");
 		say_emi(c, l, detail);
 		return 0;
+	case -SCF_ERROR_BACKEND_ACCESS:
+		/* libscf's sentence names the instance, the full database and why: it is ours. */
+		trace_done(k, "store failing");
+		svccfg_error(c, "%s.", why);
+		return r;
 	case -SCF_ERROR_TIMEOUT:
 		trace_done(k, "timeout");
 		svccfg_error(c,

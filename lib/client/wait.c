@@ -26,6 +26,14 @@
  * scf_restarter_has_state(), then, at the deadline, the names of what is still missing and
  * still exists.  It is one home for the exceptions and the deadline (SVCCFG_IMPORT_TIMEOUT,
  * default 60 s); the callers keep only their own words.
+ *
+ * A FAILING STORE.  The restarter pgs live in configd's non-persistent database; when its
+ * filesystem is full, svc.startd's writes are refused, and startd tries them again until they
+ * are taken (docs/restarter.md), which may be long after any deadline.  So a wait for new
+ * instances that has not progressed for SMF_WAIT_STORE_CHECK_USEC asks configd's record of
+ * that store (smf_restarter_store_check()), and ends with -SCF_ERROR_BACKEND_ACCESS, naming
+ * the instance, the database and what failed, when its last write was refused: a clear error
+ * within seconds instead of a silent wait to the deadline.  A wait that progresses asks nothing.
  */
 #include <assert.h>
 #include <limits.h>
@@ -203,14 +211,41 @@ static int wait_set_index(wait_set_t *s)
 }
 
 /*
+ * Every check_usec of a wait (check_usec > 0), whether it progressed since the last: if no
+ * instance got done, the store is asked whether it refuses the restarter's writes
+ * (smf_restarter_store_check()), naming the first instance still waited for.  The next check
+ * is set check_usec on.  < 0 ends the wait.
+ */
+static int stall_check(wait_set_t *s, uint64_t check_usec, uint64_t *next, size_t *left_then)
+{
+	size_t first = 0;
+	int r = 0;
+
+	if (check_usec == 0 || deadline_left_usec(*next) > 0)
+		return 0;
+	if (s->left > 0 && s->left == *left_then) {
+		while (s->done[first])
+			first++;
+		r = smf_restarter_store_check(s->h, s->fmris[first], s->left - 1);
+	}
+	*left_then = s->left;
+	*next = deadline_after_usec(check_usec);
+	return r;
+}
+
+/*
  * scf_restarter_wait(), or (asked false) its loop alone after a first scf_restarter_wait() that
  * left done[] as it answered: what was asked is not asked again before a notification comes.
+ * check_usec > 0: the wait does not go on in silence while the store refuses the restarter's
+ * writes (stall_check()).
  */
 static int restarter_wait(scf_handle_t *h, const char *const *fmris, size_t n,
         scf_restarter_pred_t pred, void *userdata, uint64_t timeout_usec, uint64_t recheck_usec,
-        bool *done, bool asked)
+        bool *done, bool asked, uint64_t check_usec)
 {
 	uint64_t deadline = deadline_after_usec(timeout_usec);
+	uint64_t next_check = deadline_after_usec(check_usec);
+	size_t left_then;
 	_cleanup_free_ bool *own = NULL;
 	wait_set_t s = {
 	        .h = h, .fmris = fmris, .n = n, .left = n, .pred = pred, .userdata = userdata};
@@ -233,6 +268,7 @@ static int restarter_wait(scf_handle_t *h, const char *const *fmris, size_t n,
 	r = wait_set_index(&s);
 	if (r >= 0 && !asked)
 		r = ask_all(&s);
+	left_then = s.left;
 	while (r >= 0 && s.left > 0) {
 		uint64_t wait = deadline_left_usec(deadline);
 		scf_notification_t note;
@@ -241,20 +277,24 @@ static int restarter_wait(scf_handle_t *h, const char *const *fmris, size_t n,
 			break;
 		if (recheck_usec > 0 && recheck_usec < wait)
 			wait = recheck_usec;
+		if (check_usec > 0 && deadline_left_usec(next_check) < wait)
+			wait = deadline_left_usec(next_check);
 		r = scf_notify_wait(h, wait, &note);
 		if (r < 0)
 			break;
 		if (recheck_usec == 0) {
 			if (r > 0)
 				r = ask_named(&s, &note);
-			continue;
+		} else {
+			scf_notification_clear(&note);
+			if (r == 0 && deadline_left_usec(deadline) == 0)
+				break;
+			r = drain(h);
+			if (r >= 0)
+				r = ask_all(&s);
 		}
-		scf_notification_clear(&note);
-		if (r == 0 && deadline_left_usec(deadline) == 0)
-			break;
-		r = drain(h);
 		if (r >= 0)
-			r = ask_all(&s);
+			r = stall_check(&s, check_usec, &next_check, &left_then);
 	}
 	hashmap_free(s.index);
 	return r < 0 ? r : (int)s.left;
@@ -264,7 +304,8 @@ int scf_restarter_wait(scf_handle_t *h, const char *const *fmris, size_t n,
         scf_restarter_pred_t pred, void *userdata, uint64_t timeout_usec, uint64_t recheck_usec,
         bool *done)
 {
-	return restarter_wait(h, fmris, n, pred, userdata, timeout_usec, recheck_usec, done, false);
+	return restarter_wait(
+	        h, fmris, n, pred, userdata, timeout_usec, recheck_usec, done, false, 0);
 }
 
 int scf_restarter_has_state(scf_handle_t *h, const char *fmri, void *userdata)
@@ -430,7 +471,8 @@ int smf_instance_wait_restarter(scf_handle_t *h, const char *const *fmris, size_
 		begin(n, userdata);
 	if (r == 0)
 		return SCF_WAIT_RESTARTER_DONE;
-	r = restarter_wait(h, fmris, n, scf_restarter_has_state, NULL, timeout_usec, 0, done, true);
+	r = restarter_wait(h, fmris, n, scf_restarter_has_state, NULL, timeout_usec, 0, done, true,
+	        SMF_WAIT_STORE_CHECK_USEC);
 	if (r <= 0)
 		return r;
 	r = still_missing(h, fmris, n, done, &detail);

@@ -557,6 +557,54 @@ int scf_restarter_register(scf_handle_t *h);
 int scf_restarter_attached(scf_handle_t *h);
 
 /* ------------------------------------------------------------------------------------------ */
+/* The repository's store (minismf's own)                                                      */
+
+/*
+ * configd keeps, for each of its two databases, a record of the writes it took and refused:
+ * the persistent one ($ROOT/etc/svc/repository.db: services, instances, their pgs, snapshots)
+ * and the non-persistent one ($ROOT/etc/svc/volatile/svc_nonpersist.db: the NONPERSISTENT
+ * pgs, among them every "restarter" pg).  A write is refused by the store when SQLite cannot
+ * store it (its filesystem is full, an I/O error, a read-only or corrupt file): the writer
+ * gets SCF_ERROR_BACKEND_ACCESS (or _READONLY).  A program that waits for another's writes
+ * (svccfg import waits for svc.startd's restarter pgs) asks here when its wait does not
+ * progress: a store whose last write was refused is why, and worth naming instead of waiting
+ * on in silence.  A write that changes both databases and is refused counts for both.
+ */
+typedef enum scf_store {
+	SCF_STORE_PERSISTENT = 0,
+	SCF_STORE_NONPERSISTENT = 1,
+} scf_store_t;
+
+/* What the last refused write met. */
+typedef enum scf_store_failure {
+	SCF_STORE_FAILURE_NONE = 0, /* none refused yet */
+	SCF_STORE_FAILURE_FULL,     /* the filesystem (or the disk) is full */
+	SCF_STORE_FAILURE_IO,       /* an I/O error */
+	SCF_STORE_FAILURE_READONLY, /* the file cannot be written */
+	SCF_STORE_FAILURE_CORRUPT,  /* the file is not a sound database */
+	SCF_STORE_FAILURE_OTHER,    /* anything else SQLite could not store */
+} scf_store_failure_t;
+
+typedef struct scf_store_status {
+	char *path;              /* the database file */
+	uint64_t last_ok_usec;   /* CLOCK_REALTIME microseconds of the last write it took; 0 none */
+	uint64_t last_fail_usec; /* ... of the last write it refused; 0 none */
+	uint64_t failures;       /* writes refused since the last it took (0: it takes them) */
+	scf_store_failure_t failure; /* what the last refused write met */
+	char *error;                 /* SQLite's words for it ("database or disk is full"), or "" */
+} scf_store_status_t;
+
+/*
+ * The record of store into *ret (clear it with scf_store_status_clear()).  Returns 1 when the
+ * store refuses writes (its last write was refused: failures > 0), 0 when it takes them (or
+ * none was made yet), or < 0: -SCF_ERROR_NOT_SUPPORTED from a configd that keeps no record
+ * (older than the record), -SCF_ERROR_INVALID_ARGUMENT for another store, the library's
+ * errors.
+ */
+int scf_store_status(scf_handle_t *h, scf_store_t store, scf_store_status_t *ret);
+void scf_store_status_clear(scf_store_status_t *s);
+
+/* ------------------------------------------------------------------------------------------ */
 /* Batches: many changes, one atomic repository transaction                                    */
 
 /*
@@ -691,7 +739,10 @@ int scf_restarter_has_state(scf_handle_t *h, const char *fmri, void *userdata);
  * the first read, whether a restarter is attached or not),
  * SCF_WAIT_RESTARTER_NO_RESTARTER or SCF_WAIT_RESTARTER_EMI_PENDING (nothing waited), or a
  * negative error: -SCF_ERROR_TIMEOUT when the deadline passed first (errmsg names the
- * instances still without a state), -SCF_ERROR_INVALID_ARGUMENT, or the library's errors.
+ * instances still without a state), -SCF_ERROR_BACKEND_ACCESS when, the wait having made no
+ * progress for a second, configd's non-persistent store (where restarter pgs live) refuses
+ * writes (scf_store_status(); errmsg names an instance, the database's file and what failed,
+ * e.g. that its filesystem is full), -SCF_ERROR_INVALID_ARGUMENT, or the library's errors.
  * done (NULL, or n entries) tells which instances got their state.  *ret_detail (if
  * ret_detail is not NULL; free() it) gets what a message needs, else NULL: the EMI's state
  * ("none" when it has none) for EMI_PENDING, and the instances still missing, joined by ", ",

@@ -126,6 +126,33 @@ _Static_assert(SMF_BULK_FOUND == 0 && SMF_BULK_NO_ENTITY == 1 && SMF_BULK_INVALI
         "bulk statuses are fixed by docs/protocol.md");
 
 /* ------------------------------------------------------------------------------------------ */
+/* The store's record (added to 1.1): StoreStatus                                              */
+
+/*
+ * StoreStatus() -> a(sstttss): for each database, in this order, the persistent one then the
+ * non-persistent one, a record of the writes to it (docs/protocol.md, "The store"): its name
+ * (SMF_STORE_*), its file, the CLOCK_REALTIME microseconds of the last write it took and of
+ * the last it refused (0: none yet), how many it refused since the last it took (0: it takes
+ * them), and the last refusal's kind (SMF_STORE_FAIL_*, "" none) and SQLite's message.  A
+ * read, open to every peer.  A configd without it answers UnknownMethod: libscf then says it
+ * does not know (SCF_ERROR_NOT_SUPPORTED), and a waiting client waits as before.
+ */
+#define SMF_BUS_METHOD_STORE_STATUS "StoreStatus"
+#define SMF_BUS_STORE_RECORD "sstttss" /* name, path, last ok, last failure, failures, kind, msg */
+#define SMF_BUS_STORE_STATUS_OUT "a(" SMF_BUS_STORE_RECORD ")"
+
+#define SMF_STORE_PERSISTENT "persistent"
+#define SMF_STORE_NONPERSISTENT "non-persistent"
+
+/* What a refused write met: the filesystem is full, an I/O error, a read-only or corrupt file,
+ * anything else SQLite could not store. */
+#define SMF_STORE_FAIL_FULL "full"
+#define SMF_STORE_FAIL_IO "io"
+#define SMF_STORE_FAIL_READONLY "readonly"
+#define SMF_STORE_FAIL_CORRUPT "corrupt"
+#define SMF_STORE_FAIL_OTHER "other"
+
+/* ------------------------------------------------------------------------------------------ */
 /* Errors                                                                                      */
 
 #define SMF_BUS_ERROR_PREFIX "org.minismf.Error."

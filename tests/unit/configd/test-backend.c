@@ -3,7 +3,8 @@
  *
  * Transactions (NEW/REPLACE/DELETE rules, stale generation, empty = no-op, all-or-nothing,
  * carry-over), entities, composed reads, snapshots, non-persistent pgs, the schema version,
- * and a backend failure (disk full) that must leave the repository unchanged.  The full disk is
+ * a backend failure (disk full) that must leave the repository unchanged, and the record of
+ * each database's writes that a full store leaves (StoreStatus).  The full disk is
  * SQLite's page limit, a failure inside SQLite before any write; test-server makes write() itself
  * fail under a running daemon.
  */
@@ -637,6 +638,122 @@ static void test_backend_readonly(void **state)
 	assert_int_equal(commit1(f->b, INST, "general", 1, SMF_CMD_NEW, "x", "count", one), 1);
 }
 
+static backend_store_status_t store_of(backend_t *b, int store)
+{
+	backend_store_status_t st;
+
+	backend_store_status(b, store, &st);
+	return st;
+}
+
+static void set_max_pages(backend_t *b, const char *schema, long long pages)
+{
+	char sql[80];
+
+	snprintf(sql, sizeof(sql), "PRAGMA %s.max_page_count = %lld", schema, pages);
+	assert_int_equal(sqlite3_exec(b->db, sql, NULL, NULL, NULL), SQLITE_OK);
+}
+
+/*
+ * The record of each database's writes (backend_store_status()): a write counts for the
+ * database it changes, a refusal by SQLite's store (here the page limit, SQLITE_FULL, as a
+ * full filesystem answers) is recorded with its kind and message until a write is taken
+ * again, and a refusal for what the write asks is no failure of the store.
+ */
+static void test_store_record(void **state)
+{
+	Fixture *f = *state;
+	const char *const online[] = {"online", NULL}, *const one[] = {"1", NULL};
+	_cleanup_free_ char *big = malloc(SCF_LIMIT_MAX_VALUE_LENGTH + 1);
+	const char *vals[65];
+	backend_store_status_t m, np;
+
+	assert_non_null(big);
+	memset(big, 'x', SCF_LIMIT_MAX_VALUE_LENGTH);
+	big[SCF_LIMIT_MAX_VALUE_LENGTH] = 0;
+	for (size_t i = 0; i < 64; i++)
+		vals[i] = big;
+	vals[64] = NULL;
+
+	/* setup() wrote the persistent database alone. */
+	m = store_of(f->b, BACKEND_STORE_PERSISTENT);
+	assert_non_null(strstr(m.path, "/etc/svc/repository.db"));
+	assert_true(m.last_ok_usec > 0);
+	assert_int_equal(m.last_fail_usec, 0);
+	assert_int_equal(m.failures, 0);
+	np = store_of(f->b, BACKEND_STORE_NONPERSISTENT);
+	assert_non_null(strstr(np.path, "/etc/svc/volatile/svc_nonpersist.db"));
+	assert_int_equal(np.last_ok_usec, 0);
+	assert_int_equal(np.last_fail_usec, 0);
+	assert_string_equal(np.kind, "");
+	assert_string_equal(np.error, "");
+
+	/* A NONPERSISTENT pg is the other database's write. */
+	assert_int_equal(backend_add_pg(f->b, INST, "restarter", "framework",
+	                         SCF_PG_FLAG_NONPERSISTENT, NULL),
+	        0);
+	assert_int_equal(
+	        commit1(f->b, INST, "restarter", 1, SMF_CMD_NEW, "state", "astring", online), 1);
+	np = store_of(f->b, BACKEND_STORE_NONPERSISTENT);
+	assert_true(np.last_ok_usec > 0);
+	assert_int_equal(np.failures, 0);
+
+	/* Its store full: its writes are refused and recorded; the persistent ones go on. */
+	set_max_pages(f->b, "np", count_rows(f->b, "PRAGMA np.page_count"));
+	assert_int_equal(commit1(f->b, INST, "restarter", 2, SMF_CMD_NEW, "big", "astring", vals),
+	        -SCF_ERROR_BACKEND_ACCESS);
+	np = store_of(f->b, BACKEND_STORE_NONPERSISTENT);
+	assert_int_equal(np.failures, 1);
+	assert_string_equal(np.kind, SMF_STORE_FAIL_FULL);
+	assert_string_equal(np.error, "database or disk is full");
+	assert_true(np.last_fail_usec >= np.last_ok_usec);
+	assert_int_equal(commit1(f->b, INST, "general", 1, SMF_CMD_NEW, "keep", "count", one), 1);
+	m = store_of(f->b, BACKEND_STORE_PERSISTENT);
+	assert_int_equal(m.failures, 0);
+	assert_int_equal(m.last_fail_usec, 0);
+	assert_int_equal(store_of(f->b, BACKEND_STORE_NONPERSISTENT).failures, 1);
+	assert_int_equal(commit1(f->b, INST, "restarter", 2, SMF_CMD_NEW, "big", "astring", vals),
+	        -SCF_ERROR_BACKEND_ACCESS);
+	assert_int_equal(store_of(f->b, BACKEND_STORE_NONPERSISTENT).failures, 2);
+
+	/* Refused for what they ask (a stale generation, a missing pg): the store is not at fault. */
+	assert_int_equal(commit1(f->b, INST, "restarter", 1, SMF_CMD_NEW, "x", "astring", online),
+	        BACKEND_NOT_LATEST);
+	assert_int_equal(commit1(f->b, INST, "nopg", 1, SMF_CMD_NEW, "x", "astring", online),
+	        -SCF_ERROR_DELETED);
+	assert_int_equal(backend_add_pg(f->b, INST, "restarter", "framework",
+	                         SCF_PG_FLAG_NONPERSISTENT, NULL),
+	        -SCF_ERROR_EXISTS);
+	assert_int_equal(store_of(f->b, BACKEND_STORE_NONPERSISTENT).failures, 2);
+
+	/* Room again: the next write is taken, and the record says the store takes them. */
+	set_max_pages(f->b, "np", 1 << 30);
+	assert_int_equal(
+	        commit1(f->b, INST, "restarter", 2, SMF_CMD_NEW, "big", "astring", vals), 1);
+	np = store_of(f->b, BACKEND_STORE_NONPERSISTENT);
+	assert_int_equal(np.failures, 0);
+	assert_true(np.last_ok_usec >= np.last_fail_usec);
+	assert_int_equal(store_of(f->b, BACKEND_STORE_PERSISTENT).failures, 0);
+}
+
+/* What SQLite's codes stand for: the store's failures, not a request's or memory's. */
+static void test_store_failure_kinds(void **state)
+{
+	(void)state;
+	assert_string_equal(backend_store_failure(SQLITE_FULL), SMF_STORE_FAIL_FULL);
+	assert_string_equal(backend_store_failure(SQLITE_IOERR_WRITE), SMF_STORE_FAIL_IO);
+	assert_string_equal(backend_store_failure(SQLITE_IOERR_FSYNC), SMF_STORE_FAIL_IO);
+	assert_string_equal(backend_store_failure(SQLITE_READONLY), SMF_STORE_FAIL_READONLY);
+	assert_string_equal(backend_store_failure(SQLITE_CORRUPT), SMF_STORE_FAIL_CORRUPT);
+	assert_string_equal(backend_store_failure(SQLITE_NOTADB), SMF_STORE_FAIL_CORRUPT);
+	assert_string_equal(backend_store_failure(SQLITE_CANTOPEN), SMF_STORE_FAIL_OTHER);
+	assert_null(backend_store_failure(SQLITE_OK));
+	assert_null(backend_store_failure(SQLITE_DONE));
+	assert_null(backend_store_failure(SQLITE_CONSTRAINT_PRIMARYKEY));
+	assert_null(backend_store_failure(SQLITE_NOMEM));
+	assert_null(backend_store_failure(SQLITE_IOERR_NOMEM));
+}
+
 /* n values of 4095 bytes each (freed with free(); they share one string). */
 static const char **big_values(size_t n)
 {
@@ -787,6 +904,8 @@ int main(void)
 	        cmocka_unit_test_setup_teardown(test_backend_readonly, setup, teardown),
 	        cmocka_unit_test_setup_teardown(test_pg_size_limit, setup, teardown),
 	        cmocka_unit_test_setup_teardown(test_pg_unreadable, setup, teardown),
+	        cmocka_unit_test_setup_teardown(test_store_record, setup, teardown),
+	        cmocka_unit_test(test_store_failure_kinds),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -32,6 +32,7 @@
 #include "libscf.h"
 #include "macro.h"
 #include "paths.h"
+#include "protocol.h"
 #include "test-root.h"
 #include "timeutil.h"
 #include "unixsock.h"
@@ -593,6 +594,31 @@ static void test_churn(void **state)
 	}
 }
 
+/* One database's record from StoreStatus (the strings point into *reply); r of the call. */
+typedef struct store_rec {
+	const char *path, *kind, *error;
+	uint64_t ok, fail, failures;
+} store_rec_t;
+
+static int store_status(sd_bus *bus, const char *store, sd_bus_message **reply, store_rec_t *ret)
+{
+	_cleanup_(sd_bus_error_free) sd_bus_error e = SD_BUS_ERROR_NULL;
+	const char *name;
+	int r;
+
+	r = sd_bus_call_method(bus, NULL, PATH, IFACE, SMF_BUS_METHOD_STORE_STATUS, &e, reply, "");
+	if (r < 0)
+		return r;
+	r = sd_bus_message_enter_container(*reply, 'a', "(" SMF_BUS_STORE_RECORD ")");
+	while (r > 0) {
+		r = sd_bus_message_read(*reply, "(" SMF_BUS_STORE_RECORD ")", &name, &ret->path,
+		        &ret->ok, &ret->fail, &ret->failures, &ret->kind, &ret->error);
+		if (r > 0 && streq(name, store))
+			return 0;
+	}
+	return r < 0 ? r : -ENOENT;
+}
+
 static void test_unprivileged(void **state)
 {
 	Daemon *d = *state;
@@ -641,6 +667,14 @@ static void test_unprivileged(void **state)
 				_exit(13);
 			if (strstr(e.message, "svc:/batched") || !strstr(e.message, "(Batch)"))
 				_exit(14);
+		}
+		{
+			/* A read: the store's record is every reader's. */
+			_cleanup_(sd_bus_message_unrefp) sd_bus_message *reply = NULL;
+			store_rec_t st;
+
+			if (store_status(bus, SMF_STORE_NONPERSISTENT, &reply, &st) < 0)
+				_exit(15);
 		}
 		sd_bus_flush_close_unref(bus);
 		_exit(0);
@@ -820,7 +854,9 @@ static int commit_values(sd_bus *bus, const char *ent, const char *pg, uint64_t 
  * A real write failure, not one simulated inside SQLite: the daemon may not grow any file past
  * 1 MiB (RLIMIT_FSIZE), so the write-ahead log hits the limit after a few commits of 256 KiB and
  * write() fails under SQLite.  The failing commit must answer Backend and change nothing, and
- * the daemon must go on serving, take a small commit, and still exit cleanly.
+ * the daemon must go on serving, take a small commit, and still exit cleanly.  StoreStatus
+ * records the refusal (an I/O error: EFBIG is not ENOSPC) against the persistent database
+ * alone, until the small commit is taken.
  */
 static void test_write_failure(void **state)
 {
@@ -875,9 +911,33 @@ static void test_write_failure(void **state)
 		}
 		assert_int_equal(n, i);
 	}
+	{
+		_cleanup_(sd_bus_message_unrefp) sd_bus_message *reply = NULL, *np_reply = NULL;
+		store_rec_t st, np;
+
+		assert_int_equal(store_status(bus, SMF_STORE_PERSISTENT, &reply, &st), 0);
+		assert_non_null(strstr(st.path, "/etc/svc/repository.db"));
+		assert_int_equal(st.failures, 1);
+		assert_string_equal(st.kind, SMF_STORE_FAIL_IO);
+		assert_true(st.fail >= st.ok && st.ok > 0);
+		assert_string_not_equal(st.error, "");
+		assert_int_equal(store_status(bus, SMF_STORE_NONPERSISTENT, &np_reply, &np), 0);
+		assert_non_null(strstr(np.path, "/etc/svc/volatile/svc_nonpersist.db"));
+		assert_int_equal(np.failures, 0);
+		assert_int_equal(np.fail, 0);
+		assert_string_equal(np.kind, "");
+	}
 	/* Still serving, and still writing what fits. */
 	commit_one(bus, "svc:/a:i", "big", gen, 0, "small", "count", "1", NULL);
 	assert_int_equal(pg_generation(bus, "svc:/a:i", "big"), gen + 1);
+	{
+		_cleanup_(sd_bus_message_unrefp) sd_bus_message *reply = NULL;
+		store_rec_t st;
+
+		assert_int_equal(store_status(bus, SMF_STORE_PERSISTENT, &reply, &st), 0);
+		assert_int_equal(st.failures, 0);
+		assert_true(st.ok >= st.fail);
+	}
 }
 
 /*
