@@ -201,6 +201,11 @@ static int wait_restarter(svccfg_t *c, scf_handle_t *h, char *const *instances,
 		svccfg_error(c, "%s.", why);
 		return r;
 	case -SCF_ERROR_TIMEOUT:
+		/* No instance named: a call of the wait's own timed out (configd did not answer). */
+		if (!detail) {
+			trace_done(k, "error");
+			return svccfg_scf_error(c, r, k->subject);
+		}
 		trace_done(k, "timeout");
 		svccfg_error(c,
 		        "Timed out after %.3g s waiting for the restarter to take up %s (no "

@@ -32,11 +32,12 @@
 #define SMF_PROTOCOL_VERSION 1u
 /*
  * The read-only property MinorVersion: what was added to version 1 without breaking a client of
- * it (a client of 1.0 never asks, and still works).  1: ReadPg and ReadPgs.  A configd without
+ * it (a client of 1.0 never asks, and still works).  1: ReadPg and ReadPgs.  2: StoreStatus.  A
+ * configd without
  * the property is 1.0; calling a method it lacks answers UnknownMethod (libscf then uses the
  * 1.0 methods, or answers SCF_ERROR_VERSION_MISMATCH where there is none).
  */
-#define SMF_PROTOCOL_MINOR_VERSION 1u
+#define SMF_PROTOCOL_MINOR_VERSION 2u
 
 /*
  * Signals, sent on the connections whose interests match (docs/protocol.md, Notifications).
