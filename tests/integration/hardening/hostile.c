@@ -522,8 +522,16 @@ static int mode_unread(long n, int hold, const char *method, const char *fmri, c
 	}
 	if (r < 0)
 		sent--;
+	/*
+	 * A peer that holds its connection is expected to keep it: 2 s says so.  One that does not
+	 * is usually expected to be closed, and a loaded configd may take seconds to build the
+	 * reply that closes it: it is given 10 s (and reports as soon as it is closed).
+	 */
 	dropped = r == -EPIPE || r == -ECONNRESET ||
-	        wait_closed(fd, deadline_after_usec(r < 0 ? 1000000u : 2000000u));
+	        wait_closed(fd,
+	                deadline_after_usec(r < 0  ? 1000000u
+	                                : hold > 0 ? 2000000u
+	                                           : 10000000u));
 	printf("sent=%ld dropped=%d\n", sent, dropped);
 	fflush(stdout);
 	if (hold > 0 && !dropped)
