@@ -54,19 +54,30 @@
 #define HEADER_BYTES 16u
 /* The pieces a large body is relayed in. */
 #define RELAY_BYTES (64u * 1024u)
-/* What the pump's kernel buffer takes at once: a request of the unprivileged maximum. */
+/*
+ * What the pump's kernel buffer takes at once (the kernel doubles it): a request of the
+ * unprivileged maximum; for root and the owner, who may send up to 128 MiB, what sd-bus asks
+ * for its own sockets.  sd-bus reallocates its buffer to the message's size at every read, so a
+ * large message fed through a small pump would cost a copy of itself per pumpful where the
+ * allocator moves (AddressSanitizer's always does).
+ */
 #define PUMP_SNDBUF ((int)CONFIGD_MAX_REQUEST_BYTES)
+#define PUMP_SNDBUF_PRIVILEGED (8 * 1024 * 1024)
 
 static uint8_t relay_buf[RELAY_BYTES];
 
 int inlet_open(connection_t *c)
 {
-	int sv[2], size = PUMP_SNDBUF;
+	int sv[2], size = PUMP_SNDBUF, big = PUMP_SNDBUF_PRIVILEGED;
 
 	c->inlet = (inlet_t){.state = INLET_HANDSHAKE, .pump = -1};
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0, sv) < 0)
 		return negative_errno();
-	(void)setsockopt(sv[0], SOL_SOCKET, SO_SNDBUF, &size, sizeof(size));
+	/* Past the system's wmem_max only with CAP_NET_ADMIN: else as far as it allows. */
+	if (!c->peer || !c->peer->privileged ||
+	        (setsockopt(sv[0], SOL_SOCKET, SO_SNDBUFFORCE, &big, sizeof(big)) < 0 &&
+	                setsockopt(sv[0], SOL_SOCKET, SO_SNDBUF, &big, sizeof(big)) < 0))
+		(void)setsockopt(sv[0], SOL_SOCKET, SO_SNDBUF, &size, sizeof(size));
 	c->inlet.pump = sv[0];
 	return sv[1];
 }
