@@ -108,5 +108,12 @@ SOAK_CLIENTS ?=
 soak: build
 	@SOAK_SECONDS='$(SOAK_SECONDS)' SOAK_CLIENTS='$(SOAK_CLIENTS)' tools/soak.sh '$(BUILD)'
 
+# illumos' own SMF test suite (../shared/illumos-stc) against the build: root and ksh, about ten
+# minutes, not part of make test.  CONFORMANCE_AREAS: some areas only (e.g. svccfg/add).
+CONFORMANCE_AREAS ?=
+.PHONY: conformance
+conformance: build
+	@tools/conformance.sh '$(BUILD)' $(CONFORMANCE_AREAS)
+
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD)
