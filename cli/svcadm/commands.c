@@ -77,12 +77,6 @@ int cmd_disable(int argc, char **argv)
 	return enable_disable(argc, argv, false);
 }
 
-static void no_options(int argc, char **argv)
-{
-	if (getopt(argc, argv, "+") != -1)
-		svcadm_usage();
-}
-
 int cmd_restart(int argc, char **argv)
 {
 	_cleanup_strv_free_ char **fmris = NULL;
@@ -105,11 +99,15 @@ int cmd_restart(int argc, char **argv)
 	return svcadm_status();
 }
 
+/*
+ * refresh and clear take no options, as illumos' svcadm.c: every argument is an operand, so
+ * "refresh -s FMRI" (which Ansible's service module sends) reports that "-s" matches nothing,
+ * refreshes FMRI and exits 1.
+ */
 int cmd_refresh(int argc, char **argv)
 {
 	_cleanup_strv_free_ char **fmris = NULL;
 
-	no_options(argc, argv);
 	fmris = operands_or_usage(argc, argv);
 	STRV_FOREACH (f, fmris)
 		(void)action_refresh(*f);
@@ -133,7 +131,6 @@ int cmd_clear(int argc, char **argv)
 	_cleanup_strv_free_ char **fmris = NULL;
 	restarter_instance_state_t s;
 
-	no_options(argc, argv);
 	if (svcadm.state &&
 	        !streq(svcadm.state, restarter_state_to_string(RESTARTER_STATE_MAINT)) &&
 	        !streq(svcadm.state, restarter_state_to_string(RESTARTER_STATE_DEGRADED))) {

@@ -268,6 +268,16 @@ case_bad_input() {
 	assert_eq "svcadm: -t may not be used with degraded." "$ERR" "mark -t degraded"
 	assert_unchanged "$before" "refused commands"
 
+	log "refresh and clear take no options: \"refresh -s FMRI\" (Ansible's) refreshes FMRI, exit 1"
+	run "$SVCADM" refresh -s test/one
+	assert_rc 1 "svcadm refresh -s test/one"
+	assert_eq "svcadm: Pattern '-s' doesn't match any instances" "$ERR" "refresh -s"
+	[ -n "$("$SVCPROP" -c -p restarter_actions/refresh svc:/test/one:default 2>/dev/null)" ] ||
+		fail "svcadm refresh -s test/one did not refresh test/one"
+	run "$SVCADM" clear -x test/one
+	assert_rc 1 "svcadm clear -x test/one"
+	assert_eq "svcadm: Pattern '-x' doesn't match any instances" "$(head -n 1 <<<"$ERR")" "clear -x"
+
 	log "a bad operand does not stop the good ones, but the status is 1"
 	run "$SVCADM" enable nosuch test/one
 	assert_rc 1 "enable of a bad and a good operand"
