@@ -30,6 +30,7 @@
 #include <time.h>
 
 #include "test-root.h"
+#include "trace-reader.h"
 #include "trace.h"
 
 static uint64_t now_ns(void)
