@@ -82,4 +82,13 @@ _Static_assert(sizeof(trace_event_t) == 40 && offsetof(trace_event_t, arg0) == 1
 
 #define EVENTS_PER_PAGE ((TRACE_PAGE_SIZE - sizeof(trace_page_header_t)) / sizeof(trace_event_t))
 
+/*
+ * The bytes a string of len bytes takes in the table: its length word, the bytes and a NUL,
+ * padded to 4 so that every entry's offset, and so its id, is a multiple of 4.
+ */
+static inline uint64_t trace_string_entry_size(uint64_t len)
+{
+	return (4 + len + 1 + 3) & ~(uint64_t)3;
+}
+
 #endif

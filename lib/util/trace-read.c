@@ -201,7 +201,7 @@ int smf_trace_read_strings(const char *path, smf_trace_string_cb cb, void *userd
 		r = cb(id, s, userdata);
 		if (r < 0)
 			return r;
-		off += (4 + strlen(s) + 1 + 3) & ~(uint64_t)3;
+		off += trace_string_entry_size(strlen(s));
 	}
 	return 0;
 }

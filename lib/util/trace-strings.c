@@ -45,7 +45,7 @@ void trace_strings_forget(void)
 static uint32_t trace_store_string(const char *s, size_t len)
 {
 	trace_header_t *h = trace_file.hdr;
-	uint64_t need = (4 + len + 1 + 3) & ~(uint64_t)3;
+	uint64_t need = trace_string_entry_size(len);
 	uint64_t off = __atomic_fetch_add(&h->str_cursor, need, __ATOMIC_RELAXED);
 	uint8_t *p;
 
