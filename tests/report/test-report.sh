@@ -1,5 +1,5 @@
 #!/bin/bash
-# The svctrace HTML report page (cli/svctrace/report-template.html) rendered in headless
+# The svctrace HTML report page (cli/race/svctrace/report-template.html) rendered in headless
 # Chromium, without the svctrace binary.
 #
 # Default mode: test-report.sh TEMPLATE [FIXTURE]
@@ -25,7 +25,7 @@
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
-template=${1:-$here/../../cli/svctrace/report-template.html}
+template=${1:-$here/../../cli/race/svctrace/report-template.html}
 fixture=${2:-$here/fixture.json}
 check="python3 $here/check-report.py"
 
