@@ -33,7 +33,7 @@ set -euo pipefail
 CASE=${1:?usage: test-svcrace.sh CASE}
 : "${SVCRACE:?}" "${EXAMPLES:?}" "${BUILD:?}"
 SANDBOX_NAME=svcrace-$CASE
-source "$(dirname "$0")/../../tools/sandbox.sh"
+source "$(dirname "$0")/../../../tools/sandbox.sh"
 sandbox_tmpdir work "minismf-test-svcrace-$CASE"
 mkdir -p "$work/tmp"
 export TMPDIR=$work/tmp
