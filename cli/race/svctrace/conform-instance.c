@@ -5,7 +5,6 @@
  * steps handed to the verifier (conform-verify.c).
  */
 #include <errno.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +28,32 @@ static int inst_add(inst_t *in, size_t idx)
 		return -ENOMEM;
 	in->ev[in->n_ev++] = idx;
 	return 0;
+}
+
+/*
+ * The pooled string of a pg's FMRI, the instance's pg or (of_service) its service's, written
+ * by scf_fmri_format() as every traced program wrote it: *ret NULL when no event names it.
+ * 0 or -ENOMEM.
+ */
+static int pooled_pg_fmri(const inst_t *in, bool of_service, const char *pg, const char **ret)
+{
+	_cleanup_(scf_fmri_clear) scf_fmri_t f = {};
+	_cleanup_free_ char *s = NULL;
+	int r;
+
+	*ret = NULL;
+	r = scf_fmri_parse(in->fmri, &f);
+	if (r >= 0) {
+		if (of_service)
+			f.instance = mfree(f.instance);
+		f.pg = strdup(pg);
+		r = f.pg ? scf_fmri_format(&f, &s) : -SCF_ERROR_NO_MEMORY;
+	}
+	if (r == -SCF_ERROR_NO_MEMORY)
+		return -ENOMEM;
+	if (r >= 0)
+		*ret = hashmap_key(in->c->t->pool, s);
+	return 0; /* an FMRI that does not parse names no pg of the trace */
 }
 
 static bool is_daemon(const ctx_t *c, uint32_t proc)
@@ -75,7 +100,6 @@ static int gather(inst_t *in, const char **why)
 	ctx_t *c = in->c;
 	const trace_t *t = c->t;
 	const tr_flow_t *f = in->flow;
-	char buf[PATH_MAX];
 	int r;
 
 	*why = NULL;
@@ -111,9 +135,11 @@ static int gather(inst_t *in, const char **why)
 		       "svcadm or svcs)";
 		return 0;
 	}
-	snprintf(buf, sizeof(buf), "%.*s/:properties/general",
-	        (int)(strrchr(in->fmri, ':') - in->fmri), in->fmri);
-	in->svc_general = hashmap_key(t->pool, buf);
+	r = pooled_pg_fmri(in, true, SCF_PG_GENERAL, &in->svc_general);
+	if (r >= 0)
+		r = pooled_pg_fmri(in, false, SCF_PG_RESTARTER, &in->restarter_pg);
+	if (r < 0)
+		return r;
 	/*
 	 * The consuming command: the first of the creator's script to act on the instance: to
 	 * read it or to commit a write of it (being notified of it is not acting on it: every
@@ -196,9 +222,8 @@ static void read_switches(inst_t *in)
 		        e->event == SMF_TRACE_SVCADM_WAIT_RESTARTER_BEGIN)
 			svcadm_waits = true;
 		if (e->event == SMF_TRACE_CONFIGD_PG_CREATED &&
-		        c->commit_of[in->ev[k]] == in->create && e->str &&
-		        strneq(e->str, in->fmri, in->fmri_len) &&
-		        streq(e->str + in->fmri_len, "/:properties/" SCF_PG_RESTARTER))
+		        c->commit_of[in->ev[k]] == in->create && in->restarter_pg &&
+		        e->str == in->restarter_pg)
 			eager = true;
 	}
 	/* The service's general pg in the creating commit (flow 0: not among our events). */

@@ -112,10 +112,11 @@ typedef struct inst {
 	const tr_flow_t *flow;
 	const char *fmri;
 	size_t fmri_len;
-	const char
-	        *svc_general; /* pooled "svc:/S/:properties/general", NULL when not in the trace */
-	size_t create;        /* the creating commit, SIZE_MAX when not in the trace */
-	uint32_t cmd1, cmd2;  /* pids, 0 when none */
+	/* pooled pg FMRIs ("svc:/S/:properties/general"), NULL when not in the trace */
+	const char *svc_general;  /* its service's general */
+	const char *restarter_pg; /* its own restarter */
+	size_t create;            /* the creating commit, SIZE_MAX when not in the trace */
+	uint32_t cmd1, cmd2;      /* pids, 0 when none */
 	const tr_proc_t *p1, *p2;
 	size_t *ev; /* its events, in merged order */
 	size_t n_ev, cap_ev;
