@@ -124,7 +124,8 @@ const char *smf_trace_path(void);
 
 /*
  * How many pages after the next one to be claimed are faulted in already (by the prefaulter,
- * lib/util/trace.c): what a thread may record without waiting for the kernel's page supply.
+ * lib/util/trace-prefault.c): what a thread may record without waiting for the kernel's page
+ * supply.
  * 0 while no thread has filled a page.  For tests and benchmarks.
  */
 uint32_t smf_trace_pages_ready(void);
