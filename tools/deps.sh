@@ -1,7 +1,7 @@
 #!/bin/sh
 # Installs the Debian packages minismf builds and tests with, when they are missing.
 # As root it runs apt-get; otherwise it prints the command to run and fails.
-# Chromium is optional: only tests/report (the svctrace HTML page in headless Chromium) needs
+# Chromium is optional: only tests/race/report (the svctrace HTML page in headless Chromium) needs
 # it, and that test skips without it, so failing to install it prints a notice, never an error.
 set -eu
 

@@ -65,7 +65,7 @@ sandbox_use_build() {
 	SVCADM=$b/cli/svcadm
 	SVCPROP=$b/cli/svcprop
 	SVCS=$b/cli/svcs
-	SVCTRACE=$b/cli/svctrace
+	SVCTRACE=$b/cli/race/svctrace
 }
 
 # ---------------------------------------------------------------------------------------------

@@ -16,7 +16,7 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 build=$(cd "${1:?usage: bench-svcrace.sh BUILD}" && pwd)
-SVCRACE=$build/cli/svcrace
+SVCRACE=$build/cli/race/svcrace
 SCRIPT=$build/examples/races/import-enable.sh
 RUNS=${BENCH_SVCRACE_RUNS:-60}
 SEEDS=${BENCH_SVCRACE_SEEDS:-10}

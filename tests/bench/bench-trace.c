@@ -7,7 +7,7 @@
  * cache), and checks that no event was dropped.
  *
  * Two threads at once are timed twice.  First without a pause, 10^7 events back to back as
- * before: both CPUs of this guest are then busy recording, the prefaulter (lib/util/trace.c)
+ * before: both CPUs of this guest are then busy recording, the prefaulter (lib/util/trace-prefault.c)
  * gets no idle time and each thread faults its own pages in, so the figure is the page supply
  * (steady only when the kernel's free memory is warm; docs/performance.md).  Then five runs
  * of the goal's figure: the threads record in bursts that fit the lead the prefaulter keeps
@@ -30,6 +30,7 @@
 #include <time.h>
 
 #include "test-root.h"
+#include "trace-reader.h"
 #include "trace.h"
 
 static uint64_t now_ns(void)

@@ -8,7 +8,7 @@
 # The trace agrees (svctrace check through the harness): 20 latent and 20 manifested races in
 # phase 1, none in phase 2 (no false positive), no event lost.
 # trace.json's flows all end and the reproduction's chain spans the four programs; report.html
-# renders in headless Chromium (tests/report, when Chromium exists).
+# renders in headless Chromium (tests/race/report, when Chromium exists).
 # Also: the harness exits 0, writes its JSON, trace.json and report.html, and leaves no daemon
 # and no sandbox behind.
 # usage: test-stress-deterministic.sh PATH-OF-stress.sh BUILD-DIR
@@ -85,9 +85,9 @@ for n in ("import.instance_committed", "svcadm.result", "startd.graph_insert",
     assert n in names, (n, names)
 PY
 grep -q 'const DATA = {' "$tmp/report.html" || fail "report.html holds no data"
-# The real page renders in headless Chromium (tests/report; it skips, 77, without Chromium).
+# The real page renders in headless Chromium (tests/race/report; it skips, 77, without Chromium).
 rrc=0
-TEST_REPORT_HTML=$tmp/report.html bash "$(dirname "$0")/../report/test-report.sh" \
+TEST_REPORT_HTML=$tmp/report.html bash "$(dirname "$0")/../race/report/test-report.sh" \
 	>"$tmp/report.out" 2>&1 || rrc=$?
 [ "$rrc" -eq 0 ] || [ "$rrc" -eq 77 ] || { cat "$tmp/report.out" >&2; fail "report.html did not render"; }
 [ "$rrc" -eq 0 ] && echo "[stress-deterministic] report.html: $(tail -n 1 "$tmp/report.out")" ||

@@ -1,7 +1,7 @@
 /*
  * trace.h: the trace recorder, a per-process mmap'd file of fixed-size binary events that the
  * race harness (svctrace) merges across processes.  See lib/util/trace.c for the model and
- * docs/trace-format.md for the file format.
+ * docs/trace-format.md for the file format; reading a file is trace-reader.h's.
  *
  * Off by default.  A program calls smf_trace_open_env() at start (opens iff SMF_TRACE=1) or
  * smf_trace_open() to force it; until then smf_trace() is one predictable branch.
@@ -58,9 +58,6 @@ typedef enum smf_trace_event {
 	/* free for tests and benchmarks */
 	SMF_TRACE_TEST = 1000,
 } smf_trace_event_t;
-
-/* "import.begin", "startd.state_change", ...; NULL for an unknown id. */
-const char *smf_trace_event_name(uint16_t event);
 
 /*
  * scf.read's arg0: the generation read (0: absent) in the low 56 bits, how the pg was read in
@@ -127,7 +124,8 @@ const char *smf_trace_path(void);
 
 /*
  * How many pages after the next one to be claimed are faulted in already (by the prefaulter,
- * lib/util/trace.c): what a thread may record without waiting for the kernel's page supply.
+ * lib/util/trace-prefault.c): what a thread may record without waiting for the kernel's page
+ * supply.
  * 0 while no thread has filled a page.  For tests and benchmarks.
  */
 uint32_t smf_trace_pages_ready(void);
@@ -189,49 +187,5 @@ static inline void smf_trace_str(uint16_t event, uint64_t flow, const char *s)
 {
 	smf_trace_str_args(event, flow, s, 0, 0);
 }
-
-/* The reader. */
-
-typedef struct smf_trace_file_info {
-	char prog[32];
-	uint32_t pid;             /* of the process that created the file */
-	uint32_t ppid, sid, pgid; /* its parent, session and process group then */
-	uint32_t page_size;
-	uint32_t npages; /* event pages in the file */
-	uint32_t pages_used;
-	uint64_t drops;     /* events lost because the file was full */
-	uint64_t str_drops; /* strings not interned: the table was full (events kept, id 0) */
-	uint64_t start_ns;  /* CLOCK_MONOTONIC at open */
-} smf_trace_file_info_t;
-
-typedef struct smf_trace_record {
-	const smf_trace_file_info_t *file;
-	uint64_t ns; /* CLOCK_MONOTONIC, comparable across the processes of one boot */
-	uint64_t flow;
-	uint32_t pid;
-	uint32_t tid;
-	uint32_t str_id;
-	const char *str; /* the interned string, NULL if none or unreadable */
-	uint64_t arg0, arg1;
-	uint16_t event;
-	uint32_t page;     /* index of the page it came from */
-	uint32_t page_seq; /* n-th page claimed by this thread, from 0 */
-} smf_trace_record_t;
-
-/* Returns < 0 to stop the walk; smf_trace_read() then returns that value. */
-typedef int (*smf_trace_read_cb)(const smf_trace_record_t *rec, void *userdata);
-
-/*
- * Walks the file at path page by page and calls cb for every whole event: each thread's
- * events come in the order it wrote them (threads interleave page by page).  Works on the file
- * of a live process or of one killed at any instant.  0 or -errno (-EBADMSG: not a trace;
- * -EPROTONOSUPPORT: a trace of another format version, e.g. 1, which had no event arguments).
- */
-int smf_trace_read(
-        const char *path, smf_trace_read_cb cb, void *userdata, smf_trace_file_info_t *ret_info);
-
-/* Calls cb(id, string) for every committed string of the table, in id order; 0 or -errno. */
-typedef int (*smf_trace_string_cb)(uint32_t id, const char *s, void *userdata);
-int smf_trace_read_strings(const char *path, smf_trace_string_cb cb, void *userdata);
 
 #endif

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "macro.h"
+#include "trace-reader.h"
 #include "trace.h"
 
 typedef struct Line {

@@ -30,6 +30,7 @@
 #include "macro.h"
 #include "test-root.h"
 #include "timeutil.h"
+#include "trace-reader.h"
 #include "trace.h"
 
 #define THREADS 8

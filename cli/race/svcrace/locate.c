@@ -4,14 +4,17 @@
  * Always relative to svcrace's own binary (/proc/self/exe), so that a build tree tests its own
  * programs and never an installed copy, and an install tree its own:
  *
- *   the CLI (svccfg, svcadm, svcs, svcprop, svctrace)   the directory of svcrace itself, in
- *                                                        both trees (build/cli/, PREFIX/bin/)
- *   svc.configd, svc.startd                              build tree:   ../configd/, ../startd/
- *                                                        install tree: ../sbin/, else the
- *                                                        sbindir configured at build time
+ *   svctrace                              the directory of svcrace itself, in both trees
+ *                                         (build/cli/race/, PREFIX/bin/)
+ *   the CLI (svccfg, svcadm, svcs,        install tree: svcrace's directory (PREFIX/bin/);
+ *   svcprop)                              build tree: its parent (build/cli/: the harness is
+ *                                         built beside the SMF commands, in cli/race/)
+ *   svc.configd, svc.startd               relative to the CLI's directory: build tree
+ *                                         ../configd/, ../startd/; install tree ../sbin/, else
+ *                                         the sbindir configured at build time
  *
  * The first candidate that is an executable file wins.  The scripts svcrace runs find the CLI
- * through PATH, which svcrace starts with that directory.
+ * through PATH, which svcrace starts with the CLI's directory.
  */
 #include <errno.h>
 #include <limits.h>
@@ -60,6 +63,41 @@ static int find(const char *bindir, const char *what, char *ret, size_t size, co
 	return -ENOENT;
 }
 
+/* Is the whole CLI in dir? */
+static bool has_cli(const char *dir)
+{
+	static const char *const cli[] = {"svccfg", "svcadm", "svcs", "svcprop"};
+
+	for (size_t i = 0; i < ELEMENTSOF(cli); i++) {
+		char path[PATH_MAX];
+
+		if (snprintf(path, sizeof(path), "%s/%s", dir, cli[i]) >= (int)sizeof(path) ||
+		        !executable(path))
+			return false;
+	}
+	return true;
+}
+
+/* The CLI's directory: svcrace's own (an install tree), else its parent (a build tree). */
+static int find_cli(const char *self, char *ret, size_t size)
+{
+	char parent[PATH_MAX];
+
+	if (has_cli(self)) {
+		snprintf(ret, size, "%s", self);
+		return 0;
+	}
+	if (snprintf(parent, sizeof(parent), "%s/..", self) < (int)sizeof(parent) &&
+	        has_cli(parent)) {
+		if (!realpath(parent, ret) || strlen(ret) >= size)
+			snprintf(ret, size, "%s", parent);
+		return 0;
+	}
+	log_error("cannot find svccfg, svcadm, svcs and svcprop next to svcrace in %s, nor in %s",
+	        self, parent);
+	return -ENOENT;
+}
+
 int tools_locate(tools_t *t)
 {
 	static const candidate_t configd[] = {
@@ -74,7 +112,6 @@ int tools_locate(tools_t *t)
 	        {false, SVCRACE_SBINDIR "/svc.startd"},
 	        {false, NULL},
 	};
-	static const char *const cli[] = {"svccfg", "svcadm", "svcs", "svcprop", "svctrace"};
 	char self[PATH_MAX], *slash;
 	ssize_t n;
 	int r;
@@ -87,19 +124,16 @@ int tools_locate(tools_t *t)
 	if (!slash)
 		return log_error_errno(-ENOENT, "%s: not a path", self);
 	*slash = '\0';
-	snprintf(t->bindir, sizeof(t->bindir), "%s", self);
-	for (size_t i = 0; i < ELEMENTSOF(cli); i++) {
-		char path[PATH_MAX];
-
-		if (snprintf(path, sizeof(path), "%s/%s", t->bindir, cli[i]) >= (int)sizeof(path) ||
-		        !executable(path)) {
-			log_error("cannot find %s next to svcrace in %s", cli[i], t->bindir);
-			return -ENOENT;
-		}
-	}
-	if (snprintf(t->svctrace, sizeof(t->svctrace), "%s/svctrace", t->bindir) >=
+	if (snprintf(t->svctrace, sizeof(t->svctrace), "%s/svctrace", self) >=
 	        (int)sizeof(t->svctrace))
-		return log_error_errno(-ENAMETOOLONG, "%s", t->bindir);
+		return log_error_errno(-ENAMETOOLONG, "%s", self);
+	if (!executable(t->svctrace)) {
+		log_error("cannot find svctrace next to svcrace in %s", self);
+		return -ENOENT;
+	}
+	r = find_cli(self, t->bindir, sizeof(t->bindir));
+	if (r < 0)
+		return r;
 	r = find(t->bindir, "svc.configd", t->configd, sizeof(t->configd), configd);
 	if (r >= 0)
 		r = find(t->bindir, "svc.startd", t->startd, sizeof(t->startd), startd);

@@ -20,6 +20,7 @@
 #include "paths.h"
 #include "strv.h"
 #include "svctrace.h"
+#include "trace-reader.h"
 #include "trace.h"
 
 #define PG_INFIX "/:properties/"

@@ -48,8 +48,9 @@ typedef struct use {
 
 /*
  * How far apart two processes' clocks may be when one names the other: each converts its own
- * TSC reads (lib/util/trace.c), so a commit recorded by configd may come a few microseconds
- * "after" its committer's exit.  A pid is reused only after pid_max others, far later.
+ * TSC reads (lib/util/trace-clock.c), so a commit recorded by configd may come a few
+ * microseconds "after" its committer's exit.  A pid is reused only after pid_max others, far
+ * later.
  */
 #define CLOCK_SLACK_NS (10 * 1000 * 1000ull)
 

@@ -128,7 +128,7 @@ void file_last_line(const char *path, char *buf, size_t size);
 /* The tools (locate.c)                                                                        */
 
 typedef struct tools {
-	char bindir[4096]; /* svccfg, svcadm, svcs, svcprop, svctrace: next to svcrace */
+	char bindir[4096]; /* svccfg, svcadm, svcs, svcprop: the CLI's directory (locate.c) */
 	char configd[4096];
 	char startd[4096];
 	char svctrace[4096];

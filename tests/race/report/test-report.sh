@@ -1,5 +1,5 @@
 #!/bin/bash
-# The svctrace HTML report page (cli/svctrace/report-template.html) rendered in headless
+# The svctrace HTML report page (cli/race/svctrace/report-template.html) rendered in headless
 # Chromium, without the svctrace binary.
 #
 # Default mode: test-report.sh TEMPLATE [FIXTURE]
@@ -18,14 +18,14 @@
 # Second mode: TEST_REPORT_HTML=/path/to/report.html test-report.sh
 #   runs steps 2 (minus the exact lane labels; expected counts come from the page's own DATA)
 #   and 5 on a page `svctrace html` produced, e.g. after `make stress`:
-#       TEST_REPORT_HTML=$PWD/report.html bash tests/report/test-report.sh
+#       TEST_REPORT_HTML=$PWD/report.html bash tests/race/report/test-report.sh
 #
 # Exits 77 (skip) only when no Chromium binary exists (chromium, chromium-browser, or
 # $CHROMIUM); `make deps` installs Debian's chromium as root.  KEEP_TMP=1 keeps the files.
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
-template=${1:-$here/../../cli/svctrace/report-template.html}
+template=${1:-$here/../../../cli/race/svctrace/report-template.html}
 fixture=${2:-$here/fixture.json}
 check="python3 $here/check-report.py"
 
@@ -41,7 +41,7 @@ if [ -z "$chrome" ] || ! [ -x "$chrome" ]; then
 fi
 
 [ "${KEEP_TMP:-0}" != 1 ] || SANDBOX_KEEP=always
-source "$here/../../tools/sandbox.sh"
+source "$here/../../../tools/sandbox.sh"
 sandbox_tmpdir tmp test-report
 
 fail() { echo "FAIL: $*"; exit 1; }

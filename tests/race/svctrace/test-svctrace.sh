@@ -4,7 +4,7 @@
 set -u
 
 : "${SVCTRACE:?}" "${TRACEGEN:?}"
-source "$(dirname "$0")/../../tools/sandbox.sh"
+source "$(dirname "$0")/../../../tools/sandbox.sh"
 sandbox_tmpdir tmp svctrace-test
 
 fail() { echo "FAIL: $*" >&2; exit 1; }

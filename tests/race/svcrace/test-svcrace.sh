@@ -33,7 +33,7 @@ set -euo pipefail
 CASE=${1:?usage: test-svcrace.sh CASE}
 : "${SVCRACE:?}" "${EXAMPLES:?}" "${BUILD:?}"
 SANDBOX_NAME=svcrace-$CASE
-source "$(dirname "$0")/../../tools/sandbox.sh"
+source "$(dirname "$0")/../../../tools/sandbox.sh"
 sandbox_tmpdir work "minismf-test-svcrace-$CASE"
 mkdir -p "$work/tmp"
 export TMPDIR=$work/tmp
@@ -327,7 +327,7 @@ keep)
 		[ -e "$kept/$f" ] || fail "the kept sandbox has no $f"
 	done
 	ls "$kept"/var/svc/trace/svc.startd.*.trace >/dev/null 2>&1 || fail "the kept sandbox has no trace"
-	"$BUILD/cli/svctrace" check "$kept" >/dev/null || [ $? -eq 1 ] || fail "svctrace cannot read it"
+	"$BUILD/cli/race/svctrace" check "$kept" >/dev/null || [ $? -eq 1 ] || fail "svctrace cannot read it"
 	rm -rf "$kept"
 	;;
 usage)
