@@ -146,16 +146,21 @@ sandbox_alive() {
 
 sandbox_gone() { ! sandbox_alive "$1"; }
 
-# sandbox_poll SECONDS PID CMD...: runs CMD every 10 ms until it succeeds (0), PID (unless "")
-# has died (2) or SECONDS have passed (1).
+# sandbox_poll SECONDS PID CMD...: runs CMD until it succeeds (0), PID (unless "") has died (2)
+# or SECONDS have passed (1).  The pause between tries starts at 10 ms and doubles up to 100 ms:
+# most conditions hold within a few tries, and a long wait must not spend the CPU that the
+# daemons it waits for need (a try is often a pipeline of three processes, and fork is dear on
+# a virtual machine: at 10 ms, the polls of two tests took most of both cores).
 # Its locals have names no caller uses, because CMD may be an eval that reads the caller's.
 sandbox_poll() {
-	local _sp_deadline=$((SECONDS + $1)) _sp_pid=$2
+	local _sp_deadline=$((SECONDS + $1)) _sp_pid=$2 _sp_ms=10 _sp_pause
 	shift 2
 	until "$@"; do
 		[ -z "$_sp_pid" ] || sandbox_alive "$_sp_pid" || return 2
 		[ "$SECONDS" -lt "$_sp_deadline" ] || return 1
-		sleep 0.01
+		printf -v _sp_pause '0.%03d' "$_sp_ms"
+		sleep "$_sp_pause"
+		[ "$_sp_ms" -ge 100 ] || _sp_ms=$((_sp_ms * 2 > 100 ? 100 : _sp_ms * 2))
 	done
 }
 

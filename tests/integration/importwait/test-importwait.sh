@@ -1,9 +1,9 @@
 #!/bin/bash
 # The import wait: svccfg import returns only once svc.startd has written a state into the
 # restarter pg of every instance it imported.  One case per run (the argument):
-#   loop200       import a fresh manifest, then at once "svcadm enable -s" it (or, without svcadm,
-#                 read its restarter state): 200 times in a row, never "misconfigured", while 4
-#                 other processes import fresh manifests in parallel
+#   loop          import a fresh manifest, then at once "svcadm enable -s" it (or, without svcadm,
+#                 read its restarter state): N times in a row (the 4th argument, or 200), never
+#                 "misconfigured", while 4 other processes import fresh manifests in parallel
 #   nowait        SVCCFG_IMPORT_NOWAIT=1 and startd held before its restarter pg write: right
 #                 after the import the instance has no restarter pg, and svcadm enable -s says
 #                 it is misconfigured and exits 3 (the race, shown on the first try); without
@@ -14,13 +14,14 @@
 #   emi-import    EMI's start method is svccfg import: it does not wait for the restarter that
 #                 runs it (EMI is not online meanwhile), and startd comes up at once
 #   deadline      startd held longer than --timeout 1: exit 1 naming the instance, after ~1 s
-# usage: test-importwait.sh CASE PATH-OF-svc.startd [PATH-OF-svcadm or ""]
+# usage: test-importwait.sh CASE PATH-OF-svc.startd [PATH-OF-svcadm or "" [N]]
 source "$(dirname "$0")/../startd/lib-startd.sh"
 
 CASE=${1:?usage: test-importwait.sh CASE svc.startd [svcadm]}
 SVC_STARTD=${2:-${SVC_STARTD:-}}
 SVCADM=${3:-}
 [ -n "$SVCADM" ] && [ -x "$SVCADM" ] || SVCADM=""
+LOOP_N=${4:-200}
 # How long a held point holds: far longer than the few commands a case runs inside it, even
 # under the sanitizers on a loaded machine, so "before the write" is certain, not likely.
 HOLD_MS=3000
@@ -62,8 +63,8 @@ bg_importer() {
 	echo "$i" >"$ROOT/bg$k.count"
 }
 
-case_loop200() {
-	local n=${IMPORTWAIT_N:-200} i f I
+case_loop() {
+	local n=$LOOP_N i f I
 	startd_start
 	for k in 1 2 3 4; do
 		bg_importer "$k" &
@@ -193,7 +194,7 @@ case_deadline() {
 }
 
 case "$CASE" in
-loop200) case_loop200 ;;
+loop) case_loop ;;
 nowait) case_nowait ;;
 no-restarter) case_no_restarter ;;
 emi-offline) case_emi_offline ;;
