@@ -58,9 +58,9 @@ static void usage_to(FILE *f)
 {
 	fprintf(f,
 	        "Usage:\n"
-	        "  svcrace run [--runs N] [--jobs J] [--seed S] [--depth D] [--fix F] [--timeout "
-	        "T]\n"
-	        "              [--stop-at-first] [--json FILE] [--keep] [-v] SCRIPT [ARG...]\n"
+	        "  svcrace run [--runs N] [--jobs J] [--seed S] [--depth D] [--scale K] [--fix F]\n"
+	        "              [--timeout T] [--stop-at-first] [--json FILE] [--keep] [-v] SCRIPT "
+	        "[ARG...]\n"
 	        "  svcrace replay --seed S [--runs N] [--depth D | --schedule SMF_DELAY] [--fix "
 	        "F]\n"
 	        "              [--report FILE] [--json FILE] [...] SCRIPT [ARG...]\n"
@@ -74,12 +74,13 @@ static void usage_to(FILE *f)
 	        "svc.startd,\n"
 	        "SMF_ROOT set, this build's CLI first on PATH, tracing on), with D delay points "
 	        "slowed\n"
-	        "as drawn from the run's seed (S, S+1, ...); svctrace check judges each run's "
-	        "trace.\n"
+	        "as drawn from the run's seed (S, S+1, ...), each by 1 to 100 ms times K;\n"
+	        "svctrace check judges each run's trace.\n"
 	        "F: none, default (import-wait+add-wait), all, or variants joined by '+':\n"
 	        "   import-wait, add-wait, svcadm-wait, configd-eager.\n"
 	        "Defaults: --runs 100 (matrix 20, replay 1), --jobs cores, --seed from the clock,\n"
-	        "--depth %d, --fix default, --timeout %d (seconds per run), --confirm 5.\n"
+	        "--depth %d, --scale 1, --fix default, --timeout %d (seconds per run), --confirm "
+	        "5.\n"
 	        "Exit: 0 nothing found, 1 a race (shrink: nothing to shrink), 2 usage, 3 svcrace "
 	        "could\n"
 	        "not run, 4 no race but the script failed or hung.  See svcrace(1).\n",
@@ -181,6 +182,7 @@ enum {
 	OPT_JSON,
 	OPT_SCHEDULE,
 	OPT_CONFIRM,
+	OPT_SCALE,
 	OPT_FIXES,
 	OPT_VERSION,
 };
@@ -192,6 +194,7 @@ int main(int argc, char *argv[])
 	        {"jobs", required_argument, NULL, 'j'},
 	        {"seed", required_argument, NULL, 's'},
 	        {"depth", required_argument, NULL, 'd'},
+	        {"scale", required_argument, NULL, OPT_SCALE},
 	        {"fix", required_argument, NULL, 'f'},
 	        {"timeout", required_argument, NULL, 't'},
 	        {"keep", no_argument, NULL, 'k'},
@@ -207,7 +210,7 @@ int main(int argc, char *argv[])
 	        {},
 	};
 	svcrace_t c = {.timeout_usec = DEFAULT_TIMEOUT_S * USEC_PER_SEC};
-	options_t o = {.depth = SCHEDULE_DEFAULT_DEPTH, .fixes = FIX_DEFAULT, .confirm = 5};
+	options_t o = {.depth = SCHEDULE_DEFAULT_DEPTH, .scale = 1, .fixes = FIX_DEFAULT, .confirm = 5};
 	_cleanup_free_ char *script = NULL;
 	const char *cmd;
 	bool runs_given = false, confirm_given = false;
@@ -301,6 +304,11 @@ int main(int argc, char *argv[])
 			if (schedule_parse(optarg, &o.schedule) < 0)
 				return usage_error();
 			o.have_schedule = true;
+			break;
+		case OPT_SCALE:
+			if (parse_positive("--scale", optarg, SCHEDULE_MAX_SCALE, &v) < 0)
+				return usage_error();
+			o.scale = (unsigned)v;
 			break;
 		case OPT_CONFIRM:
 			if (parse_positive("--confirm", optarg, 64, &v) < 0)

@@ -54,7 +54,7 @@ int cmd_matrix(svcrace_t *c, const options_t *o)
 	for (size_t i = 0; i < o->runs; i++) {
 		schedule_t s;
 
-		r = schedule_draw(o->seed + i, o->depth, &s);
+		r = schedule_draw(o->seed + i, o->depth, o->scale, &s);
 		if (r < 0)
 			return log_error_errno(r, "drawing a schedule"), EXIT_INTERNAL;
 		for (size_t v = 0; v < nv; v++)

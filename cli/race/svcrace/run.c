@@ -740,7 +740,7 @@ int cmd_run(svcrace_t *c, const options_t *o)
 		return log_error_errno(-ENOMEM, "run"), EXIT_INTERNAL;
 	for (size_t i = 0; i < o->runs; i++) {
 		specs[i] = (run_spec_t){.seed = o->seed + i, .index = i, .fixes = o->fixes};
-		r = schedule_draw(specs[i].seed, o->depth, &specs[i].schedule);
+		r = schedule_draw(specs[i].seed, o->depth, o->scale, &specs[i].schedule);
 		if (r < 0)
 			return log_error_errno(r, "drawing a schedule"), EXIT_INTERNAL;
 	}
@@ -770,7 +770,7 @@ int cmd_replay(svcrace_t *c, const options_t *o)
 		return log_error_errno(-ENOMEM, "replay"), EXIT_INTERNAL;
 	if (o->have_schedule)
 		s = o->schedule;
-	else if ((r = schedule_draw(o->seed, o->depth, &s)) < 0)
+	else if ((r = schedule_draw(o->seed, o->depth, o->scale, &s)) < 0)
 		return log_error_errno(r, "drawing a schedule"), EXIT_INTERNAL;
 	for (size_t i = 0; i < o->runs; i++)
 		specs[i] = (run_spec_t){.seed = o->seed,

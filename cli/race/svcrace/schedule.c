@@ -23,6 +23,10 @@
  * second).  1 ms is about the length of one hop of startd's path unloaded (a thread wake-up
  * and a round trip to configd); 100 ms is above the windows seen under heavy load (tens of ms,
  * docs/race.md, "A run on this machine"); beyond it a run gets slow without opening more.
+ * Those lengths are the unloaded build's: under the sanitizers every command of a script
+ * takes ten times longer to start and to exit (about 100 ms, not 10), so a window the ladder
+ * opens closes before the script's next command reads.  --scale K multiplies every rung (the
+ * draws are the same, so a seed picks the same points at any scale).
  *
  * INVARIANTS.  A schedule is a pure function of (seed, depth, the point list): the draws come
  * from the tree's one seeded generator (a delay table with one random entry, lib/util/delay.c),
@@ -68,12 +72,13 @@ static void schedule_sort(schedule_t *s)
 	qsort(s->slot, s->n, sizeof(s->slot[0]), cmp_slot_point);
 }
 
-int schedule_draw(uint64_t seed, unsigned depth, schedule_t *ret)
+int schedule_draw(uint64_t seed, unsigned depth, unsigned scale, schedule_t *ret)
 {
 	_cleanup_delay_free_ delay_table_t *t = NULL;
 	size_t idx[SCHEDULE_MAX], n = svcrace_n_points;
 	int r;
 
+	assert(scale >= 1 && scale <= SCHEDULE_MAX_SCALE);
 	r = smf_delay_parse(DRAW_SPEC, seed, &t);
 	if (r != 0)
 		return r < 0 ? r : -EINVAL;
@@ -89,7 +94,7 @@ int schedule_draw(uint64_t seed, unsigned depth, schedule_t *ret)
 		idx[j] = tmp;
 		m = smf_delay_usec(t, DRAW_POINT) % schedule_n_magnitudes;
 		ret->slot[k].point = idx[k];
-		ret->slot[k].usec = (uint64_t)schedule_magnitudes_ms[m] * 1000;
+		ret->slot[k].usec = (uint64_t)schedule_magnitudes_ms[m] * scale * 1000;
 		ret->n++;
 	}
 	schedule_sort(ret);

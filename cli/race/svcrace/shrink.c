@@ -188,7 +188,7 @@ int cmd_shrink(svcrace_t *c, const options_t *o)
 
 	if (o->have_schedule)
 		cur = o->schedule;
-	else if ((r = schedule_draw(o->seed, o->depth, &cur)) < 0)
+	else if ((r = schedule_draw(o->seed, o->depth, o->scale, &cur)) < 0)
 		return log_error_errno(r, "drawing a schedule"), EXIT_INTERNAL;
 	printf("svcrace: shrinking seed %" PRIu64 " of %s (fix %s), confirming each candidate "
 	       "with %u replays\n",

@@ -50,9 +50,11 @@ typedef struct schedule {
 
 /*
  * The schedule of the run with this seed: min(depth, points) distinct points, each with a
- * magnitude, both uniform.  A pure function of (seed, depth, this build's point list).
+ * magnitude, both uniform, the magnitude times scale (>= 1; 1 is the ladder itself).  A pure
+ * function of (seed, depth, scale, this build's point list).
  */
-int schedule_draw(uint64_t seed, unsigned depth, schedule_t *ret);
+int schedule_draw(uint64_t seed, unsigned depth, unsigned scale, schedule_t *ret);
+#define SCHEDULE_MAX_SCALE 100
 /* The SMF_DELAY string ("" for no delay): "point=Nms,..." into buf. */
 const char *schedule_format(const schedule_t *s, char *buf, size_t size);
 #define SCHEDULE_STRMAX (SCHEDULE_MAX * 80)
@@ -278,6 +280,7 @@ typedef struct options {
 	bool seed_given;
 	size_t runs;
 	unsigned depth;
+	unsigned scale; /* --scale: the ladder's rungs times this */
 	unsigned fixes;
 	unsigned confirm;
 	bool stop_at_first;

@@ -53,15 +53,32 @@ static void test_draw_is_a_function_of_the_seed(void **state)
 	for (uint64_t seed = 0; seed < 200; seed++) {
 		schedule_t s1, s2, s3;
 
-		assert_int_equal(schedule_draw(seed, 2, &s1), 0);
-		assert_int_equal(schedule_draw(seed, 2, &s2), 0);
+		assert_int_equal(schedule_draw(seed, 2, 1, &s1), 0);
+		assert_int_equal(schedule_draw(seed, 2, 1, &s2), 0);
 		assert_memory_equal(&s1, &s2, sizeof(s1));
-		assert_int_equal(schedule_draw(seed + 1, 2, &s3), 0);
+		assert_int_equal(schedule_draw(seed + 1, 2, 1, &s3), 0);
 		differ += strcmp(schedule_format(&s1, a, sizeof(a)),
 		                  schedule_format(&s3, b, sizeof(b))) != 0;
 	}
 	/* Neighbouring seeds are independent draws, not shifted copies. */
 	assert_true(differ > 100);
+}
+
+/* --scale K: the same points as at scale 1, each delay K times as long. */
+static void test_draw_scaled(void **state)
+{
+	(void)state;
+	for (uint64_t seed = 0; seed < 200; seed++) {
+		schedule_t one, ten;
+
+		assert_int_equal(schedule_draw(seed, 2, 1, &one), 0);
+		assert_int_equal(schedule_draw(seed, 2, 10, &ten), 0);
+		assert_int_equal(one.n, ten.n);
+		for (size_t k = 0; k < one.n; k++) {
+			assert_int_equal(one.slot[k].point, ten.slot[k].point);
+			assert_int_equal(one.slot[k].usec * 10, ten.slot[k].usec);
+		}
+	}
 }
 
 static bool on_ladder(uint64_t usec)
@@ -81,7 +98,7 @@ static void test_draw_shape(void **state)
 		for (uint64_t seed = 1; seed < 50; seed++) {
 			size_t want = depth < svcrace_n_points ? depth : svcrace_n_points;
 
-			assert_int_equal(schedule_draw(seed, depth, &s), 0);
+			assert_int_equal(schedule_draw(seed, depth, 1, &s), 0);
 			assert_int_equal(s.n, want);
 			for (size_t k = 0; k < s.n; k++) {
 				assert_true(s.slot[k].point < svcrace_n_points);
@@ -110,7 +127,7 @@ static void test_draw_is_uniform(void **state)
 		schedule_t s;
 		bool first = false, second = false;
 
-		assert_int_equal(schedule_draw(seed * 7919, 2, &s), 0);
+		assert_int_equal(schedule_draw(seed * 7919, 2, 1, &s), 0);
 		for (size_t k = 0; k < s.n; k++) {
 			point[s.slot[k].point]++;
 			first |= s.slot[k].point == 0;
@@ -154,7 +171,7 @@ static void test_format_parse_round_trip(void **state)
 	for (uint64_t seed = 0; seed < 100; seed++) {
 		schedule_t s, t;
 
-		assert_int_equal(schedule_draw(seed, (unsigned)(seed % 4), &s), 0);
+		assert_int_equal(schedule_draw(seed, (unsigned)(seed % 4), 1, &s), 0);
 		schedule_format(&s, a, sizeof(a));
 		assert_int_equal(schedule_parse(a, &t), 0);
 		assert_string_equal(schedule_format(&t, b, sizeof(b)), a);
@@ -200,7 +217,7 @@ static void test_drop(void **state)
 	schedule_t s, t;
 
 	(void)state;
-	assert_int_equal(schedule_draw(3, 3, &s), 0);
+	assert_int_equal(schedule_draw(3, 3, 1, &s), 0);
 	if (s.n < 2)
 		skip();
 	schedule_drop(&s, 0, &t);
@@ -529,6 +546,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	        cmocka_unit_test(test_points_are_smf_points),
 	        cmocka_unit_test(test_draw_is_a_function_of_the_seed),
+	        cmocka_unit_test(test_draw_scaled),
 	        cmocka_unit_test(test_draw_shape),
 	        cmocka_unit_test(test_draw_is_uniform),
 	        cmocka_unit_test(test_hit_probability),

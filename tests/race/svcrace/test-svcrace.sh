@@ -17,8 +17,9 @@
 #   replay        a manifested seed found by run, replayed 5 times: its schedule each time, the
 #                 race in 5 of 5 (manifested in some: that part is the machine's timing too)
 #   shrink        a schedule of two points of which the race needs one: shrunk to that one;
-#                 which replays the race; a seed of the add race found by run: shrunk to no
-#                 more points, held 12 times in a row, its HTML report written
+#                 which replays the race
+#   shrink-seed   a seed of the import race found by run: shrunk to no more points, held 12
+#                 times in a row, its HTML report written
 #   failure       a script that fails for its own reasons: "failed", never a race; exit 4;
 #                 what it left running in its process group is killed
 #   hung          a script that hangs: killed at the deadline with what it started; exit 4
@@ -46,11 +47,17 @@ fail() {
 }
 
 # svcrace_in DIR ARGS...: runs svcrace in DIR into $OUT; its exit status in RC, its pid in PIDS.
+# A command that draws schedules gets --scale $SVCRACE_SCALE (meson: 10 under the sanitizers,
+# whose commands take ten times longer to start and to exit, so that a window the ladder opens
+# stays open as long as the script needs to reach its read; svcrace(1), --scale).
 RC=0
 PIDS=()
 svcrace_in() {
 	local dir=$1 pid
 	shift
+	case ${1:-} in
+	run | replay | shrink | matrix) set -- "$1" --scale "${SVCRACE_SCALE:-1}" "${@:2}" ;;
+	esac
 	RC=0
 	(cd "$dir" && exec "$SVCRACE" "$@") >"$OUT" 2>&1 &
 	pid=$!
@@ -215,7 +222,8 @@ shrink)
 	# latent on a replay; found, it is every time.
 	grep -q "^race in 3 of 3 replays ([1-3] manifested, [0-2] latent)$" "$OUT" ||
 		fail "the printed schedule '$delay' does not replay the race"
-
+	;;
+shrink-seed)
 	# A seed found by run (the manifested import race whose schedule delays most: the one a
 	# replay gives again even in a sanitizer build): no more points than the seed's, held 12
 	# times in a row.
