@@ -1,7 +1,7 @@
 /*
  * graph-eval.c: the graph's decisions, over vertex_t and depgroup_t (the model is in graph.h).
  *
- * No repository access and no thread of its own: graph.c reads the repository into these
+ * No repository access and no thread of its own: graph-thread.c reads the repository into these
  * structs and calls in from the graph thread; tests/unit/startd calls in directly.
  */
 #include <errno.h>

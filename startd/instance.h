@@ -34,7 +34,7 @@ typedef struct instance {
 
 	/* worker-owned */
 	scf_handle_t *h;  /* the worker's connection while it has events (not thread-safe) */
-	unsigned h_epoch; /* restarter.c's handle pool: when h was bound */
+	unsigned h_epoch; /* dispatch.c's handle pool: when h was bound */
 	bool inserted;
 	restarter_instance_state_t state, next_state;
 	const char *aux; /* the auxiliary_state last committed (a static string) */
@@ -63,7 +63,7 @@ void instance_note_pids(instance_t *i);
 void instance_handle(instance_t *i, const event_t *e);
 
 /*
- * The bulk worker (restarter.c) holds the worker bits of many instances and handles the events
+ * The bulk worker (dispatch.c) holds the worker bits of many instances and handles the events
  * that need neither a method nor a read of their own, writing their restarter pgs together:
  * instance_bulk_accepts() says whether the next event (type, arg) of i is one of them in i's
  * state (a fresh INSERT whose survivors, if any, are settled elsewhere; ENABLE; DISABLE of an
@@ -88,7 +88,7 @@ static inline bool instance_connection_lost(int r)
 }
 
 /*
- * restarter.c.  A repository call of i's worker on i->h returned r.  When r means the
+ * dispatch.c.  A repository call of i's worker on i->h returned r.  When r means the
  * connection is gone (configd died or restarts), waits for configd as the repository thread
  * does (until SVC_STARTD_RECONNECT_TIMEOUT, or until startd stops), puts a new handle in i->h
  * and returns true: the caller repeats the call.  false for any other r, when configd did not

@@ -11,7 +11,7 @@
  *        |                       on (by name), pg type dependency and instance creation; each
  *        |                       notification becomes a graph event, in commit order
  *        v
- *   graph thread (graph.c)       owns the vertices (instances with a general pg) and their
+ *   graph thread (graph-thread.c) owns the vertices (instances with a general pg) and their
  *        |                       dependencies, read with its own handle; takes its queue in
  *        |                       bursts and reads a burst's new instances together, then queues
  *        |                       INSERT + ENABLE/DISABLE for each; what to start, stop or
@@ -20,7 +20,7 @@
  *        |                       tested without configd, evaluated once per burst
  *        v
  *   restarter dispatcher         moves each event to its instance's own queue
- *   (restarter.c)
+ *   (dispatch.c)
  *        v
  *   one queue per instance       drained in order by whichever thread holds its worker bit:
  *   (instance.c, method.c)       the bulk worker (one thread) for the events that need no

@@ -72,7 +72,7 @@ typedef struct startd {
 	                     and every wait for configd (closed by main at exit) */
 	sem_t scanned;    /* posted by the graph once the first scan is queued */
 
-	/* The restarter's instances (restarter.c), looked up by the dispatcher and at shutdown. */
+	/* The restarter's instances (dispatch.c), looked up by the dispatcher and at shutdown. */
 	pthread_mutex_t insts_lock;
 	hashmap_t *insts;
 
@@ -96,11 +96,11 @@ int repo_lost(void);
  */
 scf_handle_t *repo_wait_for_configd(startd_t *m);
 
-/* graph.c: the graph thread. */
+/* graph-thread.c: the graph thread. */
 int graph_thread_start(startd_t *m);
 void graph_thread_stop(startd_t *m);
 
-/* restarter.c: the dispatcher and the instance table. */
+/* dispatch.c: the dispatcher and the instance table. */
 int restarter_start(startd_t *m);
 /* Stops the dispatcher, then shuts every instance down (stopping its processes) and waits. */
 void restarter_stop(startd_t *m);

@@ -1,5 +1,5 @@
 /*
- * graph.c: the graph thread, owner of the dependency graph (graph.h).
+ * graph-thread.c: the graph thread, owner of the dependency graph (graph.h).
  *
  * The graph learns about the repository from the repository thread (pg changed/deleted) and
  * about states from the instance workers (GE_STATE); it reads what it needs into the vertices

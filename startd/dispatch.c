@@ -1,5 +1,5 @@
 /*
- * restarter.c: the restarter dispatcher, the instance table and the instance workers.
+ * dispatch.c: the restarter dispatcher, the instance table and the instance workers.
  *
  * The dispatcher thread drains the restarter queue (fed by the graph and by the reaper) and
  * moves each event onto its instance's own queue, creating the instance on RE_INSERT.  An
