@@ -3,7 +3,7 @@
  *
  * The graph learns about the repository from the repository thread (pg changed/deleted) and
  * about states from the instance workers (GE_STATE); it reads what it needs into the vertices
- * with its own handle and leaves every decision to graph-eval.c, whose only output is events
+ * with its own handle and leaves every decision to graph.c, whose only output is events
  * (restarter events, and the milestone's override writes).  On first sight of an instance
  * (first_sight(): configd's InstanceAdded, a pg notification, or a scan), in illumos' order:
  * - an instance with a general pg of its own gets a vertex: the graph queues RE_INSERT and then
@@ -34,7 +34,7 @@
  * before it is announced (RE_INSERT, then RE_ENABLE or RE_DISABLE); whenever its dependencies
  * are read again, both are done again (deps_changed()).  The milestone is read from startd's
  * own options_ovr/options pgs at start and when they change; the general_ovr writes it calls
- * for come back from graph-eval.c as GRAPH_OVR_* events and are made here (write_override()).
+ * for come back from graph.c as GRAPH_OVR_* events and are made here (write_override()).
  *
  * After every state report or configuration change the graph re-evaluates (graph_evaluate()).
  * Administrative actions (restarter_actions) are handed to the instance once each and deleted;

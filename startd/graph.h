@@ -3,7 +3,7 @@
  *
  * THEORY.  A vertex is an instance the graph has seen with a "general" pg: whether it is
  * enabled, the state its worker last reported, and its dependency groups as read from the
- * repository (graph-thread.c does the reading).  Everything graph-eval.c decides is a function of
+ * repository (graph-thread.c does the reading).  Everything graph.c decides is a function of
  * these structs and of the files that "file:" dependencies name, and is said by emitting
  * restarter events (RE_* of startd.h) through the graph's emit callback: the graph thread
  * hands them to the restarter, a unit test records them.
@@ -42,8 +42,8 @@
  *   temporarily disabled.  Outside vertices are disabled leaves first: an enabled one is
  *   disabled once no up vertex outside the subgraph depends on it; a vertex outside that goes
  *   down then exposes the next leaves among its dependencies.  These repository writes leave
- *   the graph as GRAPH_OVR_* events beside the RE_* ones (graph-thread.c makes them), and the vertex
- *   already holds the value written, so the notification that follows changes nothing.
+ *   the graph as GRAPH_OVR_* events beside the RE_* ones (graph-thread.c makes them), and the
+ *   vertex already holds the value written, so the notification that follows changes nothing.
  *
  * INVARIANTS.  Only the thread that owns the graph (graph_init(), or graph_claim()) touches it:
  * every entry point asserts it, so the vertices need no lock.  A vertex's FMRI is its key in
@@ -91,7 +91,7 @@ typedef struct vertex {
 	 * STOP evaluated at a burst's end descends from (graph_defer_end()). */
 	uint64_t cause, cause_stamp;
 
-	/* Owned by graph-eval.c: the service's list, and one search's scratch state. */
+	/* Owned by graph.c: the service's list, and one search's scratch state. */
 	struct vertex *svc_next;
 	struct vertex *parent; /* how a search reached it */
 	bool via_service;      /* ... through a dependency on its service */
@@ -99,7 +99,7 @@ typedef struct vertex {
 	bool has_up_dependent; /* milestone: an up vertex outside the subgraph depends on it */
 	bool was_in_subgraph;  /* milestone: in_subgraph before it was recomputed */
 
-	unsigned seen; /* graph-thread.c's: what its first read of the instance found (SEEN_* there) */
+	unsigned seen; /* graph-thread.c's: what its first read found (SEEN_* there) */
 } vertex_t;
 
 /* What the graph knows about a dependency's target (an instance, or a service's instances). */

@@ -16,7 +16,7 @@
  *        |                       bursts and reads a burst's new instances together, then queues
  *        |                       INSERT + ENABLE/DISABLE for each; what to start, stop or
  *        |                       restart as dependencies are met or lost is decided by
- *        |                       graph-eval.c, pure code over the vertices (graph.h), unit
+ *        |                       graph.c, pure code over the vertices (graph.h), unit
  *        |                       tested without configd, evaluated once per burst
  *        v
  *   restarter dispatcher         moves each event to its instance's own queue

@@ -1,5 +1,5 @@
 /*
- * Unit tests of startd's dependency graph decisions (startd/graph-eval.c), without a configd.
+ * Unit tests of startd's dependency graph decisions (startd/graph.c), without a configd.
  *
  * Each test builds vertices and dependency groups by hand, as graph-thread.c would from the
  * repository, drives the graph with state reports, and checks the restarter events it emits:

@@ -1,5 +1,5 @@
 /*
- * graph-eval.c: the graph's decisions, over vertex_t and depgroup_t (the model is in graph.h).
+ * graph.c: the graph's decisions, over vertex_t and depgroup_t (the model is in graph.h).
  *
  * No repository access and no thread of its own: graph-thread.c reads the repository into these
  * structs and calls in from the graph thread; tests/unit/startd calls in directly.
