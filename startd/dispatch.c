@@ -38,6 +38,7 @@
 #include "proc.h"
 #include "retry.h"
 #include "startd.h"
+#include "thread.h"
 #include "timeutil.h"
 
 #define WORKER_LINGER_USEC (3 * USEC_PER_SEC)
@@ -173,7 +174,6 @@ static void *worker_main(void *userdata)
 	instance_t *i = userdata;
 	startd_t *m = i->m;
 
-	(void)pthread_setname_np(pthread_self(), "startd-worker"); /* for top -H, perf */
 	event_queue_worker_enter(&i->q);
 	for (;;) {
 		event_t *e = worker_next(i);
@@ -414,19 +414,14 @@ static void *bulk_main(void *userdata)
 
 static void start_worker(startd_t *m, instance_t *i)
 {
-	pthread_attr_t a;
-	pthread_t t;
 	int r;
 
 	pthread_mutex_lock(&m->workers_lock);
 	m->n_workers++;
 	pthread_mutex_unlock(&m->workers_lock);
-	pthread_attr_init(&a);
-	pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED);
-	r = pthread_create(&t, &a, worker_main, i);
-	pthread_attr_destroy(&a);
-	if (r != 0) {
-		log_error_errno(-r, "%s: cannot start a worker thread", i->fmri);
+	r = thread_start(NULL, "startd-worker", worker_main, i);
+	if (r < 0) {
+		log_error_errno(r, "%s: cannot start a worker thread", i->fmri);
 		event_queue_retire(&i->q);
 		worker_exited(m);
 	}
@@ -523,14 +518,12 @@ int restarter_start(startd_t *m)
 		return log_error_errno(-ENOMEM, "out of memory");
 	bulk.m = m;
 	bulk.quit = false;
-	r = -pthread_create(&bulk.thread, NULL, bulk_main, NULL);
+	r = thread_start(&bulk.thread, "startd-bulk", bulk_main, NULL);
 	if (r < 0)
 		return log_error_errno(r, "cannot start the restarter's bulk worker");
-	(void)pthread_setname_np(bulk.thread, "startd-bulk");
-	r = -pthread_create(&m->dispatch_thread, NULL, dispatch_main, m);
+	r = thread_start(&m->dispatch_thread, "startd-dispatch", dispatch_main, m);
 	if (r < 0)
 		return log_error_errno(r, "cannot start the restarter dispatcher");
-	(void)pthread_setname_np(m->dispatch_thread, "startd-dispatch");
 	return 0;
 }
 

@@ -55,6 +55,7 @@
 #include "retry.h"
 #include "startd.h"
 #include "strv.h"
+#include "thread.h"
 #include "timeutil.h"
 
 /* Up to this many events are taken off the graph queue and handled as one burst. */
@@ -1332,9 +1333,7 @@ int graph_thread_start(startd_t *m)
 		log_error("graph: cannot reach the repository: %s", scf_strerror(r));
 		return -EIO;
 	}
-	r = -pthread_create(&m->graph_thread, NULL, graph_main, &graph);
-	if (r == 0)
-		(void)pthread_setname_np(m->graph_thread, "startd-graph");
+	r = thread_start(&m->graph_thread, "startd-graph", graph_main, &graph);
 	if (r < 0)
 		return log_error_errno(r, "cannot start the graph thread");
 	return 0;

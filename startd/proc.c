@@ -27,6 +27,7 @@
 #include "log.h"
 #include "macro.h"
 #include "proc.h"
+#include "thread.h"
 #include "timeutil.h"
 
 #define REAPER_TICK_USEC (100 * USEC_PER_MSEC)
@@ -211,9 +212,7 @@ int proc_start(startd_t *m)
 	pthread_condattr_destroy(&ca);
 	if (prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) < 0)
 		return log_error_errno(negative_errno(), "cannot become a child subreaper");
-	r = -pthread_create(&m->reaper_thread, NULL, reaper_main, m);
-	if (r == 0)
-		(void)pthread_setname_np(m->reaper_thread, "startd-reaper");
+	r = thread_start(&m->reaper_thread, "startd-reaper", reaper_main, m);
 	if (r < 0)
 		return log_error_errno(r, "cannot start the reaper thread");
 	return 0;
