@@ -32,6 +32,7 @@
 
 #include "delay.h"
 #include "instance.h"
+#include "lock.h"
 #include "log.h"
 #include "macro.h"
 #include "probes.h"
@@ -56,10 +57,10 @@ int restarter_enqueue(startd_t *m, int type, const char *fmri, int64_t arg)
 
 static void worker_exited(startd_t *m)
 {
-	pthread_mutex_lock(&m->workers_lock);
+	lock_take(&m->workers_lock, LOCK_WORKERS);
 	m->n_workers--;
 	pthread_cond_broadcast(&m->workers_cond);
-	pthread_mutex_unlock(&m->workers_lock);
+	lock_drop(&m->workers_lock, LOCK_WORKERS);
 }
 
 /*
@@ -83,10 +84,10 @@ static void handle_release(instance_t *i)
 {
 	scf_handle_t *h = TAKE_PTR(i->h);
 
-	pthread_mutex_lock(&pool.lock);
+	lock_take(&pool.lock, LOCK_LEAF);
 	if (h && i->h_epoch == pool.epoch && pool.n < HANDLE_POOL_MAX)
 		pool.h[pool.n++] = TAKE_PTR(h);
-	pthread_mutex_unlock(&pool.lock);
+	lock_drop(&pool.lock, LOCK_LEAF);
 	scf_handle_destroy(h);
 }
 
@@ -96,13 +97,13 @@ static void pool_flush(bool new_epoch)
 	scf_handle_t *h[HANDLE_POOL_MAX];
 	size_t n;
 
-	pthread_mutex_lock(&pool.lock);
+	lock_take(&pool.lock, LOCK_LEAF);
 	n = pool.n;
 	memcpy(h, pool.h, n * sizeof(*h));
 	pool.n = 0;
 	if (new_epoch)
 		pool.epoch++;
-	pthread_mutex_unlock(&pool.lock);
+	lock_drop(&pool.lock, LOCK_LEAF);
 	for (size_t k = 0; k < n; k++)
 		scf_handle_destroy(h[k]);
 }
@@ -116,11 +117,11 @@ static int worker_bind(instance_t *i)
 {
 	if (i->h)
 		return 0;
-	pthread_mutex_lock(&pool.lock);
+	lock_take(&pool.lock, LOCK_LEAF);
 	i->h_epoch = pool.epoch;
 	if (pool.n > 0)
 		i->h = pool.h[--pool.n];
-	pthread_mutex_unlock(&pool.lock);
+	lock_drop(&pool.lock, LOCK_LEAF);
 	if (i->h || scf_handle_create(i->m->root, &i->h) >= 0)
 		return 0;
 	log_warning("%s: the repository is unavailable; waiting for svc.configd", i->fmri);
@@ -246,15 +247,15 @@ static bool bulk_event(int type, int64_t arg)
 /* i's queue has a claimed bit and no worker: the bulk worker takes it up. */
 static void bulk_hand(startd_t *m, instance_t *i)
 {
-	pthread_mutex_lock(&bulk.lock);
+	lock_take(&bulk.lock, LOCK_BULK);
 	if (bulk.quit || GREEDY_REALLOC(bulk.ready, bulk.cap_ready, bulk.n_ready + 1) < 0) {
-		pthread_mutex_unlock(&bulk.lock);
+		lock_drop(&bulk.lock, LOCK_BULK);
 		start_worker(m, i);
 		return;
 	}
 	bulk.ready[bulk.n_ready++] = i;
 	pthread_cond_signal(&bulk.cond);
-	pthread_mutex_unlock(&bulk.lock);
+	lock_drop(&bulk.lock, LOCK_BULK);
 }
 
 /*
@@ -383,11 +384,11 @@ static void *bulk_main(void *userdata)
 	for (;;) {
 		size_t first = bulk.n_held;
 
-		pthread_mutex_lock(&bulk.lock);
+		lock_take(&bulk.lock, LOCK_BULK);
 		while (bulk.n_ready == 0 && bulk.n_held == 0 && !bulk.quit)
 			pthread_cond_wait(&bulk.cond, &bulk.lock);
 		if (bulk.n_ready == 0 && bulk.n_held == 0) {
-			pthread_mutex_unlock(&bulk.lock);
+			lock_drop(&bulk.lock, LOCK_BULK);
 			break;
 		}
 		if (bulk.n_ready > 0 &&
@@ -402,7 +403,7 @@ static void *bulk_main(void *userdata)
 			        bulk.n_ready * sizeof(*bulk.ready));
 		bulk.n_held += bulk.n_ready;
 		bulk.n_ready = 0;
-		pthread_mutex_unlock(&bulk.lock);
+		lock_drop(&bulk.lock, LOCK_BULK);
 		for (size_t k = first; k < bulk.n_held; k++)
 			event_queue_worker_enter(&bulk.held[k]->q);
 		bulk_round();
@@ -416,9 +417,9 @@ static void start_worker(startd_t *m, instance_t *i)
 {
 	int r;
 
-	pthread_mutex_lock(&m->workers_lock);
+	lock_take(&m->workers_lock, LOCK_WORKERS);
 	m->n_workers++;
-	pthread_mutex_unlock(&m->workers_lock);
+	lock_drop(&m->workers_lock, LOCK_WORKERS);
 	r = thread_start(NULL, "startd-worker", worker_main, i);
 	if (r < 0) {
 		log_error_errno(r, "%s: cannot start a worker thread", i->fmri);
@@ -451,7 +452,7 @@ static void dispatch(startd_t *m, const event_t *e)
 {
 	instance_t *i;
 
-	pthread_mutex_lock(&m->insts_lock);
+	lock_take(&m->insts_lock, LOCK_INSTANCES);
 	i = hashmap_get(m->insts, e->fmri);
 	if (!i && e->type == RE_INSERT) {
 		i = instance_new(m, e->fmri);
@@ -460,7 +461,7 @@ static void dispatch(startd_t *m, const event_t *e)
 			i = NULL;
 		}
 	}
-	pthread_mutex_unlock(&m->insts_lock);
+	lock_drop(&m->insts_lock, LOCK_INSTANCES);
 	if (!i)
 		return;
 	/* An instance stuck in a long method must not pile up svcadm requests without bound. */
@@ -481,12 +482,12 @@ static void resync_all(startd_t *m)
 
 	/* The idle handles died with the old configd. */
 	pool_flush(true);
-	pthread_mutex_lock(&m->insts_lock);
+	lock_take(&m->insts_lock, LOCK_INSTANCES);
 	while ((i = hashmap_next(m->insts, &st, NULL))) {
 		inst_enqueue(m, i, RE_RESYNC, 0);
 		n++;
 	}
-	pthread_mutex_unlock(&m->insts_lock);
+	lock_drop(&m->insts_lock, LOCK_INSTANCES);
 	log_info("rewriting the restarter pg of %zu instances", n);
 }
 
@@ -539,23 +540,18 @@ void restarter_stop(startd_t *m)
 	proc_cancel_waits();
 
 	/* Only instances that are up or own processes (or are mid-event) have work to do. */
-	pthread_mutex_lock(&m->insts_lock);
+	lock_take(&m->insts_lock, LOCK_INSTANCES);
 	while ((i = hashmap_next(m->insts, &st, &key))) {
-		bool busy;
-
-		pthread_mutex_lock(&i->q.lock);
-		busy = i->q.worker;
-		pthread_mutex_unlock(&i->q.lock);
-		if (busy || __atomic_load_n(&i->active, __ATOMIC_ACQUIRE))
+		if (event_queue_has_worker(&i->q) || __atomic_load_n(&i->active, __ATOMIC_ACQUIRE))
 			inst_enqueue(m, i, RE_SHUTDOWN, 0);
 	}
-	pthread_mutex_unlock(&m->insts_lock);
+	lock_drop(&m->insts_lock, LOCK_INSTANCES);
 
 	/* The bulk worker hands what it holds on (a shutdown is not its to handle), then exits. */
-	pthread_mutex_lock(&bulk.lock);
+	lock_take(&bulk.lock, LOCK_BULK);
 	bulk.quit = true;
 	pthread_cond_signal(&bulk.cond);
-	pthread_mutex_unlock(&bulk.lock);
+	lock_drop(&bulk.lock, LOCK_BULK);
 	pthread_join(bulk.thread, NULL);
 	free(bulk.ready);
 	free(bulk.held);
@@ -563,10 +559,10 @@ void restarter_stop(startd_t *m)
 	bulk.held = NULL;
 	bulk.n_ready = bulk.cap_ready = bulk.n_held = bulk.cap_held = 0;
 
-	pthread_mutex_lock(&m->workers_lock);
+	lock_take(&m->workers_lock, LOCK_WORKERS);
 	while (m->n_workers > 0)
 		pthread_cond_wait(&m->workers_cond, &m->workers_lock);
-	pthread_mutex_unlock(&m->workers_lock);
+	lock_drop(&m->workers_lock, LOCK_WORKERS);
 
 	pool_flush(false);
 	st = 0;

@@ -77,6 +77,28 @@
  *   path.  A method inherits neither the trace file (close-on-exec; the mapping ends at exec)
  *   nor any page of it, only SMF_TRACE itself, so a method that runs svccfg or svcadm (EMI)
  *   traces on its own.
+ *
+ * LOCK ORDERING.  The graph, an instance's state and the repository thread's take no lock:
+ * they are each one thread's, and the threads talk through the queues.  The locks there are
+ * are taken in this order, outermost first: a thread takes one only while every lock it holds
+ * is above it (lock.h's ranks; lock_take() asserts it):
+ *
+ *   insts_lock (startd_t)              the instance table (dispatch.c)
+ *     bulk.lock (dispatch.c)           the instances handed to the bulk worker
+ *       workers_lock (startd_t)        how many instance workers live
+ *         tracked_lock (proc.c)        the processes tracked: children waited for, contracts
+ *           an event queue's lock      one queue (queue.c); never two queues at once
+ *             pool.lock (dispatch.c)   the idle repository handles
+ *             table_lock (survivors.c) what a previous startd left running
+ *             episode.lock (retry.c)   the store's refusals; these three are leaves: nothing
+ *                                      is taken under them, nor one under another
+ *
+ * Where two are held at once: the dispatcher, holding the instance table (a configd restart
+ * queues RE_RESYNC to every instance, shutdown RE_SHUTDOWN), queues an event (its queue's
+ * lock), then hands the queue to the bulk worker (bulk.lock) or starts a worker
+ * (workers_lock); the bulk worker, when it cannot grow its list, starts workers under
+ * bulk.lock; the reaper queues RE_CONTRACT_EMPTY (the restarter queue's lock) under
+ * tracked_lock.  Log lines and trace events may be written under any of them.
  */
 #include <pthread.h>
 #include <signal.h>

@@ -96,6 +96,9 @@ int event_queue_peek(event_queue_t *q, int64_t *arg);
 bool event_queue_retire_if_empty(event_queue_t *q);
 void event_queue_worker_leave(event_queue_t *q);
 
+/* Whether a worker holds the queue's bit (is draining it, or is handed it). */
+bool event_queue_has_worker(event_queue_t *q);
+
 size_t event_queue_length(event_queue_t *q);
 
 /* The calling thread's current cause (CAUSES above), and setting it (repo.c, from a notification). */

@@ -30,7 +30,7 @@
  * inserted (deleted, or without a general pg) are stopped here, at once.
  *
  * Invariants: the scan runs on the main thread before any worker exists; afterwards the table
- * is only read under its lock, and each instance's entry is taken exactly once.
+ * is only read under table_lock, and each instance's entry is taken exactly once.
  */
 #include <assert.h>
 #include <dirent.h>
@@ -45,6 +45,7 @@
 
 #include "cgroup.h"
 #include "hashmap.h"
+#include "lock.h"
 #include "log.h"
 #include "macro.h"
 #include "proc.h"
@@ -53,7 +54,7 @@
 
 #define ENVIRON_MAX (1024 * 1024) /* an environment larger than this is not read to its end */
 
-static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t table_lock = PTHREAD_MUTEX_INITIALIZER;
 static hashmap_t *table; /* fmri -> survivors_t */
 
 survivors_t *survivors_free(survivors_t *s)
@@ -144,7 +145,7 @@ static int read_ruid(pid_t pid, uid_t *uid)
 	return -ESRCH;
 }
 
-/* Records pid (of group st->pgid) for fmri; called with the lock held. */
+/* Records pid (of group st->pgid) for fmri; called with table_lock held. */
 static int add_locked(
         const char *fmri, pid_t pid, const proc_stat_t *st, uid_t uid, bool start, bool in_cgroup)
 {
@@ -195,11 +196,11 @@ static void stop_uninsertable(startd_t *m)
 	const char *key;
 	size_t st = 0;
 
-	pthread_mutex_lock(&lock);
+	lock_take(&table_lock, LOCK_LEAF);
 	while (fmris && hashmap_next(table, &st, &key))
 		if (strv_extend(&fmris, key) < 0)
 			break;
-	pthread_mutex_unlock(&lock);
+	lock_drop(&table_lock, LOCK_LEAF);
 	STRV_FOREACH (f, fmris) {
 		_cleanup_(scf_pg_freep) scf_pg_t *pg = NULL;
 		_cleanup_(survivors_freep) survivors_t *s = NULL;
@@ -220,7 +221,7 @@ void survivors_scan(startd_t *m)
 	size_t n_groups = 0, st = 0;
 	survivors_t *s;
 
-	pthread_mutex_lock(&lock);
+	lock_take(&table_lock, LOCK_LEAF);
 	assert(!table);
 	table = hashmap_new();
 	while (table && d && (de = readdir(d))) {
@@ -249,7 +250,7 @@ void survivors_scan(startd_t *m)
 	if (n_groups > 0)
 		log_info("found %zu process groups of %zu instances left by a previous svc.startd",
 		        n_groups, hashmap_size(table));
-	pthread_mutex_unlock(&lock);
+	lock_drop(&table_lock, LOCK_LEAF);
 	if (d)
 		closedir(d);
 	if (table)
@@ -260,9 +261,9 @@ survivors_t *survivors_take(const char *fmri)
 {
 	survivors_t *s;
 
-	pthread_mutex_lock(&lock);
+	lock_take(&table_lock, LOCK_LEAF);
 	s = table ? hashmap_remove(table, fmri) : NULL;
-	pthread_mutex_unlock(&lock);
+	lock_drop(&table_lock, LOCK_LEAF);
 	return s;
 }
 
@@ -270,9 +271,9 @@ bool survivors_pending(const char *fmri)
 {
 	bool found;
 
-	pthread_mutex_lock(&lock);
+	lock_take(&table_lock, LOCK_LEAF);
 	found = table && hashmap_get(table, fmri);
-	pthread_mutex_unlock(&lock);
+	lock_drop(&table_lock, LOCK_LEAF);
 	return found;
 }
 
@@ -281,9 +282,9 @@ void survivors_done(void)
 	survivors_t *s;
 	size_t st = 0;
 
-	pthread_mutex_lock(&lock);
+	lock_take(&table_lock, LOCK_LEAF);
 	while (table && (s = hashmap_next(table, &st, NULL)))
 		survivors_free(s);
 	table = hashmap_free(table);
-	pthread_mutex_unlock(&lock);
+	lock_drop(&table_lock, LOCK_LEAF);
 }
