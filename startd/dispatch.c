@@ -50,11 +50,6 @@
 /* illumos' RINST_QUEUE_THRESHOLD: past it, administrative requests are dropped. */
 #define ADMIN_QUEUE_THRESHOLD 100
 
-int restarter_enqueue(startd_t *m, int type, const char *fmri, int64_t arg)
-{
-	return event_queue_push(&m->restarter_q, type, fmri, NULL, NULL, arg, NULL);
-}
-
 static void worker_exited(startd_t *m)
 {
 	lock_take(&m->workers_lock, LOCK_WORKERS);

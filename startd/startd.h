@@ -104,6 +104,15 @@ void graph_thread_stop(startd_t *m);
 int restarter_start(startd_t *m);
 /* Stops the dispatcher, then shuts every instance down (stopping its processes) and waits. */
 void restarter_stop(startd_t *m);
-int restarter_enqueue(startd_t *m, int type, const char *fmri, int64_t arg);
+
+/*
+ * Queues an RE_* event for the dispatcher (the graph's decisions, the reaper's contract
+ * events, the repository thread's resync): a push on the restarter queue, which producers
+ * share without knowing who drains it.  0 or -ENOMEM.
+ */
+static inline int restarter_enqueue(startd_t *m, int type, const char *fmri, int64_t arg)
+{
+	return event_queue_push(&m->restarter_q, type, fmri, NULL, NULL, arg, NULL);
+}
 
 #endif
