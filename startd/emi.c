@@ -14,9 +14,11 @@
 #include <unistd.h>
 
 #include "instance.h"
+#include "method.h"
 #include "log.h"
 #include "macro.h"
 #include "proc.h"
+#include "rpg.h"
 #include "startd.h"
 #include "survivors.h"
 #include "timeutil.h"

@@ -53,6 +53,7 @@
 #include "macro.h"
 #include "probes.h"
 #include "retry.h"
+#include "rpg.h"
 #include "startd.h"
 #include "strv.h"
 #include "thread.h"

@@ -84,11 +84,11 @@
  * is above it (lock.h's ranks; lock_take() asserts it):
  *
  *   insts_lock (startd_t)              the instance table (dispatch.c)
- *     bulk.lock (dispatch.c)           the instances handed to the bulk worker
+ *     bulk.lock (bulk.c)               the instances handed to the bulk worker
  *       workers_lock (startd_t)        how many instance workers live
  *         tracked_lock (proc.c)        the processes tracked: children waited for, contracts
  *           an event queue's lock      one queue (queue.c); never two queues at once
- *             pool.lock (dispatch.c)   the idle repository handles
+ *             pool.lock (instance.c)   the idle repository handles
  *             table_lock (survivors.c) what a previous startd left running
  *             episode.lock (retry.c)   the store's refusals; these three are leaves: nothing
  *                                      is taken under them, nor one under another
@@ -211,7 +211,7 @@ static int run(startd_t *m, const sigset_t *mask)
 		proc = true;
 	if (r >= 0)
 		survivors_scan(m); /* before anything is spawned: all it finds is a predecessor's */
-	if (r >= 0 && (r = restarter_start(m)) >= 0)
+	if (r >= 0 && (r = dispatch_start(m)) >= 0)
 		restarter = true;
 	if (r >= 0)
 		r = emi_run(m);
@@ -232,7 +232,7 @@ static int run(startd_t *m, const sigset_t *mask)
 	if (graph_up)
 		graph_thread_stop(m);
 	if (restarter)
-		restarter_stop(m);
+		dispatch_stop(m);
 	if (proc)
 		proc_stop(m);
 	survivors_done();

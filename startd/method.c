@@ -25,6 +25,7 @@
 #include "cgroup.h"
 #include "context.h"
 #include "instance.h"
+#include "method.h"
 #include "delay.h"
 #include "log.h"
 #include "macro.h"

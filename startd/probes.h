@@ -10,7 +10,7 @@
 #ifndef STARTD_PROBES_H
 #define STARTD_PROBES_H
 
-#include "instance.h"
+#include "method.h"
 #include "libscf.h"
 
 /* startd.notify_received: the repository thread read n (string: the pg FMRI). */

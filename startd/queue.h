@@ -85,7 +85,7 @@ bool event_queue_is_worker(event_queue_t *q);
 void event_queue_retire(event_queue_t *q);
 
 /*
- * For a worker that holds the bits of many queues at once (dispatch.c's bulk worker):
+ * For a worker that holds the bits of many queues at once (bulk.c's bulk worker):
  * event_queue_peek() copies the type and arg of the next event without taking it (0 when the
  * queue is empty; only the bit's owner takes events, so the head stays until it does);
  * event_queue_retire_if_empty() drops the bit only if no event is queued, under the lock, so

@@ -76,7 +76,7 @@ typedef struct startd {
 	pthread_mutex_t insts_lock;
 	hashmap_t *insts;
 
-	/* Live instance workers, waited for at shutdown. */
+	/* Live instance workers (worker.c), waited for at shutdown. */
 	pthread_mutex_t workers_lock;
 	pthread_cond_t workers_cond;
 	unsigned n_workers;
@@ -100,10 +100,10 @@ scf_handle_t *repo_wait_for_configd(startd_t *m);
 int graph_thread_start(startd_t *m);
 void graph_thread_stop(startd_t *m);
 
-/* dispatch.c: the dispatcher and the instance table. */
-int restarter_start(startd_t *m);
+/* dispatch.c: the dispatcher and the instance table (and the bulk worker, bulk.c). */
+int dispatch_start(startd_t *m);
 /* Stops the dispatcher, then shuts every instance down (stopping its processes) and waits. */
-void restarter_stop(startd_t *m);
+void dispatch_stop(startd_t *m);
 
 /*
  * Queues an RE_* event for the dispatcher (the graph's decisions, the reaper's contract
