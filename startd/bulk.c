@@ -3,13 +3,20 @@
  *
  * One thread, with one handle, that holds the worker bits of the instances whose queue it was
  * handed (bulk_hand()) and handles their events in rounds: in a round it takes the next event
- * of each instance it holds (at most BULK_ROUND_MAX of them), as long as
- * instance_bulk_accepts() it, handles them all, and commits their restarter pg writes in one
- * batch (rpg_batch_commit()), then reports their states.  An instance whose next event it does
- * not accept is handed to a worker thread of its own (the bit stays set, and passes to it); an
- * instance whose queue is empty is let go (its bit dropped, under the queue's lock).  So an
- * instance's events still run one at a time and in queue order, by whichever thread holds its
- * bit, and one round writes each instance's pg at most once.
+ * of each instance it holds (at most BULK_ROUND_MAX of them), as long as the instance's
+ * machine finds it light (act_light(): no method, no read of its own, one commit at most),
+ * handles them all (act_batched(): the machine's actions, its commit added to the round's
+ * batch), commits their restarter pg writes in one batch (rpg_batch_commit()), then reports
+ * the states they settled (act_report()).  This is where a new instance's restarter pg is
+ * first written, and the race window ends: bulk_round() -> act_batched() (the machine's
+ * insert: one commit, "uninitialized") -> rpg_batch_add(), then the round's
+ * startd.restarter.before_pg_write and bulk_commit() -> rpg_batch_commit().
+ *
+ * An instance whose next event is not light is handed to a worker thread of its own (the bit
+ * stays set, and passes to it); an instance whose queue is empty is let go (its bit dropped,
+ * under the queue's lock).  So an instance's events still run one at a time and in queue
+ * order, by whichever thread holds its bit, and one round writes each instance's pg at most
+ * once.
  *
  * Traced as a worker is (startd.restarter_dequeue for each event taken); the delay points
  * startd.worker.after_dequeue, startd.restarter.before_pg_write and
@@ -22,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "act.h"
 #include "bulk.h"
 #include "delay.h"
 #include "instance.h"
@@ -121,6 +129,17 @@ typedef struct bulk_take {
 	event_t *e;
 } bulk_take_t;
 
+/* The states the batch settled, reported once written, each under its own cause. */
+static void report(const rpg_batch_t *b)
+{
+	for (size_t k = 0; k < b->n; k++) {
+		if (!b->items[k].report)
+			continue;
+		event_cause_set(b->items[k].cause);
+		act_report(b->items[k].i, b->items[k].u.state, b->items[k].u.aux);
+	}
+}
+
 /*
  * One round over the held instances (see above): the first BULK_ROUND_MAX of them are visited;
  * those not visited come first in the next round, then the visited ones that still have
@@ -153,7 +172,7 @@ static void bulk_round(void)
 				kept[n_kept++] = i; /* one came meanwhile */
 			continue;
 		}
-		if (!instance_bulk_accepts(i, type, arg)) {
+		if (!act_light(i, type, arg)) {
 			/* A method, a read, a snapshot: the instance's own worker from here on. */
 			event_queue_worker_leave(&i->q);
 			worker_start(bulk.m, i);
@@ -169,7 +188,7 @@ static void bulk_round(void)
 		smf_point(SMF_POINT_STARTD_WORKER_AFTER_DEQUEUE);
 		for (size_t k = 0; k < n_taken; k++) {
 			event_cause_set(taken[k].e->cause);
-			instance_handle_bulk(taken[k].i, taken[k].e, &b);
+			act_batched(taken[k].i, taken[k].e, &b);
 		}
 		/* RACE WINDOW ENDS with this batch's commit, for each first write in it. */
 		if (b.first)
@@ -177,7 +196,7 @@ static void bulk_round(void)
 		if (b.later)
 			smf_point(SMF_POINT_STARTD_RESTARTER_BEFORE_STATE_WRITE);
 		(void)bulk_commit(&b);
-		instance_bulk_report(&b);
+		report(&b);
 		rpg_batch_clear(&b);
 		event_cause_set(0);
 	}

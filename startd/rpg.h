@@ -42,7 +42,7 @@ typedef struct rpg_item {
 	instance_t *i;
 	state_update_t u;
 	uint64_t cause;
-	bool report; /* the state is reported to the graph once written (instance_bulk_report()) */
+	bool report; /* the state is reported to the graph once written (bulk.c) */
 	bool done;   /* written (or given up: its instance is gone); a commit again skips it */
 } rpg_item_t;
 

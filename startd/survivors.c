@@ -5,8 +5,8 @@
  *
  * A startd that dies (kill -9, a crash) leaves its services running: their processes are
  * reparented to init (or another subreaper) and keep their process groups and cgroup leaves.
- * Normally the restarter pg tells the next startd which group each instance owns, and
- * recover() (instance.c) adopts it.  That pg is non-persistent: when the volatile repository
+ * Normally the restarter pg tells the next startd which group each instance owns, and the
+ * instance's machine adopts it when it inserts the instance (fsm.c, on_record()).  That pg is non-persistent: when the volatile repository
  * starts afresh while the processes run on, the record is gone, and a startd that trusted the
  * repository alone would start every service a second time.  So startd looks for its
  * predecessor's processes itself, once, before it spawns anything (EMI included): every
@@ -26,8 +26,9 @@
  * for each group, the instance, whether a start method made it, whether its leader (the
  * method's own process, pid == pgid) still runs, and whether it is a session of its own
  * (setsid(): an escapee, never a contract).  What the worker does with them when it inserts
- * the instance is instance.c's (settle_survivors()); groups of instances that will never be
- * inserted (deleted, or without a general pg) are stopped here, at once.
+ * the instance is the machine's to decide (fsm.c, on_survivor()) and act.c's to do; groups of
+ * instances that will never be inserted (deleted, or without a general pg) are stopped here,
+ * at once.
  *
  * Invariants: the scan runs on the main thread before any worker exists; afterwards the table
  * is only read under table_lock, and each instance's entry is taken exactly once.

@@ -16,6 +16,7 @@
  */
 #include <stdbool.h>
 
+#include "act.h"
 #include "delay.h"
 #include "instance.h"
 #include "lock.h"
@@ -75,7 +76,7 @@ static void *worker_main(void *userdata)
 			(void)instance_bind(i);
 		/* Without a repository, shutdown still stops the instance's processes. */
 		if (i->h || e->type == RE_SHUTDOWN)
-			instance_handle(i, e);
+			act_event(i, e);
 		event_free(e);
 		/* Nothing queued: the handle goes back to the pool while the worker lingers. */
 		if (!quit && event_queue_length(&i->q) == 0)
