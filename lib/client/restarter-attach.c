@@ -1,7 +1,8 @@
 /*
- * restarter.c: the "is a restarter attached?" question.  The registration lives exactly as long
- * as the handle's connection: configd drops it when the connection closes, so there is no
- * unregister call and a crashed restarter cannot leave a stale registration behind.
+ * restarter-attach.c: a restarter's attachment to configd, and the "is a restarter attached?"
+ * question.  The registration lives exactly as long as the handle's connection: configd drops
+ * it when the connection closes, so there is no unregister call and a crashed restarter cannot
+ * leave a stale registration behind.
  */
 #include "client-internal.h"
 
