@@ -9,7 +9,7 @@
 int scf_restarter_register(scf_handle_t *h)
 {
 	client_clear_error(h);
-	return client_call(h, "RegisterRestarter", NULL, NULL);
+	return client_call(h, &smf_method_register_restarter, NULL);
 }
 
 int scf_restarter_attached(scf_handle_t *h)
@@ -18,11 +18,8 @@ int scf_restarter_attached(scf_handle_t *h)
 	int b, r;
 
 	client_clear_error(h);
-	r = client_call(h, "RestarterAttached", &reply, NULL);
-	if (r < 0)
-		return r;
-	r = sd_bus_message_read(reply, "b", &b);
-	if (r < 0)
-		return client_bad_reply(h, "RestarterAttached", r);
-	return !!b;
+	r = client_call(h, &smf_method_restarter_attached, &reply);
+	if (r >= 0)
+		r = client_read_reply(h, &smf_method_restarter_attached, reply, &b);
+	return r < 0 ? r : !!b;
 }
