@@ -411,7 +411,7 @@ static void test_old_and_bulk_clients(void **state)
 	assert_int_equal(version, 1);
 	assert_true(sd_bus_get_property_trivial(
 	                    bus, NULL, PATH, IFACE, "MinorVersion", &error, 'u', &minor) >= 0);
-	assert_int_equal(minor, 1);
+	assert_int_equal(minor, SMF_PROTOCOL_MINOR_VERSION);
 	call(bus, "AddService", "s", "svc:/w");
 	call(bus, "AddInstance", "s", "svc:/w:a");
 	call(bus, "AddInstance", "s", "svc:/w:b");
