@@ -2,11 +2,13 @@
  * protocol.h: the repository protocol, the one home of what svc.configd and libscf must agree on.
  *
  * docs/protocol.md describes the methods; this header holds what both peers spell: the object
- * path, the interface, the protocol version, the signal names, the signatures of the structs
- * that travel in arrays, the D-Bus error names and the scf_error_t each stands for, and the
- * numeric op codes of Commit's commands and Batch's steps.  configd (the server) and libscf
- * (the client) both include it, so they cannot drift apart; a change here is a change to the
- * protocol (bump SMF_PROTOCOL_VERSION unless it only adds).
+ * path, the interface, the protocol version, every method, property and signal with its
+ * signatures (SMF_BUS_METHODS and its siblings: configd's vtable is their expansion, and libscf
+ * calls a method by its smf_method_<id>), the signatures of the structs that travel in arrays,
+ * the D-Bus error names and the scf_error_t each stands for, and the numeric op codes of
+ * Commit's commands and Batch's steps.  configd (the server) and libscf (the client) both
+ * include it, so they cannot drift apart; a change here is a change to the protocol (bump
+ * SMF_PROTOCOL_VERSION unless it only adds).
  *
  * Invariants:
  * - An op code is a uint32 on the wire and its number is fixed by docs/protocol.md: the enums
@@ -147,27 +149,6 @@ SMF_BUS_DRIVER_METHODS(SMF_BUS_METHOD_CONSTANT)
 SMF_BUS_PROPERTIES(SMF_BUS_PROPERTY_CONSTANT)
 SMF_BUS_SIGNALS(SMF_BUS_SIGNAL_CONSTANT)
 
-/*
- * Signals, sent on the connections whose interests match (docs/protocol.md, Notifications).
- * The last field, the commit id of the write that caused the signal (configd/probes.h), was
- * appended without a version bump: a reader that stops before it reads the rest as before,
- * and libscf reads it only when it is there.
- */
-#define SMF_BUS_SIGNAL_PG_CHANGED "PgChanged"
-#define SMF_BUS_SIGNAL_PG_CHANGED_SIG "ssstt" /* entity, pg, type, generation, commit id */
-#define SMF_BUS_SIGNAL_PG_DELETED "PgDeleted"
-#define SMF_BUS_SIGNAL_PG_DELETED_SIG "ssst" /* entity, pg, type, commit id */
-/*
- * An instance was created (AddInstance, or a Batch step that created it): sent only on the
- * connections that called SMF_BUS_METHOD_NOTIFY_ADD_INSTANCES, after the commit, in commit
- * order with the pg signals, with the commit id of the write that created it.  illumos
- * announces no creation; svc.startd asks for it so that its first sight of an instance does
- * not wait for a pg commit (docs/decisions.md).
- */
-#define SMF_BUS_SIGNAL_INSTANCE_ADDED "InstanceAdded"
-#define SMF_BUS_SIGNAL_INSTANCE_ADDED_SIG "st"                   /* instance, commit id */
-#define SMF_BUS_METHOD_NOTIFY_ADD_INSTANCES "NotifyAddInstances" /* no arguments, no reply */
-
 /* ------------------------------------------------------------------------------------------ */
 /* Reads answered as records (1.1): ReadPg, ReadPgs                                            */
 
@@ -175,12 +156,7 @@ SMF_BUS_SIGNALS(SMF_BUS_SIGNAL_CONSTANT)
  * ReadPg(s entity, s pg, s snapshot, b composed) -> (s type, u flags, t generation, ay props):
  * GetPg with the same arguments and errors, the properties as records (docs/protocol.md):
  * their number, then each property's name, type, number of values and values.
- */
-#define SMF_BUS_METHOD_READ_PG "ReadPg"
-#define SMF_BUS_READ_PG_IN "sssb"
-#define SMF_BUS_READ_PG_OUT "sutay"
-
-/*
+ *
  * ReadPgs(as entities, s pattern, s after, a(sssu) queries, u page_bytes) -> (ay records, b more)
  *
  * The entities are the listed FMRIs (answered in that order, each as often as it is listed) or,
@@ -192,9 +168,6 @@ SMF_BUS_SIGNALS(SMF_BUS_SIGNAL_CONSTANT)
  * one entity whole; `more` says that entities are left: the caller asks again for the listed
  * entities not answered yet, or with `after` the last FMRI answered.
  */
-#define SMF_BUS_METHOD_READ_PGS "ReadPgs"
-#define SMF_BUS_READ_PGS_IN "asssa(" SMF_BUS_BULK_QUERY ")u"
-#define SMF_BUS_READ_PGS_OUT "ayb"
 
 /* The largest page of records configd sends (and the default): 4 MiB. */
 #define SMF_BULK_PAGE_BYTES (4u * 1024u * 1024u)
@@ -230,7 +203,7 @@ _Static_assert(SMF_BULK_FOUND == 0 && SMF_BULK_NO_ENTITY == 1 && SMF_BULK_INVALI
         "bulk statuses are fixed by docs/protocol.md");
 
 /* ------------------------------------------------------------------------------------------ */
-/* The store's record (added to 1.1): StoreStatus                                              */
+/* The store's record (1.2): StoreStatus                                                      */
 
 /*
  * StoreStatus() -> a(sstttss): for each database, in this order, the persistent one then the
@@ -241,9 +214,6 @@ _Static_assert(SMF_BULK_FOUND == 0 && SMF_BULK_NO_ENTITY == 1 && SMF_BULK_INVALI
  * read, open to every peer.  A configd without it answers UnknownMethod: libscf then says it
  * does not know (SCF_ERROR_NOT_SUPPORTED), and a waiting client waits as before.
  */
-#define SMF_BUS_METHOD_STORE_STATUS "StoreStatus"
-#define SMF_BUS_STORE_STATUS_OUT "a(" SMF_BUS_STORE_RECORD ")"
-
 #define SMF_STORE_PERSISTENT "persistent"
 #define SMF_STORE_NONPERSISTENT "non-persistent"
 
