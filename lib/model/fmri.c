@@ -187,17 +187,19 @@ void scf_fmri_clear(scf_fmri_t *f)
 	*f = (scf_fmri_t){0};
 }
 
-int scf_fmri_format(const scf_fmri_t *f, char **ret)
+/* The one writer of FMRIs (libscf.h: callers never build one by hand). */
+static int format(
+        const char *service, const char *instance, const char *pg, const char *prop, char **ret)
 {
 	char *s;
 	int n;
 
-	if (!f || !ret || !f->service || !*f->service || (f->prop && !f->pg))
+	if (!ret || !service || !*service || (prop && !pg))
 		return -SCF_ERROR_INVALID_ARGUMENT;
 
-	n = asprintf(&s, "svc:/%s%s%s%s%s%s%s", f->service, f->instance ? ":" : "",
-	        strempty(f->instance), f->pg ? PG_MARKER : "", strempty(f->pg), f->prop ? "/" : "",
-	        strempty(f->prop));
+	n = asprintf(&s, SVC_PREFIX "/%s%s%s%s%s%s%s", service, instance ? ":" : "",
+	        strempty(instance), pg ? PG_MARKER : "", strempty(pg), prop ? "/" : "",
+	        strempty(prop));
 	if (n < 0)
 		return -SCF_ERROR_NO_MEMORY;
 	if ((size_t)n > SCF_LIMIT_MAX_FMRI_LENGTH) {
@@ -206,6 +208,18 @@ int scf_fmri_format(const scf_fmri_t *f, char **ret)
 	}
 	*ret = s;
 	return 0;
+}
+
+int scf_fmri_format(const scf_fmri_t *f, char **ret)
+{
+	if (!f)
+		return -SCF_ERROR_INVALID_ARGUMENT;
+	return format(f->service, f->instance, f->pg, f->prop, ret);
+}
+
+int scf_fmri_format_entity(const char *service, const char *instance, char **ret)
+{
+	return format(service, instance, NULL, NULL, ret);
 }
 
 int scf_fmri_canonicalize(const char *s, char **ret)
@@ -242,8 +256,7 @@ int smf_fmri_classify(const char *s, char **entity)
 		return r;
 	kind = smf_fmri_kind(&f);
 	if (entity) {
-		scf_fmri_t e = {.service = f.service, .instance = f.instance};
-		r = scf_fmri_format(&e, entity);
+		r = scf_fmri_format_entity(f.service, f.instance, entity);
 		if (r < 0)
 			return r;
 	}

@@ -233,6 +233,37 @@ static void test_format(void **state)
 	scf_fmri_clear(NULL); /* harmless */
 }
 
+/* The entity form is scf_fmri_format() of a service and instance, limits and refusals included. */
+static void test_format_entity(void **state)
+{
+	char *s = NULL, *t = NULL, name[SCF_LIMIT_MAX_FMRI_LENGTH];
+
+	assert_int_equal(scf_fmri_format_entity("network/ssh", NULL, &s), 0);
+	assert_string_equal(s, "svc:/network/ssh");
+	free(s);
+	assert_int_equal(scf_fmri_format_entity("network/ssh", "default", &s), 0);
+	assert_string_equal(s, "svc:/network/ssh:default");
+	assert_int_equal(scf_fmri_canonicalize(s, &t), 0);
+	assert_string_equal(s, t);
+	free(s);
+	free(t);
+
+	assert_int_equal(scf_fmri_format_entity(NULL, "i", &s), -SCF_ERROR_INVALID_ARGUMENT);
+	assert_int_equal(scf_fmri_format_entity("", NULL, &s), -SCF_ERROR_INVALID_ARGUMENT);
+	assert_int_equal(scf_fmri_format_entity("a", NULL, NULL), -SCF_ERROR_INVALID_ARGUMENT);
+
+	/* "svc:/" and the name: 628 bytes pass, 629 do not, as for scf_fmri_format() */
+	memset(name, 'a', sizeof(name));
+	name[SCF_LIMIT_MAX_FMRI_LENGTH - strlen("svc:/")] = 0;
+	assert_int_equal(scf_fmri_format_entity(name, NULL, &s), 0);
+	assert_int_equal(strlen(s), SCF_LIMIT_MAX_FMRI_LENGTH);
+	free(s);
+	name[SCF_LIMIT_MAX_FMRI_LENGTH - strlen("svc:/") - 2] = 0;
+	assert_int_equal(scf_fmri_format_entity(name, "ab", &s), -SCF_ERROR_CONSTRAINT_VIOLATED);
+	assert_int_equal(scf_fmri_format(&(scf_fmri_t){.service = name, .instance = "ab"}, &s),
+	        -SCF_ERROR_CONSTRAINT_VIOLATED);
+}
+
 static void test_classify(void **state)
 {
 	static const struct {
@@ -346,6 +377,7 @@ int main(void)
 	        cmocka_unit_test(test_parse_bad),
 	        cmocka_unit_test(test_parse_limits),
 	        cmocka_unit_test(test_format),
+	        cmocka_unit_test(test_format_entity),
 	        cmocka_unit_test(test_classify),
 	        cmocka_unit_test(test_abbrev),
 	};
