@@ -169,7 +169,9 @@ int scf_fmri_format(const scf_fmri_t *f, char **ret);
 /*
  * The FMRI of a service (instance NULL) or of one of its instances, from their names:
  * scf_fmri_format() of an scf_fmri_t with only those two, for callers that hold the names
- * (a manifest's) or want the entity an FMRI lies under (f->service, f->instance).
+ * (a manifest's) or want the entity an FMRI lies under (f->service, f->instance).  One that is
+ * too long is returned all the same, so that whoever reads it refuses it naming it
+ * (scf_fmri_parse(), and so every libscf call and configd, answer CONSTRAINT_VIOLATED).
  */
 int scf_fmri_format_entity(const char *service, const char *instance, char **ret);
 /* Parses and re-formats; the canonical form of any accepted input. */

@@ -192,29 +192,34 @@ static int format(
         const char *service, const char *instance, const char *pg, const char *prop, char **ret)
 {
 	char *s;
-	int n;
 
 	if (!ret || !service || !*service || (prop && !pg))
 		return -SCF_ERROR_INVALID_ARGUMENT;
-
-	n = asprintf(&s, SVC_PREFIX "/%s%s%s%s%s%s%s", service, instance ? ":" : "",
-	        strempty(instance), pg ? PG_MARKER : "", strempty(pg), prop ? "/" : "",
-	        strempty(prop));
-	if (n < 0)
+	if (asprintf(&s, SVC_PREFIX "/%s%s%s%s%s%s%s", service, instance ? ":" : "",
+	            strempty(instance), pg ? PG_MARKER : "", strempty(pg), prop ? "/" : "",
+	            strempty(prop)) < 0)
 		return -SCF_ERROR_NO_MEMORY;
-	if ((size_t)n > SCF_LIMIT_MAX_FMRI_LENGTH) {
-		free(s);
-		return -SCF_ERROR_CONSTRAINT_VIOLATED;
-	}
 	*ret = s;
 	return 0;
 }
 
 int scf_fmri_format(const scf_fmri_t *f, char **ret)
 {
-	if (!f)
+	char *s;
+	int r;
+
+	if (!f || !ret)
 		return -SCF_ERROR_INVALID_ARGUMENT;
-	return format(f->service, f->instance, f->pg, f->prop, ret);
+	r = format(f->service, f->instance, f->pg, f->prop, &s);
+	if (r < 0)
+		return r;
+	/* Canonical is not always shorter ("a" is "svc:/a"), and what configd stores must parse. */
+	if (strlen(s) > SCF_LIMIT_MAX_FMRI_LENGTH) {
+		free(s);
+		return -SCF_ERROR_CONSTRAINT_VIOLATED;
+	}
+	*ret = s;
+	return 0;
 }
 
 int scf_fmri_format_entity(const char *service, const char *instance, char **ret)
