@@ -60,7 +60,8 @@
  * it (the handler of id is method_<id>), and libscf's calls, the tests and the tools name a
  * method by its smf_method_<id> below, so a method's name and signatures are typed here only.
  * docs/protocol.md says what each argument means.  A change of a line is a change of the
- * protocol: a new line is a minor version, any other change a major one.
+ * protocol: a new line is a minor version (marked with it: 1.1, 1.2), any other change a major
+ * one.  The order is introspection's too: moving a line changes what a peer reads there.
  */
 #define SMF_BUS_METHODS(X)                                                                         \
 	X(list_services, "ListServices", "", "as")                                                 \
