@@ -512,14 +512,14 @@ int main(int argc, char *argv[])
 	parse_options(argc, argv);
 	r = cli_connect(NULL, &g.h);
 	if (r < 0)
-		die("Could not connect to configuration repository: %s.", cli_scf_phrase(r));
+		die("Could not connect to configuration repository: %s.", smf_error_phrase(r));
 	/* As illumos' main(): an operand may match several entities, except with -w. */
 	if (!g.wait)
 		flags |= CLI_WALK_MULTIPLE;
 	r = cli_walk(g.h, argc - optind, argv + optind, flags, g.wait ? wait_target : process_fmri,
 	        walk_error, NULL, &err);
 	if (r < 0) {
-		warn("failed to iterate over instances: %s", cli_scf_phrase(r));
+		warn("failed to iterate over instances: %s", smf_error_phrase(r));
 		exit(1);
 	}
 	if (err)

@@ -104,7 +104,7 @@ int method_batch(sd_bus_message *m, void *userdata, sd_bus_error *error)
 	 * The writer is checked before anything is parsed: a reader must not make configd (one
 	 * thread, serving everyone) read and allocate a batch of any size only to refuse it.
 	 */
-	r = auth_check_write(c, error, "Batch", NULL);
+	r = auth_check_write(c, error, smf_method_batch.name, NULL);
 	if (r < 0)
 		return r;
 	r = read_steps(m, &l);
@@ -115,7 +115,7 @@ int method_batch(sd_bus_message *m, void *userdata, sd_bus_error *error)
 	applied = backend_batch_added(connection_backend(c), l.steps, l.n, &ev, &n_ev, &added);
 	if (applied < 0)
 		return configd_backend_error(c, error, applied);
-	probe_write(c, "Batch", NULL);
+	probe_write(c, smf_method_batch.name, NULL);
 	STRV_FOREACH (a, added)
 		probe_instance_added(*a);
 	for (size_t i = 0; i < n_ev; i++) {
@@ -127,7 +127,7 @@ int method_batch(sd_bus_message *m, void *userdata, sd_bus_error *error)
 			probe_pg_committed(&ev[i].pg);
 	}
 	smf_point(SMF_POINT_CONFIGD_COMMIT_AFTER);
-	r = sd_bus_reply_method_return(m, "u", (uint32_t)applied);
+	r = sd_bus_reply_method_return(m, smf_method_batch.out, (uint32_t)applied);
 	STRV_FOREACH (a, added)
 		notify_instance_added(c->configd, *a);
 	for (size_t i = 0; i < n_ev; i++)

@@ -45,7 +45,7 @@ int method_list_instances(sd_bus_message *m, void *userdata, sd_bus_error *error
 	const char *service;
 	int r;
 
-	r = sd_bus_message_read(m, "s", &service);
+	r = sd_bus_message_read(m, smf_method_list_instances.in, &service);
 	if (r < 0)
 		return r;
 	r = backend_list_instances(connection_backend(c), service, &l);
@@ -56,13 +56,13 @@ int method_list_instances(sd_bus_message *m, void *userdata, sd_bus_error *error
 
 /* A write that names one entity: its FMRI, once the writer is allowed. */
 static int read_entity_write(sd_bus_message *m, connection_t *c, sd_bus_error *error,
-        const char *method, const char **fmri)
+        const smf_bus_method_t *method, const char **fmri)
 {
-	int r = sd_bus_message_read(m, "s", fmri);
+	int r = sd_bus_message_read(m, method->in, fmri);
 
 	if (r < 0)
 		return r;
-	return auth_check_write(c, error, method, *fmri);
+	return auth_check_write(c, error, method->name, *fmri);
 }
 
 int method_add_service(sd_bus_message *m, void *userdata, sd_bus_error *error)
@@ -71,13 +71,13 @@ int method_add_service(sd_bus_message *m, void *userdata, sd_bus_error *error)
 	const char *fmri;
 	int r;
 
-	r = read_entity_write(m, c, error, "AddService", &fmri);
+	r = read_entity_write(m, c, error, &smf_method_add_service, &fmri);
 	if (r < 0)
 		return r;
 	r = backend_add_service(connection_backend(c), fmri);
 	if (r < 0)
 		return configd_backend_error(c, error, r);
-	probe_write(c, "AddService", fmri);
+	probe_write(c, smf_method_add_service.name, fmri);
 	smf_point(SMF_POINT_CONFIGD_COMMIT_AFTER);
 	return sd_bus_reply_method_return(m, NULL);
 }
@@ -90,13 +90,13 @@ int method_add_instance(sd_bus_message *m, void *userdata, sd_bus_error *error)
 	const char *fmri;
 	int r;
 
-	r = read_entity_write(m, c, error, "AddInstance", &fmri);
+	r = read_entity_write(m, c, error, &smf_method_add_instance, &fmri);
 	if (r < 0)
 		return r;
 	r = backend_create_instance(connection_backend(c), fmri, &canon, &rpg);
 	if (r < 0)
 		return configd_backend_error(c, error, r);
-	probe_write(c, "AddInstance", canon);
+	probe_write(c, smf_method_add_instance.name, canon);
 	probe_instance_added(canon);
 	if (rpg) {
 		probe_pg_created(rpg);
@@ -119,13 +119,13 @@ int method_delete(sd_bus_message *m, void *userdata, sd_bus_error *error)
 	size_t n = 0;
 	int r;
 
-	r = read_entity_write(m, c, error, "Delete", &fmri);
+	r = read_entity_write(m, c, error, &smf_method_delete, &fmri);
 	if (r < 0)
 		return r;
 	r = backend_delete_entity(connection_backend(c), fmri, &deleted, &n);
 	if (r < 0)
 		return configd_backend_error(c, error, r);
-	probe_write(c, "Delete", fmri);
+	probe_write(c, smf_method_delete.name, fmri);
 	for (size_t i = 0; i < n; i++)
 		probe_pg_deleted(&deleted[i]);
 	smf_point(SMF_POINT_CONFIGD_COMMIT_AFTER);
@@ -143,11 +143,11 @@ int method_exists(sd_bus_message *m, void *userdata, sd_bus_error *error)
 	const char *fmri;
 	int r;
 
-	r = sd_bus_message_read(m, "s", &fmri);
+	r = sd_bus_message_read(m, smf_method_exists.in, &fmri);
 	if (r < 0)
 		return r;
 	r = backend_entity_exists(connection_backend(c), fmri);
 	if (r < 0)
 		return configd_backend_error(c, error, r);
-	return sd_bus_reply_method_return(m, "b", r > 0);
+	return sd_bus_reply_method_return(m, smf_method_exists.out, r > 0);
 }

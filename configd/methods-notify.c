@@ -10,12 +10,13 @@
 #include "log.h"
 #include "methods.h"
 
-static int add_interest(sd_bus_message *m, connection_t *c, sd_bus_error *error, bool by_type)
+static int add_interest(sd_bus_message *m, connection_t *c, sd_bus_error *error,
+        const smf_bus_method_t *method, bool by_type)
 {
 	const char *name;
 	int r;
 
-	r = sd_bus_message_read(m, "s", &name);
+	r = sd_bus_message_read(m, method->in, &name);
 	if (r < 0)
 		return r;
 	r = notify_add_interest(c, by_type, name, error);
@@ -26,12 +27,12 @@ static int add_interest(sd_bus_message *m, connection_t *c, sd_bus_error *error,
 
 int method_notify_add_pg_name(sd_bus_message *m, void *userdata, sd_bus_error *error)
 {
-	return add_interest(m, userdata, error, false);
+	return add_interest(m, userdata, error, &smf_method_notify_add_pg_name, false);
 }
 
 int method_notify_add_pg_type(sd_bus_message *m, void *userdata, sd_bus_error *error)
 {
-	return add_interest(m, userdata, error, true);
+	return add_interest(m, userdata, error, &smf_method_notify_add_pg_type, true);
 }
 
 /* Instance creation is announced (InstanceAdded) only to the connections that call this. */
@@ -55,7 +56,7 @@ int method_register_restarter(sd_bus_message *m, void *userdata, sd_bus_error *e
 	configd_t *mgr = c->configd;
 	int r;
 
-	r = auth_check_write(c, error, "RegisterRestarter", "");
+	r = auth_check_write(c, error, smf_method_register_restarter.name, "");
 	if (r < 0)
 		return r;
 	if (mgr->native)
@@ -74,5 +75,6 @@ int method_restarter_attached(sd_bus_message *m, void *userdata, sd_bus_error *e
 {
 	connection_t *c = userdata;
 
-	return sd_bus_reply_method_return(m, "b", !c->configd->native && c->configd->restarter);
+	return sd_bus_reply_method_return(
+	        m, smf_method_restarter_attached.out, !c->configd->native && c->configd->restarter);
 }

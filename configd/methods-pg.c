@@ -28,7 +28,7 @@ int method_list_pgs(sd_bus_message *m, void *userdata, sd_bus_error *error)
 	int composed, r;
 	size_t n = 0;
 
-	r = sd_bus_message_read(m, "ssb", &entity, &snapshot, &composed);
+	r = sd_bus_message_read(m, smf_method_list_pgs.in, &entity, &snapshot, &composed);
 	if (r < 0)
 		return r;
 	r = backend_list_pgs(connection_backend(c), entity, snapshot, composed, &l, &n);
@@ -36,10 +36,10 @@ int method_list_pgs(sd_bus_message *m, void *userdata, sd_bus_error *error)
 		return configd_backend_error(c, error, r);
 	r = sd_bus_message_new_method_return(m, &reply);
 	if (r >= 0)
-		r = sd_bus_message_open_container(reply, 'a', "(ssut)");
+		r = sd_bus_message_open_container(reply, 'a', "(" SMF_BUS_PG_INFO ")");
 	for (size_t i = 0; r >= 0 && i < n; i++)
-		r = sd_bus_message_append(
-		        reply, "(ssut)", l[i].name, l[i].type, l[i].flags, l[i].generation);
+		r = sd_bus_message_append(reply, "(" SMF_BUS_PG_INFO ")", l[i].name, l[i].type,
+		        l[i].flags, l[i].generation);
 	backend_pg_infos_free(l, n);
 	if (r >= 0)
 		r = sd_bus_message_close_container(reply);
@@ -65,10 +65,10 @@ static int append_props(sd_bus_message *reply, const pg_read_t *pg)
 {
 	pg_read_iter_t it = {};
 	const pgprop_t *p;
-	int r = sd_bus_message_open_container(reply, 'a', "(ssas)");
+	int r = sd_bus_message_open_container(reply, 'a', "(" SMF_BUS_PROPERTY ")");
 
 	while (r >= 0 && (p = pg_read_next(pg, &it))) {
-		r = sd_bus_message_open_container(reply, 'r', "ssas");
+		r = sd_bus_message_open_container(reply, 'r', SMF_BUS_PROPERTY);
 		if (r >= 0)
 			r = sd_bus_message_append(reply, "ss", p->name, p->type);
 		if (r >= 0)
@@ -89,7 +89,7 @@ int method_get_pg(sd_bus_message *m, void *userdata, sd_bus_error *error)
 	const char *entity, *name, *snapshot;
 	int composed, r;
 
-	r = sd_bus_message_read(m, "sssb", &entity, &name, &snapshot, &composed);
+	r = sd_bus_message_read(m, smf_method_get_pg.in, &entity, &name, &snapshot, &composed);
 	if (r < 0)
 		return r;
 	r = backend_read_pg(connection_backend(c), entity, name, snapshot, composed, &pg);
@@ -362,20 +362,20 @@ int method_add_pg(sd_bus_message *m, void *userdata, sd_bus_error *error)
 	uint32_t flags;
 	int r;
 
-	r = sd_bus_message_read(m, "sssu", &entity, &name, &type, &flags);
+	r = sd_bus_message_read(m, smf_method_add_pg.in, &entity, &name, &type, &flags);
 	if (r < 0)
 		return r;
-	r = auth_check_write(c, error, "AddPg", entity);
+	r = auth_check_write(c, error, smf_method_add_pg.name, entity);
 	if (r < 0)
 		return r;
 	r = backend_add_pg(connection_backend(c), entity, name, type, flags, &pg);
 	if (r < 0)
 		return configd_backend_error(c, error, r);
-	probe_write(c, "AddPg", entity);
+	probe_write(c, smf_method_add_pg.name, entity);
 	probe_pg_created(pg);
 	probe_pg_committed(pg);
 	smf_point(SMF_POINT_CONFIGD_COMMIT_AFTER);
-	r = sd_bus_reply_method_return(m, "t", pg->generation);
+	r = sd_bus_reply_method_return(m, smf_method_add_pg.out, pg->generation);
 	notify_pg_changed(c->configd, pg);
 	return r;
 }
@@ -387,16 +387,16 @@ int method_delete_pg(sd_bus_message *m, void *userdata, sd_bus_error *error)
 	const char *entity, *name;
 	int r;
 
-	r = sd_bus_message_read(m, "ss", &entity, &name);
+	r = sd_bus_message_read(m, smf_method_delete_pg.in, &entity, &name);
 	if (r < 0)
 		return r;
-	r = auth_check_write(c, error, "DeletePg", entity);
+	r = auth_check_write(c, error, smf_method_delete_pg.name, entity);
 	if (r < 0)
 		return r;
 	r = backend_delete_pg(connection_backend(c), entity, name, &pg);
 	if (r < 0)
 		return configd_backend_error(c, error, r);
-	probe_write(c, "DeletePg", entity);
+	probe_write(c, smf_method_delete_pg.name, entity);
 	probe_pg_deleted(pg);
 	smf_point(SMF_POINT_CONFIGD_COMMIT_AFTER);
 	r = sd_bus_reply_method_return(m, NULL);
@@ -475,7 +475,7 @@ int method_commit(sd_bus_message *m, void *userdata, sd_bus_error *error)
 	r = sd_bus_message_read(m, "sst", &entity, &name, &gen);
 	if (r < 0)
 		return r;
-	r = auth_check_write(c, error, "Commit", entity);
+	r = auth_check_write(c, error, smf_method_commit.name, entity);
 	if (r < 0)
 		return r;
 	/* Refused before the repository is touched, the limit as the values are read. */
@@ -495,11 +495,11 @@ int method_commit(sd_bus_message *m, void *userdata, sd_bus_error *error)
 	 * watchers (even if the writer is gone): all after the commit.
 	 */
 	if (committed == BACKEND_COMMITTED) {
-		probe_write(c, "Commit", entity);
+		probe_write(c, smf_method_commit.name, entity);
 		probe_pg_committed(pg);
 		smf_point(SMF_POINT_CONFIGD_COMMIT_AFTER);
 	}
-	r = sd_bus_reply_method_return(m, "t", pg->generation);
+	r = sd_bus_reply_method_return(m, smf_method_commit.out, pg->generation);
 	if (committed == BACKEND_COMMITTED)
 		notify_pg_changed(c->configd, pg);
 	return r;

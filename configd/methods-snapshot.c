@@ -14,7 +14,7 @@ int method_list_snapshots(sd_bus_message *m, void *userdata, sd_bus_error *error
 	const char *instance;
 	int r;
 
-	r = sd_bus_message_read(m, "s", &instance);
+	r = sd_bus_message_read(m, smf_method_list_snapshots.in, &instance);
 	if (r < 0)
 		return r;
 	r = backend_list_snapshots(connection_backend(c), instance, &l);
@@ -25,33 +25,34 @@ int method_list_snapshots(sd_bus_message *m, void *userdata, sd_bus_error *error
 
 /* TakeSnapshot and DeleteSnapshot: (instance, name), a write, nothing in the reply. */
 static int snapshot_write(sd_bus_message *m, connection_t *c, sd_bus_error *error,
-        const char *method, int (*op)(backend_t *, const char *, const char *))
+        const smf_bus_method_t *method, int (*op)(backend_t *, const char *, const char *))
 {
 	const char *instance, *name;
 	int r;
 
-	r = sd_bus_message_read(m, "ss", &instance, &name);
+	r = sd_bus_message_read(m, method->in, &instance, &name);
 	if (r < 0)
 		return r;
-	r = auth_check_write(c, error, method, instance);
+	r = auth_check_write(c, error, method->name, instance);
 	if (r < 0)
 		return r;
 	r = op(connection_backend(c), instance, name);
 	if (r < 0)
 		return configd_backend_error(c, error, r);
-	probe_write(c, method, instance);
+	probe_write(c, method->name, instance);
 	smf_point(SMF_POINT_CONFIGD_COMMIT_AFTER);
 	return sd_bus_reply_method_return(m, NULL);
 }
 
 int method_take_snapshot(sd_bus_message *m, void *userdata, sd_bus_error *error)
 {
-	return snapshot_write(m, userdata, error, "TakeSnapshot", backend_take_snapshot);
+	return snapshot_write(m, userdata, error, &smf_method_take_snapshot, backend_take_snapshot);
 }
 
 int method_delete_snapshot(sd_bus_message *m, void *userdata, sd_bus_error *error)
 {
-	return snapshot_write(m, userdata, error, "DeleteSnapshot", backend_delete_snapshot);
+	return snapshot_write(
+	        m, userdata, error, &smf_method_delete_snapshot, backend_delete_snapshot);
 }
 
 int method_refresh(sd_bus_message *m, void *userdata, sd_bus_error *error)
@@ -60,16 +61,16 @@ int method_refresh(sd_bus_message *m, void *userdata, sd_bus_error *error)
 	const char *instance;
 	int r;
 
-	r = sd_bus_message_read(m, "s", &instance);
+	r = sd_bus_message_read(m, smf_method_refresh.in, &instance);
 	if (r < 0)
 		return r;
-	r = auth_check_write(c, error, "Refresh", instance);
+	r = auth_check_write(c, error, smf_method_refresh.name, instance);
 	if (r < 0)
 		return r;
 	r = backend_refresh(connection_backend(c), instance);
 	if (r < 0)
 		return configd_backend_error(c, error, r);
-	probe_write(c, "Refresh", instance);
+	probe_write(c, smf_method_refresh.name, instance);
 	smf_point(SMF_POINT_CONFIGD_COMMIT_AFTER);
 	return sd_bus_reply_method_return(m, NULL);
 }

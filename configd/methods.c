@@ -7,60 +7,26 @@
  *
  * The second vtable answers the bus driver's Hello on /org/freedesktop/DBus, so tools that
  * expect a bus (busctl --address=...) can talk to this peer-to-peer server.
+ *
+ * Both are protocol.h's tables expanded, so that configd serves exactly the names and
+ * signatures libscf calls: a line added there without its handler here fails to compile.
  */
 #include <stdio.h>
 
 #include "methods.h"
 
-#define M(name, in, out, handler) SD_BUS_METHOD(name, in, out, handler, SD_BUS_VTABLE_UNPRIVILEGED)
-
 static int property_get_version(sd_bus *bus, const char *path, const char *interface,
         const char *property, sd_bus_message *reply, void *userdata, sd_bus_error *error)
 {
-	return sd_bus_message_append(reply, "u", SMF_PROTOCOL_VERSION);
+	return sd_bus_message_append(reply, smf_property_version.sig, SMF_PROTOCOL_VERSION);
 }
 
 static int property_get_minor_version(sd_bus *bus, const char *path, const char *interface,
         const char *property, sd_bus_message *reply, void *userdata, sd_bus_error *error)
 {
-	return sd_bus_message_append(reply, "u", SMF_PROTOCOL_MINOR_VERSION);
+	return sd_bus_message_append(
+	        reply, smf_property_minor_version.sig, SMF_PROTOCOL_MINOR_VERSION);
 }
-
-static const sd_bus_vtable repository_vtable[] = {
-        SD_BUS_VTABLE_START(0),
-        SD_BUS_PROPERTY("Version", "u", property_get_version, 0, SD_BUS_VTABLE_PROPERTY_CONST),
-        SD_BUS_PROPERTY(
-                "MinorVersion", "u", property_get_minor_version, 0, SD_BUS_VTABLE_PROPERTY_CONST),
-        M("ListServices", "", "as", method_list_services),
-        M("ListInstances", "s", "as", method_list_instances),
-        M("AddService", "s", "", method_add_service),
-        M("AddInstance", "s", "", method_add_instance),
-        M("Delete", "s", "", method_delete),
-        M("Exists", "s", "b", method_exists),
-        M("ListPgs", "ssb", "a(ssut)", method_list_pgs),
-        M("GetPg", "sssb", "suta(ssas)", method_get_pg),
-        M(SMF_BUS_METHOD_READ_PG, SMF_BUS_READ_PG_IN, SMF_BUS_READ_PG_OUT, method_read_pg),
-        M(SMF_BUS_METHOD_READ_PGS, SMF_BUS_READ_PGS_IN, SMF_BUS_READ_PGS_OUT, method_read_pgs),
-        M("AddPg", "sssu", "t", method_add_pg),
-        M("DeletePg", "ss", "", method_delete_pg),
-        M("Commit", "ssta(" SMF_BUS_COMMAND ")", "t", method_commit),
-        M("Batch", "a(" SMF_BUS_STEP ")", "u", method_batch),
-        M("ListSnapshots", "s", "as", method_list_snapshots),
-        M("TakeSnapshot", "ss", "", method_take_snapshot),
-        M("DeleteSnapshot", "ss", "", method_delete_snapshot),
-        M("Refresh", "s", "", method_refresh),
-        M("NotifyAddPgName", "s", "", method_notify_add_pg_name),
-        M("NotifyAddPgType", "s", "", method_notify_add_pg_type),
-        M(SMF_BUS_METHOD_NOTIFY_ADD_INSTANCES, "", "", method_notify_add_instances),
-        M("NotifyReset", "", "", method_notify_reset),
-        M("RegisterRestarter", "", "", method_register_restarter),
-        M("RestarterAttached", "", "b", method_restarter_attached),
-        M(SMF_BUS_METHOD_STORE_STATUS, "", SMF_BUS_STORE_STATUS_OUT, method_store_status),
-        SD_BUS_SIGNAL(SMF_BUS_SIGNAL_PG_CHANGED, SMF_BUS_SIGNAL_PG_CHANGED_SIG, 0),
-        SD_BUS_SIGNAL(SMF_BUS_SIGNAL_PG_DELETED, SMF_BUS_SIGNAL_PG_DELETED_SIG, 0),
-        SD_BUS_SIGNAL(SMF_BUS_SIGNAL_INSTANCE_ADDED, SMF_BUS_SIGNAL_INSTANCE_ADDED_SIG, 0),
-        SD_BUS_VTABLE_END,
-};
 
 static int method_hello(sd_bus_message *m, void *userdata, sd_bus_error *error)
 {
@@ -68,14 +34,31 @@ static int method_hello(sd_bus_message *m, void *userdata, sd_bus_error *error)
 	char name[32];
 
 	snprintf(name, sizeof(name), ":1.%llu", (unsigned long long)c->id);
-	return sd_bus_reply_method_return(m, "s", name);
+	return sd_bus_reply_method_return(m, smf_method_hello.out, name);
 }
+
+/* The handler of method id is method_<id>, the getter of property id property_get_<id>. */
+#define METHOD(id, name, in, out)                                                                  \
+	SD_BUS_METHOD(name, in, out, method_##id, SD_BUS_VTABLE_UNPRIVILEGED),
+#define PROPERTY(id, name, sig)                                                                    \
+	SD_BUS_PROPERTY(name, sig, property_get_##id, 0, SD_BUS_VTABLE_PROPERTY_CONST),
+#define SIGNAL(id, name, sig) SD_BUS_SIGNAL(name, sig, 0),
+
+/* clang-format off */
+static const sd_bus_vtable repository_vtable[] = {
+        SD_BUS_VTABLE_START(0),
+        SMF_BUS_PROPERTIES(PROPERTY)
+        SMF_BUS_METHODS(METHOD)
+        SMF_BUS_SIGNALS(SIGNAL)
+        SD_BUS_VTABLE_END,
+};
 
 static const sd_bus_vtable driver_vtable[] = {
         SD_BUS_VTABLE_START(0),
-        M("Hello", "", "s", method_hello),
+        SMF_BUS_DRIVER_METHODS(METHOD)
         SD_BUS_VTABLE_END,
 };
+/* clang-format on */
 
 int methods_add_to_bus(connection_t *c)
 {
@@ -86,5 +69,5 @@ int methods_add_to_bus(connection_t *c)
 	if (r < 0)
 		return r;
 	return sd_bus_add_object_vtable(
-	        c->bus, NULL, "/org/freedesktop/DBus", "org.freedesktop.DBus", driver_vtable, c);
+	        c->bus, NULL, SMF_BUS_DRIVER_PATH, SMF_BUS_DRIVER_INTERFACE, driver_vtable, c);
 }

@@ -100,18 +100,18 @@ static void signal_queued(connection_t *c, int r, uint64_t bytes, const char *wh
 static void notify_send(connection_t *c, const scf_pg_t *pg, bool deleted)
 {
 	_cleanup_(sd_bus_message_unrefp) sd_bus_message *msg = NULL;
+	const smf_bus_signal_t *sig = deleted ? &smf_signal_pg_deleted : &smf_signal_pg_changed;
 	uint64_t bytes = signal_bytes(pg);
 	int r;
 
 	smf_point(SMF_POINT_CONFIGD_NOTIFY_BEFORE_SEND);
-	r = sd_bus_message_new_signal(c->bus, &msg, SMF_BUS_PATH, SMF_BUS_INTERFACE,
-	        deleted ? SMF_BUS_SIGNAL_PG_DELETED : SMF_BUS_SIGNAL_PG_CHANGED);
+	r = sd_bus_message_new_signal(c->bus, &msg, SMF_BUS_PATH, SMF_BUS_INTERFACE, sig->name);
 	/* The commit id: the subscriber names it as the cause of what it does next. */
 	if (r >= 0)
-		r = deleted ? sd_bus_message_append(msg, SMF_BUS_SIGNAL_PG_DELETED_SIG, pg->entity,
-		                      pg->name, pg->type, probe_commit_id())
-		            : sd_bus_message_append(msg, SMF_BUS_SIGNAL_PG_CHANGED_SIG, pg->entity,
-		                      pg->name, pg->type, pg->generation, probe_commit_id());
+		r = deleted ? sd_bus_message_append(msg, sig->sig, pg->entity, pg->name, pg->type,
+		                      probe_commit_id())
+		            : sd_bus_message_append(msg, sig->sig, pg->entity, pg->name, pg->type,
+		                      pg->generation, probe_commit_id());
 	if (r >= 0) {
 		/*
 		 * Traced before the send: sd_bus_send() often writes to the socket at once, and
@@ -154,10 +154,10 @@ static void notify_send_instance(connection_t *c, const char *fmri)
 
 	smf_point(SMF_POINT_CONFIGD_NOTIFY_BEFORE_SEND);
 	r = sd_bus_message_new_signal(
-	        c->bus, &msg, SMF_BUS_PATH, SMF_BUS_INTERFACE, SMF_BUS_SIGNAL_INSTANCE_ADDED);
+	        c->bus, &msg, SMF_BUS_PATH, SMF_BUS_INTERFACE, smf_signal_instance_added.name);
 	if (r >= 0)
 		r = sd_bus_message_append(
-		        msg, SMF_BUS_SIGNAL_INSTANCE_ADDED_SIG, fmri, probe_commit_id());
+		        msg, smf_signal_instance_added.sig, fmri, probe_commit_id());
 	if (r >= 0) {
 		probe_instance_notify_sent(c, fmri); /* before the send, as notify_send()'s */
 		r = sd_bus_send(c->bus, msg, NULL);

@@ -542,7 +542,7 @@ end_idle:
 }
 
 /*
- * graph-eval.c graph_evaluate, when the burst asked for it (a state report, a pg of S):
+ * graph.c graph_evaluate, when the burst asked for it (a state report, a pg of S):
  * graph_defer_end.  Then nothing of the burst is kept: its locals are cleared.
  */
 inline evaluate()
@@ -592,7 +592,7 @@ inline take_one()
 }
 
 /*
- * startd/graph.c graph_main: one burst at a time.  The graph takes every event queued (up to
+ * startd/graph-thread.c graph_main: one burst at a time.  The graph takes every event queued (up to
  * GRAPH_BURST_MAX: here any prefix of the queue, as other instances' events may fill the
  * rest), handles them in order, reads the instances it has no vertex for at the burst's end
  * (flush_due: first sight), then evaluates once (graph_defer_end).
@@ -698,7 +698,7 @@ end_idle:
 		fi
 	   };
 		/*
-		 * graph.c refresh_enabled (pg_event of I's general; service_pg_changed of S's, for
+		 * graph-thread.c refresh_enabled (pg_event of I's general; service_pg_changed of S's, for
 		 * I's vertex): read_enabled() reads general composed, then general_ovr (none in
 		 * these scripts); a change goes to the restarter (graph_send_enabled; being enabled
 		 * first re-reads the dependencies, deps_changed: a list, none).
@@ -719,9 +719,9 @@ end_idle:
 }
 
 /*
- * startd/restarter.c dispatch_main -> dispatch -> inst_enqueue: the point
+ * startd/dispatch.c dispatch_main -> dispatch -> inst_enqueue: the point
  * startd.restarter.before_enqueue, then the instance's queue.  The worker is one process
- * waiting on that queue: restarter.c starts it on demand and lets it retire after 3 s idle,
+ * waiting on that queue: worker.c starts it on demand and lets it retire after 3 s idle,
  * which changes when events are taken, never their order or who takes them.
  */
 proctype Dispatcher()
@@ -740,14 +740,14 @@ end_idle:
 	od
 }
 
-/* instance.c commit_full with next_state none: the state goes to the graph (report). */
+/* fsm.c commit with next_state none: the state goes to the graph (a report action). */
 inline report()
 {
 	ROOM(graph_q);
 	graph_q!GE_STATE, st, cid
 }
 
-/* startd/restarter.c worker_main -> instance.c instance_handle, one event at a time. */
+/* startd/worker.c worker_main -> act.c act_event (fsm.c decides), one event at a time. */
 proctype Worker()
 {
 	byte type, cid, r;
@@ -764,10 +764,10 @@ end_idle:
 		/* the point startd.worker.after_dequeue */
 		if
 		:: type != RE_INSERT && !inserted ->
-			skip /* instance_handle: not inserted yet */
+			skip /* fsm_step: not inserted yet */
 		:: type == RE_INSERT ->
 			/*
-			 * instance.c handle_insert: the graph saw no restarter pg (RE_INSERT_FRESH):
+			 * fsm.c on_insert: the graph saw no restarter pg (RE_INSERT_FRESH):
 			 * nobody but this INSERT writes one, nothing to read; else it is read.  A
 			 * fresh insert of an instance with its running snapshot (an import's) is
 			 * the bulk worker's, which writes it in its round's batch; either way one

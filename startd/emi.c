@@ -7,16 +7,19 @@
  * While it runs, the instance exists and is not online, which is how svccfg import knows not
  * to wait for restarter pgs that startd is not yet writing.  It runs in the main thread with
  * its own handle; the reaper must already run (method waits depend on it).  When the graph
- * later inserts the instance, its worker finds it online and keeps it so (see recover()).
+ * later inserts the instance, its worker finds it online and keeps it so (fsm.c, on_record()).
  */
 #include <errno.h>
 #include <signal.h>
 #include <unistd.h>
 
+#include "delay.h"
 #include "instance.h"
+#include "method.h"
 #include "log.h"
 #include "macro.h"
 #include "proc.h"
+#include "rpg.h"
 #include "startd.h"
 #include "survivors.h"
 #include "timeutil.h"
@@ -41,10 +44,13 @@ static bool emi_enabled(scf_handle_t *h)
 
 int emi_run(startd_t *m)
 {
-	method_result_t res = METHOD_OK;
 	state_update_t u = {.start_pid = -1, .contract = -1};
+	/* A start that keeps processes: in the instance's cgroup leaf, as any such start. */
+	method_call_t c = {.name = "start", .cgroup = true, .log_fd = -1};
+	method_end_t end;
+	pid_t pgid = 0;
 	instance_t *i;
-	int code = 0, r;
+	int r;
 
 	if (scf_entity_exists(m->main_h, SCF_INSTANCE_EMI) <= 0 || !emi_enabled(m->main_h))
 		return 0;
@@ -71,9 +77,21 @@ int emi_run(startd_t *m)
 	u.next_state = RESTARTER_STATE_ONLINE;
 	u.aux = RESTARTER_AUX_INSERT_IN_GRAPH;
 	(void)rpg_write(i, &u);
-	r = method_run(i, "start", false, &res, &code);
-	if (r < 0 || res != METHOD_OK) {
-		log_error("%s: start method failed (%d)", SCF_INSTANCE_EMI, r < 0 ? r : code);
+	if (method_spawn(i, &c, &end) > 0) {
+		/*
+		 * Its pids recorded at once, as any start's (fsm.h): a startd killed during the
+		 * import leaves the group for its successor to find.
+		 */
+		pgid = c.pid;
+		(void)proc_contract_add(pgid, SCF_INSTANCE_EMI, false);
+		u.start_pid = u.contract = pgid;
+		u.logfile = i->logfile;
+		smf_point(SMF_POINT_STARTD_RESTARTER_BEFORE_STATE_WRITE);
+		(void)rpg_write(i, &u);
+		method_wait(i, &c, &end);
+	}
+	if (end.outcome != METHOD_EXITED || end.code != 0) {
+		log_error("%s: start method failed (%d)", SCF_INSTANCE_EMI, end.code);
 		u.state = RESTARTER_STATE_MAINT;
 		u.aux = RESTARTER_AUX_METHOD_FAILED;
 	} else {
@@ -81,15 +99,16 @@ int emi_run(startd_t *m)
 		u.aux = RESTARTER_AUX_NONE;
 	}
 	/* Nothing of it runs on: an online EMI has no contract to watch. */
-	if (i->pgid > 0) {
-		proc_contract_remove(i->pgid);
-		(void)proc_group_kill(i->pgid, SIGTERM, 5 * USEC_PER_SEC);
+	if (pgid > 0) {
+		proc_contract_remove(pgid);
+		(void)proc_group_kill(pgid, SIGTERM, STOP_GRACE_USEC);
 	}
 	u.next_state = RESTARTER_STATE_NONE;
-	u.start_pid = i->start_pid;
+	u.start_pid = pgid;
 	u.contract = 0;
 	u.logfile = i->logfile;
 	(void)rpg_write(i, &u);
+	method_call_done(&c);
 	event_queue_retire(&i->q);
 	instance_free(i);
 	return 0;

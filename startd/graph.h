@@ -3,7 +3,7 @@
  *
  * THEORY.  A vertex is an instance the graph has seen with a "general" pg: whether it is
  * enabled, the state its worker last reported, and its dependency groups as read from the
- * repository (graph.c does the reading).  Everything graph-eval.c decides is a function of
+ * repository (graph-thread.c does the reading).  Everything graph.c decides is a function of
  * these structs and of the files that "file:" dependencies name, and is said by emitting
  * restarter events (RE_* of startd.h) through the graph's emit callback: the graph thread
  * hands them to the restarter, a unit test records them.
@@ -42,13 +42,13 @@
  *   temporarily disabled.  Outside vertices are disabled leaves first: an enabled one is
  *   disabled once no up vertex outside the subgraph depends on it; a vertex outside that goes
  *   down then exposes the next leaves among its dependencies.  These repository writes leave
- *   the graph as GRAPH_OVR_* events beside the RE_* ones (graph.c makes them), and the vertex
- *   already holds the value written, so the notification that follows changes nothing.
+ *   the graph as GRAPH_OVR_* events beside the RE_* ones (graph-thread.c makes them), and the
+ *   vertex already holds the value written, so the notification that follows changes nothing.
  *
  * INVARIANTS.  Only the thread that owns the graph (graph_init(), or graph_claim()) touches it:
  * every entry point asserts it, so the vertices need no lock.  A vertex's FMRI is its key in
  * the table, and it is linked in its service's list (services: service FMRI -> first
- * instance).  graph.c sets v->enabled only through vertex_set_enabled(): the override if
+ * instance).  graph-thread.c sets v->enabled only through vertex_set_enabled(): the override if
  * set, else general/enabled.  A vertex gets restarter events only once graph_announce() has
  * sent its RE_INSERT (v->inserted); before, a decision about it only changes its fields.
  */
@@ -91,7 +91,7 @@ typedef struct vertex {
 	 * STOP evaluated at a burst's end descends from (graph_defer_end()). */
 	uint64_t cause, cause_stamp;
 
-	/* Owned by graph-eval.c: the service's list, and one search's scratch state. */
+	/* Owned by graph.c: the service's list, and one search's scratch state. */
 	struct vertex *svc_next;
 	struct vertex *parent; /* how a search reached it */
 	bool via_service;      /* ... through a dependency on its service */
@@ -99,7 +99,7 @@ typedef struct vertex {
 	bool has_up_dependent; /* milestone: an up vertex outside the subgraph depends on it */
 	bool was_in_subgraph;  /* milestone: in_subgraph before it was recomputed */
 
-	unsigned seen; /* graph.c's: what its first read of the instance found (SEEN_* there) */
+	unsigned seen; /* graph-thread.c's: what its first read found (SEEN_* there) */
 } vertex_t;
 
 /* What the graph knows about a dependency's target (an instance, or a service's instances). */
@@ -109,7 +109,7 @@ typedef struct target {
 
 /*
  * How a decision leaves the graph: event is an RE_* of startd.h (for the restarter) or a
- * GRAPH_OVR_* below (a repository write graph.c makes), fmri the vertex's.
+ * GRAPH_OVR_* below (a repository write graph-thread.c makes), fmri the vertex's.
  */
 typedef void (*graph_emit_t)(void *userdata, int event, const char *fmri);
 enum {
@@ -222,7 +222,7 @@ bool graph_deps_satisfied(graph_t *g, const vertex_t *v);
 /* Emits RE_START and RE_STOP as the vertices' states and groups call for (see above). */
 void graph_evaluate(graph_t *g);
 /*
- * A burst of events (graph.c): between graph_defer_begin() and graph_defer_end(),
+ * A burst of events (graph-thread.c): between graph_defer_begin() and graph_defer_end(),
  * graph_evaluate() only notes that an evaluation is due, and graph_defer_end() runs it once.
  * An evaluation depends only on the vertices as they are when it runs, so the one at the end
  * decides what the last of those it replaces would have, and a request that a later event of

@@ -11,26 +11,31 @@
  *        |                       on (by name), pg type dependency and instance creation; each
  *        |                       notification becomes a graph event, in commit order
  *        v
- *   graph thread (graph.c)       owns the vertices (instances with a general pg) and their
- *        |                       dependencies, read with its own handle; takes its queue in
+ *   graph thread                 owns the vertices (instances with a general pg) and their
+ *   (graph-thread.c)             dependencies, read with its own handle; takes its queue in
  *        |                       bursts and reads a burst's new instances together, then queues
  *        |                       INSERT + ENABLE/DISABLE for each; what to start, stop or
- *        |                       restart as dependencies are met or lost is decided by
- *        |                       graph-eval.c, pure code over the vertices (graph.h), unit
+ *        |                       restart as dependencies are met or lost is decided by the
+ *        |                       graph (graph.c, graph.h), pure code over the vertices, unit
  *        |                       tested without configd, evaluated once per burst
  *        v
  *   restarter dispatcher         moves each event to its instance's own queue
- *   (restarter.c)
+ *   (dispatch.c)
  *        v
  *   one queue per instance       drained in order by whichever thread holds its worker bit:
- *   (instance.c, method.c)       the bulk worker (one thread) for the events that need no
- *                                method and no read (a new instance's insert, enable, disable),
- *                                whose restarter pg writes it commits in batches, one
+ *   (instance.c)                 the bulk worker (bulk.c, one thread) for the events that need
+ *                                no method and no read (a new instance's insert, enable,
+ *                                disable), whose restarter pg writes it commits in batches, one
  *                                transaction for many instances; else the instance's own
- *                                worker (started on demand, lingering 3 s), which runs its
- *                                methods and commits its restarter pg; both own the instance's
- *                                state while they hold the bit and report every settled state
- *                                back to the graph
+ *                                worker (worker.c, started on demand, lingering 3 s); both
+ *                                own the instance's state while they hold the bit
+ *        |
+ *        v
+ *   the instance's machine       what each event does in each state (fsm.c: pure, events in,
+ *   (fsm.c), acted on (act.c)    actions out, unit tested); act.c performs its actions in
+ *                                order (methods: method.c, processes: proc.c, the restarter
+ *                                pg: rpg.c) and feeds each answer back; every settled state
+ *                                goes back to the graph
  *
  *   reaper thread (proc.c)       startd is a child subreaper; the reaper is the only caller
  *                                of wait*(), hands exit statuses to method waits and tells
@@ -50,18 +55,20 @@
  * - Only the graph thread touches the graph (asserted at graph.h's entry points).
  * - An instance's events and methods run one at a time, in queue order, in the thread that
  *   holds its queue's worker bit (its worker, or the bulk worker, which hands the bit on to a
- *   worker when an event needs more), asserted where its state is used and where its restarter
- *   pg is written (instance.h).
+ *   worker when an event needs more), asserted where its machine is stepped, where its
+ *   restarter pg is written and where its methods run (instance.h).
  * - The restarter pg of a new instance is written when its INSERT is handled (in a batch, by
- *   the bulk worker, for an instance the graph found without one), never synchronously with
- *   the instance's creation: between the two, the instance exists without a restarter pg (the
- *   race; see docs/restarter.md).
+ *   the bulk worker, for an instance the graph found without one: bulk_round() ->
+ *   act_batched() -> the machine's first commit -> rpg_batch_add(), committed by
+ *   rpg_batch_commit()), never synchronously with the instance's creation: between the two,
+ *   the instance exists without a restarter pg (the race; see docs/restarter.md).
  * - An instance's processes are one process group (its "contract"); stopping it kills the
  *   group, grandchildren included, and, where cgroup v2 is writable, whatever is left in the
  *   instance's cgroup leaf (a process that called setsid()).  A restarted startd adopts the
  *   groups of instances that were online and kills any other leftover group; where the
  *   restarter pgs were lost too, it adopts or stops the groups it found itself, before any
- *   instance can start (instance.c, settle_survivors()).  So no service ever runs twice.
+ *   instance can start (the machine's insert, fsm.c; act.c finds and stops them).  So no
+ *   service ever runs twice.
  * - A restarted configd keeps the restarter pgs (non-persistent, but the volatile database
  *   lives as long as the boot), not its connections: startd reconnects, registers and
  *   subscribes again, re-reads what the graph knows, and each worker rewrites its instance's
@@ -77,6 +84,28 @@
  *   path.  A method inherits neither the trace file (close-on-exec; the mapping ends at exec)
  *   nor any page of it, only SMF_TRACE itself, so a method that runs svccfg or svcadm (EMI)
  *   traces on its own.
+ *
+ * LOCK ORDERING.  The graph, an instance's state and the repository thread's take no lock:
+ * they are each one thread's, and the threads talk through the queues.  The locks there are
+ * are taken in this order, outermost first: a thread takes one only while every lock it holds
+ * is above it (lock.h's ranks; lock_take() asserts it):
+ *
+ *   insts_lock (startd_t)              the instance table (dispatch.c)
+ *     bulk.lock (bulk.c)               the instances handed to the bulk worker
+ *       workers_lock (startd_t)        how many instance workers live
+ *         tracked_lock (proc.c)        the processes tracked: children waited for, contracts
+ *           an event queue's lock      one queue (queue.c); never two queues at once
+ *             pool.lock (instance.c)   the idle repository handles
+ *             table_lock (survivors.c) what a previous startd left running
+ *             episode.lock (retry.c)   the store's refusals; these three are leaves: nothing
+ *                                      is taken under them, nor one under another
+ *
+ * Where two are held at once: the dispatcher, holding the instance table (a configd restart
+ * queues RE_RESYNC to every instance, shutdown RE_SHUTDOWN), queues an event (its queue's
+ * lock), then hands the queue to the bulk worker (bulk.lock) or starts a worker
+ * (workers_lock); the bulk worker, when it cannot grow its list, starts workers under
+ * bulk.lock; the reaper queues RE_CONTRACT_EMPTY (the restarter queue's lock) under
+ * tracked_lock.  Log lines and trace events may be written under any of them.
  */
 #include <pthread.h>
 #include <signal.h>
@@ -189,7 +218,7 @@ static int run(startd_t *m, const sigset_t *mask)
 		proc = true;
 	if (r >= 0)
 		survivors_scan(m); /* before anything is spawned: all it finds is a predecessor's */
-	if (r >= 0 && (r = restarter_start(m)) >= 0)
+	if (r >= 0 && (r = dispatch_start(m)) >= 0)
 		restarter = true;
 	if (r >= 0)
 		r = emi_run(m);
@@ -210,7 +239,7 @@ static int run(startd_t *m, const sigset_t *mask)
 	if (graph_up)
 		graph_thread_stop(m);
 	if (restarter)
-		restarter_stop(m);
+		dispatch_stop(m);
 	if (proc)
 		proc_stop(m);
 	survivors_done();

@@ -8,10 +8,16 @@
  * instance's log.  timeout_seconds 0 (or absent) means no limit; past the limit the method's
  * whole process group is killed.
  *
+ * A method runs in two calls, so that the caller can act between them (the machine records a
+ * start method's process group as the contract before it waits: fsm.h): method_spawn() reads
+ * it and spawns it, method_wait() waits for it.  How it ended is all they say (method_end_t:
+ * an exit status, a signal, a timeout...); what that means for the instance is the machine's.
+ *
  * Traced as startd.method_start once the method runs (":true" and ":kill" too, which run no
  * process) and startd.method_exit once it is done; a wait-model start is not waited for, so it
  * has no method_exit.
  */
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -25,6 +31,7 @@
 #include "cgroup.h"
 #include "context.h"
 #include "instance.h"
+#include "method.h"
 #include "delay.h"
 #include "log.h"
 #include "macro.h"
@@ -166,26 +173,6 @@ static char **method_env(instance_t *i, const char *name, const method_context_t
 	return TAKE_PTR(env);
 }
 
-static method_result_t classify_exit(int status, int *code)
-{
-	if (WIFEXITED(status)) {
-		*code = WEXITSTATUS(status);
-		switch (*code) {
-		case 0:
-			return METHOD_OK;
-		case 95:  /* SMF_EXIT_ERR_FATAL */
-		case 96:  /* SMF_EXIT_ERR_CONFIG */
-		case 99:  /* SMF_EXIT_ERR_NOSMF */
-		case 100: /* SMF_EXIT_ERR_PERM */
-			return METHOD_FATAL;
-		default:
-			return METHOD_FAILED;
-		}
-	}
-	*code = WIFSIGNALED(status) ? -WTERMSIG(status) : -1;
-	return METHOD_FAILED;
-}
-
 /*
  * The method tokens illumos expands in exec: %f the instance's FMRI, %s the service name, %i
  * the instance name, %m the method name, %r the restarter's name, %% a percent sign.  Other
@@ -244,18 +231,13 @@ static char *expand_tokens(instance_t *i, const char *name, const char *exec)
 
 /* Spawns the exec string in its method context; the pid or < 0. */
 static pid_t spawn_exec(
-        instance_t *i, const char *name, const char *exec, const method_context_t *ctx, int log_fd)
+        instance_t *i, const method_call_t *c, const method_context_t *ctx, int log_fd)
 {
-	_cleanup_strv_free_ char **env = method_env(i, name, ctx);
+	_cleanup_strv_free_ char **env = method_env(i, c->name, ctx);
 	_cleanup_free_ char *cmd = NULL;
-	_cleanup_free_ char *expanded = expand_tokens(i, name, exec);
-	/*
-	 * Only a start method of a service that keeps processes enters the cgroup: entering one
-	 * costs a fork() and a migration (tens of ms on a busy machine), and what a stop or
-	 * refresh method, or a transient start, leaves is killed with its process group.
-	 */
-	bool cg = streq(name, "start") && i->model != SMODEL_TRANSIENT;
-	_cleanup_close_ int cg_fd = cg ? cgroup_open_procs(i->fmri) : -1;
+	_cleanup_free_ char *expanded = expand_tokens(i, c->name, c->exec);
+	/* Entering a cgroup costs a fork() and a migration (tens of ms on a busy machine). */
+	_cleanup_close_ int cg_fd = c->cgroup ? cgroup_open_procs(i->fmri) : -1;
 
 	if (!env || !expanded || asprintf(&cmd, "exec %s", expanded) < 0)
 		return -ENOMEM;
@@ -286,93 +268,122 @@ static int exec_of(const scf_pg_t *pg, const char **exec, uint64_t *timeout)
 	return 0;
 }
 
-/* Waits for the method, killing its group at the timeout (or, for a start, at shutdown). */
-static method_result_t wait_method(
-        instance_t *i, pid_t pid, uint64_t timeout_s, bool cancellable, int *code)
+/* How a waited-for child ended. */
+static method_end_t end_of(int status)
 {
-	uint64_t deadline =
-	        timeout_s ? deadline_after_usec(timeout_s * USEC_PER_SEC) : USEC_INFINITY;
-	int status = 0, r;
-
-	r = proc_wait(pid, deadline, &status, cancellable);
-	if (r > 0)
-		return classify_exit(status, code);
-	if (r == -ECANCELED)
-		log_info("%s: shutting down; killing the running method", i->fmri);
-	else
-		log_warning("%s: method timed out after %" PRIu64 " s; killing its processes",
-		        i->fmri, timeout_s);
-	(void)proc_group_kill(pid, SIGKILL, 0);
-	(void)proc_wait(pid, deadline_after_usec(STOP_GRACE_USEC), &status, false);
-	proc_forget(pid);
-	*code = -SIGKILL;
-	return r == -ECANCELED ? METHOD_CANCELED : METHOD_TIMEOUT;
+	if (WIFEXITED(status))
+		return (method_end_t){.outcome = METHOD_EXITED, .code = WEXITSTATUS(status)};
+	return (method_end_t){
+	        .outcome = METHOD_SIGNALED,
+	        .code = WIFSIGNALED(status) ? -WTERMSIG(status) : -1,
+	};
 }
 
-int method_run(instance_t *i, const char *name, bool wait_model, method_result_t *res, int *code)
+void method_call_done(method_call_t *c)
+{
+	closep(&c->log_fd);
+	c->log_fd = -1;
+	c->exec = mfree(c->exec);
+}
+
+/* A method that ended without a process of its own: 0 with *end. */
+static int ended(method_call_t *c, method_outcome_t outcome, int code, method_end_t *end)
+{
+	*end = (method_end_t){.outcome = outcome, .code = code};
+	method_call_done(c);
+	return 0;
+}
+
+int method_spawn(instance_t *i, method_call_t *c, method_end_t *end)
 {
 	_cleanup_(scf_pg_freep) scf_pg_t *pg = NULL;
 	_cleanup_(method_context_done) method_context_t ctx = {};
 	_cleanup_free_ char *why = NULL;
-	_cleanup_close_ int log_fd = -1;
-	bool start = streq(name, "start");
 	const char *exec;
-	uint64_t timeout;
-	pid_t pid;
 	int r;
 
 	instance_assert_worker(i);
-	*code = 0;
-	r = read_pg(i, name, &pg);
+	assert(c->log_fd < 0 && !c->exec);
+	r = read_pg(i, c->name, &pg);
+	if (r == -SCF_ERROR_NOT_FOUND)
+		return ended(c, METHOD_UNDEFINED, -ENOENT, end);
 	if (r < 0)
-		return r == -SCF_ERROR_NOT_FOUND ? -ENOENT : r;
-	if (exec_of(pg, &exec, &timeout) < 0)
-		return -ENOENT;
-	*res = METHOD_OK;
+		return ended(c,
+		        instance_connection_lost(r) ? METHOD_UNREACHABLE : METHOD_UNREADABLE, r,
+		        end);
+	if (exec_of(pg, &exec, &c->timeout_s) < 0)
+		return ended(c, METHOD_UNDEFINED, -ENOENT, end);
 	smf_point(SMF_POINT_STARTD_METHOD_BEFORE_START);
 	if (streq(exec, ":true") || streq(exec, ":kill")) {
-		probe_method_start(i->fmri, name);
+		probe_method_start(i->fmri, c->name);
 		if (streq(exec, ":kill"))
-			(void)proc_group_kill(i->pgid, SIGTERM, STOP_GRACE_USEC);
-		probe_method_exit(i->fmri, name, METHOD_OK, 0);
+			(void)proc_group_kill(c->contract, SIGTERM, STOP_GRACE_USEC);
+		*end = (method_end_t){.outcome = METHOD_EXITED};
+		probe_method_exit(i->fmri, c->name, end);
 		return 0;
 	}
-	log_fd = open_log(i);
+	c->exec = strdup(exec);
+	if (!c->exec)
+		return ended(c, METHOD_NOT_RUN, 0, end);
+	c->log_fd = open_log(i);
 	r = INSTANCE_RETRY(i, method_context_load(i->h, i->fmri, pg, &ctx, &why));
 	if (r < 0 && instance_connection_lost(r))
-		return r; /* configd did not come back: not the method's fault */
+		/* configd did not come back: not the method's fault */
+		return ended(c, METHOD_UNREACHABLE, r, end);
 	if (r < 0) {
 		/* illumos: a context that cannot be set up is a configuration error. */
-		log_error(
-		        "%s: %s method: method_context: %s", i->fmri, name, why ?: scf_strerror(r));
-		log_header(log_fd, "%s method: method_context: %s", name, why ?: scf_strerror(r));
-		*res = METHOD_CONFIG;
-		return 0;
+		log_error("%s: %s method: method_context: %s", i->fmri, c->name,
+		        why ?: scf_strerror(r));
+		log_header(c->log_fd, "%s method: method_context: %s", c->name,
+		        why ?: scf_strerror(r));
+		return ended(c, METHOD_CONFIG, 0, end);
 	}
-	log_header(log_fd, "Executing %s method (\"%s\")", name, exec);
-	pid = spawn_exec(i, name, exec, &ctx, log_fd);
-	if (pid < 0) {
-		log_error_errno(pid, "%s: cannot run the %s method", i->fmri, name);
-		*res = METHOD_FATAL;
-		return 0;
+	log_header(c->log_fd, "Executing %s method (\"%s\")", c->name, exec);
+	c->pid = spawn_exec(i, c, &ctx, c->log_fd);
+	if (c->pid < 0) {
+		log_error_errno(c->pid, "%s: cannot run the %s method", i->fmri, c->name);
+		return ended(c, METHOD_NOT_RUN, 0, end);
 	}
-	probe_method_start(i->fmri, name);
-	if (start) {
-		i->pgid = i->start_pid = pid;
-		(void)proc_contract_add(pid, i->fmri, false);
-		instance_note_pids(i);
-	}
-	if (start && wait_model) {
-		proc_forget(pid);
-		return 0;
-	}
-	*res = wait_method(i, pid, timeout, start, code);
-	probe_method_exit(i->fmri, name, *res, *code);
+	probe_method_start(i->fmri, c->name);
+	return 1;
+}
+
+/* A method past its timeout, or a start at shutdown (cancelled): its group killed. */
+static method_end_t cut_short(instance_t *i, method_call_t *c, bool cancelled)
+{
+	int status = 0;
+
+	if (cancelled)
+		log_info("%s: shutting down; killing the running method", i->fmri);
+	else
+		log_warning("%s: method timed out after %" PRIu64 " s; killing its processes",
+		        i->fmri, c->timeout_s);
+	(void)proc_group_kill(c->pid, SIGKILL, 0);
+	(void)proc_wait(c->pid, deadline_after_usec(STOP_GRACE_USEC), &status, false);
+	proc_forget(c->pid);
+	return (method_end_t){
+	        .outcome = cancelled ? METHOD_CANCELED : METHOD_TIMEOUT,
+	        .code = -SIGKILL,
+	};
+}
+
+void method_wait(instance_t *i, method_call_t *c, method_end_t *end)
+{
+	/* A start is cancelled at shutdown: it could hold its worker up to its timeout. */
+	bool start = streq(c->name, "start");
+	uint64_t deadline =
+	        c->timeout_s ? deadline_after_usec(c->timeout_s * USEC_PER_SEC) : USEC_INFINITY;
+	int status = 0, r;
+
+	instance_assert_worker(i);
+	r = proc_wait(c->pid, deadline, &status, start);
+	*end = r > 0 ? end_of(status) : cut_short(i, c, r == -ECANCELED);
+	probe_method_exit(i->fmri, c->name, end);
 	if (!start) /* what a stop method left behind is not the service's */
-		(void)proc_group_kill(pid, SIGKILL, 0);
-	log_header(log_fd, "Method \"%s\" exited with status %d", name, *code);
-	if (*code == 127 || *code == 126)
-		log_error("%s: %s method: \"%s\" %s (exit %d)", i->fmri, name, exec,
-		        *code == 127 ? "not found" : "cannot be executed", *code);
-	return 0;
+		(void)proc_group_kill(c->pid, SIGKILL, 0);
+	log_header(c->log_fd, "Method \"%s\" exited with status %d", c->name, end->code);
+	if (end->code == 127 || end->code == 126)
+		log_error("%s: %s method: \"%s\" %s (exit %d)", i->fmri, c->name, c->exec,
+		        end->code == 127 ? "not found" : "cannot be executed", end->code);
+	method_call_done(c);
 }

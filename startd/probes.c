@@ -108,18 +108,18 @@ void probe_method_start(const char *fmri, const char *method)
 	        event_cause(), 0);
 }
 
-void probe_method_exit(const char *fmri, const char *method, method_result_t res, int code)
+void probe_method_exit(const char *fmri, const char *method, const method_end_t *end)
 {
 	char buf[SCF_LIMIT_MAX_NAME_LENGTH + 32];
 
-	if (res == METHOD_TIMEOUT)
+	if (end->outcome == METHOD_TIMEOUT)
 		snprintf(buf, sizeof(buf), "%s timeout", method);
-	else if (res == METHOD_CANCELED)
+	else if (end->outcome == METHOD_CANCELED)
 		snprintf(buf, sizeof(buf), "%s canceled", method);
-	else if (code < 0)
-		snprintf(buf, sizeof(buf), "%s signal %d", method, -code);
+	else if (end->code < 0)
+		snprintf(buf, sizeof(buf), "%s signal %d", method, -end->code);
 	else
-		snprintf(buf, sizeof(buf), "%s exit %d", method, code);
+		snprintf(buf, sizeof(buf), "%s exit %d", method, end->code);
 	SMF_PROBE_ARGS(method_exit, SMF_TRACE_STARTD_METHOD_EXIT, instance_flow(fmri), buf,
 	        event_cause(), 0);
 }

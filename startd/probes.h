@@ -10,7 +10,7 @@
 #ifndef STARTD_PROBES_H
 #define STARTD_PROBES_H
 
-#include "instance.h"
+#include "fsm.h"
 #include "libscf.h"
 
 /* startd.notify_received: the repository thread read n (string: the pg FMRI). */
@@ -36,7 +36,7 @@ void probe_state_change(
         const char *fmri, restarter_instance_state_t from, restarter_instance_state_t to);
 /* startd.method_start / method_exit ("<method> exit N", "signal N", "timeout", "canceled"). */
 void probe_method_start(const char *fmri, const char *method);
-void probe_method_exit(const char *fmri, const char *method, method_result_t res, int code);
+void probe_method_exit(const char *fmri, const char *method, const method_end_t *end);
 
 /*
  * startd.first_sight: the graph met an instance it has no vertex for; what it does: "insert"

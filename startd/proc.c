@@ -1,9 +1,11 @@
 /*
  * proc.c: spawning, reaping, process groups as contracts (see proc.h).
  *
- * One mutex guards the tables of children being waited for and of contracts; one condition
- * variable is broadcast on every reap (and on every tick), which is what method waits and
- * group-empty waits sleep on.  A child is registered under that mutex in the same critical
+ * One mutex, tracked_lock, guards the processes startd tracks: the children being waited for
+ * and the contracts; one condition variable is broadcast on every reap (and on every tick),
+ * which is what method waits and group-empty waits sleep on.  It is taken before the
+ * restarter queue's lock (check_contracts_locked() queues RE_CONTRACT_EMPTY under it: main.c,
+ * "Lock ordering").  A child is registered under that mutex in the same critical
  * section as posix_spawn(), and the reaper takes the mutex before it reaps, so an exit can
  * never come before its waiter exists.  The reaper reads the process group of a dead child
  * with waitid(WNOWAIT) + getpgid() while it is still a zombie, reaps it, and only then asks
@@ -24,9 +26,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "lock.h"
 #include "log.h"
 #include "macro.h"
 #include "proc.h"
+#include "thread.h"
 #include "timeutil.h"
 
 #define REAPER_TICK_USEC (100 * USEC_PER_MSEC)
@@ -46,12 +50,12 @@ typedef struct contract {
 	bool adopted;
 } contract_t;
 
-static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t tracked_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t reaped;
 static child_t *children;
 static contract_t *contracts;
 static volatile bool reaper_quit;
-static bool waits_cancelled; /* under lock */
+static bool waits_cancelled; /* under tracked_lock */
 static startd_t *manager;
 
 static void timespec_at(uint64_t usec, struct timespec *ts)
@@ -69,7 +73,7 @@ static void wait_reaped_locked(uint64_t deadline)
 	if (deadline < until)
 		until = deadline;
 	timespec_at(until, &ts);
-	(void)pthread_cond_timedwait(&reaped, &lock, &ts);
+	(void)pthread_cond_timedwait(&reaped, &tracked_lock, &ts);
 }
 
 bool proc_group_alive(pid_t pgid)
@@ -170,12 +174,12 @@ static bool reap_all(void)
 
 		if (waitid(P_ALL, 0, &si, WEXITED | WNOHANG | WNOWAIT) < 0 || si.si_pid == 0)
 			return any;
-		pthread_mutex_lock(&lock);
+		lock_take(&tracked_lock, LOCK_TRACKED);
 		if (waitpid(si.si_pid, &status, 0) == si.si_pid)
 			record_exit_locked(si.si_pid, status);
 		check_contracts_locked(false);
 		pthread_cond_broadcast(&reaped);
-		pthread_mutex_unlock(&lock);
+		lock_drop(&tracked_lock, LOCK_TRACKED);
 		any = true;
 	}
 }
@@ -191,10 +195,10 @@ static void *reaper_main(void *userdata)
 		(void)sigtimedwait(&set, NULL, &tick);
 		(void)reap_all();
 		/* The tick also serves adopted contracts and group waits on them. */
-		pthread_mutex_lock(&lock);
+		lock_take(&tracked_lock, LOCK_TRACKED);
 		check_contracts_locked(true);
 		pthread_cond_broadcast(&reaped);
-		pthread_mutex_unlock(&lock);
+		lock_drop(&tracked_lock, LOCK_TRACKED);
 	}
 	return NULL;
 }
@@ -211,9 +215,7 @@ int proc_start(startd_t *m)
 	pthread_condattr_destroy(&ca);
 	if (prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) < 0)
 		return log_error_errno(negative_errno(), "cannot become a child subreaper");
-	r = -pthread_create(&m->reaper_thread, NULL, reaper_main, m);
-	if (r == 0)
-		(void)pthread_setname_np(m->reaper_thread, "startd-reaper");
+	r = thread_start(&m->reaper_thread, "startd-reaper", reaper_main, m);
 	if (r < 0)
 		return log_error_errno(r, "cannot start the reaper thread");
 	return 0;
@@ -224,7 +226,7 @@ void proc_stop(startd_t *m)
 	reaper_quit = true;
 	pthread_kill(m->reaper_thread, SIGCHLD);
 	pthread_join(m->reaper_thread, NULL);
-	pthread_mutex_lock(&lock);
+	lock_take(&tracked_lock, LOCK_TRACKED);
 	while (children) {
 		child_t *c = children;
 		children = c->next;
@@ -236,7 +238,7 @@ void proc_stop(startd_t *m)
 		free(c->fmri);
 		free(c);
 	}
-	pthread_mutex_unlock(&lock);
+	lock_drop(&tracked_lock, LOCK_TRACKED);
 }
 
 /* Async-signal-safe: writes "svc.startd: <what> (errno N)" to stderr (the method's log). */
@@ -362,7 +364,7 @@ static pid_t spawn_fast(char *const argv[], char *const envp[], const spawn_opts
 	posix_spawnattr_init(&a);
 	posix_spawn_file_actions_init(&fa);
 	r = spawn_attrs(&a, &fa, o->log_fd, o->cwd);
-	pthread_mutex_lock(&lock);
+	lock_take(&tracked_lock, LOCK_TRACKED);
 	if (r == 0)
 		r = -posix_spawn(&pid, argv[0], &fa, &a, argv, envp);
 	if (r == 0) {
@@ -370,7 +372,7 @@ static pid_t spawn_fast(char *const argv[], char *const envp[], const spawn_opts
 		c->next = children;
 		children = c;
 	}
-	pthread_mutex_unlock(&lock);
+	lock_drop(&tracked_lock, LOCK_TRACKED);
 	posix_spawn_file_actions_destroy(&fa);
 	posix_spawnattr_destroy(&a);
 	return r < 0 ? r : pid;
@@ -391,7 +393,7 @@ pid_t proc_spawn(char *const argv[], char *const envp[], const spawn_opts_t *opt
 		return pid;
 	}
 	/* Forked under the lock: the reaper cannot reap the child before it is registered. */
-	pthread_mutex_lock(&lock);
+	lock_take(&tracked_lock, LOCK_TRACKED);
 	pid = fork();
 	if (pid == 0)
 		child_exec(argv, envp, opts);
@@ -402,7 +404,7 @@ pid_t proc_spawn(char *const argv[], char *const envp[], const spawn_opts_t *opt
 		children = TAKE_PTR(c);
 	} else
 		err = negative_errno();
-	pthread_mutex_unlock(&lock);
+	lock_drop(&tracked_lock, LOCK_TRACKED);
 	free(c);
 	return pid < 0 ? err : pid;
 }
@@ -418,17 +420,17 @@ static child_t **find_child_locked(pid_t pid)
 
 void proc_cancel_waits(void)
 {
-	pthread_mutex_lock(&lock);
+	lock_take(&tracked_lock, LOCK_TRACKED);
 	waits_cancelled = true;
 	pthread_cond_broadcast(&reaped);
-	pthread_mutex_unlock(&lock);
+	lock_drop(&tracked_lock, LOCK_TRACKED);
 }
 
 int proc_wait(pid_t pid, uint64_t deadline, int *status, bool cancellable)
 {
 	int r = 0;
 
-	pthread_mutex_lock(&lock);
+	lock_take(&tracked_lock, LOCK_TRACKED);
 	for (;;) {
 		child_t **p = find_child_locked(pid), *c = *p;
 
@@ -451,19 +453,19 @@ int proc_wait(pid_t pid, uint64_t deadline, int *status, bool cancellable)
 			break;
 		wait_reaped_locked(deadline);
 	}
-	pthread_mutex_unlock(&lock);
+	lock_drop(&tracked_lock, LOCK_TRACKED);
 	return r;
 }
 
 void proc_forget(pid_t pid)
 {
-	pthread_mutex_lock(&lock);
+	lock_take(&tracked_lock, LOCK_TRACKED);
 	child_t **p = find_child_locked(pid), *c = *p;
 	if (c) {
 		*p = c->next;
 		free(c);
 	}
-	pthread_mutex_unlock(&lock);
+	lock_drop(&tracked_lock, LOCK_TRACKED);
 }
 
 /* Waits until the group is empty or the deadline passes; true when empty. */
@@ -471,10 +473,10 @@ static bool wait_group_empty(pid_t pgid, uint64_t deadline)
 {
 	bool alive;
 
-	pthread_mutex_lock(&lock);
+	lock_take(&tracked_lock, LOCK_TRACKED);
 	while ((alive = proc_group_alive_live(pgid)) && deadline_left_usec(deadline) > 0)
 		wait_reaped_locked(deadline);
-	pthread_mutex_unlock(&lock);
+	lock_drop(&tracked_lock, LOCK_TRACKED);
 	return !alive;
 }
 
@@ -503,16 +505,16 @@ int proc_contract_add(pid_t pgid, const char *fmri, bool adopted)
 	}
 	c->pgid = pgid;
 	c->adopted = adopted;
-	pthread_mutex_lock(&lock);
+	lock_take(&tracked_lock, LOCK_TRACKED);
 	c->next = contracts;
 	contracts = c;
-	pthread_mutex_unlock(&lock);
+	lock_drop(&tracked_lock, LOCK_TRACKED);
 	return 0;
 }
 
 void proc_contract_remove(pid_t pgid)
 {
-	pthread_mutex_lock(&lock);
+	lock_take(&tracked_lock, LOCK_TRACKED);
 	for (contract_t **p = &contracts; *p; p = &(*p)->next)
 		if ((*p)->pgid == pgid) {
 			contract_t *c = *p;
@@ -521,5 +523,5 @@ void proc_contract_remove(pid_t pgid)
 			free(c);
 			break;
 		}
-	pthread_mutex_unlock(&lock);
+	lock_drop(&tracked_lock, LOCK_TRACKED);
 }

@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "fifo.h"
+#include "lock.h"
 #include "macro.h"
 #include "queue.h"
 #include "timeutil.h"
@@ -81,7 +82,7 @@ int event_queue_push(event_queue_t *q, int type, const char *fmri, const char *p
 		event_free(e);
 		return -ENOMEM;
 	}
-	pthread_mutex_lock(&q->lock);
+	lock_take(&q->lock, LOCK_QUEUE);
 	FIFO_PUSH(q->head, q->tail, e);
 	q->n++;
 	if (need_worker) {
@@ -89,7 +90,7 @@ int event_queue_push(event_queue_t *q, int type, const char *fmri, const char *p
 		q->worker = true;
 	}
 	pthread_cond_signal(&q->cond);
-	pthread_mutex_unlock(&q->lock);
+	lock_drop(&q->lock, LOCK_QUEUE);
 	return 0;
 }
 
@@ -127,9 +128,9 @@ event_t *event_queue_pop(event_queue_t *q, uint64_t timeout_usec)
 {
 	event_t *e;
 
-	pthread_mutex_lock(&q->lock);
+	lock_take(&q->lock, LOCK_QUEUE);
 	e = pop_locked(q, timeout_usec);
-	pthread_mutex_unlock(&q->lock);
+	lock_drop(&q->lock, LOCK_QUEUE);
 	return e;
 }
 
@@ -145,61 +146,61 @@ event_t *event_queue_pop_or_retire(event_queue_t *q, uint64_t linger_usec)
 {
 	event_t *e;
 
-	pthread_mutex_lock(&q->lock);
+	lock_take(&q->lock, LOCK_QUEUE);
 	e = pop_locked(q, linger_usec);
 	if (!e)
 		retire_locked(q);
-	pthread_mutex_unlock(&q->lock);
+	lock_drop(&q->lock, LOCK_QUEUE);
 	return e;
 }
 
 void event_queue_worker_enter(event_queue_t *q)
 {
-	pthread_mutex_lock(&q->lock);
+	lock_take(&q->lock, LOCK_QUEUE);
 	assert(q->worker && !q->has_owner);
 	q->worker_owner = pthread_self();
 	q->has_owner = true;
-	pthread_mutex_unlock(&q->lock);
+	lock_drop(&q->lock, LOCK_QUEUE);
 }
 
 void event_queue_claim_worker(event_queue_t *q)
 {
-	pthread_mutex_lock(&q->lock);
+	lock_take(&q->lock, LOCK_QUEUE);
 	assert(!q->worker);
 	q->worker = true;
 	q->worker_owner = pthread_self();
 	q->has_owner = true;
-	pthread_mutex_unlock(&q->lock);
+	lock_drop(&q->lock, LOCK_QUEUE);
 }
 
 bool event_queue_is_worker(event_queue_t *q)
 {
 	bool mine;
 
-	pthread_mutex_lock(&q->lock);
+	lock_take(&q->lock, LOCK_QUEUE);
 	mine = q->worker && q->has_owner && pthread_equal(q->worker_owner, pthread_self());
-	pthread_mutex_unlock(&q->lock);
+	lock_drop(&q->lock, LOCK_QUEUE);
 	return mine;
 }
 
 void event_queue_retire(event_queue_t *q)
 {
-	pthread_mutex_lock(&q->lock);
+	lock_take(&q->lock, LOCK_QUEUE);
 	retire_locked(q);
-	pthread_mutex_unlock(&q->lock);
+	lock_drop(&q->lock, LOCK_QUEUE);
 }
 
 int event_queue_peek(event_queue_t *q, int64_t *arg)
 {
 	int type = 0;
 
-	pthread_mutex_lock(&q->lock);
+	lock_take(&q->lock, LOCK_QUEUE);
 	assert(q->has_owner && pthread_equal(q->worker_owner, pthread_self()));
 	if (q->head) {
 		type = q->head->type;
 		*arg = q->head->arg;
 	}
-	pthread_mutex_unlock(&q->lock);
+	lock_drop(&q->lock, LOCK_QUEUE);
 	return type;
 }
 
@@ -207,28 +208,38 @@ bool event_queue_retire_if_empty(event_queue_t *q)
 {
 	bool empty;
 
-	pthread_mutex_lock(&q->lock);
+	lock_take(&q->lock, LOCK_QUEUE);
 	empty = !q->head;
 	if (empty)
 		retire_locked(q);
-	pthread_mutex_unlock(&q->lock);
+	lock_drop(&q->lock, LOCK_QUEUE);
 	return empty;
 }
 
 void event_queue_worker_leave(event_queue_t *q)
 {
-	pthread_mutex_lock(&q->lock);
+	lock_take(&q->lock, LOCK_QUEUE);
 	assert(q->worker && q->has_owner && pthread_equal(q->worker_owner, pthread_self()));
 	q->has_owner = false;
-	pthread_mutex_unlock(&q->lock);
+	lock_drop(&q->lock, LOCK_QUEUE);
+}
+
+bool event_queue_has_worker(event_queue_t *q)
+{
+	bool worker;
+
+	lock_take(&q->lock, LOCK_QUEUE);
+	worker = q->worker;
+	lock_drop(&q->lock, LOCK_QUEUE);
+	return worker;
 }
 
 size_t event_queue_length(event_queue_t *q)
 {
 	size_t n;
 
-	pthread_mutex_lock(&q->lock);
+	lock_take(&q->lock, LOCK_QUEUE);
 	n = q->n;
-	pthread_mutex_unlock(&q->lock);
+	lock_drop(&q->lock, LOCK_QUEUE);
 	return n;
 }

@@ -85,7 +85,7 @@ bool event_queue_is_worker(event_queue_t *q);
 void event_queue_retire(event_queue_t *q);
 
 /*
- * For a worker that holds the bits of many queues at once (restarter.c's bulk worker):
+ * For a worker that holds the bits of many queues at once (bulk.c's bulk worker):
  * event_queue_peek() copies the type and arg of the next event without taking it (0 when the
  * queue is empty; only the bit's owner takes events, so the head stays until it does);
  * event_queue_retire_if_empty() drops the bit only if no event is queued, under the lock, so
@@ -95,6 +95,9 @@ void event_queue_retire(event_queue_t *q);
 int event_queue_peek(event_queue_t *q, int64_t *arg);
 bool event_queue_retire_if_empty(event_queue_t *q);
 void event_queue_worker_leave(event_queue_t *q);
+
+/* Whether a worker holds the queue's bit (is draining it, or is handed it). */
+bool event_queue_has_worker(event_queue_t *q);
 
 size_t event_queue_length(event_queue_t *q);
 

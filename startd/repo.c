@@ -37,6 +37,7 @@
 #include "macro.h"
 #include "probes.h"
 #include "startd.h"
+#include "thread.h"
 #include "timeutil.h"
 
 #define RECONNECT_POLL_MSEC 20
@@ -215,9 +216,7 @@ int repo_thread_start(startd_t *m)
 	r = event_queue_push(&m->graph_q, GE_SCAN, NULL, NULL, NULL, 0, NULL);
 	if (r < 0)
 		return r;
-	r = -pthread_create(&m->repo_thread, NULL, repo_main, m);
-	if (r == 0)
-		(void)pthread_setname_np(m->repo_thread, "startd-repo");
+	r = thread_start(&m->repo_thread, "startd-repo", repo_main, m);
 	if (r < 0)
 		return log_error_errno(r, "cannot start the repository thread");
 	return 0;

@@ -9,6 +9,8 @@
 #include <poll.h>
 #include <pthread.h>
 
+#include "lock.h"
+#include "lock.h"
 #include "log.h"
 #include "retry.h"
 
@@ -35,7 +37,7 @@ void retry_failed(const char *what, int r, const char *errmsg)
 	uint64_t now;
 	bool may_log;
 
-	pthread_mutex_lock(&episode.lock);
+	lock_take(&episode.lock, LOCK_LEAF);
 	now = now_monotonic_usec(); /* under the lock: logged_at is never ahead of it */
 	/* One failure line per interval, whatever the episode: a store that recovers and fails
 	 * again and again must not flood the log either. */
@@ -60,7 +62,7 @@ void retry_failed(const char *what, int r, const char *errmsg)
 		episode.logged = true;
 		episode.logged_at = now;
 	}
-	pthread_mutex_unlock(&episode.lock);
+	lock_drop(&episode.lock, LOCK_LEAF);
 }
 
 void retry_succeeded(void)
@@ -70,7 +72,7 @@ void retry_succeeded(void)
 	/* Every write that succeeds comes here: without an episode, no lock. */
 	if (!__atomic_load_n(&episode.on, __ATOMIC_ACQUIRE))
 		return;
-	pthread_mutex_lock(&episode.lock);
+	lock_take(&episode.lock, LOCK_LEAF);
 	now = now_monotonic_usec();
 	/* An episode the log never heard of ends as quietly as it began. */
 	if (episode.on && episode.logged)
@@ -78,7 +80,7 @@ void retry_succeeded(void)
 		         "tries failed",
 		        (double)(now - episode.since) / (double)USEC_PER_SEC, episode.failed);
 	__atomic_store_n(&episode.on, false, __ATOMIC_RELEASE);
-	pthread_mutex_unlock(&episode.lock);
+	lock_drop(&episode.lock, LOCK_LEAF);
 }
 
 bool retry_wait(startd_t *m, unsigned attempt)

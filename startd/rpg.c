@@ -20,7 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "instance.h"
+#include "rpg.h"
 #include "log.h"
 #include "macro.h"
 #include "probes.h"

@@ -72,11 +72,11 @@ typedef struct startd {
 	                     and every wait for configd (closed by main at exit) */
 	sem_t scanned;    /* posted by the graph once the first scan is queued */
 
-	/* The restarter's instances (restarter.c), looked up by the dispatcher and at shutdown. */
+	/* The restarter's instances (dispatch.c), looked up by the dispatcher and at shutdown. */
 	pthread_mutex_t insts_lock;
 	hashmap_t *insts;
 
-	/* Live instance workers, waited for at shutdown. */
+	/* Live instance workers (worker.c), waited for at shutdown. */
 	pthread_mutex_t workers_lock;
 	pthread_cond_t workers_cond;
 	unsigned n_workers;
@@ -96,14 +96,23 @@ int repo_lost(void);
  */
 scf_handle_t *repo_wait_for_configd(startd_t *m);
 
-/* graph.c: the graph thread. */
+/* graph-thread.c: the graph thread. */
 int graph_thread_start(startd_t *m);
 void graph_thread_stop(startd_t *m);
 
-/* restarter.c: the dispatcher and the instance table. */
-int restarter_start(startd_t *m);
+/* dispatch.c: the dispatcher and the instance table (and the bulk worker, bulk.c). */
+int dispatch_start(startd_t *m);
 /* Stops the dispatcher, then shuts every instance down (stopping its processes) and waits. */
-void restarter_stop(startd_t *m);
-int restarter_enqueue(startd_t *m, int type, const char *fmri, int64_t arg);
+void dispatch_stop(startd_t *m);
+
+/*
+ * Queues an RE_* event for the dispatcher (the graph's decisions, the reaper's contract
+ * events, the repository thread's resync): a push on the restarter queue, which producers
+ * share without knowing who drains it.  0 or -ENOMEM.
+ */
+static inline int restarter_enqueue(startd_t *m, int type, const char *fmri, int64_t arg)
+{
+	return event_queue_push(&m->restarter_q, type, fmri, NULL, NULL, arg, NULL);
+}
 
 #endif

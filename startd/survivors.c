@@ -5,8 +5,8 @@
  *
  * A startd that dies (kill -9, a crash) leaves its services running: their processes are
  * reparented to init (or another subreaper) and keep their process groups and cgroup leaves.
- * Normally the restarter pg tells the next startd which group each instance owns, and
- * recover() (instance.c) adopts it.  That pg is non-persistent: when the volatile repository
+ * Normally the restarter pg tells the next startd which group each instance owns, and the
+ * instance's machine adopts it when it inserts the instance (fsm.c, on_record()).  That pg is non-persistent: when the volatile repository
  * starts afresh while the processes run on, the record is gone, and a startd that trusted the
  * repository alone would start every service a second time.  So startd looks for its
  * predecessor's processes itself, once, before it spawns anything (EMI included): every
@@ -26,11 +26,12 @@
  * for each group, the instance, whether a start method made it, whether its leader (the
  * method's own process, pid == pgid) still runs, and whether it is a session of its own
  * (setsid(): an escapee, never a contract).  What the worker does with them when it inserts
- * the instance is instance.c's (settle_survivors()); groups of instances that will never be
- * inserted (deleted, or without a general pg) are stopped here, at once.
+ * the instance is the machine's to decide (fsm.c, on_survivor()) and act.c's to do; groups of
+ * instances that will never be inserted (deleted, or without a general pg) are stopped here,
+ * at once.
  *
  * Invariants: the scan runs on the main thread before any worker exists; afterwards the table
- * is only read under its lock, and each instance's entry is taken exactly once.
+ * is only read under table_lock, and each instance's entry is taken exactly once.
  */
 #include <assert.h>
 #include <dirent.h>
@@ -45,6 +46,7 @@
 
 #include "cgroup.h"
 #include "hashmap.h"
+#include "lock.h"
 #include "log.h"
 #include "macro.h"
 #include "proc.h"
@@ -53,7 +55,7 @@
 
 #define ENVIRON_MAX (1024 * 1024) /* an environment larger than this is not read to its end */
 
-static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t table_lock = PTHREAD_MUTEX_INITIALIZER;
 static hashmap_t *table; /* fmri -> survivors_t */
 
 survivors_t *survivors_free(survivors_t *s)
@@ -144,7 +146,7 @@ static int read_ruid(pid_t pid, uid_t *uid)
 	return -ESRCH;
 }
 
-/* Records pid (of group st->pgid) for fmri; called with the lock held. */
+/* Records pid (of group st->pgid) for fmri; called with table_lock held. */
 static int add_locked(
         const char *fmri, pid_t pid, const proc_stat_t *st, uid_t uid, bool start, bool in_cgroup)
 {
@@ -195,11 +197,11 @@ static void stop_uninsertable(startd_t *m)
 	const char *key;
 	size_t st = 0;
 
-	pthread_mutex_lock(&lock);
+	lock_take(&table_lock, LOCK_LEAF);
 	while (fmris && hashmap_next(table, &st, &key))
 		if (strv_extend(&fmris, key) < 0)
 			break;
-	pthread_mutex_unlock(&lock);
+	lock_drop(&table_lock, LOCK_LEAF);
 	STRV_FOREACH (f, fmris) {
 		_cleanup_(scf_pg_freep) scf_pg_t *pg = NULL;
 		_cleanup_(survivors_freep) survivors_t *s = NULL;
@@ -220,7 +222,7 @@ void survivors_scan(startd_t *m)
 	size_t n_groups = 0, st = 0;
 	survivors_t *s;
 
-	pthread_mutex_lock(&lock);
+	lock_take(&table_lock, LOCK_LEAF);
 	assert(!table);
 	table = hashmap_new();
 	while (table && d && (de = readdir(d))) {
@@ -249,7 +251,7 @@ void survivors_scan(startd_t *m)
 	if (n_groups > 0)
 		log_info("found %zu process groups of %zu instances left by a previous svc.startd",
 		        n_groups, hashmap_size(table));
-	pthread_mutex_unlock(&lock);
+	lock_drop(&table_lock, LOCK_LEAF);
 	if (d)
 		closedir(d);
 	if (table)
@@ -260,9 +262,9 @@ survivors_t *survivors_take(const char *fmri)
 {
 	survivors_t *s;
 
-	pthread_mutex_lock(&lock);
+	lock_take(&table_lock, LOCK_LEAF);
 	s = table ? hashmap_remove(table, fmri) : NULL;
-	pthread_mutex_unlock(&lock);
+	lock_drop(&table_lock, LOCK_LEAF);
 	return s;
 }
 
@@ -270,9 +272,9 @@ bool survivors_pending(const char *fmri)
 {
 	bool found;
 
-	pthread_mutex_lock(&lock);
+	lock_take(&table_lock, LOCK_LEAF);
 	found = table && hashmap_get(table, fmri);
-	pthread_mutex_unlock(&lock);
+	lock_drop(&table_lock, LOCK_LEAF);
 	return found;
 }
 
@@ -281,9 +283,9 @@ void survivors_done(void)
 	survivors_t *s;
 	size_t st = 0;
 
-	pthread_mutex_lock(&lock);
+	lock_take(&table_lock, LOCK_LEAF);
 	while (table && (s = hashmap_next(table, &st, NULL)))
 		survivors_free(s);
 	table = hashmap_free(table);
-	pthread_mutex_unlock(&lock);
+	lock_drop(&table_lock, LOCK_LEAF);
 }

@@ -1,22 +1,22 @@
 /*
  * cli-error.h: libscf failures as the sentences the illumos tools print.
  *
- * Scripts grep the CLI's stderr, so the wording follows illumos ("repository server
- * unavailable", "Permission denied.") rather than libscf's own scf_strerror(), which is free to
- * change.  Every tool connects through cli_connect() so a dead configd is reported the same way
- * everywhere and never waited on.
+ * Scripts grep the CLI's stderr, so the wording follows illumos' commands ("repository server
+ * unavailable", "Permission denied."): a code's phrase is smf_error_phrase() (error.h), whose
+ * row in lib/util/error.c sits beside scf_strerror()'s words for the same code.  Every tool
+ * connects through cli_connect() so a dead configd is reported the same way everywhere and
+ * never waited on.
  */
 #ifndef CLI_ERROR_H
 #define CLI_ERROR_H
 
 #include <libscf.h>
 
-/* An illumos-style lower-case phrase for a libscf error (either sign): "entity not found". */
-const char *cli_scf_phrase(int r);
+#include "error.h"
 
 /*
  * The best one-line explanation of a failed call on h: configd's own sentence when it gave one
- * (it names the entity, pg or value), else cli_scf_phrase(r).
+ * (it names the entity, pg or value), else smf_error_phrase(r).
  */
 const char *cli_scf_reason(scf_handle_t *h, int r);
 

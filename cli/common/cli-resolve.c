@@ -79,12 +79,13 @@ static int get_key(walk_t *w, const char *fmri, const scf_fmri_t *f, match_key_t
 	if (!k)
 		return -SCF_ERROR_NO_MEMORY;
 	if (f && f->pg) {
-		r = asprintf(&k->entity, "svc:/%s%s%s", f->service, f->instance ? ":" : "",
-		        strempty(f->instance));
+		r = scf_fmri_format_entity(f->service, f->instance, &k->entity);
+		if (r < 0) {
+			key_free(k);
+			return r;
+		}
 		k->pg = strdup(f->pg);
 		k->prop = f->prop ? strdup(f->prop) : NULL;
-		if (r < 0)
-			k->entity = NULL;
 		k->instance = f->instance != NULL;
 	} else {
 		k->entity = strdup(fmri);
@@ -189,9 +190,9 @@ static int pg_exists(walk_t *w, const scf_fmri_t *f)
 	_cleanup_(scf_pg_freep) scf_pg_t *pg = NULL;
 	int r;
 
-	if (asprintf(&entity, "svc:/%s%s%s", f->service, f->instance ? ":" : "",
-	            strempty(f->instance)) < 0)
-		return -SCF_ERROR_NO_MEMORY;
+	r = scf_fmri_format_entity(f->service, f->instance, &entity);
+	if (r < 0)
+		return r;
 	r = scf_pg_get(w->h, entity, f->pg, NULL, 0, &pg);
 	if (r == -SCF_ERROR_NOT_FOUND || r == -SCF_ERROR_INVALID_ARGUMENT ||
 	        r == -SCF_ERROR_CONSTRAINT_VIOLATED)

@@ -154,7 +154,7 @@ int main(int argc, char **argv)
 		svcadm_warn("cannot open a trace file (%s); not tracing.", strerror(-r));
 	r = cli_connect(NULL, &svcadm.h);
 	if (r < 0) {
-		svcadm_warn("Couldn't bind to configuration repository: %s.", cli_scf_phrase(r));
+		svcadm_warn("Couldn't bind to configuration repository: %s.", smf_error_phrase(r));
 		return EXIT_FATAL;
 	}
 	/* Each subcommand parses its own options from here on. */

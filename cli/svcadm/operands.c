@@ -63,7 +63,7 @@ char **operands_expand(int argc, char **argv)
 	assert(argc == 0 || !svcadm.state);
 	r = cli_walk(svcadm.h, argc, argv, WALK_FLAGS, collect, report, &all, &err);
 	if (r < 0) {
-		svcadm_warn("failed to iterate over instances: %s", cli_scf_phrase(r));
+		svcadm_warn("failed to iterate over instances: %s", smf_error_phrase(r));
 		exit(EXIT_FATAL);
 	}
 	if (err)

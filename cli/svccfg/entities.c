@@ -39,19 +39,21 @@ static int entity_exists(svccfg_t *c, scf_handle_t *h, const char *fmri)
 	return r;
 }
 
-/* The FMRI that a name relative to the selection would have, or NULL (then none applies). */
-static char *relative_fmri(const svccfg_t *c, const char *name)
+/*
+ * The FMRI that name has relative to the selection (a service is selected, no instance): an
+ * instance of the selected service, or a service at the scope.  Not checked: see names_itself().
+ */
+static int relative_fmri(const svccfg_t *c, const char *name, char **ret)
 {
-	char *s = NULL;
+	_cleanup_(scf_fmri_clear) scf_fmri_t sel = {0};
+	int r;
 
-	if (c->cur_inst || strchr(name, ':'))
-		return NULL;
-	if (c->cur_svc) {
-		if (asprintf(&s, "%s:%s", c->cur_svc, name) < 0)
-			return NULL;
-	} else if (asprintf(&s, "svc:/%s", name) < 0)
-		return NULL;
-	return s;
+	if (!c->cur_svc)
+		return scf_fmri_format_entity(name, NULL, ret);
+	r = scf_fmri_parse(c->cur_svc, &sel);
+	if (r < 0)
+		return r;
+	return scf_fmri_format_entity(sel.service, name, ret);
 }
 
 /*
@@ -62,14 +64,15 @@ static char *relative_fmri(const svccfg_t *c, const char *name)
  */
 static int find_entity(svccfg_t *c, const char *name, char **ret)
 {
-	_cleanup_free_ char *rel = relative_fmri(c, name);
+	_cleanup_free_ char *rel = NULL;
 	scf_handle_t *h;
 	int r;
 
 	r = svccfg_handle(c, &h);
 	if (r < 0)
 		return r;
-	if (rel) {
+	/* A name with a ':' or under a selected instance has no relative meaning. */
+	if (!c->cur_inst && !strchr(name, ':') && relative_fmri(c, name, &rel) >= 0) {
 		r = entity_exists(c, h, rel);
 		if (r < 0)
 			return r;
@@ -89,9 +92,9 @@ static int select_fmri(svccfg_t *c, const char *fmri)
 	r = scf_fmri_parse(fmri, &f);
 	if (r < 0)
 		return svccfg_scf_error(c, r, fmri);
-	if (asprintf(&svc, "svc:/%s", f.service) < 0)
-		svc = NULL;
-	r = svc ? svccfg_select_set(c, svc, f.instance ? fmri : NULL) : svccfg_oom(c);
+	r = scf_fmri_format_entity(f.service, NULL, &svc) < 0
+	        ? svccfg_oom(c)
+	        : svccfg_select_set(c, svc, f.instance ? fmri : NULL);
 	scf_fmri_clear(&f);
 	return r;
 }
@@ -166,27 +169,26 @@ int cmd_list(svccfg_t *c, const token_t *args, size_t n)
 	return 0;
 }
 
-/* Checks that fmri parses to exactly the service (and instance) it was built from. */
-static bool name_is_exact(const char *fmri, const char *service, const char *instance)
+/*
+ * Whether relative_fmri()'s fmri names the entity that name is the whole name of: the instance
+ * name, or the service at the scope (so "a:b" or "x/:properties/p" are no name to add).
+ */
+static bool names_itself(const char *fmri, const char *name, bool instance)
 {
-	scf_fmri_t f = {0};
-	bool ok;
+	_cleanup_(scf_fmri_clear) scf_fmri_t f = {0};
 
-	if (scf_fmri_parse(fmri, &f) < 0)
+	if (scf_fmri_parse(fmri, &f) < 0 || f.pg)
 		return false;
-	ok = f.service && streq(f.service, service) && !f.pg &&
-	        (instance ? f.instance && streq(f.instance, instance) : !f.instance);
-	scf_fmri_clear(&f);
-	return ok;
+	if (instance)
+		return f.instance && streq(f.instance, name);
+	return !f.instance && streq(f.service, name);
 }
 
 int cmd_add(svccfg_t *c, const token_t *args, size_t n)
 {
 	_cleanup_free_ char *fmri = NULL;
-	scf_fmri_t sel = {0};
 	uint64_t timeout_usec = 0;
 	scf_handle_t *h;
-	bool ok;
 	int r;
 
 	if (n != 1 || !token_is_text(&args[0]))
@@ -201,18 +203,10 @@ int cmd_add(svccfg_t *c, const token_t *args, size_t n)
 	r = svccfg_handle(c, &h);
 	if (r < 0)
 		return r;
-	if (c->cur_svc) {
-		if (asprintf(&fmri, "%s:%s", c->cur_svc, args[0].text) < 0)
-			return svccfg_oom(c);
-		ok = scf_fmri_parse(c->cur_svc, &sel) >= 0 &&
-		        name_is_exact(fmri, sel.service, args[0].text);
-		scf_fmri_clear(&sel);
-	} else {
-		if (asprintf(&fmri, "svc:/%s", args[0].text) < 0)
-			return svccfg_oom(c);
-		ok = name_is_exact(fmri, args[0].text, NULL);
-	}
-	if (!ok) {
+	r = relative_fmri(c, args[0].text, &fmri);
+	if (r == -SCF_ERROR_NO_MEMORY)
+		return svccfg_oom(c);
+	if (r < 0 || !names_itself(fmri, args[0].text, c->cur_svc != NULL)) {
 		svccfg_error(c, "Invalid name.");
 		return -EINVAL;
 	}

@@ -141,9 +141,10 @@ static bool unchanged(scf_handle_t *h, const mf_bundle_t *b, const char *pg, con
 	same = p->n_values == 1 && streq(p->values[0], hash);
 	scf_property_free(p);
 	for (size_t i = 0; same && i < b->n_services; i++) {
-		_cleanup_free_ char *f = map_service_fmri(b->services[i]->e.name);
+		_cleanup_free_ char *f = NULL;
 
-		same = f && scf_entity_exists(h, f) > 0;
+		same = scf_fmri_format_entity(b->services[i]->e.name, NULL, &f) >= 0 &&
+		        scf_entity_exists(h, f) > 0;
 	}
 	return same;
 }
@@ -158,12 +159,11 @@ static int add_bookkeeping(map_ctx_t *m, const char *abspath, const char *pg, co
 	if (!prop)
 		return -SCF_ERROR_NO_MEMORY;
 	for (size_t i = 0; i < b->n_services; i++) {
-		_cleanup_free_ char *f = map_service_fmri(b->services[i]->e.name);
+		_cleanup_free_ char *f = NULL;
 
-		if (!f)
-			return -SCF_ERROR_NO_MEMORY;
-		if ((r = scf_batch_pg_ensure(
-		             m->b, f, SCF_PG_MANIFESTFILES, SCF_GROUP_FRAMEWORK, 0)) < 0 ||
+		if ((r = scf_fmri_format_entity(b->services[i]->e.name, NULL, &f)) < 0 ||
+		        (r = scf_batch_pg_ensure(
+		                 m->b, f, SCF_PG_MANIFESTFILES, SCF_GROUP_FRAMEWORK, 0)) < 0 ||
 		        (r = scf_batch_prop_set(m->b, f, SCF_PG_MANIFESTFILES, prop,
 		                 SCF_TYPE_ASTRING, path, 1)) < 0)
 			return r;
@@ -442,9 +442,15 @@ int cmd_inventory(svccfg_t *c, const token_t *args, size_t n)
 	for (size_t i = 0; i < b->n_services; i++) {
 		const mf_service_t *s = b->services[i];
 
-		printf("svc:/%s\n", s->e.name);
-		for (size_t j = 0; j < s->n_instances; j++)
-			printf("svc:/%s:%s\n", s->e.name, s->instances[j]->e.name);
+		for (size_t j = 0; j <= s->n_instances; j++) {
+			_cleanup_free_ char *f = NULL;
+
+			/* The service first (j = 0), then its instances. */
+			if (scf_fmri_format_entity(
+			            s->e.name, j ? s->instances[j - 1]->e.name : NULL, &f) < 0)
+				return svccfg_oom(c);
+			puts(f);
+		}
 	}
 	return 0;
 }

@@ -33,20 +33,6 @@
 
 #define UINT64_MAX_STR "18446744073709551615"
 
-char *map_service_fmri(const char *service)
-{
-	char *s;
-
-	return asprintf(&s, "svc:/%s", service) < 0 ? NULL : s;
-}
-
-char *map_instance_fmri(const char *service, const char *instance)
-{
-	char *s;
-
-	return asprintf(&s, "svc:/%s:%s", service, instance) < 0 ? NULL : s;
-}
-
 void map_ctx_done(map_ctx_t *ctx)
 {
 	strv_free(ctx->instances);
@@ -219,15 +205,15 @@ static bool entity_known(map_ctx_t *ctx, const char *fmri)
 
 	for (size_t i = 0; i < bd->n_services; i++) {
 		const mf_service_t *s = bd->services[i];
-		_cleanup_free_ char *sf = map_service_fmri(s->e.name);
+		_cleanup_free_ char *sf = NULL;
 
-		if (sf && streq(sf, fmri))
+		if (scf_fmri_format_entity(s->e.name, NULL, &sf) >= 0 && streq(sf, fmri))
 			return true;
 		for (size_t j = 0; j < s->n_instances; j++) {
-			_cleanup_free_ char *f =
-			        map_instance_fmri(s->e.name, s->instances[j]->e.name);
+			_cleanup_free_ char *f = NULL;
 
-			if (f && streq(f, fmri))
+			if (scf_fmri_format_entity(s->e.name, s->instances[j]->e.name, &f) >= 0 &&
+			        streq(f, fmri))
 				return true;
 		}
 	}
@@ -582,10 +568,12 @@ static int read_existing(map_ctx_t *ctx)
 		const mf_service_t *s = bd->services[i];
 
 		for (size_t j = 0; j < s->n_instances; j++) {
-			_cleanup_free_ char *f =
-			        map_instance_fmri(s->e.name, s->instances[j]->e.name);
+			_cleanup_free_ char *f = NULL;
 
-			if (!f || strv_extend_counted(&l, &n, f) < 0)
+			r = scf_fmri_format_entity(s->e.name, s->instances[j]->e.name, &f);
+			if (r < 0)
+				return r;
+			if (strv_extend_counted(&l, &n, f) < 0)
 				return -SCF_ERROR_NO_MEMORY;
 		}
 	}
@@ -616,13 +604,14 @@ static int instance_exists(map_ctx_t *ctx, const char *fmri)
 
 static int map_instance(map_ctx_t *ctx, const char *svc, const mf_instance_t *i)
 {
-	_cleanup_free_ char *fmri = map_instance_fmri(svc, i->e.name);
+	_cleanup_free_ char *fmri = NULL;
 	bool set_enabled;
 	int r, exists;
 
-	if (!fmri)
-		return -SCF_ERROR_NO_MEMORY;
 	ctx->line = i->e.line;
+	r = scf_fmri_format_entity(svc, i->e.name, &fmri);
+	if (r < 0)
+		return r;
 	exists = instance_exists(ctx, fmri);
 	if (exists < 0)
 		return exists;
@@ -651,12 +640,13 @@ static int map_instance(map_ctx_t *ctx, const char *svc, const mf_instance_t *i)
 
 static int map_service(map_ctx_t *ctx, const mf_service_t *s)
 {
-	_cleanup_free_ char *fmri = map_service_fmri(s->e.name);
+	_cleanup_free_ char *fmri = NULL;
 	int r;
 
-	if (!fmri)
-		return -SCF_ERROR_NO_MEMORY;
 	ctx->line = s->e.line;
+	r = scf_fmri_format_entity(s->e.name, NULL, &fmri);
+	if (r < 0)
+		return r;
 	if (ctx->mode == MAP_APPLY) {
 		r = scf_entity_exists(ctx->h, fmri);
 		if (r < 0)
@@ -690,8 +680,6 @@ static int map_dependents_of(map_ctx_t *ctx, const char *fmri, const mf_entity_t
 {
 	int r;
 
-	if (!fmri)
-		return -SCF_ERROR_NO_MEMORY;
 	for (size_t i = 0; i < e->n_dependents; i++)
 		if ((r = map_dependent(ctx, fmri, e->dependents[i])) < 0)
 			return r;
@@ -700,16 +688,22 @@ static int map_dependents_of(map_ctx_t *ctx, const char *fmri, const mf_entity_t
 
 static int map_dependents(map_ctx_t *ctx, const mf_service_t *s)
 {
-	_cleanup_free_ char *fmri = map_service_fmri(s->e.name);
+	_cleanup_free_ char *fmri = NULL;
 	int r;
 
-	if (ctx->mode == MAP_APPLY && (!fmri || scf_entity_exists(ctx->h, fmri) <= 0))
+	r = scf_fmri_format_entity(s->e.name, NULL, &fmri);
+	if (r < 0)
+		return r;
+	if (ctx->mode == MAP_APPLY && scf_entity_exists(ctx->h, fmri) <= 0)
 		return 0;
 	if ((r = map_dependents_of(ctx, fmri, &s->e)) < 0)
 		return r;
 	for (size_t i = 0; i < s->n_instances; i++) {
-		_cleanup_free_ char *inst = map_instance_fmri(s->e.name, s->instances[i]->e.name);
+		_cleanup_free_ char *inst = NULL;
 
+		r = scf_fmri_format_entity(s->e.name, s->instances[i]->e.name, &inst);
+		if (r < 0)
+			return r;
 		if (ctx->mode == MAP_APPLY && !strv_contains(ctx->instances, inst))
 			continue;
 		if ((r = map_dependents_of(ctx, inst, &s->instances[i]->e)) < 0)

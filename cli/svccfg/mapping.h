@@ -95,8 +95,4 @@ int unmap_bundle_new(mf_bundle_type_t type, const char *name, mf_bundle_t **ret)
 int unmap_service(
         scf_handle_t *h, const char *service_fmri, unmap_depth_t depth, mf_bundle_t *b, char **why);
 
-/* Service and instance FMRIs as the repository spells them. */
-char *map_service_fmri(const char *service);
-char *map_instance_fmri(const char *service, const char *instance);
-
 #endif

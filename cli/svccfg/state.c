@@ -42,7 +42,7 @@ int svccfg_handle(svccfg_t *c, scf_handle_t **ret)
 		r = cli_connect(c->root, &c->h);
 		if (r < 0) {
 			svccfg_error(c, "Could not connect to repository server: %s.",
-			        cli_scf_phrase(r));
+			        smf_error_phrase(r));
 			c->fatal = true;
 			return r;
 		}

@@ -286,7 +286,7 @@ static void select_operands(int argc, char *argv[], unsigned flags)
 
 	r = cli_walk(g.h, argc, argv, flags, select_match, walk_error, NULL, &err);
 	if (r < 0) {
-		warn("failed to iterate over instances: %s\n", cli_scf_phrase(r));
+		warn("failed to iterate over instances: %s\n", smf_error_phrase(r));
 		exit(1);
 	}
 	if (err)
@@ -534,7 +534,7 @@ static void connect_repository(void)
 	int r = cli_connect(NULL, &g.h);
 
 	if (r < 0) {
-		warn("Could not bind to repository server: %s.  Exiting.\n", cli_scf_phrase(r));
+		warn("Could not bind to repository server: %s.  Exiting.\n", smf_error_phrase(r));
 		exit(1);
 	}
 }

@@ -342,7 +342,7 @@ int scf_batch_commit(scf_batch_t *b)
 	if (!b)
 		return -SCF_ERROR_INVALID_ARGUMENT;
 	client_clear_error(b->h);
-	r = client_new_call(b->h, "Batch", &m);
+	r = client_new_call(b->h, &smf_method_batch, &m);
 	if (r < 0)
 		return r;
 	r = sd_bus_message_open_container(m, 'a', "(" SMF_BUS_STEP ")");
@@ -351,15 +351,16 @@ int scf_batch_commit(scf_batch_t *b)
 	if (r >= 0)
 		r = sd_bus_message_close_container(m);
 	if (r < 0)
-		return client_error_from_bus(b->h, "Batch", r, NULL);
-	r = client_call_message(b->h, "Batch", m, &reply);
+		return client_error_from_bus(b->h, smf_method_batch.name, r, NULL);
+	r = client_call_message(b->h, &smf_method_batch, m, &reply);
 	if (r < 0)
 		return renumber_error(b, r);
-	r = sd_bus_message_read(reply, "u", &applied);
+	r = client_read_reply(b->h, &smf_method_batch, reply, &applied);
 	if (r < 0)
-		return client_bad_reply(b->h, "Batch", r);
+		return r;
 	if (applied != b->n)
 		return client_set_error(b->h, -SCF_ERROR_INTERNAL,
-		        "Batch: svc.configd applied %u of %zu steps", applied, b->n);
+		        "%s: svc.configd applied %u of %zu steps", smf_method_batch.name, applied,
+		        b->n);
 	return 1;
 }

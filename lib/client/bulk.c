@@ -30,8 +30,6 @@ _Static_assert(SCF_READ_COMPOSED == SMF_BULK_COMPOSED &&
                 SCF_BULK_MAX_PGS == SMF_BULK_MAX_QUERIES,
         "libscf's bulk flags and bounds are the protocol's");
 
-#define MEMBER SMF_BUS_METHOD_READ_PGS
-
 typedef client_cursor_t cursor_t;
 
 /* What one page is parsed into, reused from entity to entity (and page to page). */
@@ -235,17 +233,17 @@ static int parse_page(reader_t *x, const void *page, size_t len, uint64_t sent, 
 		uint64_t status;
 
 		if (!next_is(&c, SMF_BULK_RECORD_ENTITY))
-			return client_bad_reply(x->h, MEMBER, -EBADMSG);
+			return client_bad_reply(x->h, smf_method_read_pgs.name, -EBADMSG);
 		(void)client_field(&c);
 		fmri = client_field(&c);
 		if (!fmri || client_number(&c, &status) < 0 || status >= _SMF_BULK_STATUS_MAX)
-			return client_bad_reply(x->h, MEMBER, -EBADMSG);
+			return client_bad_reply(x->h, smf_method_read_pgs.name, -EBADMSG);
 		x->a.n_pgs = x->a.n_props = x->a.n_vals = 0;
 		while (next_is(&c, SMF_BULK_RECORD_PG)) {
 			(void)client_field(&c);
 			r = parse_pg(&c, &x->a, fmri, x->q->n_pgs);
 			if (r < 0)
-				return client_bad_reply(x->h, MEMBER, r);
+				return client_bad_reply(x->h, smf_method_read_pgs.name, r);
 		}
 		fix_pointers(&x->a);
 		e = (scf_bulk_entity_t){.fmri = fmri,
@@ -280,7 +278,7 @@ static int one_page(reader_t *x, const char *const *fmris, size_t n, bool *ret_m
 	size_t len;
 	int more, r;
 
-	r = client_new_call(x->h, MEMBER, &m);
+	r = client_new_call(x->h, &smf_method_read_pgs, &m);
 	if (r < 0)
 		return r;
 	r = sd_bus_message_open_container(m, 'a', "s");
@@ -306,22 +304,22 @@ static int one_page(reader_t *x, const char *const *fmris, size_t n, bool *ret_m
 		r = sd_bus_message_append(m, "u",
 		        (uint32_t)(q->page_bytes < SMF_BULK_PAGE_BYTES ? q->page_bytes : 0));
 	if (r < 0)
-		return client_error_from_bus(x->h, MEMBER, r, NULL);
+		return client_error_from_bus(x->h, smf_method_read_pgs.name, r, NULL);
 	sent = smf_trace_enabled() ? now_monotonic_nsec() : 0;
-	r = client_call_message(x->h, MEMBER, m, &reply);
+	r = client_call_message(x->h, &smf_method_read_pgs, m, &reply);
 	if (r < 0)
 		return r;
 	r = sd_bus_message_read_array(reply, 'y', &page, &len);
 	if (r >= 0)
 		r = sd_bus_message_read(reply, "b", &more);
 	if (r < 0)
-		return client_bad_reply(x->h, MEMBER, r);
+		return client_bad_reply(x->h, smf_method_read_pgs.name, r);
 	r = parse_page(x, page, len, sent, ret_n);
 	if (r < 0)
 		return r;
 	/* A page that answers nothing but promises more would loop forever. */
 	if ((more && *ret_n == 0) || *ret_n > (n ? n : SIZE_MAX) || (n && !more && *ret_n != n))
-		return client_bad_reply(x->h, MEMBER, -EBADMSG);
+		return client_bad_reply(x->h, smf_method_read_pgs.name, -EBADMSG);
 	*ret_more = more;
 	return 0;
 }
@@ -349,11 +347,12 @@ int scf_bulk_read(scf_handle_t *h, const scf_bulk_query_t *q, scf_bulk_fn fn, vo
 	client_clear_error(h);
 	if (!q || !fn || (q->n_fmris > 0 && !q->fmris) || (q->n_pgs > 0 && !q->pgs))
 		return client_set_error(h, -SCF_ERROR_INVALID_ARGUMENT,
-		        "%s: a query and a function are required", MEMBER);
+		        "%s: a query and a function are required", smf_method_read_pgs.name);
 	for (size_t k = 0; k < q->n_fmris; k++)
 		if (!q->fmris[k])
 			return client_set_error(h, -SCF_ERROR_INVALID_ARGUMENT,
-			        "%s: entity %zu of the list is NULL", MEMBER, k + 1);
+			        "%s: entity %zu of the list is NULL", smf_method_read_pgs.name,
+			        k + 1);
 	if (q->n_fmris > 0)
 		while (r >= 0 && done < q->n_fmris) {
 			r = one_page(&x, q->fmris + done,

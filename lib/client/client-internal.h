@@ -50,14 +50,27 @@ int client_error_from_bus(scf_handle_t *h, const char *member, int r, const sd_b
 /* A reply that does not have the signature protocol.md promises. */
 int client_bad_reply(scf_handle_t *h, const char *member, int r);
 
-/* Calls (handle.c). */
-int client_new_call(scf_handle_t *h, const char *member, sd_bus_message **ret);
+/*
+ * Calls (handle.c), each of a method of protocol.h's table (smf_method_<id>): the method names
+ * the call, and its signatures are the only ones the call's arguments are appended by and its
+ * reply read by.  A message built in parts (containers, basic appends) must end up with the
+ * method's signature: client_call_message() asserts it.
+ */
+int client_new_call(scf_handle_t *h, const smf_bus_method_t *method, sd_bus_message **ret);
 int client_call_message(
-        scf_handle_t *h, const char *member, sd_bus_message *m, sd_bus_message **reply);
-int client_call(
-        scf_handle_t *h, const char *member, sd_bus_message **reply, const char *types, ...);
-/* Reads an "as" from reply into a strv that is never NULL. */
-int client_read_strv(scf_handle_t *h, const char *member, sd_bus_message *reply, char ***ret);
+        scf_handle_t *h, const smf_bus_method_t *method, sd_bus_message *m, sd_bus_message **reply);
+/* A call whose arguments, of the method's signature, follow reply. */
+int client_call(scf_handle_t *h, const smf_bus_method_t *method, sd_bus_message **reply, ...);
+/* Whether m, built for method, carries the arguments protocol.h gives it. */
+static inline bool client_call_is(const smf_bus_method_t *method, sd_bus_message *m)
+{
+	return streq(sd_bus_message_get_signature(m, true), method->in);
+}
+/* Reads the whole reply, of the method's signature, into the pointers that follow. */
+int client_read_reply(scf_handle_t *h, const smf_bus_method_t *method, sd_bus_message *reply, ...);
+/* Reads the "as" a method answers into a strv that is never NULL. */
+int client_read_strv(
+        scf_handle_t *h, const smf_bus_method_t *method, sd_bus_message *reply, char ***ret);
 
 /* Notifications (notify.c). */
 int client_notify_attach(scf_handle_t *h);

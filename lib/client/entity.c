@@ -8,28 +8,28 @@
 #include "client-internal.h"
 #include "strv.h"
 
-static int simple_write(scf_handle_t *h, const char *member, const char *fmri)
+static int simple_write(scf_handle_t *h, const smf_bus_method_t *method, const char *fmri)
 {
 	client_clear_error(h);
 	if (!fmri)
 		return client_set_error(
-		        h, -SCF_ERROR_INVALID_ARGUMENT, "%s: no FMRI given", member);
-	return client_call(h, member, NULL, "s", fmri);
+		        h, -SCF_ERROR_INVALID_ARGUMENT, "%s: no FMRI given", method->name);
+	return client_call(h, method, NULL, fmri);
 }
 
 int scf_service_add(scf_handle_t *h, const char *service_fmri)
 {
-	return simple_write(h, "AddService", service_fmri);
+	return simple_write(h, &smf_method_add_service, service_fmri);
 }
 
 int scf_instance_add(scf_handle_t *h, const char *instance_fmri)
 {
-	return simple_write(h, "AddInstance", instance_fmri);
+	return simple_write(h, &smf_method_add_instance, instance_fmri);
 }
 
 int scf_entity_delete(scf_handle_t *h, const char *fmri)
 {
-	return simple_write(h, "Delete", fmri);
+	return simple_write(h, &smf_method_delete, fmri);
 }
 
 int scf_entity_exists(scf_handle_t *h, const char *fmri)
@@ -39,14 +39,12 @@ int scf_entity_exists(scf_handle_t *h, const char *fmri)
 
 	client_clear_error(h);
 	if (!fmri)
-		return client_set_error(h, -SCF_ERROR_INVALID_ARGUMENT, "Exists: no FMRI given");
-	r = client_call(h, "Exists", &reply, "s", fmri);
-	if (r < 0)
-		return r;
-	r = sd_bus_message_read(reply, "b", &b);
-	if (r < 0)
-		return client_bad_reply(h, "Exists", r);
-	return !!b;
+		return client_set_error(h, -SCF_ERROR_INVALID_ARGUMENT, "%s: no FMRI given",
+		        smf_method_exists.name);
+	r = client_call(h, &smf_method_exists, &reply, fmri);
+	if (r >= 0)
+		r = client_read_reply(h, &smf_method_exists, reply, &b);
+	return r < 0 ? r : !!b;
 }
 
 int scf_service_list(scf_handle_t *h, char ***ret)
@@ -55,10 +53,10 @@ int scf_service_list(scf_handle_t *h, char ***ret)
 	int r;
 
 	client_clear_error(h);
-	r = client_call(h, "ListServices", &reply, NULL);
+	r = client_call(h, &smf_method_list_services, &reply);
 	if (r < 0)
 		return r;
-	return client_read_strv(h, "ListServices", reply, ret);
+	return client_read_strv(h, &smf_method_list_services, reply, ret);
 }
 
 int scf_instance_list(scf_handle_t *h, const char *service_fmri, char ***ret)
@@ -67,10 +65,10 @@ int scf_instance_list(scf_handle_t *h, const char *service_fmri, char ***ret)
 	int r;
 
 	client_clear_error(h);
-	r = client_call(h, "ListInstances", &reply, "s", strempty(service_fmri));
+	r = client_call(h, &smf_method_list_instances, &reply, strempty(service_fmri));
 	if (r < 0)
 		return r;
-	return client_read_strv(h, "ListInstances", reply, ret);
+	return client_read_strv(h, &smf_method_list_instances, reply, ret);
 }
 
 /* "svc:/..." or "/..." without globs: a full FMRI, which names exactly one entity. */

@@ -64,13 +64,13 @@ static int parse_signal(sd_bus_message *m, scf_notification_t *n)
 	uint64_t gen = 0;
 	int r;
 
-	if (sd_bus_message_is_signal(m, SMF_BUS_INTERFACE, SMF_BUS_SIGNAL_PG_CHANGED)) {
+	if (sd_bus_message_is_signal(m, SMF_BUS_INTERFACE, smf_signal_pg_changed.name)) {
 		n->kind = SCF_NOTIFY_PG_UPDATED;
 		r = sd_bus_message_read(m, "ssst", &entity, &pg, &type, &gen);
-	} else if (sd_bus_message_is_signal(m, SMF_BUS_INTERFACE, SMF_BUS_SIGNAL_PG_DELETED)) {
+	} else if (sd_bus_message_is_signal(m, SMF_BUS_INTERFACE, smf_signal_pg_deleted.name)) {
 		n->kind = SCF_NOTIFY_PG_DELETED;
 		r = sd_bus_message_read(m, "sss", &entity, &pg, &type);
-	} else if (sd_bus_message_is_signal(m, SMF_BUS_INTERFACE, SMF_BUS_SIGNAL_INSTANCE_ADDED)) {
+	} else if (sd_bus_message_is_signal(m, SMF_BUS_INTERFACE, smf_signal_instance_added.name)) {
 		n->kind = SCF_NOTIFY_INSTANCE_ADDED;
 		r = sd_bus_message_read(m, "s", &entity);
 		if (r >= 0)
@@ -127,14 +127,16 @@ int client_notify_attach(scf_handle_t *h)
 	return r < 0 ? client_errno_to_scf(r) : 0;
 }
 
-static int notify_call(scf_handle_t *h, const char *member, const char *arg, bool by_type)
+static int notify_call(
+        scf_handle_t *h, const smf_bus_method_t *method, const char *arg, bool by_type)
 {
 	int r;
 
 	client_clear_error(h);
 	if (!arg || !*arg)
-		return client_set_error(h, -SCF_ERROR_INVALID_ARGUMENT, "%s: empty name", member);
-	r = client_call(h, member, NULL, "s", arg);
+		return client_set_error(
+		        h, -SCF_ERROR_INVALID_ARGUMENT, "%s: empty name", method->name);
+	r = client_call(h, method, NULL, arg);
 	/* Traced once registered: from here on every matching change comes as a notification. */
 	if (r >= 0)
 		smf_trace_str_args(SMF_TRACE_SCF_NOTIFY_INTEREST, 0, arg, 0,
@@ -144,12 +146,12 @@ static int notify_call(scf_handle_t *h, const char *member, const char *arg, boo
 
 int scf_notify_add_pgname(scf_handle_t *h, const char *pgname)
 {
-	return notify_call(h, "NotifyAddPgName", pgname, false);
+	return notify_call(h, &smf_method_notify_add_pg_name, pgname, false);
 }
 
 int scf_notify_add_pgtype(scf_handle_t *h, const char *pgtype)
 {
-	return notify_call(h, "NotifyAddPgType", pgtype, true);
+	return notify_call(h, &smf_method_notify_add_pg_type, pgtype, true);
 }
 
 int scf_notify_add_instances(scf_handle_t *h)
@@ -157,9 +159,9 @@ int scf_notify_add_instances(scf_handle_t *h)
 	int r;
 
 	client_clear_error(h);
-	r = client_call(h, SMF_BUS_METHOD_NOTIFY_ADD_INSTANCES, NULL, NULL);
+	r = client_call(h, &smf_method_notify_add_instances, NULL);
 	if (r >= 0)
-		smf_trace_str_args(SMF_TRACE_SCF_NOTIFY_INTEREST, 0, SMF_BUS_SIGNAL_INSTANCE_ADDED,
+		smf_trace_str_args(SMF_TRACE_SCF_NOTIFY_INTEREST, 0, smf_signal_instance_added.name,
 		        0, SMF_TRACE_INTEREST_INSTANCES);
 	return r;
 }
@@ -182,7 +184,7 @@ int scf_notify_reset(scf_handle_t *h)
 	int r;
 
 	client_clear_error(h);
-	r = client_call(h, "NotifyReset", NULL, NULL);
+	r = client_call(h, &smf_method_notify_reset, NULL);
 	if (r < 0)
 		return r;
 	/* Signals sent before the reset precede its reply on the wire: drop them too. */

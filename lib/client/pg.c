@@ -57,14 +57,14 @@ const scf_property_t *scf_pg_property(const scf_pg_t *pg, const char *name)
 	return NULL;
 }
 
-/* Reads one "(ssas)" into p. */
+/* Reads one "(" SMF_BUS_PROPERTY ")" into p. */
 static int read_property(sd_bus_message *reply, scf_property_t *p)
 {
 	const char *name, *type;
 	char **values = NULL;
 	int r;
 
-	r = sd_bus_message_enter_container(reply, 'r', "ssas");
+	r = sd_bus_message_enter_container(reply, 'r', SMF_BUS_PROPERTY);
 	if (r <= 0)
 		return r;
 	r = sd_bus_message_read(reply, "ss", &name, &type);
@@ -87,7 +87,7 @@ static int read_properties(sd_bus_message *reply, scf_pg_t *pg)
 	size_t allocated = 0;
 	int r;
 
-	r = sd_bus_message_enter_container(reply, 'a', "(ssas)");
+	r = sd_bus_message_enter_container(reply, 'a', "(" SMF_BUS_PROPERTY ")");
 	if (r < 0)
 		return r;
 	for (;;) {
@@ -196,16 +196,17 @@ static int call_read(scf_handle_t *h, const char *entity, const char *pg, const 
         int composed, scf_pg_t *p)
 {
 	_cleanup_(sd_bus_message_unrefp) sd_bus_message *m = NULL, *reply = NULL;
-	const char *member = h->no_read_pg ? "GetPg" : SMF_BUS_METHOD_READ_PG;
+	const smf_bus_method_t *method = h->no_read_pg ? &smf_method_get_pg : &smf_method_read_pg;
 	const char *type;
 	const void *buf;
 	size_t len;
 	int r;
 
 	/* Basic appends and reads: the signature walk of appendv/readv costs more than the call. */
-	r = client_new_call(h, member, &m);
+	r = client_new_call(h, method, &m);
 	if (r < 0)
 		return r;
+	/* Both methods' arguments: "sssb". */
 	r = sd_bus_message_append_basic(m, 's', entity);
 	if (r >= 0)
 		r = sd_bus_message_append_basic(m, 's', pg);
@@ -214,8 +215,8 @@ static int call_read(scf_handle_t *h, const char *entity, const char *pg, const 
 	if (r >= 0)
 		r = sd_bus_message_append_basic(m, 'b', &composed);
 	if (r < 0)
-		return client_error_from_bus(h, member, r, NULL);
-	r = client_call_message(h, member, m, &reply);
+		return client_error_from_bus(h, method->name, r, NULL);
+	r = client_call_message(h, method, m, &reply);
 	if (r == -SCF_ERROR_VERSION_MISMATCH && !h->no_read_pg) {
 		h->no_read_pg = true;
 		return call_read(h, entity, pg, snapshot, composed, p);
@@ -236,9 +237,11 @@ static int call_read(scf_handle_t *h, const char *entity, const char *pg, const 
 	if (r >= 0 && !h->no_read_pg)
 		r = parse_properties(buf, len, p);
 	if (r < 0)
-		return client_bad_reply(h, member, r);
+		return client_bad_reply(h, method->name, r);
 	p->type = strdup(type);
-	return p->type ? 0 : client_set_error(h, -SCF_ERROR_NO_MEMORY, "%s: out of memory", member);
+	if (!p->type)
+		return client_set_error(h, -SCF_ERROR_NO_MEMORY, "%s: out of memory", method->name);
+	return 0;
 }
 
 int scf_pg_get(scf_handle_t *h, const char *entity, const char *pg, const char *snapshot,
@@ -250,11 +253,12 @@ int scf_pg_get(scf_handle_t *h, const char *entity, const char *pg, const char *
 
 	client_clear_error(h);
 	if (!entity || !pg || !ret)
-		return client_set_error(
-		        h, -SCF_ERROR_INVALID_ARGUMENT, "GetPg: entity and pg name are required");
+		return client_set_error(h, -SCF_ERROR_INVALID_ARGUMENT,
+		        "%s: entity and pg name are required", smf_method_get_pg.name);
 	p = calloc(1, sizeof(*p));
 	if (!p)
-		return client_set_error(h, -SCF_ERROR_NO_MEMORY, "GetPg: out of memory");
+		return client_set_error(
+		        h, -SCF_ERROR_NO_MEMORY, "%s: out of memory", smf_method_get_pg.name);
 	r = call_read(
 	        h, entity, pg, strempty(snapshot), (int)!!(read_flags & SCF_READ_COMPOSED), p);
 	if (r < 0) {
@@ -264,7 +268,8 @@ int scf_pg_get(scf_handle_t *h, const char *entity, const char *pg, const char *
 	p->name = strdup(pg);
 	p->entity = entity_name(entity);
 	if (!p->name || !p->entity)
-		return client_set_error(h, -SCF_ERROR_NO_MEMORY, "GetPg: out of memory");
+		return client_set_error(
+		        h, -SCF_ERROR_NO_MEMORY, "%s: out of memory", smf_method_get_pg.name);
 	client_trace_read(entity, pg, snapshot, read_flags, 0, p->generation, sent);
 	*ret = TAKE_PTR(p);
 	return 0;
@@ -290,9 +295,9 @@ static int read_pg_infos(sd_bus_message *reply, scf_pg_info_t **ret, size_t *ret
 	uint64_t gen;
 	int r;
 
-	r = sd_bus_message_enter_container(reply, 'a', "(ssut)");
+	r = sd_bus_message_enter_container(reply, 'a', "(" SMF_BUS_PG_INFO ")");
 	while (r >= 0) {
-		r = sd_bus_message_read(reply, "(ssut)", &name, &type, &flags, &gen);
+		r = sd_bus_message_read(reply, "(" SMF_BUS_PG_INFO ")", &name, &type, &flags, &gen);
 		if (r <= 0)
 			break;
 		if (GREEDY_REALLOC(infos, allocated, n + 1) < 0) {
@@ -326,14 +331,15 @@ int scf_pg_list(scf_handle_t *h, const char *entity, const char *snapshot, unsig
 
 	client_clear_error(h);
 	if (!entity || !ret || !n)
-		return client_set_error(h, -SCF_ERROR_INVALID_ARGUMENT, "ListPgs: no entity given");
-	r = client_call(h, "ListPgs", &reply, "ssb", entity, strempty(snapshot),
+		return client_set_error(h, -SCF_ERROR_INVALID_ARGUMENT, "%s: no entity given",
+		        smf_method_list_pgs.name);
+	r = client_call(h, &smf_method_list_pgs, &reply, entity, strempty(snapshot),
 	        (int)!!(read_flags & SCF_READ_COMPOSED));
 	if (r < 0)
 		return r;
 	r = read_pg_infos(reply, ret, n);
 	if (r < 0)
-		return client_bad_reply(h, "ListPgs", r);
+		return client_bad_reply(h, smf_method_list_pgs.name, r);
 	return 0;
 }
 
@@ -345,11 +351,11 @@ int scf_pg_add(
 	client_clear_error(h);
 	if (!entity || !pg || !type)
 		return client_set_error(h, -SCF_ERROR_INVALID_ARGUMENT,
-		        "AddPg: entity, pg name and type are required");
+		        "%s: entity, pg name and type are required", smf_method_add_pg.name);
 	r = scf_name_validate(pg);
 	if (r < 0)
 		return client_set_error(h, r, "\"%s\" is not a valid property group name", pg);
-	return client_call(h, "AddPg", NULL, "sssu", entity, pg, type, flags);
+	return client_call(h, &smf_method_add_pg, NULL, entity, pg, type, flags);
 }
 
 int scf_pg_delete(scf_handle_t *h, const char *entity, const char *pg)
@@ -357,8 +363,8 @@ int scf_pg_delete(scf_handle_t *h, const char *entity, const char *pg)
 	client_clear_error(h);
 	if (!entity || !pg)
 		return client_set_error(h, -SCF_ERROR_INVALID_ARGUMENT,
-		        "DeletePg: entity and pg name are required");
-	return client_call(h, "DeletePg", NULL, "ss", entity, pg);
+		        "%s: entity and pg name are required", smf_method_delete_pg.name);
+	return client_call(h, &smf_method_delete_pg, NULL, entity, pg);
 }
 
 /* The one value of p, if p has type t (or fits, per fits()). */

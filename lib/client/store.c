@@ -47,7 +47,6 @@ void scf_store_status_clear(scf_store_status_t *s)
 int scf_store_status(scf_handle_t *h, scf_store_t store, scf_store_status_t *ret)
 {
 	_cleanup_(sd_bus_message_unrefp) sd_bus_message *reply = NULL;
-	static const char member[] = SMF_BUS_METHOD_STORE_STATUS;
 	bool found = false;
 	int r;
 
@@ -55,7 +54,7 @@ int scf_store_status(scf_handle_t *h, scf_store_t store, scf_store_status_t *ret
 	*ret = (scf_store_status_t){};
 	if ((unsigned)store >= ELEMENTSOF(store_names))
 		return client_set_error(h, -SCF_ERROR_INVALID_ARGUMENT, "no store %d", (int)store);
-	r = client_call(h, member, &reply, NULL);
+	r = client_call(h, &smf_method_store_status, &reply);
 	/* UnknownMethod: a configd older than the record. */
 	if (r == -SCF_ERROR_VERSION_MISMATCH)
 		return client_set_error(h, -SCF_ERROR_NOT_SUPPORTED,
@@ -86,7 +85,7 @@ int scf_store_status(scf_handle_t *h, scf_store_t store, scf_store_status_t *ret
 		}
 	}
 	if (r < 0)
-		return client_bad_reply(h, member, r);
+		return client_bad_reply(h, smf_method_store_status.name, r);
 	if (!found)
 		return client_set_error(h, -SCF_ERROR_NOT_SUPPORTED,
 		        "svc.configd keeps no record of its %s store", store_names[store]);

@@ -9,6 +9,8 @@
  * error but the "re-read and retry" answer, 0.  SET picks NEW or REPLACE from the pg as read,
  * which stays correct because a pg that changed since is refused by the generation check.
  */
+#include <assert.h>
+
 #include "client-internal.h"
 #include "model.h"
 #include "strv.h"
@@ -282,14 +284,16 @@ int scf_tx_commit(scf_tx_t *tx)
 	if (!tx)
 		return -SCF_ERROR_INVALID_ARGUMENT;
 	client_clear_error(tx->h);
-	r = client_new_call(tx->h, "Commit", &m);
+	r = client_new_call(tx->h, &smf_method_commit, &m);
 	if (r < 0)
 		return r;
 	r = sd_bus_message_append(m, "sst", tx->entity, tx->pgname, tx->generation);
 	if (r >= 0)
 		r = append_commands(tx, m);
 	if (r < 0)
-		return client_error_from_bus(tx->h, "Commit", r, NULL);
+		return client_error_from_bus(tx->h, smf_method_commit.name, r, NULL);
+	/* Not client_call_message(): NotLatest is an answer here, not a failure. */
+	assert(client_call_is(&smf_method_commit, m));
 	r = sd_bus_call(tx->h->bus, m, 0, &error, &reply);
 	if (r < 0) {
 		if (sd_bus_error_has_name(&error, SMF_BUS_ERROR_NOT_LATEST)) {
@@ -297,11 +301,11 @@ int scf_tx_commit(scf_tx_t *tx)
 			client_set_error(tx->h, 0, "%s", strempty(error.message));
 			return 0;
 		}
-		return client_error_from_bus(tx->h, "Commit", r, &error);
+		return client_error_from_bus(tx->h, smf_method_commit.name, r, &error);
 	}
-	r = sd_bus_message_read(reply, "t", &gen);
+	r = client_read_reply(tx->h, &smf_method_commit, reply, &gen);
 	if (r < 0)
-		return client_bad_reply(tx->h, "Commit", r);
+		return r;
 	tx->generation = gen;
 	return 1;
 }

@@ -157,8 +157,23 @@ typedef struct scf_fmri {
 int scf_fmri_parse(const char *s, scf_fmri_t *ret);
 /* Frees the fields (not the struct) and zeroes them. */
 void scf_fmri_clear(scf_fmri_t *f);
-/* Formats canonically: "svc:/service[:instance][/:properties/pg[/prop]]" (scope omitted). */
+/*
+ * Formats canonically: "svc:/service[:instance][/:properties/pg[/prop]]" (scope omitted).  The
+ * names are written as they are, not checked (scf_fmri_parse() of the result checks them).
+ * Returns 0, -SCF_ERROR_INVALID_ARGUMENT (no service, or a property without a pg),
+ * -SCF_ERROR_CONSTRAINT_VIOLATED (longer than SCF_LIMIT_MAX_FMRI_LENGTH) or
+ * -SCF_ERROR_NO_MEMORY.  This and scf_fmri_format_entity() are the only writers of FMRIs: build
+ * one with them, never by hand, so that every FMRI a program prints or sends has one form.
+ */
 int scf_fmri_format(const scf_fmri_t *f, char **ret);
+/*
+ * The FMRI of a service (instance NULL) or of one of its instances, from their names:
+ * scf_fmri_format() of an scf_fmri_t with only those two, for callers that hold the names
+ * (a manifest's) or want the entity an FMRI lies under (f->service, f->instance).  One that is
+ * too long is returned all the same, so that whoever reads it refuses it naming it
+ * (scf_fmri_parse(), and so every libscf call and configd, answer CONSTRAINT_VIOLATED).
+ */
+int scf_fmri_format_entity(const char *service, const char *instance, char **ret);
 /* Parses and re-formats; the canonical form of any accepted input. */
 int scf_fmri_canonicalize(const char *s, char **ret);
 

@@ -187,25 +187,44 @@ void scf_fmri_clear(scf_fmri_t *f)
 	*f = (scf_fmri_t){0};
 }
 
+/* The one writer of FMRIs (libscf.h: callers never build one by hand). */
+static int format(
+        const char *service, const char *instance, const char *pg, const char *prop, char **ret)
+{
+	char *s;
+
+	if (!ret || !service || !*service || (prop && !pg))
+		return -SCF_ERROR_INVALID_ARGUMENT;
+	if (asprintf(&s, SVC_PREFIX "/%s%s%s%s%s%s%s", service, instance ? ":" : "",
+	            strempty(instance), pg ? PG_MARKER : "", strempty(pg), prop ? "/" : "",
+	            strempty(prop)) < 0)
+		return -SCF_ERROR_NO_MEMORY;
+	*ret = s;
+	return 0;
+}
+
 int scf_fmri_format(const scf_fmri_t *f, char **ret)
 {
 	char *s;
-	int n;
+	int r;
 
-	if (!f || !ret || !f->service || !*f->service || (f->prop && !f->pg))
+	if (!f || !ret)
 		return -SCF_ERROR_INVALID_ARGUMENT;
-
-	n = asprintf(&s, "svc:/%s%s%s%s%s%s%s", f->service, f->instance ? ":" : "",
-	        strempty(f->instance), f->pg ? PG_MARKER : "", strempty(f->pg), f->prop ? "/" : "",
-	        strempty(f->prop));
-	if (n < 0)
-		return -SCF_ERROR_NO_MEMORY;
-	if ((size_t)n > SCF_LIMIT_MAX_FMRI_LENGTH) {
+	r = format(f->service, f->instance, f->pg, f->prop, &s);
+	if (r < 0)
+		return r;
+	/* Canonical is not always shorter ("a" is "svc:/a"), and what configd stores must parse. */
+	if (strlen(s) > SCF_LIMIT_MAX_FMRI_LENGTH) {
 		free(s);
 		return -SCF_ERROR_CONSTRAINT_VIOLATED;
 	}
 	*ret = s;
 	return 0;
+}
+
+int scf_fmri_format_entity(const char *service, const char *instance, char **ret)
+{
+	return format(service, instance, NULL, NULL, ret);
 }
 
 int scf_fmri_canonicalize(const char *s, char **ret)
@@ -242,8 +261,7 @@ int smf_fmri_classify(const char *s, char **entity)
 		return r;
 	kind = smf_fmri_kind(&f);
 	if (entity) {
-		scf_fmri_t e = {.service = f.service, .instance = f.instance};
-		r = scf_fmri_format(&e, entity);
+		r = scf_fmri_format_entity(f.service, f.instance, entity);
 		if (r < 0)
 			return r;
 	}

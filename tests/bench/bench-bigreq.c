@@ -75,10 +75,10 @@ static void commit(sd_bus *bus, size_t n, uint64_t gen, const char *label)
 	int r;
 
 	if ((r = sd_bus_message_new_method_call(
-	             bus, &m, NULL, SMF_BUS_PATH, SMF_BUS_INTERFACE, "Commit")) < 0 ||
+	             bus, &m, NULL, SMF_BUS_PATH, SMF_BUS_INTERFACE, smf_method_commit.name)) < 0 ||
 	        (r = sd_bus_message_append(m, "sst", "svc:/bench/bigreq", "big", gen)) < 0 ||
-	        (r = sd_bus_message_open_container(m, 'a', "(ussas)")) < 0 ||
-	        (r = sd_bus_message_open_container(m, 'r', "ussas")) < 0 ||
+	        (r = sd_bus_message_open_container(m, 'a', "(" SMF_BUS_COMMAND ")")) < 0 ||
+	        (r = sd_bus_message_open_container(m, 'r', SMF_BUS_COMMAND)) < 0 ||
 	        (r = sd_bus_message_append(m, "uss", 0, "p", "astring")) < 0 ||
 	        (r = sd_bus_message_open_container(m, 'a', "s")) < 0)
 		die("building the request", r);

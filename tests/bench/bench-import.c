@@ -188,11 +188,11 @@ static rows_t read_rows(scf_handle_t *h, const mf_bundle_t *b)
 		const mf_service_t *s = b->services[i];
 		char *sf, *f;
 
-		if (asprintf(&sf, "svc:/%s", s->e.name) < 0)
+		if (scf_fmri_format_entity(s->e.name, NULL, &sf) < 0)
 			exit(1);
 		read_entity(h, &rows, sf, NULL);
 		for (size_t j = 0; j < s->n_instances; j++) {
-			if (asprintf(&f, "svc:/%s:%s", s->e.name, s->instances[j]->e.name) < 0)
+			if (scf_fmri_format_entity(s->e.name, s->instances[j]->e.name, &f) < 0)
 				exit(1);
 			read_entity(h, &rows, f, sf);
 			free(f);

@@ -2,11 +2,13 @@
  * protocol.h: the repository protocol, the one home of what svc.configd and libscf must agree on.
  *
  * docs/protocol.md describes the methods; this header holds what both peers spell: the object
- * path, the interface, the protocol version, the signal names, the signatures of the structs
- * that travel in arrays, the D-Bus error names and the scf_error_t each stands for, and the
- * numeric op codes of Commit's commands and Batch's steps.  configd (the server) and libscf
- * (the client) both include it, so they cannot drift apart; a change here is a change to the
- * protocol (bump SMF_PROTOCOL_VERSION unless it only adds).
+ * path, the interface, the protocol version, every method, property and signal with its
+ * signatures (SMF_BUS_METHODS and its siblings: configd's vtable is their expansion, and libscf
+ * calls a method by its smf_method_<id>), the signatures of the structs that travel in arrays,
+ * the D-Bus error names and the scf_error_t each stands for, and the numeric op codes of
+ * Commit's commands and Batch's steps.  configd (the server) and libscf (the client) both
+ * include it, so they cannot drift apart; a change here is a change to the protocol (bump
+ * SMF_PROTOCOL_VERSION unless it only adds).
  *
  * Invariants:
  * - An op code is a uint32 on the wire and its number is fixed by docs/protocol.md: the enums
@@ -39,30 +41,114 @@
  */
 #define SMF_PROTOCOL_MINOR_VERSION 2u
 
-/*
- * Signals, sent on the connections whose interests match (docs/protocol.md, Notifications).
- * The last field, the commit id of the write that caused the signal (configd/probes.h), was
- * appended without a version bump: a reader that stops before it reads the rest as before,
- * and libscf reads it only when it is there.
- */
-#define SMF_BUS_SIGNAL_PG_CHANGED "PgChanged"
-#define SMF_BUS_SIGNAL_PG_CHANGED_SIG "ssstt" /* entity, pg, type, generation, commit id */
-#define SMF_BUS_SIGNAL_PG_DELETED "PgDeleted"
-#define SMF_BUS_SIGNAL_PG_DELETED_SIG "ssst" /* entity, pg, type, commit id */
-/*
- * An instance was created (AddInstance, or a Batch step that created it): sent only on the
- * connections that called SMF_BUS_METHOD_NOTIFY_ADD_INSTANCES, after the commit, in commit
- * order with the pg signals, with the commit id of the write that created it.  illumos
- * announces no creation; svc.startd asks for it so that its first sight of an instance does
- * not wait for a pg commit (docs/decisions.md).
- */
-#define SMF_BUS_SIGNAL_INSTANCE_ADDED "InstanceAdded"
-#define SMF_BUS_SIGNAL_INSTANCE_ADDED_SIG "st"                   /* instance, commit id */
-#define SMF_BUS_METHOD_NOTIFY_ADD_INSTANCES "NotifyAddInstances" /* no arguments, no reply */
+/* ------------------------------------------------------------------------------------------ */
+/* The members: methods, properties and signals, each named and typed once                    */
 
-/* The contents of the structs that travel in arrays: a command, and a Batch step. */
+/* The contents of the structs that travel in arrays, which the signatures below are made of. */
+#define SMF_BUS_PG_INFO "ssut"                      /* a pg listed: name, type, flags, generation */
+#define SMF_BUS_PROPERTY "ssas"                     /* a property read: name, type, values */
 #define SMF_BUS_COMMAND "ussas"                     /* op, property, type, values */
 #define SMF_BUS_STEP "ussssua(" SMF_BUS_COMMAND ")" /* op, fmri, pg, name, type, flags, commands */
+#define SMF_BUS_BULK_QUERY "sssu"                   /* ReadPgs: pg name, pg type, snapshot, flags */
+/* StoreStatus: name, path, last ok, last failure, failures, kind, message */
+#define SMF_BUS_STORE_RECORD "sstttss"
+
+/*
+ * SMF_BUS_METHODS(X) calls X(id, name, in, out) for every method of SMF_BUS_INTERFACE, in the
+ * order configd's vtable lists them (introspection shows that order): the method's C name, its
+ * D-Bus name, the signature of its arguments and that of its reply.  configd's vtable expands
+ * it (the handler of id is method_<id>), and libscf's calls, the tests and the tools name a
+ * method by its smf_method_<id> below, so a method's name and signatures are typed here only.
+ * docs/protocol.md says what each argument means.  A change of a line is a change of the
+ * protocol: a new line is a minor version (marked with it: 1.1, 1.2), any other change a major
+ * one.  The order is introspection's too: moving a line changes what a peer reads there.
+ */
+#define SMF_BUS_METHODS(X)                                                                         \
+	X(list_services, "ListServices", "", "as")                                                 \
+	X(list_instances, "ListInstances", "s", "as")                                              \
+	X(add_service, "AddService", "s", "")                                                      \
+	X(add_instance, "AddInstance", "s", "")                                                    \
+	X(delete, "Delete", "s", "")                                                               \
+	X(exists, "Exists", "s", "b")                                                              \
+	X(list_pgs, "ListPgs", "ssb", "a(" SMF_BUS_PG_INFO ")")                                    \
+	X(get_pg, "GetPg", "sssb", "suta(" SMF_BUS_PROPERTY ")")                                   \
+	X(read_pg, "ReadPg", "sssb", "sutay")                           /* 1.1 */                  \
+	X(read_pgs, "ReadPgs", "asssa(" SMF_BUS_BULK_QUERY ")u", "ayb") /* 1.1 */                  \
+	X(add_pg, "AddPg", "sssu", "t")                                                            \
+	X(delete_pg, "DeletePg", "ss", "")                                                         \
+	X(commit, "Commit", "ssta(" SMF_BUS_COMMAND ")", "t")                                      \
+	X(batch, "Batch", "a(" SMF_BUS_STEP ")", "u")                                              \
+	X(list_snapshots, "ListSnapshots", "s", "as")                                              \
+	X(take_snapshot, "TakeSnapshot", "ss", "")                                                 \
+	X(delete_snapshot, "DeleteSnapshot", "ss", "")                                             \
+	X(refresh, "Refresh", "s", "")                                                             \
+	X(notify_add_pg_name, "NotifyAddPgName", "s", "")                                          \
+	X(notify_add_pg_type, "NotifyAddPgType", "s", "")                                          \
+	X(notify_add_instances, "NotifyAddInstances", "", "")                                      \
+	X(notify_reset, "NotifyReset", "", "")                                                     \
+	X(register_restarter, "RegisterRestarter", "", "")                                         \
+	X(restarter_attached, "RestarterAttached", "", "b")                                        \
+	X(store_status, "StoreStatus", "", "a(" SMF_BUS_STORE_RECORD ")") /* 1.2 */
+
+/* SMF_BUS_PROPERTIES(X): X(id, name, signature) for every property, read-only; configd's
+ * getter of id is property_get_<id>. */
+#define SMF_BUS_PROPERTIES(X)                                                                      \
+	X(version, "Version", "u")            /* SMF_PROTOCOL_VERSION */                           \
+	X(minor_version, "MinorVersion", "u") /* SMF_PROTOCOL_MINOR_VERSION */
+
+/*
+ * SMF_BUS_SIGNALS(X): X(id, name, signature) for every signal, sent on the connections whose
+ * interests match (docs/protocol.md, Notifications).  The last field of each, the commit id of
+ * the write that caused it (configd/probes.h), was appended without a version bump: a reader
+ * that stops before it reads the rest as before, and libscf reads it only when it is there.
+ * InstanceAdded goes only to the connections that called NotifyAddInstances: illumos announces
+ * no creation, and svc.startd asks for it so that its first sight of an instance does not wait
+ * for a pg commit (docs/decisions.md).
+ */
+#define SMF_BUS_SIGNALS(X)                                                                         \
+	X(pg_changed, "PgChanged", "ssstt")      /* entity, pg, type, generation, commit id */     \
+	X(pg_deleted, "PgDeleted", "ssst")       /* entity, pg, type, commit id */                 \
+	X(instance_added, "InstanceAdded", "st") /* instance, commit id */
+
+/*
+ * The bus driver's Hello, which configd answers on the driver's path so that tools that expect
+ * a bus (busctl --address=...) can talk to this peer-to-peer server.  Not part of the interface.
+ */
+#define SMF_BUS_DRIVER_PATH "/org/freedesktop/DBus"
+#define SMF_BUS_DRIVER_INTERFACE "org.freedesktop.DBus"
+#define SMF_BUS_DRIVER_METHODS(X) X(hello, "Hello", "", "s")
+
+typedef struct smf_bus_method {
+	const char *name;
+	const char *in;  /* the arguments' signature */
+	const char *out; /* the reply's signature */
+} smf_bus_method_t;
+
+typedef struct smf_bus_signal {
+	const char *name;
+	const char *sig;
+} smf_bus_signal_t;
+
+typedef struct smf_bus_property {
+	const char *name;
+	const char *sig;
+} smf_bus_property_t;
+
+/*
+ * smf_method_<id>, smf_signal_<id>, smf_property_<id>: one constant per member, for the code
+ * that names one (libscf: client_call(h, &smf_method_add_pg, ...)).  A unit that uses none
+ * costs nothing.
+ */
+#define SMF_BUS_METHOD_CONSTANT(id_, name_, in_, out_)                                             \
+	static const smf_bus_method_t smf_method_##id_ __attribute__((unused)) = {name_, in_, out_};
+#define SMF_BUS_SIGNAL_CONSTANT(id_, name_, sig_)                                                  \
+	static const smf_bus_signal_t smf_signal_##id_ __attribute__((unused)) = {name_, sig_};
+#define SMF_BUS_PROPERTY_CONSTANT(id_, name_, sig_)                                                \
+	static const smf_bus_property_t smf_property_##id_ __attribute__((unused)) = {name_, sig_};
+SMF_BUS_METHODS(SMF_BUS_METHOD_CONSTANT)
+SMF_BUS_DRIVER_METHODS(SMF_BUS_METHOD_CONSTANT)
+SMF_BUS_PROPERTIES(SMF_BUS_PROPERTY_CONSTANT)
+SMF_BUS_SIGNALS(SMF_BUS_SIGNAL_CONSTANT)
 
 /* ------------------------------------------------------------------------------------------ */
 /* Reads answered as records (1.1): ReadPg, ReadPgs                                            */
@@ -71,12 +157,7 @@
  * ReadPg(s entity, s pg, s snapshot, b composed) -> (s type, u flags, t generation, ay props):
  * GetPg with the same arguments and errors, the properties as records (docs/protocol.md):
  * their number, then each property's name, type, number of values and values.
- */
-#define SMF_BUS_METHOD_READ_PG "ReadPg"
-#define SMF_BUS_READ_PG_IN "sssb"
-#define SMF_BUS_READ_PG_OUT "sutay"
-
-/*
+ *
  * ReadPgs(as entities, s pattern, s after, a(sssu) queries, u page_bytes) -> (ay records, b more)
  *
  * The entities are the listed FMRIs (answered in that order, each as often as it is listed) or,
@@ -88,10 +169,6 @@
  * one entity whole; `more` says that entities are left: the caller asks again for the listed
  * entities not answered yet, or with `after` the last FMRI answered.
  */
-#define SMF_BUS_METHOD_READ_PGS "ReadPgs"
-#define SMF_BUS_BULK_QUERY "sssu" /* pg name, pg type, snapshot, flags */
-#define SMF_BUS_READ_PGS_IN "asssa(" SMF_BUS_BULK_QUERY ")u"
-#define SMF_BUS_READ_PGS_OUT "ayb"
 
 /* The largest page of records configd sends (and the default): 4 MiB. */
 #define SMF_BULK_PAGE_BYTES (4u * 1024u * 1024u)
@@ -127,7 +204,7 @@ _Static_assert(SMF_BULK_FOUND == 0 && SMF_BULK_NO_ENTITY == 1 && SMF_BULK_INVALI
         "bulk statuses are fixed by docs/protocol.md");
 
 /* ------------------------------------------------------------------------------------------ */
-/* The store's record (added to 1.1): StoreStatus                                              */
+/* The store's record (1.2): StoreStatus                                                      */
 
 /*
  * StoreStatus() -> a(sstttss): for each database, in this order, the persistent one then the
@@ -138,10 +215,6 @@ _Static_assert(SMF_BULK_FOUND == 0 && SMF_BULK_NO_ENTITY == 1 && SMF_BULK_INVALI
  * read, open to every peer.  A configd without it answers UnknownMethod: libscf then says it
  * does not know (SCF_ERROR_NOT_SUPPORTED), and a waiting client waits as before.
  */
-#define SMF_BUS_METHOD_STORE_STATUS "StoreStatus"
-#define SMF_BUS_STORE_RECORD "sstttss" /* name, path, last ok, last failure, failures, kind, msg */
-#define SMF_BUS_STORE_STATUS_OUT "a(" SMF_BUS_STORE_RECORD ")"
-
 #define SMF_STORE_PERSISTENT "persistent"
 #define SMF_STORE_NONPERSISTENT "non-persistent"
 

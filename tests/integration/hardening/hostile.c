@@ -149,7 +149,8 @@ static buf_t method_call(const char *interface, const char *member, const char *
 	uint32_t flen;
 	uint8_t head[4] = {'l', 1, 0, 1};
 
-	field_str(&f, 1, "o", streq(member, "Hello") ? "/org/freedesktop/DBus" : SMF_BUS_PATH);
+	field_str(&f, 1, "o",
+	        streq(member, smf_method_hello.name) ? SMF_BUS_DRIVER_PATH : SMF_BUS_PATH);
 	field_str(&f, 2, "s", interface);
 	field_str(&f, 3, "s", member);
 	if (sig && *sig)
@@ -171,7 +172,8 @@ static buf_t method_call(const char *interface, const char *member, const char *
 
 static buf_t call_list_services(uint32_t serial)
 {
-	return method_call(SMF_BUS_INTERFACE, "ListServices", NULL, NULL, serial, 0);
+	return method_call(SMF_BUS_INTERFACE, smf_method_list_services.name,
+	        smf_method_list_services.in, NULL, serial, 0);
 }
 
 static buf_t call_get_pg(const char *fmri, const char *pg, uint32_t serial)
@@ -182,7 +184,8 @@ static buf_t call_get_pg(const char *fmri, const char *pg, uint32_t serial)
 	put_str(&body, pg);
 	put_str(&body, "");
 	put_u32(&body, 0);
-	m = method_call(SMF_BUS_INTERFACE, "GetPg", "sssb", &body, serial, 0);
+	m = method_call(
+	        SMF_BUS_INTERFACE, smf_method_get_pg.name, smf_method_get_pg.in, &body, serial, 0);
 	free(body.p);
 	return m;
 }
@@ -353,7 +356,9 @@ static int connect_logged_in(void)
 /* A ListServices call whose one string argument makes it size bytes long in all. */
 static buf_t call_of_size(size_t size, uint32_t serial)
 {
-	buf_t body = {0}, m = method_call(SMF_BUS_INTERFACE, "ListServices", "s", NULL, serial, 0);
+	buf_t body = {0},
+	      m = method_call(
+	              SMF_BUS_INTERFACE, smf_method_list_services.name, "s", NULL, serial, 0);
 	size_t head = m.n + 4 + 1; /* the header, the string's length and its NUL */
 	char *s = malloc(size > head ? size - head + 1 : 1);
 
@@ -364,7 +369,7 @@ static buf_t call_of_size(size_t size, uint32_t serial)
 	put_str(&body, s);
 	free(s);
 	free(m.p);
-	m = method_call(SMF_BUS_INTERFACE, "ListServices", "s", &body, serial, 0);
+	m = method_call(SMF_BUS_INTERFACE, smf_method_list_services.name, "s", &body, serial, 0);
 	free(body.p);
 	return m;
 }
@@ -412,9 +417,10 @@ static int mode_fds(int conns, int nfds)
 		nfds = 253;
 	for (int i = 0; i < conns; i++) {
 		_cleanup_close_ int fd = connect_door();
-		buf_t bad = method_call(SMF_BUS_INTERFACE, "ListServices", NULL, NULL, 1, 0);
-		buf_t good = method_call(
-		        SMF_BUS_INTERFACE, "ListServices", NULL, NULL, 2, (uint32_t)nfds);
+		buf_t bad = method_call(SMF_BUS_INTERFACE, smf_method_list_services.name,
+		        smf_method_list_services.in, NULL, 1, 0);
+		buf_t good = method_call(SMF_BUS_INTERFACE, smf_method_list_services.name,
+		        smf_method_list_services.in, NULL, 2, (uint32_t)nfds);
 		buf_t plain = call_list_services(3);
 		bool ok = false;
 
@@ -514,8 +520,9 @@ static int mode_unread(long n, int hold, const char *method, const char *fmri, c
 	if (setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv)) < 0)
 		die("SO_SNDTIMEO");
 	for (; r >= 0 && sent < n; sent++) {
-		buf_t m = streq(method, "GetPg") ? call_get_pg(fmri, pg, (uint32_t)sent + 1)
-		                                 : call_list_services((uint32_t)sent + 1);
+		buf_t m = streq(method, smf_method_get_pg.name)
+		        ? call_get_pg(fmri, pg, (uint32_t)sent + 1)
+		        : call_list_services((uint32_t)sent + 1);
 
 		r = write_all(fd, m.p, m.n);
 		free(m.p);
@@ -550,7 +557,8 @@ static int mode_subscribe(const char *type, int seconds)
 	        write_all(fd, "BEGIN\r\n", 7) < 0)
 		return 1;
 	put_str(&body, type);
-	m = method_call(SMF_BUS_INTERFACE, "NotifyAddPgType", "s", &body, 1, 0);
+	m = method_call(SMF_BUS_INTERFACE, smf_method_notify_add_pg_type.name,
+	        smf_method_notify_add_pg_type.in, &body, 1, 0);
 	free(body.p);
 	r = write_all(fd, m.p, m.n) < 0 || read_message(fd) < 0;
 	free(m.p);
@@ -614,7 +622,7 @@ static int mode_bigreq(int mib, bool first, const char *how)
 	s[n] = 0;
 	put_str(&body, s);
 	free(s);
-	m = method_call(SMF_BUS_INTERFACE, "ListServices", "s", &body, 2, 0);
+	m = method_call(SMF_BUS_INTERFACE, smf_method_list_services.name, "s", &body, 2, 0);
 	free(body.p);
 	/* The lengths stay: sd-bus sizes a message from them and the endianness byte alone. */
 	if (streq(how, "version2"))
@@ -834,9 +842,9 @@ int main(int argc, char *argv[])
 		return mode_fds(atoi(argv[2]), atoi(argv[3]));
 	if (streq(mode, "hold") && (argc == 4 || argc == 5))
 		return mode_hold(atoi(argv[2]), argv[3], argc == 5 ? atoi(argv[4]) : 0);
-	if (streq(mode, "unread") && argc == 5 && streq(argv[4], "ListServices"))
+	if (streq(mode, "unread") && argc == 5 && streq(argv[4], smf_method_list_services.name))
 		return mode_unread(atol(argv[2]), atoi(argv[3]), argv[4], NULL, NULL);
-	if (streq(mode, "unread") && argc == 7 && streq(argv[4], "GetPg"))
+	if (streq(mode, "unread") && argc == 7 && streq(argv[4], smf_method_get_pg.name))
 		return mode_unread(atol(argv[2]), atoi(argv[3]), argv[4], argv[5], argv[6]);
 	if (streq(mode, "subscribe") && argc == 4)
 		return mode_subscribe(argv[2], atoi(argv[3]));

@@ -34,6 +34,7 @@
 #include "libscf.h"
 #include "macro.h"
 #include "paths.h"
+#include "protocol.h"
 #include "test-root.h"
 #include "timeutil.h"
 #include "unixsock.h"
@@ -921,26 +922,28 @@ static int old_get_pg(sd_bus_message *m, void *userdata, sd_bus_error *error)
 	int r = sd_bus_message_new_method_return(m, &reply);
 
 	if (r >= 0)
-		r = sd_bus_message_append(reply, "suta(ssas)", "application", 0, (uint64_t)7, 1,
-		        "x", "count", 1, "42");
+		r = sd_bus_message_append(reply, smf_method_get_pg.out, "application", 0,
+		        (uint64_t)7, 1, "x", "count", 1, "42");
 	return r < 0 ? r : sd_bus_message_send(reply);
 }
 
 static int old_version(sd_bus *bus, const char *path, const char *interface, const char *property,
         sd_bus_message *reply, void *userdata, sd_bus_error *error)
 {
-	return sd_bus_message_append(reply, "u", 1u);
+	return sd_bus_message_append(reply, smf_property_version.sig, 1u);
 }
-
-static const sd_bus_vtable old_vtable[] = {
-        SD_BUS_VTABLE_START(0),
-        SD_BUS_PROPERTY("Version", "u", old_version, 0, SD_BUS_VTABLE_PROPERTY_CONST),
-        SD_BUS_METHOD("GetPg", "sssb", "suta(ssas)", old_get_pg, SD_BUS_VTABLE_UNPRIVILEGED),
-        SD_BUS_VTABLE_END,
-};
 
 static void *old_configd(void *arg)
 {
+	/* protocol.h's members are not constant expressions: the vtable lives as long as the bus. */
+	const sd_bus_vtable old_vtable[] = {
+	        SD_BUS_VTABLE_START(0),
+	        SD_BUS_PROPERTY(smf_property_version.name, smf_property_version.sig, old_version, 0,
+	                SD_BUS_VTABLE_PROPERTY_CONST),
+	        SD_BUS_METHOD(smf_method_get_pg.name, smf_method_get_pg.in, smf_method_get_pg.out,
+	                old_get_pg, SD_BUS_VTABLE_UNPRIVILEGED),
+	        SD_BUS_VTABLE_END,
+	};
 	/*
 	 * The listening socket is non-blocking (smf_unix_listen(), as configd's): an accept before
 	 * the client's connect() would fail with EAGAIN and leave the client's handshake to time
@@ -955,8 +958,8 @@ static void *old_configd(void *arg)
 	if (fd < 0 || sd_id128_randomize(&id) < 0 || sd_bus_new(&bus) < 0 ||
 	        sd_bus_set_fd(bus, fd, fd) < 0 || sd_bus_set_server(bus, 1, id) < 0 ||
 	        sd_bus_set_anonymous(bus, 1) < 0 ||
-	        sd_bus_add_object_vtable(bus, NULL, "/org/minismf/Repository1",
-	                "org.minismf.Repository1", old_vtable, NULL) < 0 ||
+	        sd_bus_add_object_vtable(
+	                bus, NULL, SMF_BUS_PATH, SMF_BUS_INTERFACE, old_vtable, NULL) < 0 ||
 	        sd_bus_start(bus) < 0)
 		return NULL;
 	for (;;) {
@@ -1160,7 +1163,7 @@ static int reader_child(void)
 		return 13;
 	/* Refused before configd reads the steps, so the message names the method, not them. */
 	if (!strstr(scf_handle_errmsg(h), "permission denied") ||
-	        !strstr(scf_handle_errmsg(h), "Batch"))
+	        !strstr(scf_handle_errmsg(h), smf_method_batch.name))
 		return 14;
 	scf_batch_free(b);
 	scf_handle_destroy(h);

@@ -37,8 +37,8 @@
 #include "timeutil.h"
 #include "unixsock.h"
 
-#define PATH "/org/minismf/Repository1"
-#define IFACE "org.minismf.Repository1"
+#define PATH SMF_BUS_PATH
+#define IFACE SMF_BUS_INTERFACE
 #define DEADLINE_USEC (60 * USEC_PER_SEC)
 
 /* When not 0, the largest file the next spawned daemon may write (RLIMIT_FSIZE, in bytes). */
@@ -225,17 +225,17 @@ static sd_bus *connect_bus(const Daemon *d)
 	return bus;
 }
 
-/* Calls a method; returns 0 or the D-Bus error name's index in the caller's expectations. */
-static int vcall(sd_bus *bus, const char *member, const char *want_error, sd_bus_message **ret,
-        const char *types, va_list ap)
+/* Calls a method with arguments of its signature (protocol.h); returns 0. */
+static int vcall(sd_bus *bus, const smf_bus_method_t *method, const char *want_error,
+        sd_bus_message **ret, va_list ap)
 {
 	_cleanup_(sd_bus_error_free) sd_bus_error error = SD_BUS_ERROR_NULL;
 	_cleanup_(sd_bus_message_unrefp) sd_bus_message *m = NULL, *reply = NULL;
+	const char *member = method->name;
 	int r;
 
 	assert_true(sd_bus_message_new_method_call(bus, &m, NULL, PATH, IFACE, member) >= 0);
-	if (types)
-		assert_true(sd_bus_message_appendv(m, types, ap) >= 0);
+	assert_true(sd_bus_message_appendv(m, method->in, ap) >= 0);
 	r = sd_bus_call(bus, m, 0, &error, &reply);
 	if (want_error) {
 		if (r >= 0 || !sd_bus_error_has_name(&error, want_error))
@@ -256,32 +256,33 @@ static int vcall(sd_bus *bus, const char *member, const char *want_error, sd_bus
 	return 0;
 }
 
-static void call(sd_bus *bus, const char *member, const char *types, ...)
+static void call(sd_bus *bus, const smf_bus_method_t *method, ...)
 {
 	va_list ap;
 
-	va_start(ap, types);
-	vcall(bus, member, NULL, NULL, types, ap);
+	va_start(ap, method);
+	vcall(bus, method, NULL, NULL, ap);
 	va_end(ap);
 }
 
-static void call_fail(sd_bus *bus, const char *want, const char *member, const char *types, ...)
+static void call_fail(sd_bus *bus, const char *want, const smf_bus_method_t *method, ...)
 {
 	va_list ap;
 
-	va_start(ap, types);
-	vcall(bus, member, want, NULL, types, ap);
+	va_start(ap, method);
+	vcall(bus, method, want, NULL, ap);
 	va_end(ap);
 }
 
-static int call_bool(sd_bus *bus, const char *member)
+/* A method without arguments that answers a boolean. */
+static int call_bool(sd_bus *bus, const smf_bus_method_t *method)
 {
 	_cleanup_(sd_bus_message_unrefp) sd_bus_message *reply = NULL;
-	va_list ap = {};
 	int b = -1;
 
-	vcall(bus, member, NULL, &reply, NULL, ap);
-	assert_true(sd_bus_message_read(reply, "b", &b) >= 0);
+	assert_true(
+	        sd_bus_call_method(bus, NULL, PATH, IFACE, method->name, NULL, &reply, "") >= 0);
+	assert_true(sd_bus_message_read(reply, method->out, &b) >= 0);
 	return b;
 }
 
@@ -292,9 +293,11 @@ static void commit_one(sd_bus *bus, const char *ent, const char *pg, uint64_t ge
 	_cleanup_(sd_bus_message_unrefp) sd_bus_message *m = NULL, *reply = NULL;
 	int r;
 
-	assert_true(sd_bus_message_new_method_call(bus, &m, NULL, PATH, IFACE, "Commit") >= 0);
+	assert_true(sd_bus_message_new_method_call(
+	                    bus, &m, NULL, PATH, IFACE, smf_method_commit.name) >= 0);
 	assert_true(sd_bus_message_append(m, "sst", ent, pg, gen) >= 0);
-	assert_true(sd_bus_message_append(m, "a(ussas)", 1, op, prop, type, 1, value) >= 0);
+	assert_true(sd_bus_message_append(
+	                    m, "a(" SMF_BUS_COMMAND ")", 1, op, prop, type, 1, value) >= 0);
 	r = sd_bus_call(bus, m, 0, &error, &reply);
 	if (want_error) {
 		assert_true(r < 0);
@@ -313,9 +316,10 @@ static void batch_op(sd_bus *bus, uint32_t op, uint32_t cmd_op, const char *want
 	_cleanup_(sd_bus_message_unrefp) sd_bus_message *m = NULL, *reply = NULL;
 	int r;
 
-	assert_true(sd_bus_message_new_method_call(bus, &m, NULL, PATH, IFACE, "Batch") >= 0);
-	assert_true(sd_bus_message_open_container(m, 'a', "(ussssua(ussas))") >= 0);
-	assert_true(sd_bus_message_append(m, "(ussssua(ussas))", op, "svc:/batch", "general", "",
+	assert_true(sd_bus_message_new_method_call(
+	                    bus, &m, NULL, PATH, IFACE, smf_method_batch.name) >= 0);
+	assert_true(sd_bus_message_open_container(m, 'a', "(" SMF_BUS_STEP ")") >= 0);
+	assert_true(sd_bus_message_append(m, "(" SMF_BUS_STEP ")", op, "svc:/batch", "general", "",
 	                    "framework", 0, 1, cmd_op, "p", "count", 1, "1") >= 0);
 	assert_true(sd_bus_message_close_container(m) >= 0);
 	r = sd_bus_call(bus, m, 0, &error, &reply);
@@ -333,37 +337,36 @@ static void test_errors_and_version(void **state)
 	_cleanup_(sd_bus_error_free) sd_bus_error error = SD_BUS_ERROR_NULL;
 	uint32_t version = 0;
 
-	assert_true(sd_bus_get_property_trivial(
-	                    bus, NULL, PATH, IFACE, "Version", &error, 'u', &version) >= 0);
+	assert_true(sd_bus_get_property_trivial(bus, NULL, PATH, IFACE, smf_property_version.name,
+	                    &error, 'u', &version) >= 0);
 	assert_int_equal(version, 1);
-	call(bus, "AddService", "s", "svc:/a");
-	call(bus, "AddInstance", "s", "a:i");
-	call_fail(bus, "org.minismf.Error.Exists", "AddService", "s", "/a");
-	call_fail(bus, "org.minismf.Error.NotFound", "AddInstance", "s", "svc:/b:i");
-	call_fail(bus, "org.minismf.Error.TypeMismatch", "AddInstance", "s", "svc:/b");
-	call_fail(bus, "org.minismf.Error.InvalidArgument", "AddService", "s", "svc:/a b");
-	call(bus, "AddPg", "sssu", "svc:/a:i", "general", "framework", 0);
+	call(bus, &smf_method_add_service, "svc:/a");
+	call(bus, &smf_method_add_instance, "a:i");
+	call_fail(bus, SMF_BUS_ERROR_EXISTS, &smf_method_add_service, "/a");
+	call_fail(bus, SMF_BUS_ERROR_NOT_FOUND, &smf_method_add_instance, "svc:/b:i");
+	call_fail(bus, SMF_BUS_ERROR_TYPE_MISMATCH, &smf_method_add_instance, "svc:/b");
+	call_fail(bus, SMF_BUS_ERROR_INVALID_ARGUMENT, &smf_method_add_service, "svc:/a b");
+	call(bus, &smf_method_add_pg, "svc:/a:i", "general", "framework", 0);
 	commit_one(bus, "svc:/a:i", "general", 1, 0, "enabled", "boolean", "true", NULL);
-	commit_one(
-	        bus, "svc:/a:i", "general", 1, 0, "x", "count", "1", "org.minismf.Error.NotLatest");
+	commit_one(bus, "svc:/a:i", "general", 1, 0, "x", "count", "1", SMF_BUS_ERROR_NOT_LATEST);
 	commit_one(bus, "svc:/a:i", "general", 2, 0, "x", "count", "-1",
-	        "org.minismf.Error.InvalidArgument");
+	        SMF_BUS_ERROR_INVALID_ARGUMENT);
 	commit_one(bus, "svc:/a:i", "general", 2, 0, "enabled", "boolean", "true",
-	        "org.minismf.Error.Exists");
-	commit_one(bus, "svc:/a:i", "nope", 1, 0, "x", "count", "1", "org.minismf.Error.Deleted");
-	call_fail(bus, "org.minismf.Error.NotFound", "GetPg", "sssb", "svc:/a:i", "nope", "", 0);
+	        SMF_BUS_ERROR_EXISTS);
+	commit_one(bus, "svc:/a:i", "nope", 1, 0, "x", "count", "1", SMF_BUS_ERROR_DELETED);
+	call_fail(bus, SMF_BUS_ERROR_NOT_FOUND, &smf_method_get_pg, "svc:/a:i", "nope", "", 0);
 	/* Op codes off the wire are range-checked: Commit takes 0-2, Batch steps 0-7. */
 	commit_one(bus, "svc:/a:i", "general", 2, 3, "x", "count", "1",
-	        "org.minismf.Error.InvalidArgument");
+	        SMF_BUS_ERROR_INVALID_ARGUMENT);
 	commit_one(bus, "svc:/a:i", "general", 2, UINT32_MAX, "x", "count", "1",
-	        "org.minismf.Error.InvalidArgument");
-	batch_op(bus, 8, 0, "org.minismf.Error.InvalidArgument");
-	batch_op(bus, UINT32_MAX, 0, "org.minismf.Error.InvalidArgument");
-	batch_op(bus, 3, 5, "org.minismf.Error.InvalidArgument");
+	        SMF_BUS_ERROR_INVALID_ARGUMENT);
+	batch_op(bus, 8, 0, SMF_BUS_ERROR_INVALID_ARGUMENT);
+	batch_op(bus, UINT32_MAX, 0, SMF_BUS_ERROR_INVALID_ARGUMENT);
+	batch_op(bus, 3, 5, SMF_BUS_ERROR_INVALID_ARGUMENT);
 	/* Nothing of a refused batch was applied. */
-	call_fail(bus, "org.minismf.Error.NotFound", "ListInstances", "s", "svc:/batch");
-	call_fail(bus, "org.minismf.Error.NotSupported", "RegisterRestarter", NULL);
-	assert_int_equal(call_bool(bus, "RestarterAttached"), 0);
+	call_fail(bus, SMF_BUS_ERROR_NOT_FOUND, &smf_method_list_instances, "svc:/batch");
+	call_fail(bus, SMF_BUS_ERROR_NOT_SUPPORTED, &smf_method_register_restarter);
+	assert_int_equal(call_bool(bus, &smf_method_restarter_attached), 0);
 }
 
 /* One ReadPgs page of the instances after `after`, one query (general), budget 1. */
@@ -376,9 +379,10 @@ static void read_page(
 	size_t len;
 	int more = -1;
 
-	assert_true(sd_bus_message_new_method_call(bus, &m, NULL, PATH, IFACE, "ReadPgs") >= 0);
-	assert_true(sd_bus_message_append(
-	                    m, "asssa(sssu)u", 0, "", after, 1, "general", "", "", 0, 1) >= 0);
+	assert_true(sd_bus_message_new_method_call(
+	                    bus, &m, NULL, PATH, IFACE, smf_method_read_pgs.name) >= 0);
+	assert_true(sd_bus_message_append(m, smf_method_read_pgs.in, 0, "", after, 1, "general", "",
+	                    "", 0, 1) >= 0);
 	assert_true(sd_bus_call(bus, m, 0, &error, &reply) >= 0);
 	assert_true(sd_bus_message_read_array(reply, 'y', &page, &len) >= 0);
 	assert_true(sd_bus_message_read(reply, "b", &more) >= 0);
@@ -406,17 +410,17 @@ static void test_old_and_bulk_clients(void **state)
 	uint64_t gen;
 	char **values = NULL;
 
-	assert_true(sd_bus_get_property_trivial(
-	                    bus, NULL, PATH, IFACE, "Version", &error, 'u', &version) >= 0);
+	assert_true(sd_bus_get_property_trivial(bus, NULL, PATH, IFACE, smf_property_version.name,
+	                    &error, 'u', &version) >= 0);
 	assert_int_equal(version, 1);
-	assert_true(sd_bus_get_property_trivial(
-	                    bus, NULL, PATH, IFACE, "MinorVersion", &error, 'u', &minor) >= 0);
-	assert_int_equal(minor, 2);
-	call(bus, "AddService", "s", "svc:/w");
-	call(bus, "AddInstance", "s", "svc:/w:a");
-	call(bus, "AddInstance", "s", "svc:/w:b");
-	call(bus, "AddPg", "sssu", "svc:/w:a", "general", "framework", 0);
-	call(bus, "AddPg", "sssu", "svc:/w:b", "general", "framework", 0);
+	assert_true(sd_bus_get_property_trivial(bus, NULL, PATH, IFACE,
+	                    smf_property_minor_version.name, &error, 'u', &minor) >= 0);
+	assert_int_equal(minor, SMF_PROTOCOL_MINOR_VERSION);
+	call(bus, &smf_method_add_service, "svc:/w");
+	call(bus, &smf_method_add_instance, "svc:/w:a");
+	call(bus, &smf_method_add_instance, "svc:/w:b");
+	call(bus, &smf_method_add_pg, "svc:/w:a", "general", "framework", 0);
+	call(bus, &smf_method_add_pg, "svc:/w:b", "general", "framework", 0);
 	commit_one(bus, "svc:/w:a", "general", 1, 0, "enabled", "boolean", "true", NULL);
 
 	/* 1.0: GetPg, twice (the second from configd's cache), as before. */
@@ -424,16 +428,17 @@ static void test_old_and_bulk_clients(void **state)
 		_cleanup_(sd_bus_message_unrefp) sd_bus_message *m = NULL;
 
 		reply = sd_bus_message_unref(reply);
-		assert_true(
-		        sd_bus_message_new_method_call(bus, &m, NULL, PATH, IFACE, "GetPg") >= 0);
-		assert_true(sd_bus_message_append(m, "sssb", "svc:/w:a", "general", "", 0) >= 0);
+		assert_true(sd_bus_message_new_method_call(
+		                    bus, &m, NULL, PATH, IFACE, smf_method_get_pg.name) >= 0);
+		assert_true(sd_bus_message_append(
+		                    m, smf_method_get_pg.in, "svc:/w:a", "general", "", 0) >= 0);
 		assert_true(sd_bus_call(bus, m, 0, &error, &reply) >= 0);
 	}
 	assert_true(sd_bus_message_read(reply, "sut", &type, &flags, &gen) >= 0);
 	assert_string_equal(type, "framework");
 	assert_int_equal(gen, 2);
-	assert_true(sd_bus_message_enter_container(reply, 'a', "(ssas)") > 0);
-	assert_true(sd_bus_message_enter_container(reply, 'r', "ssas") > 0);
+	assert_true(sd_bus_message_enter_container(reply, 'a', "(" SMF_BUS_PROPERTY ")") > 0);
+	assert_true(sd_bus_message_enter_container(reply, 'r', SMF_BUS_PROPERTY) > 0);
 	assert_true(sd_bus_message_read(reply, "ss", &name, &ptype) >= 0);
 	assert_true(sd_bus_message_read_strv(reply, &values) >= 0);
 	assert_string_equal(name, "enabled");
@@ -455,7 +460,7 @@ static int on_signal(sd_bus_message *m, void *userdata, sd_bus_error *error)
 	const char *ent, *pg, *type;
 	uint64_t gen = 0;
 
-	if (sd_bus_message_is_signal(m, IFACE, "PgChanged")) {
+	if (sd_bus_message_is_signal(m, IFACE, smf_signal_pg_changed.name)) {
 		assert_true(sd_bus_message_read(m, "ssst", &ent, &pg, &type, &gen) >= 0);
 		snprintf(line, sizeof(line), "changed %s %s %s %llu\n", ent, pg, type,
 		        (unsigned long long)gen);
@@ -496,22 +501,21 @@ static void test_notifications(void **state)
 	assert_true(sd_bus_match_signal(a, NULL, NULL, PATH, IFACE, NULL, on_signal, alog) >= 0);
 	assert_true(sd_bus_match_signal(t, NULL, NULL, PATH, IFACE, NULL, on_signal, tlog) >= 0);
 	assert_true(sd_bus_match_signal(w, NULL, NULL, PATH, IFACE, NULL, on_signal, wlog) >= 0);
-	call(a, "NotifyAddPgName", "s", "general");
-	call(t, "NotifyAddPgType", "s", "application");
-	call_fail(t, "org.minismf.Error.InvalidArgument", "NotifyAddPgType", "s", "bad name");
+	call(a, &smf_method_notify_add_pg_name, "general");
+	call(t, &smf_method_notify_add_pg_type, "application");
+	call_fail(t, SMF_BUS_ERROR_INVALID_ARGUMENT, &smf_method_notify_add_pg_type, "bad name");
 
-	call(w, "AddService", "s", "svc:/s");
-	call(w, "AddInstance", "s", "svc:/s:i");
-	call(w, "AddPg", "sssu", "svc:/s:i", "general", "framework", 0);
+	call(w, &smf_method_add_service, "svc:/s");
+	call(w, &smf_method_add_instance, "svc:/s:i");
+	call(w, &smf_method_add_pg, "svc:/s:i", "general", "framework", 0);
 	for (unsigned g = 1; g <= 3; g++)
 		commit_one(w, "svc:/s:i", "general", g, g == 1 ? 0 : 1, "p", "count", "1", NULL);
 	/* A failed commit and an empty one send nothing. */
-	commit_one(
-	        w, "svc:/s:i", "general", 1, 1, "p", "count", "1", "org.minismf.Error.NotLatest");
-	call(w, "AddPg", "sssu", "svc:/s", "app", "application", 0);
-	call(w, "AddPg", "sssu", "svc:/s", "general", "framework", 0);
-	call(w, "DeletePg", "ss", "svc:/s:i", "general");
-	call(w, "Delete", "s", "svc:/s");
+	commit_one(w, "svc:/s:i", "general", 1, 1, "p", "count", "1", SMF_BUS_ERROR_NOT_LATEST);
+	call(w, &smf_method_add_pg, "svc:/s", "app", "application", 0);
+	call(w, &smf_method_add_pg, "svc:/s", "general", "framework", 0);
+	call(w, &smf_method_delete_pg, "svc:/s:i", "general");
+	call(w, &smf_method_delete, "svc:/s");
 	wait_log(a, alog, "deleted svc:/s general framework\n");
 	assert_string_equal(alog,
 	        "changed svc:/s:i general framework 1\n"
@@ -526,10 +530,10 @@ static void test_notifications(void **state)
 	        "changed svc:/s app application 1\n"
 	        "deleted svc:/s app application\n");
 	/* After a reset, nothing more; the writer, who asked for nothing, got nothing. */
-	call(a, "NotifyReset", NULL);
-	call(w, "AddService", "s", "svc:/s2");
-	call(w, "AddPg", "sssu", "svc:/s2", "general", "framework", 0);
-	call(a, "ListServices", NULL); /* a round trip: a signal sent before it would be here */
+	call(a, &smf_method_notify_reset);
+	call(w, &smf_method_add_service, "svc:/s2");
+	call(w, &smf_method_add_pg, "svc:/s2", "general", "framework", 0);
+	call(a, &smf_method_list_services); /* a round trip: a signal sent before it would be here */
 	while (sd_bus_process(a, NULL) > 0)
 		;
 	assert_null(strstr(alog, "s2"));
@@ -545,18 +549,18 @@ static void test_restarter(void **state)
 	sd_bus *r = connect_bus(d);
 	uint64_t deadline;
 
-	assert_int_equal(call_bool(q, "RestarterAttached"), 0);
-	call(r, "RegisterRestarter", NULL);
-	call(r, "RegisterRestarter", NULL); /* again on the same connection: fine */
-	assert_int_equal(call_bool(q, "RestarterAttached"), 1);
-	call_fail(q, "org.minismf.Error.Exists", "RegisterRestarter", NULL);
+	assert_int_equal(call_bool(q, &smf_method_restarter_attached), 0);
+	call(r, &smf_method_register_restarter);
+	call(r, &smf_method_register_restarter); /* again on the same connection: fine */
+	assert_int_equal(call_bool(q, &smf_method_restarter_attached), 1);
+	call_fail(q, SMF_BUS_ERROR_EXISTS, &smf_method_register_restarter);
 	sd_bus_flush_close_unref(r);
 	/* configd notices the close asynchronously: poll the answer with a deadline. */
 	deadline = deadline_after_usec(DEADLINE_USEC);
-	while (call_bool(q, "RestarterAttached") != 0)
+	while (call_bool(q, &smf_method_restarter_attached) != 0)
 		assert_true(deadline_left_usec(deadline) > 0);
-	call(q, "RegisterRestarter", NULL);
-	assert_int_equal(call_bool(q, "RestarterAttached"), 1);
+	call(q, &smf_method_register_restarter);
+	assert_int_equal(call_bool(q, &smf_method_restarter_attached), 1);
 }
 
 static void test_hello(void **state)
@@ -567,9 +571,9 @@ static void test_hello(void **state)
 	_cleanup_(sd_bus_message_unrefp) sd_bus_message *reply = NULL;
 	const char *name;
 
-	assert_true(sd_bus_call_method(bus, NULL, "/org/freedesktop/DBus", "org.freedesktop.DBus",
-	                    "Hello", &error, &reply, "") >= 0);
-	assert_true(sd_bus_message_read(reply, "s", &name) >= 0);
+	assert_true(sd_bus_call_method(bus, NULL, SMF_BUS_DRIVER_PATH, SMF_BUS_DRIVER_INTERFACE,
+	                    smf_method_hello.name, &error, &reply, "") >= 0);
+	assert_true(sd_bus_message_read(reply, smf_method_hello.out, &name) >= 0);
 	assert_true(strneq(name, ":1.", 3));
 }
 
@@ -582,15 +586,15 @@ static void test_churn(void **state)
 		sd_bus *bus = connect_bus(d);
 
 		if (i % 2)
-			call(bus, "NotifyAddPgName", "s", "general");
+			call(bus, &smf_method_notify_add_pg_name, "general");
 		if (i % 3 == 0)
-			call(bus, "ListServices", NULL);
+			call(bus, &smf_method_list_services);
 		sd_bus_flush_close_unref(bus);
 	}
 	{
 		_cleanup_(sd_bus_flush_close_unrefp) sd_bus *bus = connect_bus(d);
 
-		call(bus, "AddService", "s", "svc:/after");
+		call(bus, &smf_method_add_service, "svc:/after");
 	}
 }
 
@@ -606,7 +610,7 @@ static int store_status(sd_bus *bus, const char *store, sd_bus_message **reply, 
 	const char *name;
 	int r;
 
-	r = sd_bus_call_method(bus, NULL, PATH, IFACE, SMF_BUS_METHOD_STORE_STATUS, &e, reply, "");
+	r = sd_bus_call_method(bus, NULL, PATH, IFACE, smf_method_store_status.name, &e, reply, "");
 	if (r < 0)
 		return r;
 	r = sd_bus_message_enter_container(*reply, 'a', "(" SMF_BUS_STORE_RECORD ")");
@@ -639,18 +643,17 @@ static void test_unprivileged(void **state)
 		{
 			_cleanup_(sd_bus_error_free) sd_bus_error e = SD_BUS_ERROR_NULL;
 
-			r = sd_bus_call_method(
-			        bus, NULL, PATH, IFACE, "ListServices", &e, NULL, "");
+			r = sd_bus_call_method(bus, NULL, PATH, IFACE,
+			        smf_method_list_services.name, &e, NULL, "");
 			if (r < 0)
 				_exit(11);
 		}
 		{
 			_cleanup_(sd_bus_error_free) sd_bus_error e = SD_BUS_ERROR_NULL;
 
-			r = sd_bus_call_method(
-			        bus, NULL, PATH, IFACE, "AddService", &e, NULL, "s", "svc:/x");
-			if (r >= 0 ||
-			        !sd_bus_error_has_name(&e, "org.minismf.Error.PermissionDenied"))
+			r = sd_bus_call_method(bus, NULL, PATH, IFACE, smf_method_add_service.name,
+			        &e, NULL, "s", "svc:/x");
+			if (r >= 0 || !sd_bus_error_has_name(&e, SMF_BUS_ERROR_PERMISSION_DENIED))
 				_exit(12);
 		}
 		{
@@ -660,10 +663,9 @@ static void test_unprivileged(void **state)
 			 * Refused before configd parses the steps: the refusal cannot name them.
 			 * (It named the first step's FMRI when it parsed the whole batch first.)
 			 */
-			r = sd_bus_call_method(bus, NULL, PATH, IFACE, "Batch", &e, NULL,
-			        "a(ussssua(ussas))", 1, 0, "svc:/batched", "", "", "", 0, 0);
-			if (r >= 0 ||
-			        !sd_bus_error_has_name(&e, "org.minismf.Error.PermissionDenied"))
+			r = sd_bus_call_method(bus, NULL, PATH, IFACE, smf_method_batch.name, &e,
+			        NULL, smf_method_batch.in, 1, 0, "svc:/batched", "", "", "", 0, 0);
+			if (r >= 0 || !sd_bus_error_has_name(&e, SMF_BUS_ERROR_PERMISSION_DENIED))
 				_exit(13);
 			if (strstr(e.message, "svc:/batched") || !strstr(e.message, "(Batch)"))
 				_exit(14);
@@ -685,7 +687,7 @@ static void test_unprivileged(void **state)
 	{
 		_cleanup_(sd_bus_flush_close_unrefp) sd_bus *bus = connect_bus(d);
 
-		call(bus, "AddService", "s",
+		call(bus, &smf_method_add_service,
 		        "svc:/x"); /* root may; and the refused add left nothing */
 	}
 }
@@ -710,7 +712,7 @@ static void test_second_refused(void **state)
 	{
 		_cleanup_(sd_bus_flush_close_unrefp) sd_bus *bus = connect_bus(d);
 
-		call(bus, "ListServices", NULL);
+		call(bus, &smf_method_list_services);
 	}
 }
 
@@ -767,8 +769,8 @@ static void test_connection_bound(void **state)
 	}
 	/* One more waits in the backlog; configd says once that it stopped accepting. */
 	bus = connect_bus(d);
-	assert_true(sd_bus_call_method_async(bus, NULL, NULL, PATH, IFACE, "ListServices", on_reply,
-	                    &replies, "") >= 0);
+	assert_true(sd_bus_call_method_async(bus, NULL, NULL, PATH, IFACE,
+	                    smf_method_list_services.name, on_reply, &replies, "") >= 0);
 	deadline = deadline_after_usec(DEADLINE_USEC);
 	while (!log_contains(d, "too many connections")) {
 		assert_true(deadline_left_usec(deadline) > 0);
@@ -802,8 +804,8 @@ static void test_accept_retry(void **state)
 	low = (struct rlimit){.rlim_cur = 3, .rlim_max = old.rlim_max};
 	assert_int_equal(prlimit(d->pid, RLIMIT_NOFILE, &low, NULL), 0);
 	bus = connect_bus(d);
-	assert_true(sd_bus_call_method_async(bus, NULL, NULL, PATH, IFACE, "ListServices", on_reply,
-	                    &replies, "") >= 0);
+	assert_true(sd_bus_call_method_async(bus, NULL, NULL, PATH, IFACE,
+	                    smf_method_list_services.name, on_reply, &replies, "") >= 0);
 	deadline = deadline_after_usec(DEADLINE_USEC);
 	while (!log_contains(d, "not accepting clients for now")) {
 		assert_true(deadline_left_usec(deadline) > 0);
@@ -824,8 +826,8 @@ static uint64_t pg_generation(sd_bus *bus, const char *ent, const char *pg)
 	uint32_t flags;
 	uint64_t gen = 0;
 
-	assert_true(sd_bus_call_method(bus, NULL, PATH, IFACE, "GetPg", &error, &reply, "sssb", ent,
-	                    pg, "", 0) >= 0);
+	assert_true(sd_bus_call_method(bus, NULL, PATH, IFACE, smf_method_get_pg.name, &error,
+	                    &reply, smf_method_get_pg.in, ent, pg, "", 0) >= 0);
 	assert_true(sd_bus_message_read(reply, "sut", &type, &flags, &gen) >= 0);
 	return gen;
 }
@@ -836,10 +838,11 @@ static int commit_values(sd_bus *bus, const char *ent, const char *pg, uint64_t 
 {
 	_cleanup_(sd_bus_message_unrefp) sd_bus_message *m = NULL;
 
-	assert_true(sd_bus_message_new_method_call(bus, &m, NULL, PATH, IFACE, "Commit") >= 0);
+	assert_true(sd_bus_message_new_method_call(
+	                    bus, &m, NULL, PATH, IFACE, smf_method_commit.name) >= 0);
 	assert_true(sd_bus_message_append(m, "sst", ent, pg, gen) >= 0);
-	assert_true(sd_bus_message_open_container(m, 'a', "(ussas)") >= 0);
-	assert_true(sd_bus_message_open_container(m, 'r', "ussas") >= 0);
+	assert_true(sd_bus_message_open_container(m, 'a', "(" SMF_BUS_COMMAND ")") >= 0);
+	assert_true(sd_bus_message_open_container(m, 'r', SMF_BUS_COMMAND) >= 0);
 	assert_true(sd_bus_message_append(m, "uss", 0, prop, "astring") >= 0);
 	assert_true(sd_bus_message_open_container(m, 'a', "s") >= 0);
 	for (size_t i = 0; i < n; i++)
@@ -870,9 +873,9 @@ static void test_write_failure(void **state)
 	assert_non_null(value);
 	memset(value, 'x', 4095);
 	value[4095] = 0;
-	call(bus, "AddService", "s", "svc:/a");
-	call(bus, "AddInstance", "s", "svc:/a:i");
-	call(bus, "AddPg", "sssu", "svc:/a:i", "big", "application", 0);
+	call(bus, &smf_method_add_service, "svc:/a");
+	call(bus, &smf_method_add_instance, "svc:/a:i");
+	call(bus, &smf_method_add_pg, "svc:/a:i", "big", "application", 0);
 	for (i = 0; i < 16; i++) {
 		_cleanup_(sd_bus_error_free) sd_bus_error error = SD_BUS_ERROR_NULL;
 
@@ -880,10 +883,10 @@ static void test_write_failure(void **state)
 		snprintf(prop, sizeof(prop), "p%d", i);
 		r = commit_values(bus, "svc:/a:i", "big", gen, prop, value, 64, &error);
 		if (r < 0) {
-			if (!sd_bus_error_has_name(&error, "org.minismf.Error.Backend"))
+			if (!sd_bus_error_has_name(&error, SMF_BUS_ERROR_BACKEND))
 				print_message("commit %d: %s: %s\n", i, strna(error.name),
 				        strna(error.message));
-			assert_true(sd_bus_error_has_name(&error, "org.minismf.Error.Backend"));
+			assert_true(sd_bus_error_has_name(&error, SMF_BUS_ERROR_BACKEND));
 			break;
 		}
 	}
@@ -898,11 +901,13 @@ static void test_write_failure(void **state)
 		uint32_t flags;
 		int n = 0;
 
-		assert_true(sd_bus_call_method(bus, NULL, PATH, IFACE, "GetPg", &error, &reply,
-		                    "sssb", "svc:/a:i", "big", "", 0) >= 0);
+		assert_true(
+		        sd_bus_call_method(bus, NULL, PATH, IFACE, smf_method_get_pg.name, &error,
+		                &reply, smf_method_get_pg.in, "svc:/a:i", "big", "", 0) >= 0);
 		assert_true(sd_bus_message_read(reply, "sut", &type, &flags, &gen) >= 0);
-		assert_true(sd_bus_message_enter_container(reply, 'a', "(ssas)") >= 0);
-		while (sd_bus_message_enter_container(reply, 'r', "ssas") > 0) {
+		assert_true(
+		        sd_bus_message_enter_container(reply, 'a', "(" SMF_BUS_PROPERTY ")") >= 0);
+		while (sd_bus_message_enter_container(reply, 'r', SMF_BUS_PROPERTY) > 0) {
 			assert_true(sd_bus_message_read(reply, "ss", &name, &type) >= 0);
 			assert_string_not_equal(name, prop);
 			assert_true(sd_bus_message_skip(reply, "as") >= 0);
@@ -958,19 +963,20 @@ static void test_exit_flush(void **state)
 	assert_non_null(value);
 	memset(value, 'x', 4095);
 	value[4095] = 0;
-	call(bus, "AddService", "s", "svc:/a");
-	call(bus, "AddInstance", "s", "svc:/a:i");
+	call(bus, &smf_method_add_service, "svc:/a");
+	call(bus, &smf_method_add_instance, "svc:/a:i");
 	for (int i = 0; i < 2; i++) {
 		char p1[8], p2[8];
 
 		snprintf(p1, sizeof(p1), "%c1", 'a' + i);
 		snprintf(p2, sizeof(p2), "%c2", 'a' + i);
-		call(bus, "AddPg", "sssu", ents[i], "big", "application", 0);
+		call(bus, &smf_method_add_pg, ents[i], "big", "application", 0);
 		assert_true(commit_values(bus, ents[i], "big", 1, p1, value, 1900, NULL) >= 0);
 		assert_true(commit_values(bus, ents[i], "big", 2, p2, value, 1900, NULL) >= 0);
 	}
-	assert_true(sd_bus_call_method_async(bus, NULL, NULL, PATH, IFACE, "GetPg", on_reply,
-	                    &replies, "sssb", "svc:/a:i", "big", "", 1) >= 0);
+	assert_true(
+	        sd_bus_call_method_async(bus, NULL, NULL, PATH, IFACE, smf_method_get_pg.name,
+	                on_reply, &replies, smf_method_get_pg.in, "svc:/a:i", "big", "", 1) >= 0);
 	assert_true(sd_bus_flush(bus) >= 0);
 	/* The first bytes of the reply are here: configd queued the rest. */
 	p = (struct pollfd){.fd = sd_bus_get_fd(bus), .events = POLLIN};
@@ -1078,10 +1084,11 @@ static sd_bus_message *big_commit(sd_bus *bus, size_t n)
 {
 	sd_bus_message *m = NULL;
 
-	assert_true(sd_bus_message_new_method_call(bus, &m, NULL, PATH, IFACE, "Commit") >= 0);
+	assert_true(sd_bus_message_new_method_call(
+	                    bus, &m, NULL, PATH, IFACE, smf_method_commit.name) >= 0);
 	assert_true(sd_bus_message_append(m, "sst", "svc:/a:i", "pg", (uint64_t)1) >= 0);
-	assert_true(sd_bus_message_open_container(m, 'a', "(ussas)") >= 0);
-	assert_true(sd_bus_message_open_container(m, 'r', "ussas") >= 0);
+	assert_true(sd_bus_message_open_container(m, 'a', "(" SMF_BUS_COMMAND ")") >= 0);
+	assert_true(sd_bus_message_open_container(m, 'r', SMF_BUS_COMMAND) >= 0);
 	assert_true(sd_bus_message_append(m, "uss", 0, "p", "astring") >= 0);
 	assert_true(sd_bus_message_open_container(m, 'a', "s") >= 0);
 	for (size_t i = 0; i < n; i++)
@@ -1097,12 +1104,13 @@ static sd_bus_message *big_batch_values(sd_bus *bus, size_t n)
 {
 	sd_bus_message *m = NULL;
 
-	assert_true(sd_bus_message_new_method_call(bus, &m, NULL, PATH, IFACE, "Batch") >= 0);
-	assert_true(sd_bus_message_open_container(m, 'a', "(ussssua(ussas))") >= 0);
-	assert_true(sd_bus_message_open_container(m, 'r', "ussssua(ussas)") >= 0);
+	assert_true(sd_bus_message_new_method_call(
+	                    bus, &m, NULL, PATH, IFACE, smf_method_batch.name) >= 0);
+	assert_true(sd_bus_message_open_container(m, 'a', "(" SMF_BUS_STEP ")") >= 0);
+	assert_true(sd_bus_message_open_container(m, 'r', SMF_BUS_STEP) >= 0);
 	assert_true(sd_bus_message_append(m, "ussssu", 3, "svc:/a:i", "pg", "", "", 0) >= 0);
-	assert_true(sd_bus_message_open_container(m, 'a', "(ussas)") >= 0);
-	assert_true(sd_bus_message_open_container(m, 'r', "ussas") >= 0);
+	assert_true(sd_bus_message_open_container(m, 'a', "(" SMF_BUS_COMMAND ")") >= 0);
+	assert_true(sd_bus_message_open_container(m, 'r', SMF_BUS_COMMAND) >= 0);
 	assert_true(sd_bus_message_append(m, "uss", 3, "p", "astring") >= 0);
 	assert_true(sd_bus_message_open_container(m, 'a', "s") >= 0);
 	for (size_t i = 0; i < n; i++)
@@ -1117,13 +1125,14 @@ static sd_bus_message *big_batch_steps(sd_bus *bus, size_t n)
 {
 	sd_bus_message *m = NULL;
 
-	assert_true(sd_bus_message_new_method_call(bus, &m, NULL, PATH, IFACE, "Batch") >= 0);
-	assert_true(sd_bus_message_open_container(m, 'a', "(ussssua(ussas))") >= 0);
+	assert_true(sd_bus_message_new_method_call(
+	                    bus, &m, NULL, PATH, IFACE, smf_method_batch.name) >= 0);
+	assert_true(sd_bus_message_open_container(m, 'a', "(" SMF_BUS_STEP ")") >= 0);
 	for (size_t i = 0; i < n; i++) {
 		char name[32];
 
 		snprintf(name, sizeof(name), "q%zu", i);
-		assert_true(sd_bus_message_append(m, "(ussssua(ussas))", 3, "svc:/a:i", "pg", "",
+		assert_true(sd_bus_message_append(m, "(" SMF_BUS_STEP ")", 3, "svc:/a:i", "pg", "",
 		                    "", 0, 1, 3, name, "astring", 1, "v") >= 0);
 	}
 	assert_true(sd_bus_message_close_container(m) >= 0);
@@ -1135,15 +1144,17 @@ static sd_bus_message *big_read(sd_bus *bus, size_t n, size_t q)
 {
 	sd_bus_message *m = NULL;
 
-	assert_true(sd_bus_message_new_method_call(bus, &m, NULL, PATH, IFACE, "ReadPgs") >= 0);
+	assert_true(sd_bus_message_new_method_call(
+	                    bus, &m, NULL, PATH, IFACE, smf_method_read_pgs.name) >= 0);
 	assert_true(sd_bus_message_open_container(m, 'a', "s") >= 0);
 	for (size_t i = 0; i < n; i++)
 		assert_true(sd_bus_message_append_basic(m, 's', "svc:/a:i") >= 0);
 	assert_true(sd_bus_message_close_container(m) >= 0);
 	assert_true(sd_bus_message_append(m, "ss", "", "") >= 0);
-	assert_true(sd_bus_message_open_container(m, 'a', "(sssu)") >= 0);
+	assert_true(sd_bus_message_open_container(m, 'a', "(" SMF_BUS_BULK_QUERY ")") >= 0);
 	for (size_t i = 0; i < q; i++)
-		assert_true(sd_bus_message_append(m, "(sssu)", "general", "", "", 0) >= 0);
+		assert_true(sd_bus_message_append(
+		                    m, "(" SMF_BUS_BULK_QUERY ")", "general", "", "", 0) >= 0);
 	assert_true(sd_bus_message_close_container(m) >= 0);
 	assert_true(sd_bus_message_append(m, "u", 1) >= 0);
 	return m;
@@ -1187,8 +1198,8 @@ static outcome_t send_big(const Daemon *d, sd_bus *bus, sd_bus_message *m)
 	assert_true(sd_bus_call_async(bus, NULL, m, on_big_reply, &o, BIG_CALL_USEC) >= 0);
 	sd_bus_message_unref(m);
 	assert_true(sd_bus_flush(bus) >= 0);
-	if (sd_bus_call_method(other, NULL, PATH, IFACE, "ListServices", &other_error, NULL, NULL) <
-	        0)
+	if (sd_bus_call_method(other, NULL, PATH, IFACE, smf_method_list_services.name,
+	            &other_error, NULL, NULL) < 0)
 		print_message("another client: %s\n", strna(other_error.message));
 	assert_false(sd_bus_error_is_set(&other_error));
 	deadline = deadline_after_usec(BIG_CALL_USEC);
@@ -1245,50 +1256,50 @@ static void test_big_requests(void **state)
 	outcome_t small, large;
 	char want[128];
 
-	call(bus, "AddService", "s", "svc:/a");
-	call(bus, "AddInstance", "s", "svc:/a:i");
-	call(bus, "AddPg", "sssu", "svc:/a:i", "pg", "application", 0);
-	call(bus, "AddPg", "sssu", "svc:/a:i", "general", "framework", 0);
+	call(bus, &smf_method_add_service, "svc:/a");
+	call(bus, &smf_method_add_instance, "svc:/a:i");
+	call(bus, &smf_method_add_pg, "svc:/a:i", "pg", "application", 0);
+	call(bus, &smf_method_add_pg, "svc:/a:i", "general", "framework", 0);
 	snprintf(want, sizeof(want), "svc:/a:i/:properties/pg/p: more than %d values",
 	        SCF_LIMIT_MAX_VALUES);
 
 	small = send_big(d, bus, big_commit(bus, 200000));
 	large = send_big(d, bus, big_commit(bus, 2000000));
 	assert_linear("Commit refused", 200000, &small, 2000000, &large);
-	assert_refused(&small, "org.minismf.Error.ConstraintViolated", want);
-	assert_refused(&large, "org.minismf.Error.ConstraintViolated", want);
+	assert_refused(&small, SMF_BUS_ERROR_CONSTRAINT_VIOLATED, want);
+	assert_refused(&large, SMF_BUS_ERROR_CONSTRAINT_VIOLATED, want);
 	/* Exactly the limit is fine: one more is refused. */
 	large = send_big(d, bus, big_commit(bus, SCF_LIMIT_MAX_VALUES + 1));
-	assert_refused(&large, "org.minismf.Error.ConstraintViolated", want);
+	assert_refused(&large, SMF_BUS_ERROR_CONSTRAINT_VIOLATED, want);
 	small = send_big(d, bus, big_commit(bus, SCF_LIMIT_MAX_VALUES));
 	assert_true(small.r > 0);
-	call(bus, "DeletePg", "ss", "svc:/a:i", "pg");
-	call(bus, "AddPg", "sssu", "svc:/a:i", "pg", "application", 0);
+	call(bus, &smf_method_delete_pg, "svc:/a:i", "pg");
+	call(bus, &smf_method_add_pg, "svc:/a:i", "pg", "application", 0);
 
 	small = send_big(d, bus, big_batch_values(bus, 200000));
 	large = send_big(d, bus, big_batch_values(bus, 2000000));
 	assert_linear("Batch refused", 200000, &small, 2000000, &large);
 	assert_refused(
-	        &small, "org.minismf.Error.ConstraintViolated", "step 1 (svc:/a:i/:properties/pg)");
-	assert_refused(&large, "org.minismf.Error.ConstraintViolated", want);
+	        &small, SMF_BUS_ERROR_CONSTRAINT_VIOLATED, "step 1 (svc:/a:i/:properties/pg)");
+	assert_refused(&large, SMF_BUS_ERROR_CONSTRAINT_VIOLATED, want);
 	/* Nothing of either was written: the pg is as AddPg left it. */
 	assert_int_equal(pg_generation(bus, "svc:/a:i", "pg"), 3);
 
 	small = send_big(d, bus, big_read(bus, 200000, 1));
 	large = send_big(d, bus, big_read(bus, 2000000, 1));
 	assert_linear("ReadPgs refused", 200000, &small, 2000000, &large);
-	assert_refused(&small, "org.minismf.Error.ConstraintViolated", "more than 65536 entities");
-	assert_refused(&large, "org.minismf.Error.ConstraintViolated", "more than 65536 entities");
+	assert_refused(&small, SMF_BUS_ERROR_CONSTRAINT_VIOLATED, "more than 65536 entities");
+	assert_refused(&large, SMF_BUS_ERROR_CONSTRAINT_VIOLATED, "more than 65536 entities");
 	large = send_big(d, bus, big_read(bus, 0, 17));
-	assert_refused(&large, "org.minismf.Error.ConstraintViolated", "more than 16 queries");
+	assert_refused(&large, SMF_BUS_ERROR_CONSTRAINT_VIOLATED, "more than 16 queries");
 	large = send_big(d, bus, big_read(bus, 65536, 1));
 	assert_true(large.r > 0);
 
 	/* Accepted work: every step grows the same pg, which is measured once, not 40,000 times. */
 	small = send_big(d, bus, big_batch_steps(bus, 4000));
 	assert_true(small.r > 0);
-	call(bus, "DeletePg", "ss", "svc:/a:i", "pg");
-	call(bus, "AddPg", "sssu", "svc:/a:i", "pg", "application", 0);
+	call(bus, &smf_method_delete_pg, "svc:/a:i", "pg");
+	call(bus, &smf_method_add_pg, "svc:/a:i", "pg", "application", 0);
 	large = send_big(d, bus, big_batch_steps(bus, 40000));
 	assert_true(large.r > 0);
 	assert_linear("Batch of steps on one pg", 4000, &small, 40000, &large);

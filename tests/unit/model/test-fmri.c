@@ -233,6 +233,40 @@ static void test_format(void **state)
 	scf_fmri_clear(NULL); /* harmless */
 }
 
+/* The entity form is scf_fmri_format() of a service and instance, but for the length limit. */
+static void test_format_entity(void **state)
+{
+	char *s = NULL, *t = NULL, name[SCF_LIMIT_MAX_FMRI_LENGTH];
+	scf_fmri_t f = {0};
+
+	assert_int_equal(scf_fmri_format_entity("network/ssh", NULL, &s), 0);
+	assert_string_equal(s, "svc:/network/ssh");
+	free(s);
+	assert_int_equal(scf_fmri_format_entity("network/ssh", "default", &s), 0);
+	assert_string_equal(s, "svc:/network/ssh:default");
+	assert_int_equal(scf_fmri_canonicalize(s, &t), 0);
+	assert_string_equal(s, t);
+	free(s);
+	free(t);
+
+	assert_int_equal(scf_fmri_format_entity(NULL, "i", &s), -SCF_ERROR_INVALID_ARGUMENT);
+	assert_int_equal(scf_fmri_format_entity("", NULL, &s), -SCF_ERROR_INVALID_ARGUMENT);
+	assert_int_equal(scf_fmri_format_entity("a", NULL, NULL), -SCF_ERROR_INVALID_ARGUMENT);
+
+	/*
+	 * Past 628 bytes scf_fmri_format() refuses; the entity form hands the FMRI on, for its
+	 * reader to refuse naming it.
+	 */
+	memset(name, 'a', sizeof(name));
+	name[SCF_LIMIT_MAX_FMRI_LENGTH - strlen("svc:/") - 2] = 0;
+	assert_int_equal(scf_fmri_format(&(scf_fmri_t){.service = name, .instance = "ab"}, &s),
+	        -SCF_ERROR_CONSTRAINT_VIOLATED);
+	assert_int_equal(scf_fmri_format_entity(name, "ab", &s), 0);
+	assert_int_equal(strlen(s), SCF_LIMIT_MAX_FMRI_LENGTH + 1);
+	assert_int_equal(scf_fmri_parse(s, &f), -SCF_ERROR_CONSTRAINT_VIOLATED);
+	free(s);
+}
+
 static void test_classify(void **state)
 {
 	static const struct {
@@ -346,6 +380,7 @@ int main(void)
 	        cmocka_unit_test(test_parse_bad),
 	        cmocka_unit_test(test_parse_limits),
 	        cmocka_unit_test(test_format),
+	        cmocka_unit_test(test_format_entity),
 	        cmocka_unit_test(test_classify),
 	        cmocka_unit_test(test_abbrev),
 	};

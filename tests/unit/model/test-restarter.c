@@ -1,4 +1,4 @@
-/* Unit tests of the restarter model's tables (lib/model/restarter.c). */
+/* Unit tests of the restarter model's tables (lib/model/restarter-vocabulary.c). */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>

@@ -1,7 +1,7 @@
 /*
- * Unit tests of startd's dependency graph decisions (startd/graph-eval.c), without a configd.
+ * Unit tests of startd's dependency graph decisions (startd/graph.c), without a configd.
  *
- * Each test builds vertices and dependency groups by hand, as graph.c would from the
+ * Each test builds vertices and dependency groups by hand, as graph-thread.c would from the
  * repository, drives the graph with state reports, and checks the restarter events it emits:
  * which instances start, which stop, which restart on a dependency's refresh.
  */
@@ -1024,7 +1024,7 @@ static void test_milestone_new_vertex(void **state)
 	assert_int_equal(f->n, 0);
 }
 
-/* ---- bursts (graph.c handles the events of a burst with evaluation deferred) ---- */
+/* ---- bursts (graph-thread.c handles the events of a burst with evaluation deferred) ---- */
 
 static void test_deferred_evaluation(void **state)
 {

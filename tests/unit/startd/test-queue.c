@@ -126,7 +126,7 @@ static void *successor(void *userdata)
 	return NULL;
 }
 
-/* What restarter.c's bulk worker does with the bits it holds: peek, take, let go, hand on. */
+/* What bulk.c's bulk worker does with the bits it holds: peek, take, let go, hand on. */
 static void test_bulk_holder(void **state)
 {
 	worker_check_t w = {};

@@ -1,4 +1,8 @@
-/* restarter.c: the restarter model's tables (see restarter.h). */
+/*
+ * restarter-vocabulary.c: the restarter model's words (restarter.h): the names of states,
+ * dependency groupings and restart_on values, and what an auxiliary state or a "file:"
+ * dependency means.
+ */
 #include <errno.h>
 
 #include "macro.h"
