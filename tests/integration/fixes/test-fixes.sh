@@ -190,14 +190,18 @@ case_eager() {
 	configd_stop
 	SVC_CONFIGD_EAGER=1 configd_start
 	assert_match "eager: new instances get their restarter pg" "$(cat "$CONFIGD_LOG")" "configd's log"
-	# startd's first write held, and its later ones (whatever startd writes shows after 1 s).
-	SMF_DELAY=startd.restarter.before_pg_write=${HOLD_MS}ms,startd.restarter.before_state_write=1000ms \
+	# startd's first write held, and its later ones (whatever startd writes shows after 2 s;
+	# the import and one read of the pg come well within that, even under the sanitizers).
+	SMF_DELAY=startd.restarter.before_pg_write=${HOLD_MS}ms,startd.restarter.before_state_write=2000ms \
 		startd_start
 	SVCCFG_IMPORT_NOWAIT=1 ok "$SVCCFG" import "$(mf ea)"
-	assert_eq uninitialized "$(rprop $I state)" "state right after a no-wait import (eager)"
-	assert_eq none "$(rprop $I next_state)" "next_state (eager)"
-	assert_eq insert_in_graph "$(rprop $I auxiliary_state)" "auxiliary_state (eager)"
-	assert_match '^[0-9]+\.[0-9]+$' "$(rprop $I state_timestamp)" "state_timestamp (eager)"
+	ok "$SVCPROP" -p restarter $I
+	local pg=$OUT
+	assert_line "restarter/state astring uninitialized" "$pg" "state right after a no-wait import (eager)"
+	assert_line "restarter/next_state astring none" "$pg" "next_state (eager)"
+	assert_line "restarter/auxiliary_state astring insert_in_graph" "$pg" "auxiliary_state (eager)"
+	assert_match '^restarter/state_timestamp time [0-9]+\.[0-9]+$' "$(grep state_timestamp <<<"$pg")" \
+		"state_timestamp (eager)"
 	ok "$SVCCFG" -s $I listpg
 	assert_line "restarter framework NONPERSISTENT" "$OUT" "the eager restarter pg"
 	run "$SVCADM" enable -s $I
