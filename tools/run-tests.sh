@@ -1,7 +1,8 @@
 #!/bin/bash
 # Runs the meson test suite in each build directory given (before "--"), passing what follows
 # "--" to meson test, and ends with one line "N passed, N failed[, N skipped]" over all of them.
-# A directory given as DIR@SUITE runs only that suite there (the clang fuzz build).
+# A directory given as DIR@SUITE runs only that suite there (the clang fuzz build); as
+# DIR@!S1,!S2 all but those suites (the sanitizer build in make test).
 set -u
 
 dirs=()
@@ -12,7 +13,15 @@ passed=0 failed=0 skipped=0 rc=0
 for spec in "${dirs[@]}"; do
 	d=${spec%@*}
 	args=("$@")
-	[ "$spec" != "$d" ] && args=(--suite "${spec#*@}")
+	if [ "$spec" != "$d" ]; then
+		sel=${spec#*@}
+		if [ "${sel#!}" != "$sel" ]; then
+			IFS=, read -ra skip <<<"$sel"
+			for x in "${skip[@]}"; do args+=(--no-suite "${x#!}"); done
+		else
+			args=(--suite "$sel")
+		fi
+	fi
 	echo "=== meson test in $d ${args[*]}"
 	rm -f "$d/meson-logs/testlog.json"
 	meson test -C "$d" --print-errorlogs --num-processes 2 "${args[@]}" || rc=1
