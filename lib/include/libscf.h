@@ -69,8 +69,8 @@ typedef enum scf_error {
 	SCF_ERROR_DELETED = 1019,             /* the pg or entity was deleted under a transaction */
 	SCF_ERROR_INTERNAL = 1101,
 	/* minismf's own */
-	SCF_ERROR_AMBIGUOUS = 1200,     /* an FMRI abbreviation matches more than one entity */
-	SCF_ERROR_TIMEOUT = 1201,       /* a wait or a call reached its deadline (not notify_wait) */
+	SCF_ERROR_AMBIGUOUS = 1200, /* an FMRI abbreviation matches more than one entity */
+	SCF_ERROR_TIMEOUT = 1201,   /* a wait or a call reached its deadline (not notify_wait) */
 	SCF_ERROR_NOT_SUPPORTED = 1202, /* e.g. registering a restarter with a --native configd */
 } scf_error_t;
 
@@ -273,12 +273,12 @@ int scf_fmri_resolve_one(scf_handle_t *h, const char *pattern, unsigned flags, c
 #define SCF_GROUP_APPLICATION "application"
 
 /* Well-known property names (illumos' SCF_PROPERTY_*). */
-#define SCF_PROPERTY_ENABLED "enabled"            /* general, general_ovr: boolean */
-#define SCF_PROPERTY_COMMENT "comment" /* general, general_ovr: svcadm disable -c (astring) */
-#define SCF_PROPERTY_RESTARTER "restarter"        /* general: fmri of a delegated restarter */
-#define SCF_PROPERTY_STATE "state"                /* restarter: the instance's state */
-#define SCF_PROPERTY_NEXT_STATE "next_state"      /* restarter: where it is going, or "none" */
-#define SCF_PROPERTY_AUX_STATE "auxiliary_state"  /* restarter: why it entered its state */
+#define SCF_PROPERTY_ENABLED "enabled"       /* general, general_ovr: boolean */
+#define SCF_PROPERTY_COMMENT "comment"       /* general, general_ovr: svcadm disable -c (astring) */
+#define SCF_PROPERTY_RESTARTER "restarter"   /* general: fmri of a delegated restarter */
+#define SCF_PROPERTY_STATE "state"           /* restarter: the instance's state */
+#define SCF_PROPERTY_NEXT_STATE "next_state" /* restarter: where it is going, or "none" */
+#define SCF_PROPERTY_AUX_STATE "auxiliary_state" /* restarter: why it entered its state */
 #define SCF_PROPERTY_STATE_TIMESTAMP "state_timestamp"
 #define SCF_PROPERTY_START_PID "start_pid"
 #define SCF_PROPERTY_CONTRACT "contract"
@@ -290,7 +290,7 @@ int scf_fmri_resolve_one(scf_handle_t *h, const char *pattern, unsigned flags, c
 #define SCF_PROPERTY_EXEC "exec"             /* method pgs */
 #define SCF_PROPERTY_TIMEOUT "timeout_seconds"
 #define SCF_PROPERTY_MILESTONE "milestone" /* options: the milestone startd works towards */
-#define SCF_PROPERTY_EXTERNAL "external" /* dependency pgs: written by a dependent elsewhere */
+#define SCF_PROPERTY_EXTERNAL "external"   /* dependency pgs: written by a dependent elsewhere */
 #define SCF_PROPERTY_ENTITY_STABILITY "entity_stability"
 
 /* Snapshot names. */

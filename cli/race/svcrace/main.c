@@ -210,7 +210,8 @@ int main(int argc, char *argv[])
 	        {},
 	};
 	svcrace_t c = {.timeout_usec = DEFAULT_TIMEOUT_S * USEC_PER_SEC};
-	options_t o = {.depth = SCHEDULE_DEFAULT_DEPTH, .scale = 1, .fixes = FIX_DEFAULT, .confirm = 5};
+	options_t o = {
+	        .depth = SCHEDULE_DEFAULT_DEPTH, .scale = 1, .fixes = FIX_DEFAULT, .confirm = 5};
 	_cleanup_free_ char *script = NULL;
 	const char *cmd;
 	bool runs_given = false, confirm_given = false;

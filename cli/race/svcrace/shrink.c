@@ -296,13 +296,13 @@ int cmd_shrink(svcrace_t *c, const options_t *o)
 	if (confirmed)
 		printf("\nminimal schedule: %zu delay point%s, %zu of %zu replays gave: %s "
 		       "(%zu runs in %.1f s)\n",
-		        cur.n, cur.n == 1 ? "" : "s", final, final, target_name(sh.target),
-		        sh.runs, (now_monotonic_usec() - t0) / 1e6);
+		        cur.n, cur.n == 1 ? "" : "s", final, final, target_name(sh.target), sh.runs,
+		        (now_monotonic_usec() - t0) / 1e6);
 	else
 		printf("\nno schedule gave %s in %zu of %zu replays; the closest, "
 		       "%zu delay point%s (%zu runs in %.1f s):\n",
-		        target_name(sh.target), final, final, cur.n, cur.n == 1 ? "" : "s",
-		        sh.runs, (now_monotonic_usec() - t0) / 1e6);
+		        target_name(sh.target), final, final, cur.n, cur.n == 1 ? "" : "s", sh.runs,
+		        (now_monotonic_usec() - t0) / 1e6);
 	printf("SMF_DELAY='%s'\n", delay);
 	printf("replay: svcrace replay --seed %" PRIu64 " --fix %s --schedule '%s' %s\n", o->seed,
 	        fix_name(o->fixes, fx, sizeof(fx)), delay, c->script[0]);
