@@ -294,13 +294,27 @@ char *map_pg_name(const char *prefix, const char *s)
 	return n;
 }
 
+char *map_loctext_name(const char *prefix, const char *lang)
+{
+	char *n;
+
+	if (asprintf(&n, "%s%s", prefix, lang) < 0)
+		return NULL;
+	for (char *p = n + strlen(prefix); *p; p++)
+		if (!(('a' <= *p && *p <= 'z') || ('A' <= *p && *p <= 'Z') ||
+		            ('0' <= *p && *p <= '9') || *p == '_'))
+			*p = '_';
+	return n;
+}
+
 static int map_loctexts(
         map_ctx_t *ctx, const char *ent, const char *pg, const char *prefix, const mf_loctexts_t *l)
 {
 	int r;
 
 	for (size_t i = 0; i < l->n; i++) {
-		_cleanup_free_ char *name = map_pg_name(prefix, l->v[i].lang ? l->v[i].lang : "C");
+		_cleanup_free_ char *name =
+		        map_loctext_name(prefix, l->v[i].lang ? l->v[i].lang : "C");
 
 		if (!name)
 			return -SCF_ERROR_NO_MEMORY;
@@ -356,12 +370,12 @@ static int map_docs(map_ctx_t *ctx, const char *ent, const mf_template_t *t)
 static int map_prop_pattern(
         map_ctx_t *ctx, const char *ent, const char *pgpat, const mf_prop_pattern_t *pp)
 {
-	_cleanup_free_ char *key = NULL, *pg = NULL;
+	_cleanup_free_ char *pg = NULL;
 	int r;
 
 	ctx->line = pp->line;
-	if (asprintf(&key, "%s_%s", pgpat + strlen("tm_pgpat_"), pp->name) < 0 ||
-	        !(pg = map_pg_name("tm_proppat_", key)))
+	/* The reader refused a name too long (build.c): only memory can fail here. */
+	if (mf_prop_pattern_pg_name(pgpat, pp->name, &pg, NULL) < 0)
 		return -SCF_ERROR_NO_MEMORY;
 	if ((r = pg_ensure(ctx, ent, pg, "template_prop_pattern")) < 0 ||
 	        (r = set1(ctx, ent, pg, "name", SCF_TYPE_ASTRING, pp->name)) < 0 ||
@@ -375,15 +389,13 @@ static int map_prop_pattern(
 	return map_loctexts(ctx, ent, pg, "description_", &pp->description);
 }
 
-static int map_pg_pattern(map_ctx_t *ctx, const char *ent, const mf_pg_pattern_t *p, size_t idx)
+static int map_pg_pattern(map_ctx_t *ctx, const char *ent, const mf_pg_pattern_t *p)
 {
-	_cleanup_free_ char *pg = NULL, *key = NULL;
+	_cleanup_free_ char *pg = NULL;
 	int r;
 
 	ctx->line = p->line;
-	if (asprintf(&key, "%s%s%s_%zu", p->name, *p->name && *p->type ? "_" : "", p->type, idx) <
-	                0 ||
-	        !(pg = map_pg_name("tm_pgpat_", *p->name || *p->type ? key : "")))
+	if (mf_pg_pattern_pg_name(p, &pg, NULL) < 0)
 		return -SCF_ERROR_NO_MEMORY;
 	if ((r = pg_ensure(ctx, ent, pg, "template_pg_pattern")) < 0 ||
 	        (r = set1(ctx, ent, pg, "name", SCF_TYPE_ASTRING, p->name)) < 0 ||
@@ -411,7 +423,7 @@ static int map_template(map_ctx_t *ctx, const char *ent, const mf_template_t *t)
 	        (r = map_docs(ctx, ent, t)) < 0)
 		return r;
 	for (size_t i = 0; i < t->n_pg_patterns; i++)
-		if ((r = map_pg_pattern(ctx, ent, t->pg_patterns[i], i)) < 0)
+		if ((r = map_pg_pattern(ctx, ent, t->pg_patterns[i])) < 0)
 			return r;
 	return 0;
 }

@@ -77,6 +77,13 @@ void map_ctx_done(map_ctx_t *ctx);
  */
 char *map_pg_name(const char *prefix, const char *s);
 
+/*
+ * The property a <loctext xml:lang=LANG> becomes: prefix then LANG with every character but a
+ * letter, a digit or '_' made '_' (illumos' _scf_sanitize_locale(): "en-US" is "en_US").  NULL
+ * on OOM.
+ */
+char *map_loctext_name(const char *prefix, const char *lang);
+
 /* How much of a service unmap_service() reads. */
 typedef enum unmap_depth {
 	UNMAP_FULL = 1, /* everything export writes (see unmap.c) */

@@ -98,9 +98,6 @@ bad_manifest() {
 	bad-ipv4)
 		good bi | sed 's|type="count" value="7"|type="net_address_v4" value="300.1.2.3"|' >"$f"
 		BAD_LINE=12 BAD_RE='300\.1\.2\.3' ;;
-	no-fmri)
-		good nf | sed '/filesystem\/local/d' >"$f"
-		BAD_LINE=7 BAD_RE='fs|service_fmri|FMRI' ;;
 	duplicate-instance)
 		good di | sed 's|<instance name="second" enabled="false"/>|&\n<instance name="second"/>|' |
 			sed 's|<instance name="second"/>|<instance name="second" enabled="true"/>|' >"$f"

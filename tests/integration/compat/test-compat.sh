@@ -603,6 +603,54 @@ case_templates() {
     </template>
   </service>'
 	ok "$SVCCFG" import -n "$ROOT/tmpl.xml"
+	log "the pgs of the patterns, named as svccfg_xml.c names them (issue 20)"
+	ok "$SVCCFG" -s site/t listpg
+	assert_eq "tm_pgpatnt_config template_pg_pattern
+tm_proppat_nt_config_host template_prop_pattern
+tm_proppat_nt_config_port template_prop_pattern" "$(grep -E '^tm_p' <<<"$OUT" | squeeze)" "the pattern pgs"
+	assert_eq tm_pgpatnt_config "$("$SVCPROP" -p tm_proppat_nt_config_port/pg_pattern site/t)" \
+		"a prop_pattern names its pg_pattern's pg"
+	manifest tmpl2 '<service name="site/t2" type="service" version="1">
+    <template>
+      <common_name><loctext xml:lang="en-US">t2</loctext></common_name>
+      <pg_pattern name="only"><prop_pattern name="p" type="count"/></pg_pattern>
+      <pg_pattern type="application"><prop_pattern name="p" type="count"/></pg_pattern>
+      <pg_pattern/>
+    </template>
+  </service>'
+	ok "$SVCCFG" import -n "$ROOT/tmpl2.xml"
+	ok "$SVCCFG" -s site/t2 listpg
+	assert_eq "tm_pgpat_ tm_pgpatn_only tm_pgpatt_application tm_proppat_n_only_p tm_proppat_t_application_p" \
+		"$(awk '/^tm_p/ { print $1 }' <<<"$OUT" | sort | xargs)" "a name, a type, or neither"
+	assert_eq t2 "$("$SVCPROP" -p tm_common_name/en_US site/t2)" "a locale's property (_scf_sanitize_locale)"
+	log "what lxml_get_tm_pg_pattern() and lxml_get_loctext() refuse"
+	local a107 before
+	a107=$(printf 'a%.0s' {1..107})
+	manifest tmpl3 "<service name=\"site/t3\" type=\"service\" version=\"1\">
+    <template>
+      <common_name><loctext xml:lang=\"C\">t3</loctext></common_name>
+      <pg_pattern name=\"$a107\" type=\"application\"><prop_pattern name=\"p\" type=\"count\"/></pg_pattern>
+    </template>
+  </service>"
+	before=$(dump)
+	run "$SVCCFG" import -n "$ROOT/tmpl3.xml"
+	assert_rc 1 "import of a prop_pattern whose pg name is too long"
+	assert_match "prop_pattern name, \"p\", for site/t3 is 4 characters too long" "$ERR" \
+		"a prop_pattern pg name too long"
+	manifest tmpl4 '<service name="site/t4" type="service" version="1">
+    <template>
+      <common_name><loctext xml:lang="C">t4</loctext></common_name>
+      <pg_pattern name="dup" type="application"/>
+      <pg_pattern name="dup" type="framework"/>
+      <pg_pattern name="e"><description><loctext xml:lang="C"></loctext></description></pg_pattern>
+    </template>
+  </service>'
+	run "$SVCCFG" import -n "$ROOT/tmpl4.xml"
+	assert_rc 1 "import of clashing pg_patterns"
+	assert_match 'pg_pattern with name "dup" and type "framework" is not unique in site/t4' "$ERR" \
+		"two pg_patterns of one name"
+	assert_match 'loctext element has no content for "site/t4"' "$ERR" "an empty loctext"
+	assert_unchanged "$before" "refused templates"
 	log "describe (svccfg_libscf.c lscf_describe)"
 	# listprop's table of the selection itself (the pg is the service's); templates composed.
 	ok "$SVCCFG" -s site/t describe config
