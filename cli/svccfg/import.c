@@ -44,6 +44,7 @@
 #define HASH_FILE_PROP "manifestfile"
 
 typedef struct import_opts {
+	bool restore;          /* restore: an archive, where import takes a manifest */
 	bool no_refresh;       /* -n */
 	uint64_t timeout_usec; /* --timeout, for the wait */
 	char **wait_for;       /* the instances of every manifest committed (unless -n) */
@@ -247,6 +248,16 @@ static int add_wait_for(import_opts_t *o, char *const *instances)
 	return 0;
 }
 
+/* Refuses a bundle of another type than want, in illumos' words; 0 or -EINVAL. */
+static int bundle_is(svccfg_t *c, const char *file, const mf_bundle_t *b, mf_bundle_type_t want)
+{
+	if (b->type == want)
+		return 0;
+	svccfg_error(c, "%s: document is not %s.", file,
+	        want == MF_BUNDLE_ARCHIVE ? "an archive" : "a manifest");
+	return -EINVAL;
+}
+
 static int import_one(svccfg_t *c, scf_handle_t *h, const char *file, import_opts_t *o)
 {
 	_cleanup_bundle_ mf_bundle_t *b = NULL;
@@ -257,10 +268,9 @@ static int import_one(svccfg_t *c, scf_handle_t *h, const char *file, import_opt
 	SMF_PROBE(begin, SMF_TRACE_IMPORT_BEGIN, 0, file);
 	if ((r = bundles_read(c, file, &b)) < 0)
 		return r;
-	if (b->type == MF_BUNDLE_PROFILE) {
-		svccfg_error(c, "%s: document is not a manifest.", file);
-		return -EINVAL;
-	}
+	/* As illumos' lxml_get_bundle(): import takes a manifest, restore an archive. */
+	if ((r = bundle_is(c, file, b, o->restore ? MF_BUNDLE_ARCHIVE : MF_BUNDLE_MANIFEST)) < 0)
+		return r;
 	if (!(hash = file_hash(file)) || hash_names(file, &abspath, &pg) < 0) {
 		r = negative_errno();
 		svccfg_error(c, "Could not read %s: %s.", file, strerror(-r));
@@ -315,16 +325,17 @@ static int import_options(const token_t *args, size_t n, import_opts_t *o)
 	return (int)i;
 }
 
-static int import_run(svccfg_t *c, const token_t *args, size_t n)
+static int import_run(svccfg_t *c, const token_t *args, size_t n, bool restore)
 {
 	_cleanup_strv_free_ char **files = NULL;
-	import_opts_t o = {0};
+	import_opts_t o = {.restore = restore};
 	scf_handle_t *h;
 	int first, r, ret = 0;
 
 	if ((r = import_wait_default_timeout(c, &o.timeout_usec)) < 0)
 		return r;
-	first = import_options(args, n, &o);
+	/* restore takes one file and no option (illumos' "restore file"). */
+	first = restore ? (n == 1 ? 0 : -EINVAL) : import_options(args, n, &o);
 	if (first < 0 || (size_t)first == n)
 		return command_syntax_error(c);
 	if ((r = bundles_collect_args(c, args + first, n - first, &files)) < 0)
@@ -355,13 +366,22 @@ static int import_run(svccfg_t *c, const token_t *args, size_t n)
 
 int cmd_import(svccfg_t *c, const token_t *args, size_t n)
 {
-	int r = import_run(c, args, n);
+	int r = import_run(c, args, n, false);
 	char buf[32];
 
 	/* The status the command gives outside the prompt (engine.c): any failure is 1. */
 	snprintf(buf, sizeof(buf), "exit %d", r < 0 ? 1 : 0);
 	SMF_PROBE(return, SMF_TRACE_IMPORT_RETURN, 0, buf);
 	return r;
+}
+
+/*
+ * restore FILE: an archive (svccfg archive) back into the repository, through import's path;
+ * import refuses an archive, as illumos' does.
+ */
+int cmd_restore(svccfg_t *c, const token_t *args, size_t n)
+{
+	return import_run(c, args, n, true);
 }
 
 /* validate FMRI, or the selection: the instance's properties against its templates. */
@@ -430,6 +450,11 @@ int cmd_validate(svccfg_t *c, const token_t *args, size_t n)
 	return ret;
 }
 
+/*
+ * inventory FILE: what a manifest would create, in illumos' order (lxml_inventory()): every
+ * service's instances first, each service's in the reverse of the document's order (its
+ * internal_attach_entity() prepends them), then the services in the document's order.
+ */
 int cmd_inventory(svccfg_t *c, const token_t *args, size_t n)
 {
 	_cleanup_bundle_ mf_bundle_t *b = NULL;
@@ -437,20 +462,26 @@ int cmd_inventory(svccfg_t *c, const token_t *args, size_t n)
 
 	if (n != 1 || !token_is_text(&args[0]))
 		return command_syntax_error(c);
-	if ((r = bundles_read(c, args[0].text, &b)) < 0)
+	if ((r = bundles_read(c, args[0].text, &b)) < 0 ||
+	        (r = bundle_is(c, args[0].text, b, MF_BUNDLE_MANIFEST)) < 0)
 		return r;
 	for (size_t i = 0; i < b->n_services; i++) {
 		const mf_service_t *s = b->services[i];
 
-		for (size_t j = 0; j <= s->n_instances; j++) {
+		for (size_t j = s->n_instances; j > 0; j--) {
 			_cleanup_free_ char *f = NULL;
 
-			/* The service first (j = 0), then its instances. */
-			if (scf_fmri_format_entity(
-			            s->e.name, j ? s->instances[j - 1]->e.name : NULL, &f) < 0)
+			if (scf_fmri_format_entity(s->e.name, s->instances[j - 1]->e.name, &f) < 0)
 				return svccfg_oom(c);
 			puts(f);
 		}
+	}
+	for (size_t i = 0; i < b->n_services; i++) {
+		_cleanup_free_ char *f = NULL;
+
+		if (scf_fmri_format_entity(b->services[i]->e.name, NULL, &f) < 0)
+			return svccfg_oom(c);
+		puts(f);
 	}
 	return 0;
 }

@@ -212,7 +212,7 @@ archive)
 	"$SVCCFG" extract >"$ROOT/extract.xml" || fail "extract failed"
 	ok "$SVCCFG" validate "$ROOT/archive.xml" "$ROOT/extract.xml"
 	fresh_repository
-	ok "$SVCCFG" import "$ROOT/archive.xml"
+	ok "$SVCCFG" restore "$ROOT/archive.xml"
 	content >"$ROOT/b"
 	diff -u "$ROOT/a" "$ROOT/b" >"$ROOT/diff" ||
 		fail "re-import of the archive differs: $(head -40 "$ROOT/diff")"
@@ -253,7 +253,36 @@ hash-skip)
 inventory)
 	good inv >"$FIX/inv.xml"
 	ok "$SVCCFG" inventory "$FIX/inv.xml"
-	assert_eq $'svc:/site/inv\nsvc:/site/inv:default\nsvc:/site/inv:second' "$OUT" "inventory"
+	# illumos' order (svccfg_xml.c lxml_inventory): the instances, last first, then the service.
+	assert_eq $'svc:/site/inv:second\nsvc:/site/inv:default\nsvc:/site/inv' "$OUT" "inventory"
+	printf '%s\n' '<?xml version="1.0"?>' \
+		'<!DOCTYPE service_bundle SYSTEM "/usr/share/lib/xml/dtd/service_bundle.dtd.1">' \
+		'<service_bundle type="manifest" name="two">' \
+		'  <service name="site/one" type="service" version="1">' \
+		'    <instance name="a" enabled="false"/><instance name="b" enabled="false"/>' \
+		'  </service>' \
+		'  <service name="site/two" type="service" version="1">' \
+		'    <instance name="c" enabled="false"/>' \
+		'  </service>' '</service_bundle>' >"$FIX/two.xml"
+	ok "$SVCCFG" inventory "$FIX/two.xml"
+	assert_eq $'svc:/site/one:b\nsvc:/site/one:a\nsvc:/site/two:c\nsvc:/site/one\nsvc:/site/two' \
+		"$OUT" "inventory of two services"
+	log "an archive is no manifest, to inventory nor to import (lxml_get_bundle)"
+	sed 's/type="manifest"/type="archive"/' "$FIX/two.xml" >"$FIX/ar.xml"
+	for cmd in inventory import; do
+		run "$SVCCFG" $cmd "$FIX/ar.xml"
+		assert_rc 1 "$cmd of an archive"
+		assert_eq "svccfg: $FIX/ar.xml: document is not a manifest." "$ERR" "$cmd of an archive"
+		assert_eq "" "$OUT" "$cmd of an archive: stdout"
+	done
+	log "a document libxml2 cannot parse: illumos' words first"
+	: >"$FIX/empty.xml"
+	echo "not XML" >"$FIX/text.xml"
+	for f in empty text; do
+		run "$SVCCFG" inventory "$FIX/$f.xml"
+		assert_rc 1 "inventory of $f.xml"
+		assert_match "^$FIX/$f\.xml:1: couldn't parse document: " "$ERR" "inventory of $f.xml"
+	done
 	assert_eq "" "$(dump)" "the repository after inventory"
 	;;
 options)
@@ -289,7 +318,7 @@ options)
 	ok "$SVCCFG" archive '>' "$FIX/ar.xml"
 	ok "$SVCCFG" validate "$FIX/vv-exp.xml" "$FIX/ex.xml" "$FIX/ar.xml"
 	ok "$SVCCFG" inventory "$FIX/vv-exp.xml"
-	assert_eq $'svc:/site/vv\nsvc:/site/vv:default\nsvc:/site/vv:second' "$OUT" "exported"
+	assert_eq $'svc:/site/vv:second\nsvc:/site/vv:default\nsvc:/site/vv' "$OUT" "exported"
 	refused "$SVCCFG" export svc:/site/vv '>'
 	ok "$SVCCFG" apply "$FIX/p.xml"
 	ok "$SVCCFG" -s svc:/site/vv:second listprop general/enabled
