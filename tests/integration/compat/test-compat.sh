@@ -114,9 +114,10 @@ case_walk() {
 	assert_rc 1 "the pg is the service's, not the instance's"
 	run "$SVCCFG" -s default listpg
 	assert_rc 1 "svccfg -s default"
+	# Discovery follows creation (site/good, then other/app); the list is its reverse.
 	assert_eq "svccfg: Pattern 'default' matches multiple instances:
-	svc:/site/good:default
-	svc:/other/app:default" "$ERR" "svccfg -s default"
+	svc:/other/app:default
+	svc:/site/good:default" "$ERR" "svccfg -s default"
 	run "$SVCCFG" -s nosuch listpg
 	assert_eq "svccfg: Pattern 'nosuch' doesn't match any instances or services" "$ERR" "no match"
 	run "$SVCCFG" export svc:/site/good:default
@@ -391,6 +392,20 @@ case_svccfg() {
 	run "$SVCCFG" -s site/app addpropvalue config/port count: 6
 	assert_rc 1 "addpropvalue of another type"
 	assert_eq 'svccfg: Property "port" is not of type "count:".' "$ERR" "addpropvalue refuses"
+
+	log "list: in the order of creation, as illumos' backend lists (issue 20, 4)"
+	service site/zeta z b a
+	service site/alpha
+	ok "$SVCCFG" list 'site/*'
+	assert_eq $'site/app\nsite/zeta\nsite/alpha' "$OUT" "list of services"
+	ok "$SVCCFG" -s site/zeta list
+	assert_eq $':properties\nz\nb\na' "$OUT" "list of instances"
+	ok "$SVCCFG" -s site/zeta delete b
+	ok "$SVCCFG" -s site/zeta add b
+	ok "$SVCCFG" -s site/zeta list '[ab]'
+	assert_eq $':properties\na\nb' "$OUT" "an instance made again comes last"
+	ok "$SVCCFG" delete -f site/zeta
+	ok "$SVCCFG" delete -f site/alpha
 
 	log "item 7: unknown commands (svccfg.y unknown_cmd)"
 	run "$SVCCFG" foo bar
