@@ -753,6 +753,19 @@ EOF
 		"$ERR" "the error names the file and line"
 	assert_eq "" "$(find /tmp -maxdepth 1 -name "$(basename "$(sed -E 's/^svccfg \(([^,]*),.*/\1/' <<<"$ERR")")")" \
 		"the script is removed"
+	log "an EDITOR that cannot run says so, as illumos' sh; set but empty is no vi (issue 20, 4)"
+	: >"$ROOT/noexec"
+	chmod 644 "$ROOT/noexec"
+	before=$(dump)
+	run env EDITOR="$ROOT/noexec" "$SVCCFG" -s site/e editprop
+	assert_rc 1 "editprop with a non-executable EDITOR"
+	assert_match "^svccfg: $ROOT/noexec: cannot execute\$" "$ERR" "a non-executable EDITOR"
+	assert_eq "" "$OUT" "a non-executable EDITOR: stdout"
+	run env EDITOR= "$SVCCFG" -s site/e editprop
+	assert_rc 1 "editprop with EDITOR set but empty"
+	assert_match '^svccfg: /tmp/svccfg-[A-Za-z0-9]{6}: cannot execute$' "$ERR" "EDITOR set but empty"
+	assert_eq "" "$OUT" "EDITOR set but empty: stdout (no vi)"
+	assert_unchanged "$before" "an editprop whose editor never ran"
 }
 
 case "$CASE" in
