@@ -33,6 +33,7 @@
 #include "import-wait.h"
 #include "manifest.h"
 #include "mapping.h"
+#include "model.h"
 #include "pgs.h"
 #include "probe.h"
 #include "sha256.h"
@@ -179,6 +180,36 @@ static int add_bookkeeping(map_ctx_t *m, const char *abspath, const char *pg, co
 	return 0;
 }
 
+/*
+ * A <dependent> wrote a dependency pg into an entity outside the manifest: illumos'
+ * lscf_dependent_import() refreshes it (each instance of a service), so that the dependency
+ * reaches the running snapshot that the restarter reads.
+ */
+static int refresh_dependent_targets(map_ctx_t *m)
+{
+	int r;
+
+	STRV_FOREACH (t, m->dependent_targets) {
+		char **insts = NULL;
+
+		if (smf_fmri_classify(*t, NULL) == SMF_FMRI_INSTANCE) {
+			if ((r = scf_batch_refresh(m->b, *t)) < 0)
+				return r;
+			continue;
+		}
+		if ((r = scf_instance_list(m->h, *t, &insts)) < 0)
+			return r;
+		r = 0;
+		STRV_FOREACH (i, insts)
+			if (r >= 0)
+				r = scf_batch_refresh(m->b, *i);
+		scf_strv_free(insts);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
 /* Snapshots and refreshes come last, so they see everything the manifest wrote. */
 static int add_snapshots(svccfg_t *c, map_ctx_t *m, const import_opts_t *o)
 {
@@ -204,7 +235,7 @@ static int add_snapshots(svccfg_t *c, map_ctx_t *m, const import_opts_t *o)
 			return r;
 	}
 	assert(!next_new || !*next_new);
-	return 0;
+	return o->no_refresh ? 0 : refresh_dependent_targets(m);
 }
 
 static int build_and_commit(svccfg_t *c, map_ctx_t *m, const import_opts_t *o, const char *abspath,

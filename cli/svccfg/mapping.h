@@ -43,6 +43,11 @@ typedef struct map_ctx {
 	char **instances;
 	char **new_instances;
 	size_t n_instances, n_new_instances;
+	/*
+	 * Out: the entities outside the bundle that a <dependent> wrote a dependency pg into
+	 * (canonical, once each): illumos refreshes them, so that their running snapshot has it.
+	 */
+	char **dependent_targets;
 
 	/*
 	 * Internal: which of the bundle's instances exist (INSTANCE_EXISTS or INSTANCE_ABSENT by

@@ -374,7 +374,29 @@ EOF
 	ok "$SVCCFG" -s svc:/site/tgt addpg early_tgt dependency
 	ok "$SVCCFG" delete svc:/site/early
 	ok "$SVCCFG" -s svc:/site/tgt listpg
-	assert_match '^early_tgt' "$OUT" "an administrator's pg of the same name"
+	assert_match '^early_tgt' "$OUT" "an administrator's pg of the same name"	# issue 20, 3: the target outside the manifest is refreshed (lscf_dependent_import), so
+	# that the pg reaches its running snapshot, which svcprop and the restarter read.
+	dep_manifest outside svc:/site/tgt:default >"$FIX/outside.xml"
+	ok "$SVCCFG" import "$FIX/outside.xml"
+	ok "$SVCPROP" -p outside_tgt/entities svc:/site/tgt:default
+	assert_eq svc:/site/outside "$OUT" "the dependent's pg in the target's running snapshot"
+	# A dependent deleted that was never imported (no "dependents" pg) is no error; and a
+	# dependency with no <service_fmri> is imported (the DTD's service_fmri*).
+	printf '%s\n' '<?xml version="1.0"?>' \
+		'<!DOCTYPE service_bundle SYSTEM "/usr/share/lib/xml/dtd/service_bundle.dtd.1">' \
+		'<service_bundle type="manifest" name="del">' \
+		'  <service name="site/del" type="service" version="1">' \
+		'    <create_default_instance enabled="false"/>' \
+		'    <dependency name="nothing" grouping="require_all" restart_on="none" type="service"/>' \
+		'    <dependent name="never" grouping="require_all" restart_on="none" delete="true">' \
+		'      <service_fmri value="svc:/site/tgt:default"/>' \
+		'    </dependent>' \
+		'  </service>' '</service_bundle>' >"$FIX/del.xml"
+	ok "$SVCCFG" import "$FIX/del.xml"
+	ok "$SVCCFG" -s svc:/site/del listprop nothing/entities
+	assert_eq "nothing/entities fmri" "$(squeeze <<<"$OUT")" "a dependency on nothing"
+	ok "$SVCCFG" -s svc:/site/del listpg
+	assert_no_match '^dependents' "$OUT" "no dependents pg made for a deletion"
 	;;
 bad-unreadable)
 	good ur >"$FIX/ur.xml"
