@@ -233,15 +233,17 @@ int mf_read_file(const char *path, unsigned flags, mf_diags_t *diags, mf_bundle_
 		r = negative_errno();
 	else
 		r = S_ISDIR(st.st_mode) ? -EISDIR : 0;
+	/* A file that opens but does not read as a document (a directory, a device): illumos'
+	 * xmlReadFile() fails on it, and svccfg says it "couldn't parse document". */
 	if (r < 0) {
-		if (mf_diags_add(diags, path, 0, "cannot read: %s", strerror(-r)) < 0)
+		if (mf_diags_add(diags, path, 0, MF_UNPARSEABLE ": %s", strerror(-r)) < 0)
 			return -ENOMEM;
 		return r;
 	}
 	r = mf_read_all(fd, &buf, &len);
 	if (r < 0) {
 		if (r != -ENOMEM &&
-		        mf_diags_add(diags, path, 0, "cannot read: %s", strerror(-r)) < 0)
+		        mf_diags_add(diags, path, 0, MF_UNPARSEABLE ": %s", strerror(-r)) < 0)
 			return -ENOMEM;
 		return r;
 	}

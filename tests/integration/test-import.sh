@@ -283,6 +283,10 @@ inventory)
 		assert_rc 1 "inventory of $f.xml"
 		assert_match "^$FIX/$f\.xml:1: couldn't parse document: " "$ERR" "inventory of $f.xml"
 	done
+	# A directory does not read as a document either (illumos' xmlReadFile() fails on it).
+	run "$SVCCFG" inventory "$FIX"
+	assert_rc 1 "inventory of a directory"
+	assert_eq "$FIX: couldn't parse document: Is a directory" "$ERR" "inventory of a directory"
 	assert_eq "" "$(dump)" "the repository after inventory"
 	;;
 options)
