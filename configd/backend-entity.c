@@ -1,8 +1,8 @@
 /*
  * backend-entity.c: services and instances.
  *
- * Entities are keyed by canonical FMRI, which makes the sorted listings a plain ORDER BY (the
- * BINARY collation is strcmp order).  Whatever form a caller used, it is parsed and formatted
+ * Entities are keyed by canonical FMRI and listed in the order of their creation (their id), as
+ * illumos' backend lists them and svccfg list shows them.  Whatever form a caller used, it is parsed and formatted
  * again before it touches the database, so "network/ssh:default" and
  * "svc://localhost/network/ssh:default" are the same row.
  *

@@ -75,10 +75,11 @@ static const char *const stmt_sql[_STMT_MAX] = {
         [STMT_ENTITY_LOOKUP] = "SELECT id, parent FROM main.entities WHERE fmri = ?1",
         [STMT_ENTITY_INSERT] = "INSERT INTO main.entities (fmri, parent) VALUES (?1, ?2)",
         [STMT_ENTITY_DELETE] = "DELETE FROM main.entities WHERE id = ?1",
-        [STMT_LIST_SERVICES] = "SELECT fmri FROM main.entities WHERE parent IS NULL ORDER BY fmri",
+        /* Entities list in the order of their creation, as illumos' backend lists them. */
+        [STMT_LIST_SERVICES] = "SELECT fmri FROM main.entities WHERE parent IS NULL ORDER BY id",
         [STMT_LIST_INSTANCES_ALL] =
-                "SELECT fmri FROM main.entities WHERE parent IS NOT NULL ORDER BY fmri",
-        [STMT_LIST_CHILDREN] = "SELECT id, fmri FROM main.entities WHERE parent = ?1 ORDER BY fmri",
+                "SELECT fmri FROM main.entities WHERE parent IS NOT NULL ORDER BY id",
+        [STMT_LIST_CHILDREN] = "SELECT id, fmri FROM main.entities WHERE parent = ?1 ORDER BY id",
         [STMT_PG_LOOKUP] = "SELECT 0, id, type, flags, gen FROM main.pgs WHERE entity = ?1 AND "
                            "name = ?2 UNION ALL SELECT 1, id, type, flags, gen FROM np.pgs "
                            "WHERE entity = ?1 AND name = ?2",

@@ -322,18 +322,38 @@ int cli_instance_cmp_discovery(const char *x, const char *y)
 	return c ? c : strcmp(x + lx, y + ly);
 }
 
+/* An instance of the repository's listing, and its place in it. */
+typedef struct inst_ref {
+	const char *fmri;
+	size_t idx;
+} inst_ref_t;
+
+/* By service, then in the listing's order within a service. */
 static int cmp_by_service(const void *a, const void *b)
 {
-	return cli_instance_cmp_discovery(*(char *const *)a, *(char *const *)b);
+	const inst_ref_t *x = a, *y = b;
+	size_t lx = (size_t)(strrchr(x->fmri, ':') - x->fmri);
+	size_t ly = (size_t)(strrchr(y->fmri, ':') - y->fmri);
+	int c = strncmp(x->fmri, y->fmri, lx < ly ? lx : ly);
+
+	if (c == 0 && lx != ly)
+		return lx < ly ? -1 : 1;
+	return c ? c : (x->idx > y->idx) - (x->idx < y->idx);
 }
 
 typedef int (*visit_fn)(walk_t *w, const char *fmri, void *userdata);
 
-/* Every service (with SERVICE) and instance, in discovery order. */
+/*
+ * Every service (with SERVICE) and instance, in discovery order: the repository's order (of
+ * creation, as illumos' backend), each service followed by its instances.  The instances come
+ * in one listing; grouped by service (keeping their order), each service finds its own by a
+ * binary search.
+ */
 static int discover(walk_t *w, visit_fn visit, void *userdata)
 {
 	_cleanup_strv_free_ char **svcs = NULL, **insts = NULL;
-	size_t n = 0, k = 0;
+	_cleanup_free_ inst_ref_t *refs = NULL;
+	size_t n = 0;
 	int r;
 
 	if ((r = scf_service_list(w->h, &svcs)) < 0)
@@ -342,16 +362,28 @@ static int discover(walk_t *w, visit_fn visit, void *userdata)
 		if ((r = scf_instance_list(w->h, NULL, &insts)) < 0)
 			return r;
 		n = strv_length(insts);
-		qsort(insts, n, sizeof(char *), cmp_by_service);
+		if (n > 0 && !(refs = calloc(n, sizeof(*refs))))
+			return -SCF_ERROR_NO_MEMORY;
+		for (size_t i = 0; i < n; i++)
+			refs[i] = (inst_ref_t){.fmri = insts[i], .idx = i};
+		qsort(refs, n, sizeof(*refs), cmp_by_service);
 	}
 	STRV_FOREACH (s, svcs) {
+		size_t lo = 0, hi = n;
+
 		if ((w->flags & CLI_WALK_SERVICE) && (r = visit(w, *s, userdata)) != 0)
 			return r;
-		/* Instances of services not listed (created meanwhile) are skipped. */
-		while (k < n && cmp_service_part(insts[k], *s) < 0)
-			k++;
-		for (; k < n && cmp_service_part(insts[k], *s) == 0; k++)
-			if ((r = visit(w, insts[k], userdata)) != 0)
+		/* The first instance of this service; instances of services not listed are skipped. */
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (cmp_service_part(refs[mid].fmri, *s) < 0)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		for (; lo < n && cmp_service_part(refs[lo].fmri, *s) == 0; lo++)
+			if ((r = visit(w, refs[lo].fmri, userdata)) != 0)
 				return r;
 	}
 	return 0;

@@ -49,6 +49,7 @@ static const command_t commands[] = {
         {"export", cmd_export, "[-a] {service | pattern} [> file]",
                 "Write a service as a manifest on stdout (or to file)."},
         {"archive", cmd_archive, "[-a] [> file]", "Write the whole repository as one bundle."},
+        {"restore", cmd_restore, "file", "Import an archive that archive wrote."},
         {"extract", cmd_extract, "[> file]", "Write the instances' enabled states as a profile."},
         {"apply", cmd_apply, "[-n] {file | directory} ...",
                 "Apply profiles to existing instances, each in one atomic step (-n: only "

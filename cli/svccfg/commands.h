@@ -69,6 +69,7 @@ int cmd_editprop(svccfg_t *c, const token_t *args, size_t n);
 
 /* import.c, export.c, apply.c: manifests and profiles. */
 int cmd_import(svccfg_t *c, const token_t *args, size_t n);
+int cmd_restore(svccfg_t *c, const token_t *args, size_t n);
 int cmd_validate(svccfg_t *c, const token_t *args, size_t n);
 int cmd_inventory(svccfg_t *c, const token_t *args, size_t n);
 int cmd_export(svccfg_t *c, const token_t *args, size_t n);

@@ -92,7 +92,12 @@ int cmd_editprop(svccfg_t *c, const token_t *args, size_t n)
 		return command_syntax_error(c);
 	if ((r = svccfg_need_writable(c)) < 0 || (r = svccfg_handle(c, &h)) < 0)
 		return r;
-	if (!editor || !*editor)
+	/*
+	 * As illumos' lscf_editprop(): vi only when EDITOR is unset.  Set but empty, the command
+	 * is the script's path alone, which the shell cannot execute (mode 0600): illumos says so
+	 * then, and so do we, rather than start an editor nobody asked for.
+	 */
+	if (!editor)
 		editor = "vi";
 	fd = mkstemp(path);
 	if (fd < 0 || !(f = fdopen(fd, "w"))) {
@@ -113,7 +118,11 @@ int cmd_editprop(svccfg_t *c, const token_t *args, size_t n)
 	if (r >= 0) {
 		/* As illumos: system(), so $EDITOR may carry options. */
 		st = system(cmd);
-		if (st == -1 || !WIFEXITED(st) || WEXITSTATUS(st) == 127) {
+		if (st != -1 && WIFEXITED(st) && WEXITSTATUS(st) == 126) {
+			/* The shell's 126: found, not executable; illumos' sh says "cannot execute". */
+			svccfg_error(c, "%s: cannot execute", *editor ? editor : path);
+			r = -EACCES;
+		} else if (st == -1 || !WIFEXITED(st) || WEXITSTATUS(st) == 127) {
 			svccfg_error(c, "Could not launch editor %s: %s", editor,
 			        st == -1 ? strerror(errno) : "exited abnormally");
 			r = -ECHILD;

@@ -33,6 +33,7 @@
 #include "import-wait.h"
 #include "manifest.h"
 #include "mapping.h"
+#include "model.h"
 #include "pgs.h"
 #include "probe.h"
 #include "sha256.h"
@@ -44,6 +45,7 @@
 #define HASH_FILE_PROP "manifestfile"
 
 typedef struct import_opts {
+	bool restore;          /* restore: an archive, where import takes a manifest */
 	bool no_refresh;       /* -n */
 	uint64_t timeout_usec; /* --timeout, for the wait */
 	char **wait_for;       /* the instances of every manifest committed (unless -n) */
@@ -178,6 +180,36 @@ static int add_bookkeeping(map_ctx_t *m, const char *abspath, const char *pg, co
 	return 0;
 }
 
+/*
+ * A <dependent> wrote a dependency pg into an entity outside the manifest: illumos'
+ * lscf_dependent_import() refreshes it (each instance of a service), so that the dependency
+ * reaches the running snapshot that the restarter reads.
+ */
+static int refresh_dependent_targets(map_ctx_t *m)
+{
+	int r;
+
+	STRV_FOREACH (t, m->dependent_targets) {
+		char **insts = NULL;
+
+		if (smf_fmri_classify(*t, NULL) == SMF_FMRI_INSTANCE) {
+			if ((r = scf_batch_refresh(m->b, *t)) < 0)
+				return r;
+			continue;
+		}
+		if ((r = scf_instance_list(m->h, *t, &insts)) < 0)
+			return r;
+		r = 0;
+		STRV_FOREACH (i, insts)
+			if (r >= 0)
+				r = scf_batch_refresh(m->b, *i);
+		scf_strv_free(insts);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
 /* Snapshots and refreshes come last, so they see everything the manifest wrote. */
 static int add_snapshots(svccfg_t *c, map_ctx_t *m, const import_opts_t *o)
 {
@@ -203,7 +235,7 @@ static int add_snapshots(svccfg_t *c, map_ctx_t *m, const import_opts_t *o)
 			return r;
 	}
 	assert(!next_new || !*next_new);
-	return 0;
+	return o->no_refresh ? 0 : refresh_dependent_targets(m);
 }
 
 static int build_and_commit(svccfg_t *c, map_ctx_t *m, const import_opts_t *o, const char *abspath,
@@ -247,6 +279,16 @@ static int add_wait_for(import_opts_t *o, char *const *instances)
 	return 0;
 }
 
+/* Refuses a bundle of another type than want, in illumos' words; 0 or -EINVAL. */
+static int bundle_is(svccfg_t *c, const char *file, const mf_bundle_t *b, mf_bundle_type_t want)
+{
+	if (b->type == want)
+		return 0;
+	svccfg_error(c, "%s: document is not %s.", file,
+	        want == MF_BUNDLE_ARCHIVE ? "an archive" : "a manifest");
+	return -EINVAL;
+}
+
 static int import_one(svccfg_t *c, scf_handle_t *h, const char *file, import_opts_t *o)
 {
 	_cleanup_bundle_ mf_bundle_t *b = NULL;
@@ -257,10 +299,9 @@ static int import_one(svccfg_t *c, scf_handle_t *h, const char *file, import_opt
 	SMF_PROBE(begin, SMF_TRACE_IMPORT_BEGIN, 0, file);
 	if ((r = bundles_read(c, file, &b)) < 0)
 		return r;
-	if (b->type == MF_BUNDLE_PROFILE) {
-		svccfg_error(c, "%s: document is not a manifest.", file);
-		return -EINVAL;
-	}
+	/* As illumos' lxml_get_bundle(): import takes a manifest, restore an archive. */
+	if ((r = bundle_is(c, file, b, o->restore ? MF_BUNDLE_ARCHIVE : MF_BUNDLE_MANIFEST)) < 0)
+		return r;
 	if (!(hash = file_hash(file)) || hash_names(file, &abspath, &pg) < 0) {
 		r = negative_errno();
 		svccfg_error(c, "Could not read %s: %s.", file, strerror(-r));
@@ -315,16 +356,17 @@ static int import_options(const token_t *args, size_t n, import_opts_t *o)
 	return (int)i;
 }
 
-static int import_run(svccfg_t *c, const token_t *args, size_t n)
+static int import_run(svccfg_t *c, const token_t *args, size_t n, bool restore)
 {
 	_cleanup_strv_free_ char **files = NULL;
-	import_opts_t o = {0};
+	import_opts_t o = {.restore = restore};
 	scf_handle_t *h;
 	int first, r, ret = 0;
 
 	if ((r = import_wait_default_timeout(c, &o.timeout_usec)) < 0)
 		return r;
-	first = import_options(args, n, &o);
+	/* restore takes one file and no option (illumos' "restore file"). */
+	first = restore ? (n == 1 ? 0 : -EINVAL) : import_options(args, n, &o);
 	if (first < 0 || (size_t)first == n)
 		return command_syntax_error(c);
 	if ((r = bundles_collect_args(c, args + first, n - first, &files)) < 0)
@@ -355,13 +397,22 @@ static int import_run(svccfg_t *c, const token_t *args, size_t n)
 
 int cmd_import(svccfg_t *c, const token_t *args, size_t n)
 {
-	int r = import_run(c, args, n);
+	int r = import_run(c, args, n, false);
 	char buf[32];
 
 	/* The status the command gives outside the prompt (engine.c): any failure is 1. */
 	snprintf(buf, sizeof(buf), "exit %d", r < 0 ? 1 : 0);
 	SMF_PROBE(return, SMF_TRACE_IMPORT_RETURN, 0, buf);
 	return r;
+}
+
+/*
+ * restore FILE: an archive (svccfg archive) back into the repository, through import's path;
+ * import refuses an archive, as illumos' does.
+ */
+int cmd_restore(svccfg_t *c, const token_t *args, size_t n)
+{
+	return import_run(c, args, n, true);
 }
 
 /* validate FMRI, or the selection: the instance's properties against its templates. */
@@ -430,6 +481,11 @@ int cmd_validate(svccfg_t *c, const token_t *args, size_t n)
 	return ret;
 }
 
+/*
+ * inventory FILE: what a manifest would create, in illumos' order (lxml_inventory()): every
+ * service's instances first, each service's in the reverse of the document's order (its
+ * internal_attach_entity() prepends them), then the services in the document's order.
+ */
 int cmd_inventory(svccfg_t *c, const token_t *args, size_t n)
 {
 	_cleanup_bundle_ mf_bundle_t *b = NULL;
@@ -437,20 +493,26 @@ int cmd_inventory(svccfg_t *c, const token_t *args, size_t n)
 
 	if (n != 1 || !token_is_text(&args[0]))
 		return command_syntax_error(c);
-	if ((r = bundles_read(c, args[0].text, &b)) < 0)
+	if ((r = bundles_read(c, args[0].text, &b)) < 0 ||
+	        (r = bundle_is(c, args[0].text, b, MF_BUNDLE_MANIFEST)) < 0)
 		return r;
 	for (size_t i = 0; i < b->n_services; i++) {
 		const mf_service_t *s = b->services[i];
 
-		for (size_t j = 0; j <= s->n_instances; j++) {
+		for (size_t j = s->n_instances; j > 0; j--) {
 			_cleanup_free_ char *f = NULL;
 
-			/* The service first (j = 0), then its instances. */
-			if (scf_fmri_format_entity(
-			            s->e.name, j ? s->instances[j - 1]->e.name : NULL, &f) < 0)
+			if (scf_fmri_format_entity(s->e.name, s->instances[j - 1]->e.name, &f) < 0)
 				return svccfg_oom(c);
 			puts(f);
 		}
+	}
+	for (size_t i = 0; i < b->n_services; i++) {
+		_cleanup_free_ char *f = NULL;
+
+		if (scf_fmri_format_entity(b->services[i]->e.name, NULL, &f) < 0)
+			return svccfg_oom(c);
+		puts(f);
 	}
 	return 0;
 }

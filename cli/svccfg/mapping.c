@@ -37,6 +37,8 @@ void map_ctx_done(map_ctx_t *ctx)
 {
 	strv_free(ctx->instances);
 	strv_free(ctx->new_instances);
+	strv_free(ctx->dependent_targets);
+	ctx->dependent_targets = NULL;
 	free(ctx->step_lines);
 	ctx->existing = hashmap_free(ctx->existing);
 	ctx->instances = ctx->new_instances = NULL;
@@ -198,8 +200,8 @@ static int map_dependency(map_ctx_t *ctx, const char *ent, const mf_dependency_t
 	return map_props(ctx, ent, d->name, &d->props);
 }
 
-/* Is fmri (canonical) an entity of this bundle, or one the repository has? */
-static bool entity_known(map_ctx_t *ctx, const char *fmri)
+/* Is fmri (canonical) an entity of this bundle? */
+static bool entity_in_bundle(map_ctx_t *ctx, const char *fmri)
 {
 	const mf_bundle_t *bd = ctx->bundle;
 
@@ -217,14 +219,32 @@ static bool entity_known(map_ctx_t *ctx, const char *fmri)
 				return true;
 		}
 	}
-	return scf_entity_exists(ctx->h, fmri) > 0;
+	return false;
+}
+
+/* Is fmri (canonical) an entity of this bundle, or one the repository has? */
+static bool entity_known(map_ctx_t *ctx, const char *fmri)
+{
+	return entity_in_bundle(ctx, fmri) || scf_entity_exists(ctx->h, fmri) > 0;
+}
+
+/* Does ent's "dependents" pg hold name already (in the repository)? */
+static bool dependent_recorded(map_ctx_t *ctx, const char *ent, const char *name)
+{
+	scf_property_t *p = NULL;
+
+	if (scf_property_read(ctx->h, ent, SCF_PG_DEPENDENTS, name, &p) < 0)
+		return false;
+	scf_property_free(p);
+	return true;
 }
 
 /*
  * A dependent of ent: the name in ent's "dependents" pg, and (when the target exists) the
  * dependency pg written into the target, marked external so that export leaves it to ent.
+ * has_pg: ent's "dependents" pg is there by this step (another dependent of ent ensured it).
  */
-static int map_dependent(map_ctx_t *ctx, const char *ent, const mf_dependent_t *d)
+static int map_dependent(map_ctx_t *ctx, const char *ent, const mf_dependent_t *d, bool has_pg)
 {
 	_cleanup_free_ char *target = NULL;
 	const char *self[] = {ent};
@@ -234,18 +254,23 @@ static int map_dependent(map_ctx_t *ctx, const char *ent, const mf_dependent_t *
 	if (scf_fmri_canonicalize(d->target, &target) < 0)
 		return -SCF_ERROR_INVALID_ARGUMENT;
 	if (d->delete) {
-		if ((r = step(ctx,
-		             scf_batch_prop_delete(ctx->b, ent, SCF_PG_DEPENDENTS, d->name))) < 0)
+		/* Nothing to delete is no error (illumos: a dependent never imported). */
+		if ((has_pg || dependent_recorded(ctx, ent, d->name)) &&
+		        (r = step(ctx,
+		                 scf_batch_prop_delete(ctx->b, ent, SCF_PG_DEPENDENTS, d->name))) <
+		                0)
 			return r;
 		return entity_known(ctx, target)
 		        ? step(ctx, scf_batch_pg_delete(ctx->b, target, d->name))
 		        : 0;
 	}
-	if ((r = pg_ensure(ctx, ent, SCF_PG_DEPENDENTS, SCF_GROUP_FRAMEWORK)) < 0 ||
-	        (r = set1(ctx, ent, SCF_PG_DEPENDENTS, d->name, SCF_TYPE_FMRI, target)) < 0)
+	if ((r = set1(ctx, ent, SCF_PG_DEPENDENTS, d->name, SCF_TYPE_FMRI, target)) < 0)
 		return r;
 	if (!entity_known(ctx, target))
 		return 0;
+	if (!entity_in_bundle(ctx, target) && !strv_contains(ctx->dependent_targets, target) &&
+	        strv_extend(&ctx->dependent_targets, target) < 0)
+		return -SCF_ERROR_NO_MEMORY;
 	if ((r = pg_ensure(ctx, target, d->name, SCF_GROUP_DEPENDENCY)) < 0 ||
 	        (r = set1(ctx, target, d->name, SCF_PROPERTY_GROUPING, SCF_TYPE_ASTRING,
 	                 d->grouping)) < 0 ||
@@ -294,13 +319,27 @@ char *map_pg_name(const char *prefix, const char *s)
 	return n;
 }
 
+char *map_loctext_name(const char *prefix, const char *lang)
+{
+	char *n;
+
+	if (asprintf(&n, "%s%s", prefix, lang) < 0)
+		return NULL;
+	for (char *p = n + strlen(prefix); *p; p++)
+		if (!(('a' <= *p && *p <= 'z') || ('A' <= *p && *p <= 'Z') ||
+		            ('0' <= *p && *p <= '9') || *p == '_'))
+			*p = '_';
+	return n;
+}
+
 static int map_loctexts(
         map_ctx_t *ctx, const char *ent, const char *pg, const char *prefix, const mf_loctexts_t *l)
 {
 	int r;
 
 	for (size_t i = 0; i < l->n; i++) {
-		_cleanup_free_ char *name = map_pg_name(prefix, l->v[i].lang ? l->v[i].lang : "C");
+		_cleanup_free_ char *name =
+		        map_loctext_name(prefix, l->v[i].lang ? l->v[i].lang : "C");
 
 		if (!name)
 			return -SCF_ERROR_NO_MEMORY;
@@ -356,12 +395,12 @@ static int map_docs(map_ctx_t *ctx, const char *ent, const mf_template_t *t)
 static int map_prop_pattern(
         map_ctx_t *ctx, const char *ent, const char *pgpat, const mf_prop_pattern_t *pp)
 {
-	_cleanup_free_ char *key = NULL, *pg = NULL;
+	_cleanup_free_ char *pg = NULL;
 	int r;
 
 	ctx->line = pp->line;
-	if (asprintf(&key, "%s_%s", pgpat + strlen("tm_pgpat_"), pp->name) < 0 ||
-	        !(pg = map_pg_name("tm_proppat_", key)))
+	/* The reader refused a name too long (build.c): only memory can fail here. */
+	if (mf_prop_pattern_pg_name(pgpat, pp->name, &pg, NULL) < 0)
 		return -SCF_ERROR_NO_MEMORY;
 	if ((r = pg_ensure(ctx, ent, pg, "template_prop_pattern")) < 0 ||
 	        (r = set1(ctx, ent, pg, "name", SCF_TYPE_ASTRING, pp->name)) < 0 ||
@@ -375,15 +414,13 @@ static int map_prop_pattern(
 	return map_loctexts(ctx, ent, pg, "description_", &pp->description);
 }
 
-static int map_pg_pattern(map_ctx_t *ctx, const char *ent, const mf_pg_pattern_t *p, size_t idx)
+static int map_pg_pattern(map_ctx_t *ctx, const char *ent, const mf_pg_pattern_t *p)
 {
-	_cleanup_free_ char *pg = NULL, *key = NULL;
+	_cleanup_free_ char *pg = NULL;
 	int r;
 
 	ctx->line = p->line;
-	if (asprintf(&key, "%s%s%s_%zu", p->name, *p->name && *p->type ? "_" : "", p->type, idx) <
-	                0 ||
-	        !(pg = map_pg_name("tm_pgpat_", *p->name || *p->type ? key : "")))
+	if (mf_pg_pattern_pg_name(p, &pg, NULL) < 0)
 		return -SCF_ERROR_NO_MEMORY;
 	if ((r = pg_ensure(ctx, ent, pg, "template_pg_pattern")) < 0 ||
 	        (r = set1(ctx, ent, pg, "name", SCF_TYPE_ASTRING, p->name)) < 0 ||
@@ -411,7 +448,7 @@ static int map_template(map_ctx_t *ctx, const char *ent, const mf_template_t *t)
 	        (r = map_docs(ctx, ent, t)) < 0)
 		return r;
 	for (size_t i = 0; i < t->n_pg_patterns; i++)
-		if ((r = map_pg_pattern(ctx, ent, t->pg_patterns[i], i)) < 0)
+		if ((r = map_pg_pattern(ctx, ent, t->pg_patterns[i])) < 0)
 			return r;
 	return 0;
 }
@@ -678,10 +715,18 @@ static int map_service(map_ctx_t *ctx, const mf_service_t *s)
 
 static int map_dependents_of(map_ctx_t *ctx, const char *fmri, const mf_entity_t *e)
 {
+	bool has_pg = false;
 	int r;
 
+	/* The "dependents" pg first, when a dependent is written (a deleted one may come before). */
+	for (size_t i = 0; i < e->n_dependents && !has_pg; i++)
+		if (!e->dependents[i]->delete) {
+			if ((r = pg_ensure(ctx, fmri, SCF_PG_DEPENDENTS, SCF_GROUP_FRAMEWORK)) < 0)
+				return r;
+			has_pg = true;
+		}
 	for (size_t i = 0; i < e->n_dependents; i++)
-		if ((r = map_dependent(ctx, fmri, e->dependents[i])) < 0)
+		if ((r = map_dependent(ctx, fmri, e->dependents[i], has_pg)) < 0)
 			return r;
 	return 0;
 }

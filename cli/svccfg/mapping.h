@@ -43,6 +43,11 @@ typedef struct map_ctx {
 	char **instances;
 	char **new_instances;
 	size_t n_instances, n_new_instances;
+	/*
+	 * Out: the entities outside the bundle that a <dependent> wrote a dependency pg into
+	 * (canonical, once each): illumos refreshes them, so that their running snapshot has it.
+	 */
+	char **dependent_targets;
 
 	/*
 	 * Internal: which of the bundle's instances exist (INSTANCE_EXISTS or INSTANCE_ABSENT by
@@ -76,6 +81,13 @@ void map_ctx_done(map_ctx_t *ctx);
  * it is cut to SCF_LIMIT_MAX_NAME_LENGTH.  NULL on OOM.
  */
 char *map_pg_name(const char *prefix, const char *s);
+
+/*
+ * The property a <loctext xml:lang=LANG> becomes: prefix then LANG with every character but a
+ * letter, a digit or '_' made '_' (illumos' _scf_sanitize_locale(): "en-US" is "en_US").  NULL
+ * on OOM.
+ */
+char *map_loctext_name(const char *prefix, const char *lang);
 
 /* How much of a service unmap_service() reads. */
 typedef enum unmap_depth {

@@ -642,7 +642,7 @@ static bool loctexts_fit(const scf_pg_t *pg)
 		return false;
 	for (size_t i = 0; i < pg->n_props; i++) {
 		const scf_property_t *p = &pg->props[i];
-		_cleanup_free_ char *canon = map_pg_name("", p->name);
+		_cleanup_free_ char *canon = map_loctext_name("", p->name);
 		const char *v = p->n_values == 1 ? p->values[0] : NULL;
 		size_t len = v ? strlen(v) : 0;
 

@@ -233,9 +233,9 @@ int scf_entity_delete(scf_handle_t *h, const char *fmri);
 /* 1 if the service/instance exists, 0 if not, < 0 on error. */
 int scf_entity_exists(scf_handle_t *h, const char *fmri);
 
-/* Canonical service FMRIs, sorted. */
+/* Canonical service FMRIs, in the order of their creation (as illumos' backend). */
 int scf_service_list(scf_handle_t *h, char ***ret);
-/* Canonical instance FMRIs of one service (NULL: of all services), sorted. */
+/* Canonical instance FMRIs of one service (NULL: of all services), in the order of creation. */
 int scf_instance_list(scf_handle_t *h, const char *service_fmri, char ***ret);
 
 /* Flags for scf_fmri_resolve(). */

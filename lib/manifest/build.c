@@ -257,7 +257,6 @@ static void build_pg(builder_t *b, const xmlNode *n, mf_entity_t *e)
 static void build_dependency(builder_t *b, const xmlNode *n, mf_entity_t *e)
 {
 	mf_dependency_t *d = new0(b, sizeof(*d));
-	unsigned n_fmris = 0;
 
 	if (!d)
 		return;
@@ -278,15 +277,14 @@ static void build_dependency(builder_t *b, const xmlNode *n, mf_entity_t *e)
 
 		if (!is_elem(c, "service_fmri"))
 			continue;
-		n_fmris++;
 		v = attr(b, c, "value", true);
 		if (v)
 			add_value(b, c, SCF_TYPE_FMRI, v, d->name, "entities", &d->entities);
 	}
-	/* The format allows none, but a dependency on nothing is satisfied by nothing. */
-	if (n_fmris == 0)
-		mf_err(b->r, n, "dependency \"%s\" names no FMRI (it needs a <service_fmri>)",
-		        d->name);
+	/*
+	 * The format allows none (service_fmri*), and illumos imports it: an "entities" property
+	 * with no value, which the restarter reads as a group of no dependency.
+	 */
 	build_props(b, n, &d->props, d->name);
 	push(b, &e->dependencies, &e->n_dependencies, d);
 }
@@ -477,10 +475,23 @@ static char *text_of(builder_t *b, const xmlNode *n)
 	return ret;
 }
 
-static void build_loctexts(builder_t *b, const xmlNode *n, mf_loctexts_t *l)
+/*
+ * Each <loctext> of a <common_name> or <description>.  One with no text at all (<loctext/>, or
+ * only a comment) is refused, as illumos' lxml_get_loctext() refuses it; white space alone is
+ * an empty text.
+ */
+static void build_loctexts(builder_t *b, const xmlNode *n, const char *ent, mf_loctexts_t *l)
 {
 	FOREACH_CHILD(c, n)
 	{
+		bool has_text = false;
+
+		for (const xmlNode *t = c->children; t && !has_text; t = t->next)
+			has_text = t->type == XML_TEXT_NODE || t->type == XML_CDATA_SECTION_NODE;
+		if (!has_text) {
+			mf_err(b->r, c, "loctext element has no content for \"%s\"", ent);
+			continue;
+		}
 		if (MF_ARRAY_GROW(l->v, l->n) < 0) {
 			b->r->oom = true;
 			return;
@@ -520,10 +531,18 @@ static void build_documentation(builder_t *b, const xmlNode *n, mf_template_t *t
 	}
 }
 
-static void build_prop_pattern(builder_t *b, const xmlNode *n, mf_pg_pattern_t *pp)
+/*
+ * A <prop_pattern> of the pg_pattern whose pg is pgpat_pg.  Its own pg's name holds both names
+ * (bundle.h), so it must be a legal name, short enough, and unique in the entity: illumos'
+ * lxml_get_tm_prop_pattern() refuses the bundle otherwise, with these words.
+ */
+static void build_prop_pattern(builder_t *b, const xmlNode *n, const char *ent,
+        const char *pgpat_pg, mf_pg_pattern_t *pp, char ***pg_names)
 {
-	_cleanup_free_ char *type = attr(b, n, "type", false);
+	_cleanup_free_ char *type = attr(b, n, "type", false), *pg = NULL;
 	mf_prop_pattern_t *p = new0(b, sizeof(*p));
+	size_t over = 0;
+	int k;
 
 	if (!p)
 		return;
@@ -531,26 +550,63 @@ static void build_prop_pattern(builder_t *b, const xmlNode *n, mf_pg_pattern_t *
 	p->type = type_of(type);
 	p->required = attr_bool(n, "required", false);
 	p->line = mf_line(n);
-	for (size_t i = 0; p->name && i < pp->n_props; i++)
-		if (streq(pp->props[i]->name, p->name))
+	if (p->name && scf_name_validate(p->name) == -SCF_ERROR_INVALID_ARGUMENT)
+		mf_err(b->r, n, "prop_pattern name, \"%s\", for %s is not valid.", p->name, ent);
+	else if (p->name && pgpat_pg) {
+		k = mf_prop_pattern_pg_name(pgpat_pg, p->name, &pg, &over);
+		if (k == -ENOMEM)
+			b->r->oom = true;
+		else if (k == -ENAMETOOLONG)
 			mf_err(b->r, n,
-			        "prop_pattern \"%s\" is not unique in pg_pattern \"%s\" (first at "
-			        "line %u)",
-			        p->name, pp->name, pp->props[i]->line);
+			        "prop_pattern name, \"%s\", for %s is %zu characters too long",
+			        p->name, ent, over);
+		else if (strv_contains(*pg_names, pg))
+			mf_err(b->r, n,
+			        "Property group for prop_pattern, \"%s\", already exists in %s",
+			        p->name, ent);
+		else if (strv_consume(pg_names, TAKE_PTR(pg)) < 0)
+			b->r->oom = true;
+	}
 	FOREACH_CHILD(c, n)
 	{
 		if (is_elem(c, "common_name"))
-			build_loctexts(b, c, &p->common_name);
+			build_loctexts(b, c, ent, &p->common_name);
 		else if (is_elem(c, "description"))
-			build_loctexts(b, c, &p->description);
+			build_loctexts(b, c, ent, &p->description);
 	}
 	push(b, &pp->props, &pp->n_props, p);
 }
 
-static void build_pg_pattern(builder_t *b, const xmlNode *n, mf_template_t *t)
+static void pg_pattern_not_unique(
+        builder_t *b, const xmlNode *n, const mf_pg_pattern_t *pp, const char *ent)
+{
+	if (!*pp->name && !*pp->type)
+		mf_err(b->r, n, "pg_pattern with empty name and type is not unique in %s", ent);
+	else if (!*pp->name)
+		mf_err(b->r, n, "pg_pattern with empty name and type \"%s\" is not unique in %s",
+		        pp->type, ent);
+	else if (!*pp->type)
+		mf_err(b->r, n, "pg_pattern with name \"%s\" and empty type is not unique in %s",
+		        pp->name, ent);
+	else
+		mf_err(b->r, n, "pg_pattern with name \"%s\" and type \"%s\" is not unique in %s",
+		        pp->name, pp->type, ent);
+}
+
+/*
+ * A <pg_pattern>: its pg's name (bundle.h) is checked as illumos' lxml_get_tm_pg_pattern()
+ * checks it, with its words: a legal name, not too long, and unique among the entity's
+ * template pgs (pg_names, which its prop_patterns' pgs join).
+ */
+static void build_pg_pattern(
+        builder_t *b, const xmlNode *n, const char *ent, mf_template_t *t, char ***pg_names)
 {
 	mf_pg_pattern_t *pp = new0(b, sizeof(*pp));
+	_cleanup_free_ char *pg = NULL;
+	bool pg_ok = false;
+	size_t over = 0;
 	char *s;
+	int k;
 
 	if (!pp)
 		return;
@@ -570,29 +626,36 @@ static void build_pg_pattern(builder_t *b, const xmlNode *n, mf_template_t *t)
 		free(pp);
 		return;
 	}
-	/* Each pattern becomes a pg named after its name and type: the pair must be unique. */
-	for (size_t i = 0; i < t->n_pg_patterns; i++)
-		if (streq(t->pg_patterns[i]->name, pp->name) &&
-		        streq(t->pg_patterns[i]->type, pp->type))
-			mf_err(b->r, n,
-			        "pg_pattern with name \"%s\" and type \"%s\" is not unique (first "
-			        "at line %u)",
-			        pp->name, pp->type, t->pg_patterns[i]->line);
+	if (*pp->name && scf_name_validate(pp->name) == -SCF_ERROR_INVALID_ARGUMENT)
+		mf_err(b->r, n, "pg_pattern name attribute, \"%s\", for %s is invalid", pp->name,
+		        ent);
+	else if ((k = mf_pg_pattern_pg_name(pp, &pg, &over)) == -ENOMEM)
+		b->r->oom = true;
+	else if (k == -ENAMETOOLONG)
+		mf_err(b->r, n, "pg_pattern property group name for %s is %zu bytes too long", ent,
+		        over);
+	else if (strv_contains(*pg_names, pg))
+		pg_pattern_not_unique(b, n, pp, ent);
+	else if (strv_extend(pg_names, pg) < 0)
+		b->r->oom = true;
+	else
+		pg_ok = true;
 	FOREACH_CHILD(c, n)
 	{
 		if (is_elem(c, "common_name"))
-			build_loctexts(b, c, &pp->common_name);
+			build_loctexts(b, c, ent, &pp->common_name);
 		else if (is_elem(c, "description"))
-			build_loctexts(b, c, &pp->description);
+			build_loctexts(b, c, ent, &pp->description);
 		else if (is_elem(c, "prop_pattern"))
-			build_prop_pattern(b, c, pp);
+			build_prop_pattern(b, c, ent, pg_ok ? pg : NULL, pp, pg_names);
 	}
 	push(b, &t->pg_patterns, &t->n_pg_patterns, pp);
 }
 
-static mf_template_t *build_template(builder_t *b, const xmlNode *n)
+static mf_template_t *build_template(builder_t *b, const xmlNode *n, const char *ent)
 {
 	mf_template_t *t = new0(b, sizeof(*t));
+	_cleanup_strv_free_ char **pg_names = NULL;
 
 	if (!t)
 		return NULL;
@@ -600,13 +663,13 @@ static mf_template_t *build_template(builder_t *b, const xmlNode *n)
 	FOREACH_CHILD(c, n)
 	{
 		if (is_elem(c, "common_name"))
-			build_loctexts(b, c, &t->common_name);
+			build_loctexts(b, c, ent, &t->common_name);
 		else if (is_elem(c, "description"))
-			build_loctexts(b, c, &t->description);
+			build_loctexts(b, c, ent, &t->description);
 		else if (is_elem(c, "documentation"))
 			build_documentation(b, c, t);
 		else if (is_elem(c, "pg_pattern"))
-			build_pg_pattern(b, c, t);
+			build_pg_pattern(b, c, ent, t, &pg_names);
 	}
 	return t;
 }
@@ -649,7 +712,7 @@ static bool build_entity_child(builder_t *b, const xmlNode *c, mf_entity_t *e)
 			mf_err(b->r, c, "template data for \"%s\" may not be modified in a profile",
 			        e->name);
 		else
-			e->template = build_template(b, c);
+			e->template = build_template(b, c, e->name);
 	} else
 		return false;
 	return true;

@@ -2,6 +2,8 @@
  * bundle.c: releasing and searching the in-memory bundle model (see bundle.h).
  */
 #include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -272,4 +274,43 @@ mf_property_t *mf_props_find(const mf_props_t *p, const char *name)
 		if (streq(p->v[i]->name, name))
 			return p->v[i];
 	return NULL;
+}
+
+static int pg_name_fits(char *name, char **ret, size_t *over)
+{
+	size_t len = strlen(name);
+
+	*ret = name;
+	if (over)
+		*over = len > SCF_LIMIT_MAX_NAME_LENGTH ? len - SCF_LIMIT_MAX_NAME_LENGTH : 0;
+	return len > SCF_LIMIT_MAX_NAME_LENGTH ? -ENAMETOOLONG : 0;
+}
+
+int mf_pg_pattern_pg_name(const mf_pg_pattern_t *p, char **ret, size_t *over)
+{
+	bool named = p->name && *p->name, typed = p->type && *p->type;
+	char *n;
+
+	/* The type is part of the name only when there is no name (svccfg_xml.c). */
+	if (asprintf(&n, "%s%s_%s", MF_PG_PATTERN_PG_BASE,
+	            named           ? (typed ? "nt" : "n")
+	                    : typed ? "t"
+	                            : "",
+	            named           ? p->name
+	                    : typed ? p->type
+	                            : "") < 0)
+		return -ENOMEM;
+	return pg_name_fits(n, ret, over);
+}
+
+int mf_prop_pattern_pg_name(const char *pgpat_pg, const char *prop, char **ret, size_t *over)
+{
+	const char *unique = pgpat_pg;
+	char *n;
+
+	if (strneq(unique, MF_PG_PATTERN_PG_BASE, strlen(MF_PG_PATTERN_PG_BASE)))
+		unique += strlen(MF_PG_PATTERN_PG_BASE);
+	if (asprintf(&n, "tm_proppat_%s_%s", unique, prop) < 0)
+		return -ENOMEM;
+	return pg_name_fits(n, ret, over);
 }

@@ -70,9 +70,13 @@ static void on_xml_error(void *userdata, xmlErrorPtr e)
 	len = strlen(msg);
 	while (len > 0 && (msg[len - 1] == '\n' || msg[len - 1] == ' '))
 		msg[--len] = '\0';
-	/* An error inside an included file names that file. */
+	/*
+	 * An error inside an included file names that file.  A parse error says what illumos'
+	 * svccfg says of it (lxml_get_bundle_file(): "couldn't parse document", which scripts
+	 * match), and libxml2's detail follows.
+	 */
 	if (mf_diags_add(r->diags, e->file ? e->file : r->file, e->line > 0 ? (unsigned)e->line : 0,
-	            "%s: %s", e->domain == XML_FROM_XINCLUDE ? "XInclude" : "malformed XML",
+	            "%s: %s", e->domain == XML_FROM_XINCLUDE ? "XInclude" : MF_UNPARSEABLE,
 	            msg) < 0)
 		r->oom = true;
 }
@@ -114,29 +118,37 @@ static int result(mf_reader_t *r, int ret)
 	return ret;
 }
 
+/*
+ * The document's type and root, checked in illumos' order and with its words
+ * (lxml_get_bundle_file()), which scripts match; our detail follows.  The DOCTYPE is compared,
+ * never loaded.
+ */
 static int check_prolog(mf_reader_t *r, xmlDoc *doc, xmlNode **ret)
 {
 	xmlNode *root = xmlDocGetRootElement(doc);
 	xmlDtd *dtd = xmlGetIntSubset(doc);
 	char buf[128];
 
-	if (!root)
-		return mf_err(r, NULL, "document has no root element");
-	if (root->ns || !streq((const char *)root->name, "service_bundle"))
-		return mf_err(r, root, "root element is <%s>, expected <service_bundle>",
-		        mf_elem_name(root, buf, sizeof(buf)));
-	/* illumos refuses a document without a DOCTYPE; we check its name, never load it. */
 	if (!dtd)
 		return mf_err(r, root,
-		        "document has no DOCTYPE (expected <!DOCTYPE service_bundle SYSTEM ...>)");
-	if (!dtd->name || !streq((const char *)dtd->name, "service_bundle"))
-		return mf_err(r, root, "DOCTYPE names \"%s\", expected \"service_bundle\"",
-		        dtd->name ? (const char *)dtd->name : "");
+		        "document has no DTD (expected <!DOCTYPE service_bundle SYSTEM \"%s\">)",
+		        MF_DTD_PATH);
 	if (!dtd->SystemID || !streq((const char *)dtd->SystemID, MF_DTD_PATH))
 		return mf_err(r, root,
-		        "DOCTYPE system identifier is \"%s\", expected \"%s\" (not a service "
-		        "bundle?)",
+		        "document DTD unknown; not service bundle? (its system identifier is "
+		        "\"%s\", expected \"%s\")",
 		        dtd->SystemID ? (const char *)dtd->SystemID : "", MF_DTD_PATH);
+	if (!root)
+		return mf_err(r, NULL, "document is empty");
+	if (root->ns || !streq((const char *)root->name, "service_bundle"))
+		return mf_err(r, root,
+		        "document is not a service bundle (its root element is <%s>)",
+		        mf_elem_name(root, buf, sizeof(buf)));
+	if (!dtd->name || !streq((const char *)dtd->name, "service_bundle"))
+		return mf_err(r, root,
+		        "document DTD unknown; not service bundle? (the DOCTYPE names \"%s\", "
+		        "expected \"service_bundle\")",
+		        dtd->name ? (const char *)dtd->name : "");
 	*ret = root;
 	return 0;
 }
@@ -156,7 +168,7 @@ static int read_doc(mf_reader_t *r, const void *buf, size_t len, mf_bundle_t **r
 	doc = xmlCtxtReadMemory(ctxt, buf, (int)len, r->file, NULL, MF_XML_OPTIONS);
 	if (!doc || !ctxt->wellFormed) {
 		if (r->n_errors == 0)
-			mf_err(r, NULL, "malformed XML: not a well-formed document");
+			mf_err(r, NULL, MF_UNPARSEABLE);
 		return -EINVAL;
 	}
 
@@ -221,15 +233,17 @@ int mf_read_file(const char *path, unsigned flags, mf_diags_t *diags, mf_bundle_
 		r = negative_errno();
 	else
 		r = S_ISDIR(st.st_mode) ? -EISDIR : 0;
+	/* A file that opens but does not read as a document (a directory, a device): illumos'
+	 * xmlReadFile() fails on it, and svccfg says it "couldn't parse document". */
 	if (r < 0) {
-		if (mf_diags_add(diags, path, 0, "cannot read: %s", strerror(-r)) < 0)
+		if (mf_diags_add(diags, path, 0, MF_UNPARSEABLE ": %s", strerror(-r)) < 0)
 			return -ENOMEM;
 		return r;
 	}
 	r = mf_read_all(fd, &buf, &len);
 	if (r < 0) {
 		if (r != -ENOMEM &&
-		        mf_diags_add(diags, path, 0, "cannot read: %s", strerror(-r)) < 0)
+		        mf_diags_add(diags, path, 0, MF_UNPARSEABLE ": %s", strerror(-r)) < 0)
 			return -ENOMEM;
 		return r;
 	}

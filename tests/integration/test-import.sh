@@ -98,9 +98,6 @@ bad_manifest() {
 	bad-ipv4)
 		good bi | sed 's|type="count" value="7"|type="net_address_v4" value="300.1.2.3"|' >"$f"
 		BAD_LINE=12 BAD_RE='300\.1\.2\.3' ;;
-	no-fmri)
-		good nf | sed '/filesystem\/local/d' >"$f"
-		BAD_LINE=7 BAD_RE='fs|service_fmri|FMRI' ;;
 	duplicate-instance)
 		good di | sed 's|<instance name="second" enabled="false"/>|&\n<instance name="second"/>|' |
 			sed 's|<instance name="second"/>|<instance name="second" enabled="true"/>|' >"$f"
@@ -215,7 +212,7 @@ archive)
 	"$SVCCFG" extract >"$ROOT/extract.xml" || fail "extract failed"
 	ok "$SVCCFG" validate "$ROOT/archive.xml" "$ROOT/extract.xml"
 	fresh_repository
-	ok "$SVCCFG" import "$ROOT/archive.xml"
+	ok "$SVCCFG" restore "$ROOT/archive.xml"
 	content >"$ROOT/b"
 	diff -u "$ROOT/a" "$ROOT/b" >"$ROOT/diff" ||
 		fail "re-import of the archive differs: $(head -40 "$ROOT/diff")"
@@ -256,7 +253,40 @@ hash-skip)
 inventory)
 	good inv >"$FIX/inv.xml"
 	ok "$SVCCFG" inventory "$FIX/inv.xml"
-	assert_eq $'svc:/site/inv\nsvc:/site/inv:default\nsvc:/site/inv:second' "$OUT" "inventory"
+	# illumos' order (svccfg_xml.c lxml_inventory): the instances, last first, then the service.
+	assert_eq $'svc:/site/inv:second\nsvc:/site/inv:default\nsvc:/site/inv' "$OUT" "inventory"
+	printf '%s\n' '<?xml version="1.0"?>' \
+		'<!DOCTYPE service_bundle SYSTEM "/usr/share/lib/xml/dtd/service_bundle.dtd.1">' \
+		'<service_bundle type="manifest" name="two">' \
+		'  <service name="site/one" type="service" version="1">' \
+		'    <instance name="a" enabled="false"/><instance name="b" enabled="false"/>' \
+		'  </service>' \
+		'  <service name="site/two" type="service" version="1">' \
+		'    <instance name="c" enabled="false"/>' \
+		'  </service>' '</service_bundle>' >"$FIX/two.xml"
+	ok "$SVCCFG" inventory "$FIX/two.xml"
+	assert_eq $'svc:/site/one:b\nsvc:/site/one:a\nsvc:/site/two:c\nsvc:/site/one\nsvc:/site/two' \
+		"$OUT" "inventory of two services"
+	log "an archive is no manifest, to inventory nor to import (lxml_get_bundle)"
+	sed 's/type="manifest"/type="archive"/' "$FIX/two.xml" >"$FIX/ar.xml"
+	for cmd in inventory import; do
+		run "$SVCCFG" $cmd "$FIX/ar.xml"
+		assert_rc 1 "$cmd of an archive"
+		assert_eq "svccfg: $FIX/ar.xml: document is not a manifest." "$ERR" "$cmd of an archive"
+		assert_eq "" "$OUT" "$cmd of an archive: stdout"
+	done
+	log "a document libxml2 cannot parse: illumos' words first"
+	: >"$FIX/empty.xml"
+	echo "not XML" >"$FIX/text.xml"
+	for f in empty text; do
+		run "$SVCCFG" inventory "$FIX/$f.xml"
+		assert_rc 1 "inventory of $f.xml"
+		assert_match "^$FIX/$f\.xml:1: couldn't parse document: " "$ERR" "inventory of $f.xml"
+	done
+	# A directory does not read as a document either (illumos' xmlReadFile() fails on it).
+	run "$SVCCFG" inventory "$FIX"
+	assert_rc 1 "inventory of a directory"
+	assert_eq "$FIX: couldn't parse document: Is a directory" "$ERR" "inventory of a directory"
 	assert_eq "" "$(dump)" "the repository after inventory"
 	;;
 options)
@@ -292,7 +322,7 @@ options)
 	ok "$SVCCFG" archive '>' "$FIX/ar.xml"
 	ok "$SVCCFG" validate "$FIX/vv-exp.xml" "$FIX/ex.xml" "$FIX/ar.xml"
 	ok "$SVCCFG" inventory "$FIX/vv-exp.xml"
-	assert_eq $'svc:/site/vv\nsvc:/site/vv:default\nsvc:/site/vv:second' "$OUT" "exported"
+	assert_eq $'svc:/site/vv:second\nsvc:/site/vv:default\nsvc:/site/vv' "$OUT" "exported"
 	refused "$SVCCFG" export svc:/site/vv '>'
 	ok "$SVCCFG" apply "$FIX/p.xml"
 	ok "$SVCCFG" -s svc:/site/vv:second listprop general/enabled
@@ -348,7 +378,29 @@ EOF
 	ok "$SVCCFG" -s svc:/site/tgt addpg early_tgt dependency
 	ok "$SVCCFG" delete svc:/site/early
 	ok "$SVCCFG" -s svc:/site/tgt listpg
-	assert_match '^early_tgt' "$OUT" "an administrator's pg of the same name"
+	assert_match '^early_tgt' "$OUT" "an administrator's pg of the same name"	# issue 20, 3: the target outside the manifest is refreshed (lscf_dependent_import), so
+	# that the pg reaches its running snapshot, which svcprop and the restarter read.
+	dep_manifest outside svc:/site/tgt:default >"$FIX/outside.xml"
+	ok "$SVCCFG" import "$FIX/outside.xml"
+	ok "$SVCPROP" -p outside_tgt/entities svc:/site/tgt:default
+	assert_eq svc:/site/outside "$OUT" "the dependent's pg in the target's running snapshot"
+	# A dependent deleted that was never imported (no "dependents" pg) is no error; and a
+	# dependency with no <service_fmri> is imported (the DTD's service_fmri*).
+	printf '%s\n' '<?xml version="1.0"?>' \
+		'<!DOCTYPE service_bundle SYSTEM "/usr/share/lib/xml/dtd/service_bundle.dtd.1">' \
+		'<service_bundle type="manifest" name="del">' \
+		'  <service name="site/del" type="service" version="1">' \
+		'    <create_default_instance enabled="false"/>' \
+		'    <dependency name="nothing" grouping="require_all" restart_on="none" type="service"/>' \
+		'    <dependent name="never" grouping="require_all" restart_on="none" delete="true">' \
+		'      <service_fmri value="svc:/site/tgt:default"/>' \
+		'    </dependent>' \
+		'  </service>' '</service_bundle>' >"$FIX/del.xml"
+	ok "$SVCCFG" import "$FIX/del.xml"
+	ok "$SVCCFG" -s svc:/site/del listprop nothing/entities
+	assert_eq "nothing/entities fmri" "$(squeeze <<<"$OUT")" "a dependency on nothing"
+	ok "$SVCCFG" -s svc:/site/del listpg
+	assert_no_match '^dependents' "$OUT" "no dependents pg made for a deletion"
 	;;
 bad-unreadable)
 	good ur >"$FIX/ur.xml"

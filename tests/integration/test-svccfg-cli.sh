@@ -83,9 +83,10 @@ ok "$SVCCFG" add other/app
 ok "$SVCCFG" -s other/app add default
 # lowlevel.c scf_walk_fmri(): the candidates tab-indented, in reverse order of discovery.
 refused "$SVCCFG" -s default listpg
+# Candidates in the reverse of discovery, which follows creation (site/app first).
 assert_eq "svccfg: Pattern 'default' matches multiple instances:
-	svc:/site/app:default
-	svc:/other/app:default" "$ERR" "an ambiguous abbreviation"
+	svc:/other/app:default
+	svc:/site/app:default" "$ERR" "an ambiguous abbreviation"
 refused "$SVCCFG" -s nosuch listpg
 assert_eq "svccfg: Pattern 'nosuch' doesn't match any instances or services" "$ERR" "no match"
 ok "$SVCCFG" -s site/app listpg

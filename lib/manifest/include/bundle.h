@@ -270,6 +270,20 @@ mf_pg_t *mf_entity_find_pg(const mf_entity_t *e, const char *name);
 mf_property_t *mf_props_find(const mf_props_t *p, const char *name);
 
 /*
+ * The pg names templates become, as illumos' svccfg names them (svccfg_xml.c), so that a
+ * libscf or svcprop script finds them where it would on illumos.  A <pg_pattern> becomes
+ * tm_pgpat_ (neither name nor type), tm_pgpatn_NAME (a name only), tm_pgpatt_TYPE (a type
+ * only) or tm_pgpatnt_NAME (both: the type is not in the name, so two patterns of one name
+ * clash); a <prop_pattern> P of it, tm_proppat_UNIQUE_P where UNIQUE is its pg_pattern's pg
+ * name after "tm_pgpat" ("nt_NAME"...).  Each returns 0, -ENOMEM, or -ENAMETOOLONG with *ret
+ * still set (for the message) when the name is longer than a pg name may be; *over then
+ * says by how many bytes.
+ */
+#define MF_PG_PATTERN_PG_BASE "tm_pgpat"
+int mf_pg_pattern_pg_name(const mf_pg_pattern_t *p, char **ret, size_t *over);
+int mf_prop_pattern_pg_name(const char *pgpat_pg, const char *prop, char **ret, size_t *over);
+
+/*
  * The model's arrays store no capacity: they only ever grow one element at a time from empty
  * (NULL, 0), through MF_ARRAY_GROW() or mf_array_push(), so the capacity GREEDY_REALLOC() gave
  * them is a function of their length, mf_array_capacity(n).  Nothing shrinks them.

@@ -39,6 +39,9 @@ enum {
 	MF_READ_NO_XINCLUDE = 1 << 0,
 };
 
+/* What a diagnostic of a document libxml2 cannot parse starts with: illumos' svccfg's words. */
+#define MF_UNPARSEABLE "couldn't parse document"
+
 /*
  * Reads the bundle in the file at path.  Returns 0 and the bundle in *ret, or a negative errno:
  * -EINVAL when the document is malformed or invalid, -ENOENT/-EACCES/-EISDIR/... when the file

@@ -114,9 +114,10 @@ case_walk() {
 	assert_rc 1 "the pg is the service's, not the instance's"
 	run "$SVCCFG" -s default listpg
 	assert_rc 1 "svccfg -s default"
+	# Discovery follows creation (site/good, then other/app); the list is its reverse.
 	assert_eq "svccfg: Pattern 'default' matches multiple instances:
-	svc:/site/good:default
-	svc:/other/app:default" "$ERR" "svccfg -s default"
+	svc:/other/app:default
+	svc:/site/good:default" "$ERR" "svccfg -s default"
 	run "$SVCCFG" -s nosuch listpg
 	assert_eq "svccfg: Pattern 'nosuch' doesn't match any instances or services" "$ERR" "no match"
 	run "$SVCCFG" export svc:/site/good:default
@@ -392,6 +393,20 @@ case_svccfg() {
 	assert_rc 1 "addpropvalue of another type"
 	assert_eq 'svccfg: Property "port" is not of type "count:".' "$ERR" "addpropvalue refuses"
 
+	log "list: in the order of creation, as illumos' backend lists (issue 20, 4)"
+	service site/zeta z b a
+	service site/alpha
+	ok "$SVCCFG" list 'site/*'
+	assert_eq $'site/app\nsite/zeta\nsite/alpha' "$OUT" "list of services"
+	ok "$SVCCFG" -s site/zeta list
+	assert_eq $':properties\nz\nb\na' "$OUT" "list of instances"
+	ok "$SVCCFG" -s site/zeta delete b
+	ok "$SVCCFG" -s site/zeta add b
+	ok "$SVCCFG" -s site/zeta list '[ab]'
+	assert_eq $':properties\na\nb' "$OUT" "an instance made again comes last"
+	ok "$SVCCFG" delete -f site/zeta
+	ok "$SVCCFG" delete -f site/alpha
+
 	log "item 7: unknown commands (svccfg.y unknown_cmd)"
 	run "$SVCCFG" foo bar
 	assert_rc 1 "svccfg foo bar"
@@ -603,6 +618,54 @@ case_templates() {
     </template>
   </service>'
 	ok "$SVCCFG" import -n "$ROOT/tmpl.xml"
+	log "the pgs of the patterns, named as svccfg_xml.c names them (issue 20)"
+	ok "$SVCCFG" -s site/t listpg
+	assert_eq "tm_pgpatnt_config template_pg_pattern
+tm_proppat_nt_config_host template_prop_pattern
+tm_proppat_nt_config_port template_prop_pattern" "$(grep -E '^tm_p' <<<"$OUT" | squeeze)" "the pattern pgs"
+	assert_eq tm_pgpatnt_config "$("$SVCPROP" -p tm_proppat_nt_config_port/pg_pattern site/t)" \
+		"a prop_pattern names its pg_pattern's pg"
+	manifest tmpl2 '<service name="site/t2" type="service" version="1">
+    <template>
+      <common_name><loctext xml:lang="en-US">t2</loctext></common_name>
+      <pg_pattern name="only"><prop_pattern name="p" type="count"/></pg_pattern>
+      <pg_pattern type="application"><prop_pattern name="p" type="count"/></pg_pattern>
+      <pg_pattern/>
+    </template>
+  </service>'
+	ok "$SVCCFG" import -n "$ROOT/tmpl2.xml"
+	ok "$SVCCFG" -s site/t2 listpg
+	assert_eq "tm_pgpat_ tm_pgpatn_only tm_pgpatt_application tm_proppat_n_only_p tm_proppat_t_application_p" \
+		"$(awk '/^tm_p/ { print $1 }' <<<"$OUT" | sort | xargs)" "a name, a type, or neither"
+	assert_eq t2 "$("$SVCPROP" -p tm_common_name/en_US site/t2)" "a locale's property (_scf_sanitize_locale)"
+	log "what lxml_get_tm_pg_pattern() and lxml_get_loctext() refuse"
+	local a107 before
+	a107=$(printf 'a%.0s' {1..107})
+	manifest tmpl3 "<service name=\"site/t3\" type=\"service\" version=\"1\">
+    <template>
+      <common_name><loctext xml:lang=\"C\">t3</loctext></common_name>
+      <pg_pattern name=\"$a107\" type=\"application\"><prop_pattern name=\"p\" type=\"count\"/></pg_pattern>
+    </template>
+  </service>"
+	before=$(dump)
+	run "$SVCCFG" import -n "$ROOT/tmpl3.xml"
+	assert_rc 1 "import of a prop_pattern whose pg name is too long"
+	assert_match "prop_pattern name, \"p\", for site/t3 is 4 characters too long" "$ERR" \
+		"a prop_pattern pg name too long"
+	manifest tmpl4 '<service name="site/t4" type="service" version="1">
+    <template>
+      <common_name><loctext xml:lang="C">t4</loctext></common_name>
+      <pg_pattern name="dup" type="application"/>
+      <pg_pattern name="dup" type="framework"/>
+      <pg_pattern name="e"><description><loctext xml:lang="C"></loctext></description></pg_pattern>
+    </template>
+  </service>'
+	run "$SVCCFG" import -n "$ROOT/tmpl4.xml"
+	assert_rc 1 "import of clashing pg_patterns"
+	assert_match 'pg_pattern with name "dup" and type "framework" is not unique in site/t4' "$ERR" \
+		"two pg_patterns of one name"
+	assert_match 'loctext element has no content for "site/t4"' "$ERR" "an empty loctext"
+	assert_unchanged "$before" "refused templates"
 	log "describe (svccfg_libscf.c lscf_describe)"
 	# listprop's table of the selection itself (the pg is the service's); templates composed.
 	ok "$SVCCFG" -s site/t describe config
@@ -690,6 +753,19 @@ EOF
 		"$ERR" "the error names the file and line"
 	assert_eq "" "$(find /tmp -maxdepth 1 -name "$(basename "$(sed -E 's/^svccfg \(([^,]*),.*/\1/' <<<"$ERR")")")" \
 		"the script is removed"
+	log "an EDITOR that cannot run says so, as illumos' sh; set but empty is no vi (issue 20, 4)"
+	: >"$ROOT/noexec"
+	chmod 644 "$ROOT/noexec"
+	before=$(dump)
+	run env EDITOR="$ROOT/noexec" "$SVCCFG" -s site/e editprop
+	assert_rc 1 "editprop with a non-executable EDITOR"
+	assert_match "^svccfg: $ROOT/noexec: cannot execute\$" "$ERR" "a non-executable EDITOR"
+	assert_eq "" "$OUT" "a non-executable EDITOR: stdout"
+	run env EDITOR= "$SVCCFG" -s site/e editprop
+	assert_rc 1 "editprop with EDITOR set but empty"
+	assert_match '^svccfg: /tmp/svccfg-[A-Za-z0-9]{6}: cannot execute$' "$ERR" "EDITOR set but empty"
+	assert_eq "" "$OUT" "EDITOR set but empty: stdout (no vi)"
+	assert_unchanged "$before" "an editprop whose editor never ran"
 }
 
 case "$CASE" in

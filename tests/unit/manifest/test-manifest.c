@@ -1035,14 +1035,14 @@ static void test_not_xml(void **state)
 {
 	_cleanup_free_ char *path = write_str("not-xml.xml", "this is not XML\n");
 
-	expect_error(path, -EINVAL, 1, "malformed XML");
+	expect_error(path, -EINVAL, 1, "couldn't parse document: ");
 }
 
 static void test_empty_file(void **state)
 {
 	_cleanup_free_ char *path = write_str("empty.xml", "");
 
-	expect_error(path, -EINVAL, 1, "malformed XML");
+	expect_error(path, -EINVAL, 1, "couldn't parse document: ");
 }
 
 static void test_truncated(void **state)
@@ -1052,13 +1052,13 @@ static void test_truncated(void **state)
 
 	/* Cut in the middle of line 20, inside a start tag. */
 	path = write_file("truncated.xml", full_manifest, (size_t)(cut - full_manifest) + 20);
-	expect_error(path, -EINVAL, 20, "malformed XML");
+	expect_error(path, -EINVAL, 20, "couldn't parse document: ");
 }
 
 static void test_wrong_root(void **state)
 {
 	expect_bad_doc("root.xml", "<service name='a' version='1' type='service'/>\n", 3,
-	        "root element is <service>, expected <service_bundle>");
+	        "document is not a service bundle (its root element is <service>)");
 }
 
 static void test_no_doctype(void **state)
@@ -1066,7 +1066,7 @@ static void test_no_doctype(void **state)
 	_cleanup_free_ char *path = write_str(
 	        "nodoctype.xml", "<?xml version='1.0'?>\n" BUNDLE_OPEN "</service_bundle>\n");
 
-	expect_error(path, -EINVAL, 2, "no DOCTYPE");
+	expect_error(path, -EINVAL, 2, "document has no DTD");
 }
 
 static void test_unknown_element(void **state)
@@ -1169,12 +1169,95 @@ static void test_bad_timeout(void **state)
 	        6, "illegal value \"soon\" for timeout_seconds");
 }
 
+/* The DTD allows service_fmri*, and illumos imports a dependency on nothing. */
 static void test_dependency_without_fmri(void **state)
 {
-	expect_bad_doc("dep.xml",
-	        BUNDLE_OPEN SERVICE_OPEN "<dependency name='d' grouping='require_all' "
-	                                 "restart_on='none' type='service'/>\n" CLOSE,
-	        5, "dependency \"d\" names no FMRI");
+	_cleanup_free_ char *path = write_str("dep.xml",
+	        HEAD BUNDLE_OPEN SERVICE_OPEN "<dependency name='d' grouping='require_all' "
+	                                      "restart_on='none' type='service'/>\n" CLOSE);
+	_cleanup_bundle_ mf_bundle_t *b = read_ok(path);
+
+	assert_int_equal(b->services[0]->e.n_dependencies, 1);
+	assert_string_equal(b->services[0]->e.dependencies[0]->name, "d");
+	assert_null(b->services[0]->e.dependencies[0]->entities);
+}
+
+/* The pg names illumos' svccfg gives pg and prop patterns (svccfg_xml.c). */
+static void test_pattern_pg_names(void **state)
+{
+	static const struct {
+		const char *name, *type, *pg, *prop_pg;
+	} cases[] = {
+	        {"beers", "application", "tm_pgpatnt_beers", "tm_proppat_nt_beers_p"},
+	        {"beers", "", "tm_pgpatn_beers", "tm_proppat_n_beers_p"},
+	        {"", "application", "tm_pgpatt_application", "tm_proppat_t_application_p"},
+	        {"", "", "tm_pgpat_", "tm_proppat___p"},
+	};
+	char longname[SCF_LIMIT_MAX_NAME_LENGTH];
+
+	for (size_t i = 0; i < ELEMENTSOF(cases); i++) {
+		mf_pg_pattern_t p = {.name = (char *)cases[i].name, .type = (char *)cases[i].type};
+		_cleanup_free_ char *pg = NULL, *prop = NULL;
+		size_t over = 1;
+
+		assert_int_equal(mf_pg_pattern_pg_name(&p, &pg, &over), 0);
+		assert_string_equal(pg, cases[i].pg);
+		assert_int_equal(over, 0);
+		assert_int_equal(mf_prop_pattern_pg_name(pg, "p", &prop, NULL), 0);
+		assert_string_equal(prop, cases[i].prop_pg);
+	}
+	/* "tm_pgpatnt_" and 109 bytes: one more than a pg name may hold. */
+	memset(longname, 'a', 109);
+	longname[109] = '\0';
+	{
+		mf_pg_pattern_t p = {.name = longname, .type = "application"};
+		_cleanup_free_ char *pg = NULL;
+		size_t over = 0;
+
+		assert_int_equal(mf_pg_pattern_pg_name(&p, &pg, &over), -ENAMETOOLONG);
+		assert_int_equal(over, 1);
+	}
+}
+
+/* What illumos' lxml_get_tm_pg_pattern() and lxml_get_loctext() refuse, in its words. */
+static void test_bad_templates(void **state)
+{
+#define TEMPLATE_OPEN "<template><common_name><loctext xml:lang='C'>t</loctext></common_name>\n"
+	expect_bad_doc("pgpat-dup.xml",
+	        BUNDLE_OPEN SERVICE_OPEN TEMPLATE_OPEN
+	        "<pg_pattern name='beers' type='application'/>\n"
+	        "<pg_pattern name='beers' type='framework'/>\n"
+	        "</template>\n" CLOSE,
+	        7,
+	        "pg_pattern with name \"beers\" and type \"framework\" is not unique in site/test");
+	expect_bad_doc("pgpat-long.xml",
+	        BUNDLE_OPEN SERVICE_OPEN TEMPLATE_OPEN
+	        "<pg_pattern name='"
+	        "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+	        "aaaaaaa"
+	        "aaaaaaaaaaaaaaaaaaaa' type='application'/>\n"
+	        "</template>\n" CLOSE,
+	        6, "pg_pattern property group name for site/test is 1 bytes too long");
+	expect_bad_doc("proppat-long.xml",
+	        BUNDLE_OPEN SERVICE_OPEN TEMPLATE_OPEN
+	        "<pg_pattern name='"
+	        "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+	        "aaaaaaa"
+	        "aaaaaaaaaaaaaaaaaa' type='application'>\n"
+	        "<prop_pattern name='p' type='count'/>\n"
+	        "</pg_pattern>\n"
+	        "</template>\n" CLOSE,
+	        7, "prop_pattern name, \"p\", for site/test is 4 characters too long");
+	expect_bad_doc("pgpat-name.xml",
+	        BUNDLE_OPEN SERVICE_OPEN TEMPLATE_OPEN "<pg_pattern name='9beers'/>\n"
+	                                               "</template>\n" CLOSE,
+	        6, "pg_pattern name attribute, \"9beers\", for site/test is invalid");
+	expect_bad_doc("loctext-empty.xml",
+	        BUNDLE_OPEN SERVICE_OPEN "<template><common_name>\n"
+	                                 "<loctext xml:lang='C'></loctext>\n"
+	                                 "</common_name></template>\n" CLOSE,
+	        6, "loctext element has no content for \"site/test\"");
+#undef TEMPLATE_OPEN
 }
 
 static void test_dependent(void **state)
@@ -1353,8 +1436,9 @@ static void test_unknown_dtd(void **state)
 	        "</service_bundle>\n");
 
 	/* Named, not fetched. */
-	expect_error(
-	        path, -EINVAL, 3, "DOCTYPE system identifier is \"http://example.com/evil.dtd\"");
+	expect_error(path, -EINVAL, 3,
+	        "document DTD unknown; not service bundle? (its system identifier is "
+	        "\"http://example.com/evil.dtd\"");
 }
 
 static void test_many_errors_are_capped(void **state)
@@ -1415,6 +1499,8 @@ int main(void)
 	        cmocka_unit_test(test_bad_list_value),
 	        cmocka_unit_test(test_bad_timeout),
 	        cmocka_unit_test(test_dependency_without_fmri),
+	        cmocka_unit_test(test_pattern_pg_names),
+	        cmocka_unit_test(test_bad_templates),
 	        cmocka_unit_test(test_dependent),
 	        cmocka_unit_test(test_duplicates),
 	        cmocka_unit_test(test_bad_names),
