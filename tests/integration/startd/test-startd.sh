@@ -23,6 +23,13 @@
 #                 (no second copy), and startd serves the new configd
 #   emi           early-manifest-import runs once, to completion, before startd listens, and is
 #                 online; what it imported is then handled as usual
+#   tokens        %{pg/prop} in exec: the instance's property, the service's (composed), one
+#                 added since the last refresh, multi-valued (blank, ',' and ':' joined), shell
+#                 metacharacters quoted; a missing property -> maintenance, the reason logged
+#   home          working_directory ":home" with a user: the method runs in that user's home
+#                 (root only)
+#   privileges    privileges mapped to capabilities (the method's CapEff/CapBnd), and what has
+#                 no Linux equivalent refused with illumos' message (root only)
 #   context       method_context (user, working_directory, environment) from the method pg,
 #                 else from the method_context pg, as the method sees it
 #   bad-context   an unknown user -> maintenance (method_failed) with the reason logged; a
@@ -474,6 +481,60 @@ case_context() {
 	startd_stop
 }
 
+# The arguments a method gets, one "[arg]" line each, in the instance's log.
+args_script() {
+	printf '#!/bin/sh\nprintf "[%%s]\\n" "$@"\n' >"$ROOT/args.sh"
+	chmod 755 "$ROOT/args.sh"
+}
+
+case_tokens() {
+	local I=svc:/test/tok:default M=svc:/test/tokmiss:default log
+	startd_start
+	args_script
+	make_instance tok "$ROOT/args.sh %{cfg/multi} %{cfg/meta} %{scfg/val} %{cfg/multi,} \
+%{cfg/multi:} [%{cfg/empty}] %{late/p} %{bare} %m" transient
+	ok "$SVCCFG" -f /dev/stdin <<'EOT'
+select svc:/test/tok
+addpg scfg application
+setprop scfg/val = astring: from-service
+select svc:/test/tok:default
+addpg cfg application
+setprop cfg/multi = astring: ("a" "b c" "d")
+setprop cfg/meta = astring: "a;b&c|d(e)f<g>h^i j\"k'l`m\\n"
+setprop cfg/empty = astring: ()
+addpg application application
+setprop application/bare = astring: bare-value
+refresh
+addpg late application
+setprop late/p = astring: after-refresh
+EOT
+	set_enabled $I true
+	wait_state $I online
+	log=$(grep '^\[[^ ]' "$ROOT/var/svc/log/test-tok:default.log")
+	assert_eq "[a]
+[b c]
+[d]
+[a;b&c|d(e)f<g>h^i j\"k'l\`m\\n]
+[from-service]
+[a,b c,d]
+[a:b c:d]
+[[]]
+[after-refresh]
+[bare-value]
+[start]" "$log" "the method's arguments"
+
+	log "a property that does not exist: the method is not run, maintenance"
+	make_instance tokmiss "$ROOT/args.sh ran %{cfg/nope}" transient
+	set_enabled $M true
+	wait_state $M maintenance
+	assert_eq method_failed "$(rprop $M auxiliary_state)" "aux of a missing property"
+	assert_match "Could not expand method tokens in \"$ROOT/args.sh ran %\\{cfg/nope\\}\": property \"cfg/nope\" not found" \
+		"$(cat "$ROOT/var/svc/log/test-tokmiss:default.log")" "the instance's log"
+	[ -z "$(grep '^\[ran\]' "$ROOT/var/svc/log/test-tokmiss:default.log")" ] ||
+		fail "the method ran without its property"
+	startd_stop
+}
+
 case_bad_context() {
 	local U=svc:/test/nouser:default X=svc:/test/noexec:default
 	startd_start
@@ -711,6 +772,7 @@ wait-model) case_wait_model ;;
 second) case_second ;;
 lost-configd) case_lost_configd ;;
 context) case_context ;;
+tokens) case_tokens ;;
 admin-cap) case_admin_cap ;;
 restart-on) case_restart_on ;;
 cgroup) case_cgroup ;;
