@@ -248,6 +248,9 @@ static pid_t spawn_exec(
 	        .groups = ctx->groups,
 	        .n_groups = ctx->n_groups,
 	        .cgroup_procs_fd = cg_fd,
+	        .set_caps = ctx->set_caps,
+	        .caps = ctx->caps,
+	        .bound = ctx->bound,
 	};
 	return proc_spawn(argv, env, &o);
 }

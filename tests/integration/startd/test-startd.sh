@@ -535,6 +535,67 @@ EOT
 	startd_stop
 }
 
+case_home() {
+	local I=svc:/test/home:default user=daemon home
+	[ "$(id -u)" -eq 0 ] || skip "working_directory :home with a user needs root"
+	home=$(getent passwd $user | cut -d: -f6)
+	[ -d "$home" ] || skip "user $user has no home directory ($home)"
+	startd_start
+	log "working_directory :home with user $user: the method runs in $home"
+	make_instance home "/bin/sh -c 'echo at \$(pwd) as \$(id -un)'" transient
+	ok "$SVCCFG" -s $I setprop start/user = astring: $user
+	ok "$SVCCFG" -s $I setprop start/working_directory = astring: :home
+	ok "$SVCCFG" -s $I refresh
+	set_enabled $I true
+	wait_state $I online
+	assert_eq "at $home as $user" "$(grep '^at ' "$ROOT/var/svc/log/test-home:default.log")" \
+		"the method's working directory"
+	startd_stop
+}
+
+# priv_instance NAME PRIVILEGES [USER]: a transient instance whose start method prints its
+# capability sets, with start/privileges (and start/user) set.
+priv_instance() {
+	make_instance "$1" "/bin/grep -E '^Cap(Eff|Prm|Bnd|Amb)' /proc/self/status" transient
+	ok "$SVCCFG" -s "svc:/test/$1:default" setprop start/privileges = astring: "$2"
+	[ -z "${3:-}" ] || ok "$SVCCFG" -s "svc:/test/$1:default" setprop start/user = astring: "$3"
+	ok "$SVCCFG" -s "svc:/test/$1:default" refresh
+	set_enabled "svc:/test/$1:default" true
+}
+
+case_privileges() {
+	local caps
+	[ "$(id -u)" -eq 0 ] || skip "privileges need root (startd grants capabilities it has)"
+	startd_start
+	log "privileges basic,file_dac_write: CAP_DAC_OVERRIDE alone, for root and for a user"
+	priv_instance proot basic,file_dac_write
+	priv_instance puser basic,file_dac_write,file_dac_search daemon
+	wait_state svc:/test/proot:default online
+	wait_state svc:/test/puser:default online
+	caps=$(grep '^Cap' "$ROOT/var/svc/log/test-proot:default.log" | tr -s '\t ' ' ')
+	assert_eq "CapPrm: 0000000000000002
+CapEff: 0000000000000002
+CapBnd: 0000000000000002
+CapAmb: 0000000000000002" "$caps" "root's capabilities"
+	caps=$(grep '^Cap' "$ROOT/var/svc/log/test-puser:default.log" | tr -s '\t ' ' ')
+	assert_eq "CapPrm: 0000000000000006
+CapEff: 0000000000000006
+CapBnd: 0000000000000006
+CapAmb: 0000000000000006" "$caps" "user daemon's capabilities"
+
+	log "a privilege Linux cannot honour, and basic ones taken away: refused, maintenance"
+	local p n=0
+	for p in basic,winged_flying_lemurs basic,dtrace_kernel 'basic,!proc_fork'; do
+		n=$((n + 1))
+		priv_instance pbad$n "$p"
+		wait_state svc:/test/pbad$n:default maintenance
+		assert_eq method_failed "$(rprop svc:/test/pbad$n:default auxiliary_state)" "aux of $p"
+		assert_match "Could not interpret privileges property" \
+			"$(cat "$ROOT/var/svc/log/test-pbad$n:default.log")" "the log of $p"
+	done
+	startd_stop
+}
+
 case_bad_context() {
 	local U=svc:/test/nouser:default X=svc:/test/noexec:default
 	startd_start
@@ -773,6 +834,8 @@ second) case_second ;;
 lost-configd) case_lost_configd ;;
 context) case_context ;;
 tokens) case_tokens ;;
+home) case_home ;;
+privileges) case_privileges ;;
 admin-cap) case_admin_cap ;;
 restart-on) case_restart_on ;;
 cgroup) case_cgroup ;;
