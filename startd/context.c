@@ -5,8 +5,11 @@
  * (a <method_context> inside the <exec_method>), else the instance's "method_context" pg
  * composed with the service's.  Everything is resolved here, in the worker, because the forked
  * child may only make async-signal-safe calls: names become ids, ":default" becomes the
- * user's primary group, all its groups, and its home directory.  A name that does not resolve
- * is a configuration error (illumos: the method cannot run, the instance goes to maintenance).
+ * user's primary group, all its groups, and its home directory (also what working_directory
+ * ":home" names), and privileges become the Linux capabilities that allow the same
+ * (docs/compat.md has the mapping).  A name that does not resolve, or a privilege Linux cannot
+ * honour, is a configuration error (illumos: the method cannot run, the instance goes to
+ * maintenance).
  */
 #include <errno.h>
 #include <grp.h>
