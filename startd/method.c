@@ -6,10 +6,9 @@
  * not what is being edited.  Its tokens are expanded first (expand.c: %f %s %i %m %r %% and
  * %{pg/prop}, the property's values quoted for the shell); one that cannot be (a property that
  * does not exist) is a configuration error, so the method does not run half-formed.
- * ":true" succeeds without a process, ":kill" signals the
- * contract, anything else runs as /bin/sh -c "exec <exec>" with its output appended to the
- * instance's log.  timeout_seconds 0 (or absent) means no limit; past the limit the method's
- * whole process group is killed.
+ * ":true" succeeds without a process, ":kill" signals the contract, anything else runs as
+ * /bin/sh -c "exec <exec>" with its output appended to the instance's log.  timeout_seconds 0
+ * (or absent) means no limit; past the limit the method's whole process group is killed.
  *
  * A method runs in two calls, so that the caller can act between them (the machine records a
  * start method's process group as the contract before it waits: fsm.h): method_spawn() reads
