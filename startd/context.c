@@ -297,6 +297,27 @@ static int resolve_privileges(const scf_pg_t *pg, method_context_t *ctx, char **
 	return 0;
 }
 
+/*
+ * What Linux has no equivalent of, refused as illumos refuses a profile, project or pool it
+ * cannot find (the method does not run) rather than ignored: an RBAC exec profile
+ * (use_profile true), a project, a resource pool.
+ */
+static int refuse_solaris_only(const scf_pg_t *pg, char **why)
+{
+	const scf_property_t *p = scf_pg_property(pg, "use_profile");
+	bool use_profile = false;
+
+	if (p && scf_property_get_boolean(p, &use_profile) >= 0 && use_profile)
+		return fail(why, "Could not find profile. (Linux has no RBAC exec profiles)");
+	if (prop_str(pg, "project"))
+		return fail(why, "Missing passwd or project entry. (Linux has no projects)");
+	if (prop_str(pg, "resource_pool"))
+		return fail(why,
+		        "pool_set_binding: the pool could not be found (Linux has no "
+		        "resource pools)");
+	return 0;
+}
+
 /* The home directory of the method's user, else of startd's: working_directory ":home". */
 static int home_of(uid_t uid, char **ret)
 {
@@ -327,6 +348,9 @@ static int resolve(const scf_pg_t *pg, method_context_t *ctx, char **why)
 	if (home && !ctx->cwd && home_of(ctx->set_ids ? ctx->uid : geteuid(), &ctx->cwd) < 0)
 		return fail(why, "Could not get passwd entry.");
 	r = resolve_privileges(pg, ctx, why);
+	if (r < 0)
+		return r;
+	r = refuse_solaris_only(pg, why);
 	if (r < 0)
 		return r;
 	for (size_t k = 0; env && k < env->n_values; k++) {

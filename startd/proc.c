@@ -326,23 +326,47 @@ static void child_bound_caps(const spawn_opts_t *o)
 }
 
 /*
- * After it: exactly o->caps, effective, permitted, inheritable and ambient, so that the shell
- * and what it runs keep them whatever the user (illumos: the method's E, P and I sets).  A
- * privilege startd itself lacks cannot be given: the method fails as illumos' does when
- * setppriv() refuses (exit 96, the configuration's fault).
+ * After it: caps permitted and inheritable, effective what is given.  A privilege startd
+ * itself lacks cannot be given: the method fails as illumos' does when setppriv() refuses
+ * (exit 96, the configuration's fault).
  */
-static void child_take_caps(const spawn_opts_t *o)
+static void child_set_caps(uint64_t caps, uint64_t effective)
 {
 	struct __user_cap_header_struct h = {.version = _LINUX_CAPABILITY_VERSION_3};
 	struct __user_cap_data_struct d[2] = {};
-	uint64_t caps = o->caps & child_known_caps();
 
-	d[0].effective = d[0].permitted = d[0].inheritable = (uint32_t)caps;
-	d[1].effective = d[1].permitted = d[1].inheritable = (uint32_t)(caps >> 32);
+	d[0].permitted = d[0].inheritable = (uint32_t)caps;
+	d[1].permitted = d[1].inheritable = (uint32_t)(caps >> 32);
+	d[0].effective = (uint32_t)effective;
+	d[1].effective = (uint32_t)(effective >> 32);
 	if (syscall(SYS_capset, &h, d) < 0) {
 		child_complain("method_context: cannot set the privileges", errno);
 		_exit(96);
 	}
+}
+
+/*
+ * The working directory is entered with the method's privileges, as illumos' chdir() after
+ * setppriv(): CAP_DAC_OVERRIDE (file_dac_write's equivalent) would also let it search any
+ * directory, which illumos allows only with file_dac_search (CAP_DAC_READ_SEARCH), so it is
+ * left out of the effective set until the directory is entered.
+ */
+static void child_enter_caps(const spawn_opts_t *o)
+{
+	uint64_t caps = o->caps & child_known_caps();
+
+	child_set_caps(caps, caps & ~(UINT64_C(1) << CAP_DAC_OVERRIDE));
+}
+
+/*
+ * Then exactly o->caps, effective, permitted, inheritable and ambient, so that the shell and
+ * what it runs keep them whatever the user (illumos: the method's E, P and I sets).
+ */
+static void child_take_caps(const spawn_opts_t *o)
+{
+	uint64_t caps = o->caps & child_known_caps();
+
+	child_set_caps(caps, caps);
 	for (int c = 0; c < 64; c++)
 		if ((caps & (UINT64_C(1) << c)) &&
 		        prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_RAISE, c, 0, 0) < 0) {
@@ -384,11 +408,13 @@ _noreturn_ static void child_exec(char *const argv[], char *const envp[], const 
 		}
 	}
 	if (o->set_caps)
-		child_take_caps(o);
+		child_enter_caps(o);
 	if (o->cwd && chdir(o->cwd) < 0) {
 		child_complain("method_context: cannot change to the working_directory", errno);
 		_exit(96);
 	}
+	if (o->set_caps)
+		child_take_caps(o);
 	execve(argv[0], argv, envp);
 	child_complain("cannot execute /bin/sh", errno);
 	_exit(127);

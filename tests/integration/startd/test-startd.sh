@@ -553,12 +553,14 @@ case_home() {
 	startd_stop
 }
 
-# priv_instance NAME PRIVILEGES [USER]: a transient instance whose start method prints its
-# capability sets, with start/privileges (and start/user) set.
+# priv_instance NAME PRIVILEGES [USER [DIR]]: a transient instance whose start method prints
+# its capability sets, with start/privileges (and start/user, start/working_directory) set.
 priv_instance() {
 	make_instance "$1" "/bin/grep -E '^Cap(Eff|Prm|Bnd|Amb)' /proc/self/status" transient
 	ok "$SVCCFG" -s "svc:/test/$1:default" setprop start/privileges = astring: "$2"
 	[ -z "${3:-}" ] || ok "$SVCCFG" -s "svc:/test/$1:default" setprop start/user = astring: "$3"
+	[ -z "${4:-}" ] ||
+		ok "$SVCCFG" -s "svc:/test/$1:default" setprop start/working_directory = astring: "$4"
 	ok "$SVCCFG" -s "svc:/test/$1:default" refresh
 	set_enabled "svc:/test/$1:default" true
 }
@@ -593,6 +595,33 @@ CapAmb: 0000000000000006" "$caps" "user daemon's capabilities"
 		assert_match "Could not interpret privileges property" \
 			"$(cat "$ROOT/var/svc/log/test-pbad$n:default.log")" "the log of $p"
 	done
+
+	log "a working directory only file_dac_search lets the user into: refused with file_dac_write"
+	mkdir -p "$ROOT/closed/in" && chmod 700 "$ROOT/closed"
+	priv_instance pwrite basic,file_dac_write daemon "$ROOT/closed/in"
+	priv_instance psearch basic,file_dac_search daemon "$ROOT/closed/in"
+	wait_state svc:/test/pwrite:default maintenance
+	assert_match "cannot change to the working_directory" \
+		"$(cat "$ROOT/var/svc/log/test-pwrite:default.log")" "the log of file_dac_write"
+	wait_state svc:/test/psearch:default online
+
+	log "what Linux has no equivalent of: an exec profile, a project, a resource pool"
+	local what
+	for what in "use_profile = boolean: true" "project = astring: ctxproj" \
+		"resource_pool = astring: pool_default"; do
+		n=$((n + 1))
+		make_instance pbad$n "/bin/true" transient
+		ok "$SVCCFG" -s svc:/test/pbad$n:default setprop start/$what
+		ok "$SVCCFG" -s svc:/test/pbad$n:default refresh
+		set_enabled svc:/test/pbad$n:default true
+		wait_state svc:/test/pbad$n:default maintenance
+	done
+	assert_match "Could not find profile" "$(cat "$ROOT/var/svc/log/test-pbad$((n - 2)):default.log")" \
+		"the log of a profile"
+	assert_match "Missing passwd or project entry" \
+		"$(cat "$ROOT/var/svc/log/test-pbad$((n - 1)):default.log")" "the log of a project"
+	assert_match "the pool could not be found" \
+		"$(cat "$ROOT/var/svc/log/test-pbad$n:default.log")" "the log of a pool"
 	startd_stop
 }
 
