@@ -6,6 +6,7 @@
 #define STARTD_CONTEXT_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 #include "libscf.h"
@@ -16,6 +17,14 @@ typedef struct method_context {
 	gid_t gid;
 	gid_t *groups;
 	size_t n_groups;
+	/*
+	 * privileges / limit_privileges as Linux capabilities (docs/compat.md has the mapping):
+	 * with set_caps the child keeps exactly caps (ambient, so a non-root user has them after
+	 * exec too) and bounds itself to bound.
+	 */
+	bool set_caps;
+	uint64_t caps;
+	uint64_t bound;
 	char *cwd;  /* NULL: startd's own */
 	char **env; /* "K=V" to set over the inherited environment (HOME/USER/LOGNAME first) */
 } method_context_t;
@@ -31,6 +40,14 @@ typedef struct method_context {
 int method_context_load(scf_handle_t *h, const char *fmri, const scf_pg_t *method_pg,
         method_context_t *ctx, char **why);
 void method_context_done(method_context_t *ctx);
+
+/*
+ * Parses an illumos privilege set ("basic,file_dac_write", "all", "zone,!proc_setid", ...) into
+ * the Linux capabilities it grants: 0 with *caps, or -EINVAL with *bad pointing at the first
+ * name that cannot be honoured (unknown, without a Linux equivalent, or a basic privilege taken
+ * away, which no Linux process can lose).
+ */
+int privileges_to_caps(const char *set, uint64_t *caps, const char **bad);
 
 /* Sets "K=V" in an environment list, replacing an entry with the same K. */
 int env_set(char ***env, const char *kv);

@@ -3,10 +3,12 @@
  *
  * A method is the "exec" property of the pg named after it (type method), read from the
  * instance's "running" snapshot composed with its service: what the last refresh committed,
- * not what is being edited.  ":true" succeeds without a process, ":kill" signals the
- * contract, anything else runs as /bin/sh -c "exec <exec>" with its output appended to the
- * instance's log.  timeout_seconds 0 (or absent) means no limit; past the limit the method's
- * whole process group is killed.
+ * not what is being edited.  Its tokens are expanded first (expand.c: %f %s %i %m %r %% and
+ * %{pg/prop}, the property's values quoted for the shell); one that cannot be (a property that
+ * does not exist) is a configuration error, so the method does not run half-formed.
+ * ":true" succeeds without a process, ":kill" signals the contract, anything else runs as
+ * /bin/sh -c "exec <exec>" with its output appended to the instance's log.  timeout_seconds 0
+ * (or absent) means no limit; past the limit the method's whole process group is killed.
  *
  * A method runs in two calls, so that the caller can act between them (the machine records a
  * start method's process group as the contract before it waits: fsm.h): method_spawn() reads
@@ -33,6 +35,7 @@
 #include "instance.h"
 #include "method.h"
 #include "delay.h"
+#include "expand.h"
 #include "log.h"
 #include "macro.h"
 #include "paths.h"
@@ -174,59 +177,56 @@ static char **method_env(instance_t *i, const char *name, const method_context_t
 }
 
 /*
- * The method tokens illumos expands in exec: %f the instance's FMRI, %s the service name, %i
- * the instance name, %m the method name, %r the restarter's name, %% a percent sign.  Other
- * sequences are kept as they are.
+ * A %{...} token's property, for expand_method_tokens().  As illumos reads it: an instance's
+ * property from its running snapshot composed with its service, and from its current view when
+ * the snapshot lacks the pg or the property (a property added since the last refresh); a
+ * service's from the service itself.
  */
-static char *expand_tokens(instance_t *i, const char *name, const char *exec)
+static int read_token_prop(void *userdata, const expand_prop_t *p, char ***values, char **why)
 {
-	_cleanup_free_ char *buf = NULL;
-	scf_fmri_t f = {};
-	size_t len = 0;
-	FILE *out;
+	instance_t *i = userdata;
+	const char *entity = p->entity ?: i->fmri;
+	const char *snapshots[] = {SCF_SNAPSHOT_RUNNING, NULL};
+	const scf_property_t *prop = NULL;
+	int r = -SCF_ERROR_NOT_FOUND;
 
-	if (scf_fmri_parse(i->fmri, &f) < 0)
-		return NULL;
-	out = open_memstream(&buf, &len);
-	if (!out) {
-		scf_fmri_clear(&f);
-		return NULL;
-	}
-	for (const char *p = exec; *p; p++) {
-		const char *sub = NULL;
+	*why = NULL;
+	for (size_t k = p->service ? 1 : 0; k < ELEMENTSOF(snapshots) && !prop; k++) {
+		_cleanup_(scf_pg_freep) scf_pg_t *pg = NULL;
 
-		if (p[0] == '%' && p[1]) {
-			switch (p[1]) {
-			case 'f':
-				sub = i->fmri;
-				break;
-			case 's':
-				sub = f.service;
-				break;
-			case 'i':
-				sub = strempty(f.instance);
-				break;
-			case 'm':
-				sub = name;
-				break;
-			case 'r':
-				sub = "svc.startd";
-				break;
-			case '%':
-				sub = "%";
-				break;
-			}
+		r = INSTANCE_RETRY(i,
+		        scf_pg_get(i->h, entity, p->pg, snapshots[k],
+		                p->service ? 0 : SCF_READ_COMPOSED, &pg));
+		if (r == -SCF_ERROR_NOT_FOUND)
+			continue;
+		if (r < 0)
+			return r;
+		prop = scf_pg_property(pg, p->prop);
+		if (prop) {
+			*values = strv_copy(prop->values);
+			return *values ? 0 : -ENOMEM;
 		}
-		if (sub) {
-			fputs(sub, out);
-			p++;
-		} else
-			fputc(*p, out);
+		r = -SCF_ERROR_NOT_FOUND;
 	}
-	scf_fmri_clear(&f);
-	if (fclose(out) != 0)
-		return NULL;
-	return TAKE_PTR(buf);
+	return r;
+}
+
+/* exec with its tokens expanded (expand.c); 0 with *ret, else < 0 with *why. */
+static int expand_exec(instance_t *i, const char *name, const char *exec, char **ret, char **why)
+{
+	_cleanup_(scf_fmri_clear) scf_fmri_t f = {};
+	expand_names_t names;
+
+	*why = NULL;
+	if (scf_fmri_parse(i->fmri, &f) < 0)
+		return -EINVAL;
+	names = (expand_names_t){
+	        .fmri = i->fmri,
+	        .service = f.service,
+	        .instance = strempty(f.instance),
+	        .method = name,
+	};
+	return expand_method_tokens(exec, &names, read_token_prop, i, ret, why);
 }
 
 /* Spawns the exec string in its method context; the pid or < 0. */
@@ -235,11 +235,10 @@ static pid_t spawn_exec(
 {
 	_cleanup_strv_free_ char **env = method_env(i, c->name, ctx);
 	_cleanup_free_ char *cmd = NULL;
-	_cleanup_free_ char *expanded = expand_tokens(i, c->name, c->exec);
 	/* Entering a cgroup costs a fork() and a migration (tens of ms on a busy machine). */
 	_cleanup_close_ int cg_fd = c->cgroup ? cgroup_open_procs(i->fmri) : -1;
 
-	if (!env || !expanded || asprintf(&cmd, "exec %s", expanded) < 0)
+	if (!env || asprintf(&cmd, "exec %s", c->exec) < 0)
 		return -ENOMEM;
 	char *argv[] = {(char *)"/bin/sh", (char *)"-c", cmd, NULL};
 	spawn_opts_t o = {
@@ -251,6 +250,9 @@ static pid_t spawn_exec(
 	        .groups = ctx->groups,
 	        .n_groups = ctx->n_groups,
 	        .cgroup_procs_fd = cg_fd,
+	        .set_caps = ctx->set_caps,
+	        .caps = ctx->caps,
+	        .bound = ctx->bound,
 	};
 	return proc_spawn(argv, env, &o);
 }
@@ -322,10 +324,21 @@ int method_spawn(instance_t *i, method_call_t *c, method_end_t *end)
 		probe_method_exit(i->fmri, c->name, end);
 		return 0;
 	}
-	c->exec = strdup(exec);
-	if (!c->exec)
-		return ended(c, METHOD_NOT_RUN, 0, end);
 	c->log_fd = open_log(i);
+	r = expand_exec(i, c->name, exec, &c->exec, &why);
+	if (r < 0 && instance_connection_lost(r))
+		return ended(c, METHOD_UNREACHABLE, r, end);
+	if (r == -ENOMEM)
+		return ended(c, METHOD_NOT_RUN, 0, end);
+	if (r < 0) {
+		/* illumos: the method is not run and the instance goes to maintenance. */
+		log_error("%s: could not expand method tokens in \"%s\": %s", i->fmri, exec,
+		        why ?: scf_strerror(r));
+		log_header(c->log_fd, "Could not expand method tokens in \"%s\": %s.", exec,
+		        why ?: scf_strerror(r));
+		return ended(c, METHOD_CONFIG, 0, end);
+	}
+	why = mfree(why);
 	r = INSTANCE_RETRY(i, method_context_load(i->h, i->fmri, pg, &ctx, &why));
 	if (r < 0 && instance_connection_lost(r))
 		/* configd did not come back: not the method's fault */
@@ -338,7 +351,7 @@ int method_spawn(instance_t *i, method_call_t *c, method_end_t *end)
 		        why ?: scf_strerror(r));
 		return ended(c, METHOD_CONFIG, 0, end);
 	}
-	log_header(c->log_fd, "Executing %s method (\"%s\")", c->name, exec);
+	log_header(c->log_fd, "Executing %s method (\"%s\")", c->name, c->exec);
 	c->pid = spawn_exec(i, c, &ctx, c->log_fd);
 	if (c->pid < 0) {
 		log_error_errno(c->pid, "%s: cannot run the %s method", i->fmri, c->name);

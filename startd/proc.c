@@ -21,7 +21,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <grp.h>
+#include <linux/capability.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -275,6 +277,104 @@ static void child_stdio(int log_fd)
 }
 
 /* In the forked child: only async-signal-safe calls until execve(). */
+/* The capabilities this kernel has (the others read as EINVAL). */
+static uint64_t child_known_caps(void)
+{
+	uint64_t known = 0;
+
+	for (int c = 0; c < 64; c++)
+		if (prctl(PR_CAPBSET_READ, c, 0, 0, 0) >= 0)
+			known |= UINT64_C(1) << c;
+	return known;
+}
+
+static int child_capget(struct __user_cap_data_struct d[2])
+{
+	struct __user_cap_header_struct h = {.version = _LINUX_CAPABILITY_VERSION_3};
+
+	return (int)syscall(SYS_capget, &h, d);
+}
+
+/*
+ * Before the identity changes: the bounding set cut to o->bound (what the method can ever
+ * gain, by exec of a set-uid file included), and the capabilities kept across setuid().  A
+ * startd without CAP_SETPCAP cannot cut the bounding set, but it has none of the capabilities
+ * it would cut either: nothing to do then.
+ */
+static void child_bound_caps(const spawn_opts_t *o)
+{
+	struct __user_cap_data_struct d[2] = {};
+	uint64_t known = child_known_caps(), have;
+
+	if (child_capget(d) < 0) {
+		child_complain("method_context: cannot read the capabilities", errno);
+		_exit(96);
+	}
+	have = d[0].permitted | (uint64_t)d[1].permitted << 32;
+	for (int c = 0; c < 64; c++) {
+		uint64_t bit = UINT64_C(1) << c;
+
+		if (!(known & bit) || (o->bound & bit))
+			continue;
+		if (prctl(PR_CAPBSET_DROP, c, 0, 0, 0) < 0 && (errno != EPERM || (have & bit))) {
+			child_complain("method_context: cannot limit the privileges", errno);
+			_exit(96);
+		}
+	}
+	if (o->set_ids && o->uid != 0)
+		(void)prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0);
+}
+
+/*
+ * After it: caps permitted and inheritable, effective what is given.  A privilege startd
+ * itself lacks cannot be given: the method fails as illumos' does when setppriv() refuses
+ * (exit 96, the configuration's fault).
+ */
+static void child_set_caps(uint64_t caps, uint64_t effective)
+{
+	struct __user_cap_header_struct h = {.version = _LINUX_CAPABILITY_VERSION_3};
+	struct __user_cap_data_struct d[2] = {};
+
+	d[0].permitted = d[0].inheritable = (uint32_t)caps;
+	d[1].permitted = d[1].inheritable = (uint32_t)(caps >> 32);
+	d[0].effective = (uint32_t)effective;
+	d[1].effective = (uint32_t)(effective >> 32);
+	if (syscall(SYS_capset, &h, d) < 0) {
+		child_complain("method_context: cannot set the privileges", errno);
+		_exit(96);
+	}
+}
+
+/*
+ * The working directory is entered with the method's privileges, as illumos' chdir() after
+ * setppriv(): CAP_DAC_OVERRIDE (file_dac_write's equivalent) would also let it search any
+ * directory, which illumos allows only with file_dac_search (CAP_DAC_READ_SEARCH), so it is
+ * left out of the effective set until the directory is entered.
+ */
+static void child_enter_caps(const spawn_opts_t *o)
+{
+	uint64_t caps = o->caps & child_known_caps();
+
+	child_set_caps(caps, caps & ~(UINT64_C(1) << CAP_DAC_OVERRIDE));
+}
+
+/*
+ * Then exactly o->caps, effective, permitted, inheritable and ambient, so that the shell and
+ * what it runs keep them whatever the user (illumos: the method's E, P and I sets).
+ */
+static void child_take_caps(const spawn_opts_t *o)
+{
+	uint64_t caps = o->caps & child_known_caps();
+
+	child_set_caps(caps, caps);
+	for (int c = 0; c < 64; c++)
+		if ((caps & (UINT64_C(1) << c)) &&
+		        prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_RAISE, c, 0, 0) < 0) {
+			child_complain("method_context: cannot set the privileges", errno);
+			_exit(96);
+		}
+}
+
 _noreturn_ static void child_exec(char *const argv[], char *const envp[], const spawn_opts_t *o)
 {
 	static const int dfl[] = {SIGPIPE, SIGTERM, SIGINT, SIGCHLD, SIGHUP};
@@ -290,6 +390,8 @@ _noreturn_ static void child_exec(char *const argv[], char *const envp[], const 
 	if (o->cgroup_procs_fd >= 0)
 		(void)!write(o->cgroup_procs_fd, "0", 1);
 	child_stdio(o->log_fd);
+	if (o->set_caps)
+		child_bound_caps(o);
 	if (o->set_ids) {
 		if (setgroups(o->n_groups, o->groups) < 0) {
 			child_complain(
@@ -305,10 +407,14 @@ _noreturn_ static void child_exec(char *const argv[], char *const envp[], const 
 			_exit(96);
 		}
 	}
+	if (o->set_caps)
+		child_enter_caps(o);
 	if (o->cwd && chdir(o->cwd) < 0) {
 		child_complain("method_context: cannot change to the working_directory", errno);
 		_exit(96);
 	}
+	if (o->set_caps)
+		child_take_caps(o);
 	execve(argv[0], argv, envp);
 	child_complain("cannot execute /bin/sh", errno);
 	_exit(127);
@@ -386,7 +492,7 @@ pid_t proc_spawn(char *const argv[], char *const envp[], const spawn_opts_t *opt
 
 	if (!c)
 		return -ENOMEM;
-	if (!opts->set_ids && opts->cgroup_procs_fd < 0) {
+	if (!opts->set_ids && !opts->set_caps && opts->cgroup_procs_fd < 0) {
 		pid = spawn_fast(argv, envp, opts, c);
 		if (pid < 0)
 			free(c);

@@ -40,6 +40,9 @@ typedef struct spawn_opts {
 	const gid_t *groups;
 	size_t n_groups;
 	int cgroup_procs_fd; /* an open cgroup.procs to enter first; < 0: none */
+	bool set_caps;       /* keep exactly caps (ambient too), bounded by bound */
+	uint64_t caps;
+	uint64_t bound;
 } spawn_opts_t;
 
 /*

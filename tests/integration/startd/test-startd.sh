@@ -23,6 +23,13 @@
 #                 (no second copy), and startd serves the new configd
 #   emi           early-manifest-import runs once, to completion, before startd listens, and is
 #                 online; what it imported is then handled as usual
+#   tokens        %{pg/prop} in exec: the instance's property, the service's (composed), one
+#                 added since the last refresh, multi-valued (blank, ',' and ':' joined), shell
+#                 metacharacters quoted; a missing property -> maintenance, the reason logged
+#   home          working_directory ":home" with a user: the method runs in that user's home
+#                 (root only)
+#   privileges    privileges mapped to capabilities (the method's CapEff/CapBnd), and what has
+#                 no Linux equivalent refused with illumos' message (root only)
 #   context       method_context (user, working_directory, environment) from the method pg,
 #                 else from the method_context pg, as the method sees it
 #   bad-context   an unknown user -> maintenance (method_failed) with the reason logged; a
@@ -474,6 +481,150 @@ case_context() {
 	startd_stop
 }
 
+# The arguments a method gets, one "[arg]" line each, in the instance's log.
+args_script() {
+	printf '#!/bin/sh\nprintf "[%%s]\\n" "$@"\n' >"$ROOT/args.sh"
+	chmod 755 "$ROOT/args.sh"
+}
+
+case_tokens() {
+	local I=svc:/test/tok:default M=svc:/test/tokmiss:default log
+	startd_start
+	args_script
+	make_instance tok "$ROOT/args.sh %{cfg/multi} %{cfg/meta} %{scfg/val} %{cfg/multi,} \
+%{cfg/multi:} [%{cfg/empty}] %{late/p} %{bare} %m" transient
+	ok "$SVCCFG" -f /dev/stdin <<'EOT'
+select svc:/test/tok
+addpg scfg application
+setprop scfg/val = astring: from-service
+select svc:/test/tok:default
+addpg cfg application
+setprop cfg/multi = astring: ("a" "b c" "d")
+setprop cfg/meta = astring: "a;b&c|d(e)f<g>h^i j\"k'l`m\\n"
+setprop cfg/empty = astring: ()
+addpg application application
+setprop application/bare = astring: bare-value
+refresh
+addpg late application
+setprop late/p = astring: after-refresh
+EOT
+	set_enabled $I true
+	wait_state $I online
+	log=$(grep '^\[[^ ]' "$ROOT/var/svc/log/test-tok:default.log")
+	assert_eq "[a]
+[b c]
+[d]
+[a;b&c|d(e)f<g>h^i j\"k'l\`m\\n]
+[from-service]
+[a,b c,d]
+[a:b c:d]
+[[]]
+[after-refresh]
+[bare-value]
+[start]" "$log" "the method's arguments"
+
+	log "a property that does not exist: the method is not run, maintenance"
+	make_instance tokmiss "$ROOT/args.sh ran %{cfg/nope}" transient
+	set_enabled $M true
+	wait_state $M maintenance
+	assert_eq method_failed "$(rprop $M auxiliary_state)" "aux of a missing property"
+	assert_match "Could not expand method tokens in \"$ROOT/args.sh ran %\\{cfg/nope\\}\": property \"cfg/nope\" not found" \
+		"$(cat "$ROOT/var/svc/log/test-tokmiss:default.log")" "the instance's log"
+	[ -z "$(grep '^\[ran\]' "$ROOT/var/svc/log/test-tokmiss:default.log")" ] ||
+		fail "the method ran without its property"
+	startd_stop
+}
+
+case_home() {
+	local I=svc:/test/home:default user=daemon home
+	[ "$(id -u)" -eq 0 ] || skip "working_directory :home with a user needs root"
+	home=$(getent passwd $user | cut -d: -f6)
+	[ -d "$home" ] || skip "user $user has no home directory ($home)"
+	startd_start
+	log "working_directory :home with user $user: the method runs in $home"
+	make_instance home "/bin/sh -c 'echo at \$(pwd) as \$(id -un)'" transient
+	ok "$SVCCFG" -s $I setprop start/user = astring: $user
+	ok "$SVCCFG" -s $I setprop start/working_directory = astring: :home
+	ok "$SVCCFG" -s $I refresh
+	set_enabled $I true
+	wait_state $I online
+	assert_eq "at $home as $user" "$(grep '^at ' "$ROOT/var/svc/log/test-home:default.log")" \
+		"the method's working directory"
+	startd_stop
+}
+
+# priv_instance NAME PRIVILEGES [USER [DIR]]: a transient instance whose start method prints
+# its capability sets, with start/privileges (and start/user, start/working_directory) set.
+priv_instance() {
+	make_instance "$1" "/bin/grep -E '^Cap(Eff|Prm|Bnd|Amb)' /proc/self/status" transient
+	ok "$SVCCFG" -s "svc:/test/$1:default" setprop start/privileges = astring: "$2"
+	[ -z "${3:-}" ] || ok "$SVCCFG" -s "svc:/test/$1:default" setprop start/user = astring: "$3"
+	[ -z "${4:-}" ] ||
+		ok "$SVCCFG" -s "svc:/test/$1:default" setprop start/working_directory = astring: "$4"
+	ok "$SVCCFG" -s "svc:/test/$1:default" refresh
+	set_enabled "svc:/test/$1:default" true
+}
+
+case_privileges() {
+	local caps
+	[ "$(id -u)" -eq 0 ] || skip "privileges need root (startd grants capabilities it has)"
+	startd_start
+	log "privileges basic,file_dac_write: CAP_DAC_OVERRIDE alone, for root and for a user"
+	priv_instance proot basic,file_dac_write
+	priv_instance puser basic,file_dac_write,file_dac_search daemon
+	wait_state svc:/test/proot:default online
+	wait_state svc:/test/puser:default online
+	caps=$(grep '^Cap' "$ROOT/var/svc/log/test-proot:default.log" | tr -s '\t ' ' ')
+	assert_eq "CapPrm: 0000000000000002
+CapEff: 0000000000000002
+CapBnd: 0000000000000002
+CapAmb: 0000000000000002" "$caps" "root's capabilities"
+	caps=$(grep '^Cap' "$ROOT/var/svc/log/test-puser:default.log" | tr -s '\t ' ' ')
+	assert_eq "CapPrm: 0000000000000006
+CapEff: 0000000000000006
+CapBnd: 0000000000000006
+CapAmb: 0000000000000006" "$caps" "user daemon's capabilities"
+
+	log "a privilege Linux cannot honour, and basic ones taken away: refused, maintenance"
+	local p n=0
+	for p in basic,winged_flying_lemurs basic,dtrace_kernel 'basic,!proc_fork'; do
+		n=$((n + 1))
+		priv_instance pbad$n "$p"
+		wait_state svc:/test/pbad$n:default maintenance
+		assert_eq method_failed "$(rprop svc:/test/pbad$n:default auxiliary_state)" "aux of $p"
+		assert_match "Could not interpret privileges property" \
+			"$(cat "$ROOT/var/svc/log/test-pbad$n:default.log")" "the log of $p"
+	done
+
+	log "a working directory only file_dac_search lets the user into: refused with file_dac_write"
+	mkdir -p "$ROOT/closed/in" && chmod 700 "$ROOT/closed"
+	priv_instance pwrite basic,file_dac_write daemon "$ROOT/closed/in"
+	priv_instance psearch basic,file_dac_search daemon "$ROOT/closed/in"
+	wait_state svc:/test/pwrite:default maintenance
+	assert_match "cannot change to the working_directory" \
+		"$(cat "$ROOT/var/svc/log/test-pwrite:default.log")" "the log of file_dac_write"
+	wait_state svc:/test/psearch:default online
+
+	log "what Linux has no equivalent of: an exec profile, a project, a resource pool"
+	local what
+	for what in "use_profile = boolean: true" "project = astring: ctxproj" \
+		"resource_pool = astring: pool_default"; do
+		n=$((n + 1))
+		make_instance pbad$n "/bin/true" transient
+		ok "$SVCCFG" -s svc:/test/pbad$n:default setprop start/$what
+		ok "$SVCCFG" -s svc:/test/pbad$n:default refresh
+		set_enabled svc:/test/pbad$n:default true
+		wait_state svc:/test/pbad$n:default maintenance
+	done
+	assert_match "Could not find profile" "$(cat "$ROOT/var/svc/log/test-pbad$((n - 2)):default.log")" \
+		"the log of a profile"
+	assert_match "Missing passwd or project entry" \
+		"$(cat "$ROOT/var/svc/log/test-pbad$((n - 1)):default.log")" "the log of a project"
+	assert_match "the pool could not be found" \
+		"$(cat "$ROOT/var/svc/log/test-pbad$n:default.log")" "the log of a pool"
+	startd_stop
+}
+
 case_bad_context() {
 	local U=svc:/test/nouser:default X=svc:/test/noexec:default
 	startd_start
@@ -711,6 +862,9 @@ wait-model) case_wait_model ;;
 second) case_second ;;
 lost-configd) case_lost_configd ;;
 context) case_context ;;
+tokens) case_tokens ;;
+home) case_home ;;
+privileges) case_privileges ;;
 admin-cap) case_admin_cap ;;
 restart-on) case_restart_on ;;
 cgroup) case_cgroup ;;
