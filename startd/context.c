@@ -15,7 +15,6 @@
 #include <grp.h>
 #include <linux/capability.h>
 #include <pwd.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +23,7 @@
 
 #include "context.h"
 #include "macro.h"
+#include "why.h"
 #include "strv.h"
 
 #define NSS_BUF_SIZE 16384
@@ -73,18 +73,6 @@ static bool parse_id(const char *s, unsigned long *ret)
 	return errno == 0 && !*end;
 }
 
-static int fail(char **why, const char *fmt, ...) _printf_(2, 3);
-static int fail(char **why, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	if (vasprintf(why, fmt, ap) < 0)
-		*why = NULL;
-	va_end(ap);
-	return -EINVAL;
-}
-
 static int resolve_group(const char *name, gid_t *ret)
 {
 	_cleanup_free_ char *buf = malloc(NSS_BUF_SIZE);
@@ -113,9 +101,9 @@ static int resolve_supp(const char *list, method_context_t *ctx, char **why)
 		return -ENOMEM;
 	for (char *t = strtok_r(copy, ", \t", &save); t; t = strtok_r(NULL, ", \t", &save)) {
 		if (ctx->n_groups == MAX_GROUPS)
-			return fail(why, "too many supplementary groups in \"%s\"", list);
+			return why_set(why, "too many supplementary groups in \"%s\"", list);
 		if (resolve_group(t, &ctx->groups[ctx->n_groups]) < 0)
-			return fail(why, "group \"%s\" does not exist", t);
+			return why_set(why, "group \"%s\" does not exist", t);
 		ctx->n_groups++;
 	}
 	return 0;
@@ -157,7 +145,7 @@ static int resolve_ids(const scf_pg_t *pg, method_context_t *ctx, char **why)
 		else
 			(void)getpwnam_r(user, &pw, buf, NSS_BUF_SIZE, &res);
 		if (!res)
-			return fail(why, "user \"%s\" does not exist", user);
+			return why_set(why, "user \"%s\" does not exist", user);
 		ctx->uid = res->pw_uid;
 		ctx->gid = res->pw_gid;
 		if ((r = add_user_env(ctx, res)) < 0)
@@ -166,7 +154,7 @@ static int resolve_ids(const scf_pg_t *pg, method_context_t *ctx, char **why)
 			return -ENOMEM;
 	}
 	if (group && resolve_group(group, &ctx->gid) < 0)
-		return fail(why, "group \"%s\" does not exist", group);
+		return why_set(why, "group \"%s\" does not exist", group);
 	if (supp)
 		return resolve_supp(supp, ctx, why);
 	/* ":default": the user's groups, as initgroups() would set them. */
@@ -285,11 +273,11 @@ static int resolve_privileges(const scf_pg_t *pg, method_context_t *ctx, char **
 
 	ctx->caps = ctx->bound = all;
 	if (privs && privileges_to_caps(privs, &ctx->caps, &bad) < 0)
-		return fail(why, "Could not interpret privileges property. (\"%s\": %s)", bad,
+		return why_set(why, "Could not interpret privileges property. (\"%s\": %s)", bad,
 		        "no such privilege, or none Linux can honour");
 	if (limit && privileges_to_caps(limit, &ctx->bound, &bad) < 0)
-		return fail(why, "Could not interpret limit_privileges property. (\"%s\": %s)", bad,
-		        "no such privilege, or none Linux can honour");
+		return why_set(why, "Could not interpret limit_privileges property. (\"%s\": %s)",
+		        bad, "no such privilege, or none Linux can honour");
 	/* What the method has is all it can ever have: its limit is its set, within the limit. */
 	ctx->bound &= ctx->caps;
 	ctx->caps &= ctx->bound;
@@ -308,11 +296,11 @@ static int refuse_solaris_only(const scf_pg_t *pg, char **why)
 	bool use_profile = false;
 
 	if (p && scf_property_get_boolean(p, &use_profile) >= 0 && use_profile)
-		return fail(why, "Could not find profile. (Linux has no RBAC exec profiles)");
+		return why_set(why, "Could not find profile. (Linux has no RBAC exec profiles)");
 	if (prop_str(pg, "project"))
-		return fail(why, "Missing passwd or project entry. (Linux has no projects)");
+		return why_set(why, "Missing passwd or project entry. (Linux has no projects)");
 	if (prop_str(pg, "resource_pool"))
-		return fail(why,
+		return why_set(why,
 		        "pool_set_binding: the pool could not be found (Linux has no "
 		        "resource pools)");
 	return 0;
@@ -346,7 +334,7 @@ static int resolve(const scf_pg_t *pg, method_context_t *ctx, char **why)
 	if (r < 0)
 		return r;
 	if (home && !ctx->cwd && home_of(ctx->set_ids ? ctx->uid : geteuid(), &ctx->cwd) < 0)
-		return fail(why, "Could not get passwd entry.");
+		return why_set(why, "Could not get passwd entry.");
 	r = resolve_privileges(pg, ctx, why);
 	if (r < 0)
 		return r;

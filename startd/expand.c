@@ -8,7 +8,6 @@
  * as it was, because a method run with half its arguments is worse than one not run.
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +15,7 @@
 #include "expand.h"
 #include "libscf.h"
 #include "macro.h"
+#include "why.h"
 #include "strv.h"
 
 /* What /bin/sh reads specially in an unquoted word; illumos' startd escapes the same set. */
@@ -39,22 +39,6 @@ char *expand_quote(const char *s)
 	}
 	*p = '\0';
 	return out;
-}
-
-static int fail(char **why, const char *fmt, ...) _printf_(2, 3);
-static int fail(char **why, const char *fmt, ...)
-{
-	va_list ap;
-	int r;
-
-	va_start(ap, fmt);
-	r = vasprintf(why, fmt, ap);
-	va_end(ap);
-	if (r < 0) {
-		*why = NULL;
-		return -ENOMEM;
-	}
-	return -EINVAL;
 }
 
 /*
@@ -83,12 +67,12 @@ static int parse_spec(char *spec, expand_prop_t *p, char **entity, char **why)
 	}
 	r = scf_fmri_parse(spec, &f);
 	if (r < 0)
-		return fail(why, "%s", scf_strerror(r));
+		return why_set(why, "%s", scf_strerror(r));
 	if (!f.service || !f.pg || !f.prop)
-		return fail(why, "parse error");
+		return why_set(why, "parse error");
 	r = scf_fmri_format_entity(f.service, f.instance, entity);
 	if (r < 0)
-		return r == -SCF_ERROR_NO_MEMORY ? -ENOMEM : fail(why, "%s", scf_strerror(r));
+		return r == -SCF_ERROR_NO_MEMORY ? -ENOMEM : why_set(why, "%s", scf_strerror(r));
 	/* The names stay valid in spec: each is a suffix of it once cut at the '/'. */
 	slash = strrchr(spec, '/');
 	*slash = '\0';
@@ -115,9 +99,9 @@ static int expand_prop(
 		return r;
 	r = lookup(userdata, &p, &values, why);
 	if (r == -SCF_ERROR_NOT_FOUND)
-		return fail(why, "property \"%s\" not found", spec);
+		return why_set(why, "property \"%s\" not found", spec);
 	if (r < 0)
-		return *why ? -EINVAL : fail(why, "%s", scf_strerror(r));
+		return *why ? -EINVAL : why_set(why, "%s", scf_strerror(r));
 	for (size_t k = 0; values && values[k]; k++) {
 		_cleanup_free_ char *q = expand_quote(values[k]);
 
@@ -162,11 +146,11 @@ static int expand_token(const char *t, const expand_names_t *names, expand_looku
 	case '{':
 		break;
 	default:
-		return fail(why, "unknown method token");
+		return why_set(why, "unknown method token");
 	}
 	close = strchr(t + 1, '}');
 	if (!close)
-		return fail(why, "parse error");
+		return why_set(why, "parse error");
 	len = (size_t)(close - (t + 1));
 	/* "%{pg/prop,}" joins the values with ',', "%{pg/prop:}" with ':'. */
 	if (len > 0 && (close[-1] == ',' || close[-1] == ':')) {
