@@ -51,7 +51,7 @@ test: build build-asan build-fuzz
 	@FUZZ_SECONDS=$(FUZZ_SECONDS) tools/run-tests.sh $(BUILD) \
 		$(ASAN_BUILD)$(if $(ASAN_SKIP_SUITES),@$(ASAN_SKIP_SUITES),) $(FUZZ_BUILD)@fuzz -- $(TESTARGS)
 
-# The whole suite under ASan+UBSan, every suite (about 15 minutes on 2 cores).
+# The whole suite under ASan+UBSan, every suite (about 11 minutes on 2 cores).
 test-asan: build-asan
 	@tools/run-tests.sh $(ASAN_BUILD) -- $(TESTARGS)
 

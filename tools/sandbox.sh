@@ -160,7 +160,7 @@ sandbox_poll() {
 		[ "$SECONDS" -lt "$_sp_deadline" ] || return 1
 		printf -v _sp_pause '0.%03d' "$_sp_ms"
 		sleep "$_sp_pause"
-		[ "$_sp_ms" -ge 100 ] || _sp_ms=$((_sp_ms * 2 > 100 ? 100 : _sp_ms * 2))
+		_sp_ms=$((_sp_ms * 2 > 100 ? 100 : _sp_ms * 2))
 	done
 }
 

@@ -28,9 +28,9 @@
  * opens closes before the script's next command reads.  --scale K multiplies every rung (the
  * draws are the same, so a seed picks the same points at any scale).
  *
- * INVARIANTS.  A schedule is a pure function of (seed, depth, the point list): the draws come
- * from the tree's one seeded generator (a delay table with one random entry, lib/util/delay.c),
- * so a seed replays the same schedule in this build.  A schedule holds fixed delays only and is
+ * INVARIANTS.  A schedule is a pure function of (seed, depth, scale, the point list): the
+ * draws come from the tree's one seeded generator (a delay table with one random entry,
+ * lib/util/delay.c), so a seed replays the same schedule in this build at the same scale.  A schedule holds fixed delays only and is
  * kept sorted by point, so its SMF_DELAY string is canonical and replays exactly.
  */
 #include <assert.h>
