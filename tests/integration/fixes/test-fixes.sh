@@ -270,7 +270,10 @@ case_libscf() {
 	startd_stop
 	log "EMI offline: no wait"
 	make_emi_offline
-	startd_start
+	# startd's writes held: it would otherwise soon write its own state over the preset one
+	# (the instance is not enabled), and the wait would see that instead.
+	SMF_DELAY=startd.restarter.before_pg_write=${HOLD_MS}ms,startd.restarter.before_state_write=${HOLD_MS}ms \
+		startd_start
 	ok "$NEWINST" wait svc:/t/w:d emi-pending
 	startd_stop
 }
